@@ -1,0 +1,84 @@
+// Package fonte is the vocabulary of the fonte retrieval-augmented generation
+// engine: the documents it ingests, the chunks it indexes, the hits it
+// retrieves, and the small interfaces every stage is written against.
+//
+// The root package depends on the standard library only. Each concept lives
+// in its own subpackage: analysis (tokens), chunk (passages), lexical (BM25,
+// TF-IDF), embed (dense vectors), vector (exact and approximate search),
+// fusion (rank fusion), answer (floor, fit, prompt, grounding) and eval
+// (metrics).
+package fonte
+
+import (
+	"context"
+	"time"
+)
+
+// Document is one source file after ingestion: clean text plus the metadata
+// a citation needs.
+type Document struct {
+	ID       string    // stable identifier, the path relative to the indexed folder
+	Title    string    // from front matter, <title> or the first heading
+	Source   string    // where a reader can find the original (path or URL)
+	Language string    // ISO 639-1 code ("en", "it") detected or declared
+	SHA256   string    // hex digest of the raw bytes, the key for incremental indexing
+	Updated  time.Time // last modification time of the source
+	Text     string    // the extracted text
+	Tags     []string  // free labels from front matter, usable as filters
+}
+
+// Chunk is the unit of retrieval: a passage of one document with the heading
+// path it sits under and the byte span it came from, so a citation can quote
+// it exactly.
+type Chunk struct {
+	ID       string   // unique within an index, e.g. "<doc id>#<position>"
+	DocID    string   // the Document it belongs to
+	Title    string   // the document title, repeated so a chunk describes itself
+	Headings []string // heading path from the outermost heading down
+	Text     string   // the passage text shown to readers and models
+	Start    int      // byte offset of the passage in Document.Text
+	End      int      // byte offset one past the passage's end
+	Page     int      // 1-based page for paginated sources, 0 when not paginated
+	Position int      // 0-based order of the chunk within its document
+}
+
+// Heading returns the innermost heading, or "" when the chunk has none.
+func (c Chunk) Heading() string {
+	if len(c.Headings) == 0 {
+		return ""
+	}
+	return c.Headings[len(c.Headings)-1]
+}
+
+// Hit is one retrieved chunk with its score. Legs explain where a fused
+// score came from; they are empty for single-retriever hits.
+type Hit struct {
+	Chunk Chunk
+	Score float64
+	Legs  []Leg
+}
+
+// Leg is one retriever's contribution to a fused hit.
+type Leg struct {
+	Name  string  // "bm25", "vector", ...
+	Rank  int     // 1-based rank in that retriever's list, 0 when absent
+	Score float64 // that retriever's own score
+}
+
+// Chunker splits a document into chunks. Implementations are stateless so
+// the same value can be shared between goroutines.
+type Chunker interface {
+	Chunk(doc Document) []Chunk
+}
+
+// Embedder turns a batch of texts into dense vectors of one fixed dimension.
+// The model id and dimension are recorded with an index so that vectors of
+// different models are never mixed.
+type Embedder interface {
+	// Embed returns one vector per text, in order.
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+	// Model identifies the model and its settings, e.g. "hash-surrogate/128".
+	Model() string
+	// Dimension is the length of every vector Embed returns.
+	Dimension() int
+}
