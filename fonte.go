@@ -82,3 +82,25 @@ type Embedder interface {
 	// Dimension is the length of every vector Embed returns.
 	Dimension() int
 }
+
+// Message is one turn of a conversation sent to a Generator.
+type Message struct {
+	Role    string // "system", "user" or "assistant"
+	Content string
+}
+
+// Generator produces an answer from a conversation. Implementations stream:
+// when onDelta is not nil it is called with each piece of text as it
+// arrives, and the full text is returned at the end.
+type Generator interface {
+	Generate(ctx context.Context, messages []Message, onDelta func(string)) (string, error)
+	// Model identifies the model, e.g. "ollama/llama3.2".
+	Model() string
+}
+
+// Reranker scores each text's relevance to a query; higher is better.
+// Scores are returned in the order of texts.
+type Reranker interface {
+	Rerank(ctx context.Context, query string, texts []string) ([]float64, error)
+	Model() string
+}
