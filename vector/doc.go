@@ -1,0 +1,17 @@
+// Package vector holds fonte's dense-vector search: float32 kernels, an
+// exact index (Flat) and an approximate one (IVF, k-means cells probed
+// n_probe at a time), with versioned binary encodings.
+//
+// Scores are inner products. Vectors are expected to be L2-normalised (see
+// Normalize), so the inner product is the cosine similarity; the indexes do
+// not normalise for the caller, because a caller that wants raw inner
+// products must be able to have them.
+//
+// Results are ordered by descending score and, among equal scores, by
+// ascending id, so the same index and query always give the same list
+// whatever the insertion order.
+//
+// Indexes do their own locking: any number of searches may run
+// concurrently with each other, and writes (Add, Delete, Train) exclude
+// them.
+package vector
