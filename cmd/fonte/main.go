@@ -1,0 +1,93 @@
+// Command fonte indexes a folder of documents and answers questions from
+// them with citations. Run `fonte help` for the subcommands.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes, documented in README.md.
+const (
+	exitOK       = 0 // success
+	exitFailure  = 1 // the command ran and failed (I/O, bad data, server refused)
+	exitUsage    = 2 // bad flags or arguments
+	exitMismatch = 3 // a reproduced figure differs from the seed's
+)
+
+// usageError marks errors caused by how the command was called.
+type usageError struct{ err error }
+
+func (u usageError) Error() string { return u.err.Error() }
+func (u usageError) Unwrap() error { return u.err }
+
+// exitError carries a specific exit code with its message.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e exitError) Error() string { return e.err.Error() }
+func (e exitError) Unwrap() error { return e.err }
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// Main runs the CLI with args and returns the process exit code. Tests call
+// it directly, with buffers for stdout and stderr.
+func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	root := newRoot(stdout, stderr)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintln(stderr, "fonte:", err)
+	var ee exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	var ue usageError
+	if errors.As(err, &ue) {
+		return exitUsage
+	}
+	return exitFailure
+}
+
+func newRoot(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "fonte",
+		Short:         "Answer questions from your documents, with citations",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	// Cobra reports unknown flags and wrong argument counts through this
+	// hook; they are the caller's mistake, so they exit with exitUsage.
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(newReproduce())
+	return root
+}
+
+// argsUsage wraps a cobra positional-argument validator so its failures are
+// usage errors.
+func argsUsage(v cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := v(cmd, args); err != nil {
+			return usageError{err}
+		}
+		return nil
+	}
+}
