@@ -69,9 +69,20 @@ func FitLSA(m *lexical.TFIDF, k int, rng *rand.Rand) (*LSA, error) {
 		}
 		return l, nil
 	}
+	return FitLSARandomized(m, k, rng)
+}
+
+// FitLSARandomized fits LSA with the seeded randomized SVD whatever the
+// corpus size; rng may be nil for a fixed seed.
+func FitLSARandomized(m *lexical.TFIDF, k int, rng *rand.Rand) (*LSA, error) {
+	n, v := m.N(), len(m.Vocabulary())
+	if k <= 0 || k > min(n, v) {
+		return nil, fmt.Errorf("embed: LSA dimension %d out of range 1..%d (documents %d, terms %d)", k, min(n, v), n, v)
+	}
 	if rng == nil {
 		rng = rand.New(rand.NewPCG(0, 0))
 	}
+	l := &LSA{tfidf: m, k: k}
 	l.components, l.singular = randomizedSVD(m, n, v, k, rng)
 	return l, nil
 }
