@@ -125,3 +125,24 @@ func (m *BM25) Search(query string, k int) []Result {
 	}
 	return s.topK(k)
 }
+
+// MaxScore is the score a document could reach for query in the limit of
+// infinite term frequency: the sum over the query's tokens of idf·(k1+1),
+// where a token the corpus lacks counts with the idf of a term no document
+// contains. Dividing a score by it gives a number in [0, 1) that says how
+// much of the query's evidence a document matched: the basis of fonte's
+// abstain floor, because raw BM25 scores grow with corpus and query size
+// and cannot be compared against one fixed floor.
+func (m *BM25) MaxScore(query string) float64 {
+	n := float64(m.ix.N())
+	unseen := math.Log(1 + (n+0.5)/0.5)
+	total := 0.0
+	for _, tok := range m.ix.an.Analyze(query) {
+		idf := unseen
+		if id, ok := m.ix.TermID(tok); ok {
+			idf = m.idf[id]
+		}
+		total += idf * (m.opts.K1 + 1)
+	}
+	return total
+}

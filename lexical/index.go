@@ -54,7 +54,14 @@ type Index struct {
 
 // NewIndex analyses docs with an and indexes them.
 func NewIndex(docs []string, an analysis.Analyzer) *Index {
-	ix := &Index{an: an, lengths: make([]uint32, len(docs)), fwdStart: make([]uint32, len(docs)+1)}
+	return NewIndexTokens(len(docs), func(d int) []string { return an.Analyze(docs[d]) }, an)
+}
+
+// NewIndexTokens indexes n documents whose tokens tokensOf returns, for
+// callers that analyse each document differently (by its language, say);
+// an is the analyzer queries will use.
+func NewIndexTokens(n int, tokensOf func(doc int) []string, an analysis.Analyzer) *Index {
+	ix := &Index{an: an, lengths: make([]uint32, n), fwdStart: make([]uint32, n+1)}
 
 	// Pass 1: give terms provisional ids in order of first appearance and
 	// collect each document's distinct terms with their counts.
@@ -62,8 +69,8 @@ func NewIndex(docs []string, an analysis.Analyzer) *Index {
 	var words []string // provisional id -> term
 	var counts []uint32
 	var touched []uint32
-	for d, doc := range docs {
-		tokens := an.Analyze(doc)
+	for d := range n {
+		tokens := tokensOf(d)
 		ix.lengths[d] = uint32(len(tokens))
 		ix.total += uint64(len(tokens))
 		for _, tok := range tokens {
@@ -111,7 +118,7 @@ func NewIndex(docs []string, an analysis.Analyzer) *Index {
 		df[final[p]]++
 	}
 	var buf []pair
-	for d := range docs {
+	for d := range n {
 		lo, hi := ix.fwdStart[d], ix.fwdStart[d+1]
 		buf = sortPairs(ix.fwdTerms[lo:hi], ix.fwdFreqs[lo:hi], buf)
 	}
@@ -126,7 +133,7 @@ func NewIndex(docs []string, an analysis.Analyzer) *Index {
 		ix.postings[t] = Postings{Docs: docIDs[off : off : off+n], Freqs: freqs[off : off : off+n]}
 		off += n
 	}
-	for d := range docs {
+	for d := range n {
 		for i := ix.fwdStart[d]; i < ix.fwdStart[d+1]; i++ {
 			p := &ix.postings[ix.fwdTerms[i]]
 			p.Docs = append(p.Docs, uint32(d))

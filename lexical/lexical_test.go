@@ -275,3 +275,23 @@ func synthetic(n, q int, seed uint64) (docs, queries []string) {
 	}
 	return docs, queries
 }
+
+func TestBM25MaxScoreBoundsScores(t *testing.T) {
+	docs := []string{"refund refund refund card", "delivery parcel", "refund", "gift card cash"}
+	m := NewBM25(docs, analysis.Sklearn(), DefaultBM25Options())
+	for _, q := range []string{"refund", "refund card", "refund mensa", "nothing here"} {
+		max := m.MaxScore(q)
+		for d, s := range m.Scores(q) {
+			if s < 0 || s >= max {
+				t.Errorf("%q doc %d: score %v outside [0, %v)", q, d, s, max)
+			}
+		}
+	}
+	// An unknown word adds evidence no document can match.
+	if m.MaxScore("refund mensa") <= m.MaxScore("refund") {
+		t.Error("an out-of-vocabulary token must raise the bound")
+	}
+	if m.MaxScore("") != 0 {
+		t.Error("empty query has no evidence")
+	}
+}
