@@ -54,8 +54,14 @@ func (c Chunk) Heading() string {
 // score came from; they are empty for single-retriever hits.
 type Hit struct {
 	Chunk Chunk
-	Score float64
-	Legs  []Leg
+	Score float64 // the ranking score (fused, for hybrid retrieval)
+	// Relevance is a calibrated score in [0, 1] that the abstain floor
+	// compares against: for lexical legs, the share of the query's
+	// evidence (idf-weighted terms) the chunk matched; for dense legs, the
+	// cosine similarity. Rank-fusion scores are not comparable across
+	// queries, so they never serve as a floor.
+	Relevance float64
+	Legs      []Leg
 }
 
 // Leg is one retriever's contribution to a fused hit.

@@ -97,9 +97,15 @@ func (m *BM25) IDF(term string) (float64, bool) {
 
 // Scores returns the BM25 score of every document for the query.
 func (m *BM25) Scores(query string) []float64 {
+	return m.ScoresTokens(m.ix.an.Analyze(query))
+}
+
+// ScoresTokens is Scores for a query already analysed, for callers that
+// choose the query's analyzer themselves (by its language, say).
+func (m *BM25) ScoresTokens(tokens []string) []float64 {
 	s := m.pool.get()
 	defer m.pool.put(s)
-	s.terms = m.ix.queryTerms(s.terms, query)
+	s.terms = m.ix.termIDs(s.terms, tokens)
 	out := make([]float64, m.N())
 	for _, t := range s.terms {
 		docs, w := m.ix.postings[t].Docs, m.weights[t]
@@ -134,10 +140,15 @@ func (m *BM25) Search(query string, k int) []Result {
 // abstain floor, because raw BM25 scores grow with corpus and query size
 // and cannot be compared against one fixed floor.
 func (m *BM25) MaxScore(query string) float64 {
+	return m.MaxScoreTokens(m.ix.an.Analyze(query))
+}
+
+// MaxScoreTokens is MaxScore for a query already analysed.
+func (m *BM25) MaxScoreTokens(tokens []string) float64 {
 	n := float64(m.ix.N())
 	unseen := math.Log(1 + (n+0.5)/0.5)
 	total := 0.0
-	for _, tok := range m.ix.an.Analyze(query) {
+	for _, tok := range tokens {
 		idf := unseen
 		if id, ok := m.ix.TermID(tok); ok {
 			idf = m.idf[id]

@@ -213,7 +213,12 @@ func (ix *Index) DocTerms(doc int) (terms, freqs []uint32) {
 // queryTerms appends to dst the in-vocabulary ids of the query's tokens in
 // token order (repeats kept); out-of-vocabulary tokens are ignored.
 func (ix *Index) queryTerms(dst []uint32, query string) []uint32 {
-	for _, tok := range ix.an.Analyze(query) {
+	return ix.termIDs(dst, ix.an.Analyze(query))
+}
+
+// termIDs appends to dst the in-vocabulary ids of tokens, in order.
+func (ix *Index) termIDs(dst []uint32, tokens []string) []uint32 {
+	for _, tok := range tokens {
 		if id, ok := ix.ids[tok]; ok {
 			dst = append(dst, id)
 		}

@@ -218,3 +218,33 @@ func scanRows(t *topK, q, data []float32, ids []uint64, dim int) {
 		t.push(Result{ID: id, Score: s})
 	}
 }
+
+// SearchFilter is Search restricted to the vectors whose id allow accepts,
+// so a metadata filter applies before the top k are chosen rather than
+// emptying a top k chosen without it. A nil allow accepts every id.
+func (f *Flat) SearchFilter(q []float32, k int, allow func(id uint64) bool) []Result {
+	if allow == nil {
+		return f.Search(q, k)
+	}
+	f.checkQuery(q)
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	if k < 1 || len(f.ids) == 0 {
+		return nil
+	}
+	t := newTopK(min(k, len(f.ids)), make([]Result, 0, min(k, len(f.ids))))
+	for i, id := range f.ids {
+		if !allow(id) {
+			continue
+		}
+		s := Dot(q, f.data[i*f.dim:(i+1)*f.dim])
+		if t.full() {
+			root := t.h[0]
+			if s < root.Score || (s == root.Score && id > root.ID) {
+				continue
+			}
+		}
+		t.push(Result{ID: id, Score: s})
+	}
+	return t.sorted()
+}

@@ -242,3 +242,24 @@ func BenchmarkFlatSearchBatch(b *testing.B) {
 		}
 	})
 }
+
+func TestFlatSearchFilter(t *testing.T) {
+	f := NewFlat(2)
+	for i, v := range [][]float32{{1, 0}, {0.9, 0.1}, {0, 1}, {0.8, 0.2}} {
+		Normalize(v)
+		if err := f.Add(uint64(i), v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	q := []float32{1, 0}
+	got := f.SearchFilter(q, 2, func(id uint64) bool { return id%2 == 1 })
+	if len(got) != 2 || got[0].ID != 1 || got[1].ID != 3 {
+		t.Fatalf("filtered search %v", got)
+	}
+	if all := f.SearchFilter(q, 4, nil); len(all) != 4 || all[0].ID != 0 {
+		t.Fatalf("nil filter %v", all)
+	}
+	if none := f.SearchFilter(q, 3, func(uint64) bool { return false }); len(none) != 0 {
+		t.Fatalf("rejecting filter %v", none)
+	}
+}
