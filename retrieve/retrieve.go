@@ -1,0 +1,398 @@
+// Package retrieve runs fonte's search over a set of chunks: BM25 over each
+// chunk's enriched text (title › headings, then the text) analysed in the
+// chunk's language, dense search over the chunks' vectors, and Reciprocal
+// Rank Fusion of the two, with metadata filters applied inside both legs
+// and every hit able to explain where its score came from.
+//
+// An Index is built once from an immutable corpus (a store snapshot) and
+// is safe for concurrent searches.
+package retrieve
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/analysis"
+	"github.com/fonte-rag/fonte/chunk"
+	"github.com/fonte-rag/fonte/fusion"
+	"github.com/fonte-rag/fonte/lexical"
+	"github.com/fonte-rag/fonte/vector"
+)
+
+// Corpus is what an Index searches: chunks with their documents' language
+// and tags, and one normalised vector per chunk (row-major, Dim wide) when
+// a dense leg is wanted.
+type Corpus struct {
+	Chunks  []fonte.Chunk
+	Langs   []string   // per chunk: "en", "it" or "" (unknown)
+	Tags    [][]string // per chunk: its document's tags
+	Vectors []float32  // len(Chunks)*Dim, or nil for no dense leg
+	Dim     int
+}
+
+// Analyzers chooses the analysis for each language. Default serves chunks
+// and queries whose language is unknown or has no entry.
+type Analyzers struct {
+	ByLang  map[string]analysis.Analyzer
+	Default analysis.Analyzer
+}
+
+// DefaultAnalyzers analyses English with analysis.English and Italian with
+// analysis.Italian; unknown languages get English's analysis, whose
+// identifier-aware tokenizer and short stop list do little harm to any
+// Latin-script text.
+func DefaultAnalyzers() Analyzers {
+	en := analysis.English()
+	return Analyzers{ByLang: map[string]analysis.Analyzer{"en": en, "it": analysis.Italian()}, Default: en}
+}
+
+func (a Analyzers) of(lang string) analysis.Analyzer {
+	if an, ok := a.ByLang[lang]; ok {
+		return an
+	}
+	return a.Default
+}
+
+// Name describes the analysis for the store's record.
+func (a Analyzers) Name() string {
+	langs := make([]string, 0, len(a.ByLang))
+	for l := range a.ByLang {
+		langs = append(langs, l)
+	}
+	slices.Sort(langs)
+	return "fonte-analysis/v1 " + strings.Join(langs, "+")
+}
+
+// Mode selects the legs a search runs.
+type Mode string
+
+// The retrieval modes.
+const (
+	Hybrid Mode = "hybrid" // BM25 and dense, fused by RRF (the default)
+	BM25   Mode = "bm25"   // lexical only
+	Dense  Mode = "vector" // dense only
+)
+
+// ParseMode accepts a mode name (case-insensitive), "" meaning Hybrid.
+func ParseMode(s string) (Mode, error) {
+	switch m := Mode(strings.ToLower(s)); m {
+	case "", Hybrid:
+		return Hybrid, nil
+	case BM25, Dense:
+		return m, nil
+	}
+	return "", fmt.Errorf("retriever %q: want hybrid, bm25 or vector", s)
+}
+
+// Filter restricts a search to chunks whose document id starts with one of
+// Prefixes (when any are given) and whose document carries every tag in
+// Tags.
+type Filter struct {
+	Prefixes []string
+	Tags     []string
+}
+
+// Empty reports whether the filter accepts everything.
+func (f Filter) Empty() bool { return len(f.Prefixes) == 0 && len(f.Tags) == 0 }
+
+func (f Filter) accepts(c fonte.Chunk, tags []string) bool {
+	if len(f.Prefixes) > 0 && !slices.ContainsFunc(f.Prefixes, func(p string) bool { return strings.HasPrefix(c.DocID, p) }) {
+		return false
+	}
+	for _, t := range f.Tags {
+		if !slices.Contains(tags, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// Request is one search.
+type Request struct {
+	Query  string
+	Vector []float32 // the query's embedding; required by the dense leg
+	Lang   string    // the query's language when known; "" analyses it in every corpus language
+	K      int       // hits wanted (default 10)
+	Mode   Mode
+	// Depth is how many candidates each leg contributes to the fusion
+	// (default max(50, 2K)): deep enough that a chunk ranked modestly by
+	// both legs can still win, shallow enough to keep fusion cheap.
+	Depth int
+	// LexicalWeight and DenseWeight weigh the legs in the fusion (default
+	// 1 each, Cormack et al.'s unweighted RRF).
+	LexicalWeight, DenseWeight float64
+	// RRFK is the fusion constant (default 60).
+	RRFK   float64
+	Filter Filter
+}
+
+// Index searches one corpus.
+type Index struct {
+	corpus Corpus
+	an     Analyzers
+	langs  []string // the corpus's languages, sorted
+	bm25   *lexical.BM25
+	flat   *vector.Flat
+}
+
+// BM25Params are fonte's BM25 parameters: k1 = 0.9, b = 0.4, the values
+// Anserini and Pyserini use as their BM25 defaults across the BEIR and
+// MS MARCO benchmarks (Lucene's own 1.2/0.75 assume longer documents than
+// chunks are); chunks of a few hundred words saturate term frequency early
+// and vary less in length, which both lower values reflect.
+var BM25Params = lexical.BM25Options{K1: 0.9, B: 0.4}
+
+// New indexes a corpus. Vectors, when present, must hold Dim floats per
+// chunk.
+func New(c Corpus, an Analyzers) (*Index, error) {
+	n := len(c.Chunks)
+	if len(c.Langs) != 0 && len(c.Langs) != n {
+		return nil, fmt.Errorf("retrieve: %d languages for %d chunks", len(c.Langs), n)
+	}
+	if len(c.Tags) != 0 && len(c.Tags) != n {
+		return nil, fmt.Errorf("retrieve: %d tag lists for %d chunks", len(c.Tags), n)
+	}
+	ix := &Index{corpus: c, an: an}
+	seen := map[string]bool{}
+	for i := range n {
+		if l := ix.lang(i); !seen[l] {
+			seen[l] = true
+			ix.langs = append(ix.langs, l)
+		}
+	}
+	slices.Sort(ix.langs)
+	lex := lexical.NewIndexTokens(n, func(d int) []string {
+		return an.of(ix.lang(d)).Analyze(chunk.Enriched(c.Chunks[d]))
+	}, an.Default)
+	ix.bm25 = lexical.NewBM25Index(lex, BM25Params)
+	if c.Vectors != nil {
+		if c.Dim <= 0 || len(c.Vectors) != n*c.Dim {
+			return nil, fmt.Errorf("retrieve: %d vector values for %d chunks of dimension %d", len(c.Vectors), n, c.Dim)
+		}
+		ix.flat = vector.NewFlat(c.Dim)
+		for i := range n {
+			if err := ix.flat.Add(uint64(i), c.Vectors[i*c.Dim:(i+1)*c.Dim]); err != nil {
+				return nil, fmt.Errorf("retrieve: chunk %s: %w", c.Chunks[i].ID, err)
+			}
+		}
+	}
+	return ix, nil
+}
+
+func (ix *Index) lang(i int) string {
+	if len(ix.corpus.Langs) == 0 {
+		return ""
+	}
+	return ix.corpus.Langs[i]
+}
+
+// Len is the number of chunks indexed.
+func (ix *Index) Len() int { return len(ix.corpus.Chunks) }
+
+// HasDense reports whether the index has a dense leg.
+func (ix *Index) HasDense() bool { return ix.flat != nil }
+
+// Chunk returns chunk i of the corpus.
+func (ix *Index) Chunk(i int) fonte.Chunk { return ix.corpus.Chunks[i] }
+
+// queryTokens analyses the query in its language, or, when unknown, in
+// every language of the corpus (each token once per analyzer that yields
+// it first), so an Italian question still meets Italian stems in a mixed
+// corpus.
+func (ix *Index) queryTokens(q, lang string) []string {
+	if lang != "" || len(ix.langs) <= 1 {
+		if lang == "" && len(ix.langs) == 1 {
+			lang = ix.langs[0]
+		}
+		return ix.an.of(lang).Analyze(q)
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, l := range ix.langs {
+		toks := ix.an.of(l).Analyze(q)
+		local := map[string]bool{}
+		for _, t := range toks {
+			if seen[t] && !local[t] {
+				continue // another language already contributed this term
+			}
+			local[t] = true
+			out = append(out, t)
+		}
+		for t := range local {
+			seen[t] = true
+		}
+	}
+	return out
+}
+
+// Search runs the request and returns at most K hits, best first.
+func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
+	if req.Mode == "" {
+		req.Mode = Hybrid
+	}
+	if req.K <= 0 {
+		req.K = 10
+	}
+	if req.Depth <= 0 {
+		req.Depth = max(50, 2*req.K)
+	}
+	if req.Mode != BM25 && ix.flat == nil {
+		if req.Mode == Dense {
+			return nil, fmt.Errorf("retrieve: the index has no vectors for the dense leg")
+		}
+		req.Mode = BM25
+	}
+	if req.Mode != BM25 && len(req.Vector) != ix.corpus.Dim {
+		return nil, fmt.Errorf("retrieve: query vector has dimension %d, the index has %d", len(req.Vector), ix.corpus.Dim)
+	}
+	allow := ix.allow(req.Filter)
+
+	var lexHits, denseHits []scored
+	var lexMax float64
+	if req.Mode != Dense {
+		toks := ix.queryTokens(req.Query, req.Lang)
+		lexMax = ix.bm25.MaxScoreTokens(toks)
+		scores := ix.bm25.ScoresTokens(toks)
+		lexHits = topK(scores, req.Depth, allow)
+	}
+	if req.Mode != BM25 {
+		var filter func(uint64) bool
+		if allow != nil {
+			filter = func(id uint64) bool { return allow(int(id)) }
+		}
+		for _, r := range ix.flat.SearchFilter(req.Vector, req.Depth, filter) {
+			denseHits = append(denseHits, scored{int(r.ID), float64(r.Score)})
+		}
+	}
+	relevance := func(doc int, lex, dense float64) float64 {
+		switch req.Mode {
+		case Dense:
+			return max(dense, 0)
+		default:
+			if lexMax > 0 {
+				return lex / lexMax
+			}
+			return 0
+		}
+	}
+
+	switch req.Mode {
+	case BM25:
+		return ix.hits(lexHits, req.K, "bm25", func(s scored) fonte.Hit {
+			return fonte.Hit{Score: s.score, Relevance: relevance(s.doc, s.score, 0)}
+		}), nil
+	case Dense:
+		return ix.hits(denseHits, req.K, "vector", func(s scored) fonte.Hit {
+			return fonte.Hit{Score: s.score, Relevance: relevance(s.doc, 0, s.score)}
+		}), nil
+	}
+
+	// Hybrid: fuse the two candidate lists by rank.
+	ids := func(list []scored) []string {
+		out := make([]string, len(list))
+		for i, s := range list {
+			out[i] = key(s.doc)
+		}
+		return out
+	}
+	lw, dw := req.LexicalWeight, req.DenseWeight
+	if lw == 0 && dw == 0 {
+		lw, dw = 1, 1
+	}
+	fused := fusion.RRF([][]string{ids(lexHits), ids(denseHits)}, fusion.Options{K: req.RRFK, Weights: []float64{lw, dw}})
+	lexScore := index(lexHits)
+	denseScore := index(denseHits)
+	var out []fonte.Hit
+	for _, f := range fused {
+		if len(out) == req.K {
+			break
+		}
+		doc := unkey(f.ID)
+		ls, ds := lexScore[doc], denseScore[doc]
+		out = append(out, fonte.Hit{
+			Chunk:     ix.corpus.Chunks[doc],
+			Score:     f.Score,
+			Relevance: relevance(doc, ls, ds),
+			Legs: []fonte.Leg{
+				{Name: "bm25", Rank: f.Ranks[0], Score: ls},
+				{Name: "vector", Rank: f.Ranks[1], Score: ds},
+			},
+		})
+	}
+	return out, nil
+}
+
+// allow returns the filter as a predicate over chunk numbers, or nil.
+func (ix *Index) allow(f Filter) func(int) bool {
+	if f.Empty() {
+		return nil
+	}
+	return func(i int) bool {
+		var tags []string
+		if len(ix.corpus.Tags) > 0 {
+			tags = ix.corpus.Tags[i]
+		}
+		return f.accepts(ix.corpus.Chunks[i], tags)
+	}
+}
+
+func (ix *Index) hits(list []scored, k int, leg string, mk func(scored) fonte.Hit) []fonte.Hit {
+	var out []fonte.Hit
+	for i, s := range list {
+		if i == k {
+			break
+		}
+		h := mk(s)
+		h.Chunk = ix.corpus.Chunks[s.doc]
+		h.Legs = []fonte.Leg{{Name: leg, Rank: i + 1, Score: s.score}}
+		out = append(out, h)
+	}
+	return out
+}
+
+type scored struct {
+	doc   int
+	score float64
+}
+
+// topK returns the k best positive scores allowed by allow, best first,
+// ties by chunk number.
+func topK(scores []float64, k int, allow func(int) bool) []scored {
+	var out []scored
+	for d, s := range scores {
+		if s <= 0 || (allow != nil && !allow(d)) {
+			continue
+		}
+		out = append(out, scored{d, s})
+	}
+	slices.SortFunc(out, func(a, b scored) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.doc, b.doc)
+	})
+	return out[:min(k, len(out))]
+}
+
+func index(list []scored) map[int]float64 {
+	m := make(map[int]float64, len(list))
+	for _, s := range list {
+		m[s.doc] = s.score
+	}
+	return m
+}
+
+// key and unkey turn chunk numbers into fusion ids that sort like the
+// numbers (zero-padded), so RRF's ties by id are ties by corpus order.
+func key(doc int) string { return fmt.Sprintf("%012d", doc) }
+
+func unkey(id string) int {
+	n := 0
+	for _, c := range id {
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
