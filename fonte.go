@@ -110,3 +110,39 @@ type Reranker interface {
 	Rerank(ctx context.Context, query string, texts []string) ([]float64, error)
 	Model() string
 }
+
+// Citation is one numbered source of an answer, with what a reader needs
+// to check it: where it comes from, how fresh it is, and the exact span
+// quoted.
+type Citation struct {
+	N        int       // the number the answer cites it by, from 1
+	DocID    string    // document id (relative path)
+	Title    string    // document title
+	Headings []string  // heading path of the chunk
+	Source   string    // path or URL of the original
+	Page     int       // 1-based page, 0 when not paginated
+	Updated  time.Time // last modification of the source
+	Quote    string    // the sentence or passage the answer rests on
+	Start    int       // byte span of Quote in the document text
+	End      int
+	Chunk    Chunk // the whole chunk given to the generator
+}
+
+// Answer is the result of asking a question.
+type Answer struct {
+	Question  string // as asked
+	Query     string // the standalone query retrieval ran (rewritten in a chat)
+	Text      string // the answer, citing sources as [n]
+	Abstained bool   // true when fonte declined to answer ("I don't know")
+	// Citations lists the sources given to the generator, numbered as the
+	// prompt numbered them; when abstaining, the nearest sources found.
+	Citations []Citation
+	// Unsupported lists the answer's sentences whose content words are not
+	// found in the sources they cite (or, uncited, in any source).
+	Unsupported []string
+	// BadCitations lists citation numbers that name no source.
+	BadCitations []int
+	Model        string  // the generator that wrote Text
+	Prompt       string  // the prompt sent, for inspection
+	Relevance    float64 // the best retrieved relevance, compared with the floor
+}

@@ -1,0 +1,305 @@
+package answer
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/analysis"
+	"github.com/fonte-rag/fonte/chunk"
+)
+
+// Config is how the answer stage turns retrieved hits into an answer.
+type Config struct {
+	// Floor is the relevance under which fonte answers "I don't know"
+	// instead of answering from weak matches (compared with the best
+	// Hit.Relevance). Measure it with `fonte eval` on your questions.
+	Floor float64
+	// Budget is the context budget in estimated tokens (Tokens); chunks are
+	// selected by score until it is spent, then presented best first.
+	Budget int
+	// Template builds the prompt; the zero value means DefaultTemplate.
+	Template *Template
+	// Generator writes the answer; nil means the built-in extractive
+	// answerer, which quotes the best-matching sentence offline.
+	Generator fonte.Generator
+	// OnDelta, when set, receives the generator's text as it streams.
+	OnDelta func(string)
+}
+
+// DefaultBudget is the default context budget: 2,000 tokens leaves room
+// for instructions and a long answer in the 4k–8k contexts of small local
+// models, and holds about eight default-size chunks.
+const DefaultBudget = 2000
+
+// DefaultFloor is fonte's default abstain floor on Hit.Relevance (the
+// share of the query's idf-weighted terms the best chunk matched, with
+// BM25 saturation). Chosen from the floor curves of fonte's example and
+// handbook question sets (README and `fonte eval`): at 0.25, questions
+// whose key terms the corpus never uses are refused while answerable ones
+// phrased in other words mostly pass. It is a starting point; the eval
+// command suggests one for your own questions.
+const DefaultFloor = 0.25
+
+// Tokens estimates a text's model tokens as one per four bytes of UTF-8,
+// rounded up: the usual rule of thumb for English subword tokenizers, and
+// conservative for Italian, whose accented letters take two bytes.
+func Tokens(s string) int { return (len(s) + 3) / 4 }
+
+// Ask answers question from hits (best first, as retrieved): it abstains
+// below the floor, fits the context by score within the budget, numbers the
+// sources [1]..[n] in the order presented, generates, and checks the
+// answer's citations and support.
+func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string]fonte.Document, cfg Config) (*fonte.Answer, error) {
+	a := &fonte.Answer{Question: question}
+	for _, h := range hits {
+		a.Relevance = max(a.Relevance, h.Relevance)
+	}
+	if len(hits) == 0 || a.Relevance < cfg.Floor {
+		a.Text, a.Abstained = DontKnow, true
+		for i, h := range hits[:min(3, len(hits))] {
+			a.Citations = append(a.Citations, citation(i+1, h.Chunk, docs, -1, -1))
+		}
+		return a, nil
+	}
+	budget := cfg.Budget
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	kept := DefaultStrategy().Apply(hits, budget, func(c fonte.Chunk) int { return Tokens(c.Text) })
+	if len(kept) == 0 {
+		kept = hits[:1] // one chunk over budget still beats an empty context
+	}
+	chunks := Chunks(kept)
+	tmpl := DefaultTemplate()
+	if cfg.Template != nil {
+		tmpl = *cfg.Template
+	}
+	a.Prompt = tmpl.Prompt(question, chunks)
+
+	if cfg.Generator == nil {
+		text, n, span := Extract(question, chunks)
+		a.Model = "fonte/extractive"
+		if n == 0 {
+			a.Text, a.Abstained = DontKnow, true
+		} else {
+			a.Text = fmt.Sprintf("%s [%d]", text, n)
+		}
+		for i, c := range chunks {
+			s, e := -1, -1
+			if i+1 == n {
+				s, e = span[0], span[1]
+			}
+			a.Citations = append(a.Citations, citation(i+1, c, docs, s, e))
+		}
+		if cfg.OnDelta != nil {
+			cfg.OnDelta(a.Text)
+		}
+	} else {
+		a.Model = cfg.Generator.Model()
+		text, err := cfg.Generator.Generate(ctx, []fonte.Message{{Role: "user", Content: a.Prompt}}, cfg.OnDelta)
+		if err != nil {
+			return nil, fmt.Errorf("answer: generating with %s: %w", a.Model, err)
+		}
+		a.Text = strings.TrimSpace(text)
+		a.Abstained = IsDontKnow(a.Text)
+		for i, c := range chunks {
+			s, e := quoteFor(a.Text, i+1, c)
+			a.Citations = append(a.Citations, citation(i+1, c, docs, s, e))
+		}
+	}
+	a.BadCitations = BadCitations(a.Text, len(chunks))
+	if !a.Abstained {
+		a.Unsupported = UnsupportedSentences(a.Text, chunks)
+	}
+	return a, nil
+}
+
+// IsDontKnow reports whether a generated answer is a refusal.
+func IsDontKnow(text string) bool {
+	t := strings.ToLower(strings.TrimSpace(text))
+	t = strings.Trim(t, ".!\"' ")
+	for _, p := range []string{"i don't know", "i do not know", "i don’t know", "non lo so", "non so"} {
+		if t == p || strings.HasPrefix(t, p+".") || strings.HasPrefix(t, p+",") {
+			return true
+		}
+	}
+	return false
+}
+
+// citation describes chunk c as source n; start and end are the quoted
+// span inside the chunk's text, or -1 for "no particular sentence".
+func citation(n int, c fonte.Chunk, docs map[string]fonte.Document, start, end int) fonte.Citation {
+	cit := fonte.Citation{N: n, DocID: c.DocID, Title: c.Title, Headings: c.Headings, Page: c.Page, Chunk: c,
+		Source: c.DocID, Start: c.Start, End: c.End, Quote: c.Text}
+	if d, ok := docs[c.DocID]; ok {
+		cit.Source, cit.Updated = d.Source, d.Updated
+		if cit.Title == "" {
+			cit.Title = d.Title
+		}
+	}
+	if start >= 0 && end > start && end <= len(c.Text) {
+		cit.Quote = c.Text[start:end]
+		cit.Start, cit.End = c.Start+start, c.Start+end
+	}
+	return cit
+}
+
+// keyAnalyzers extract content keys in both of fonte's languages: stems of
+// the words that are not function words in either, so a key matches
+// inflected forms and an Italian stop word never counts as evidence.
+var keyAnalyzers = func() []analysis.Analyzer {
+	stops := analysis.NewStopFilter(analysis.LuceneEnglishStopWords.Union(analysis.SklearnEnglishStopWords, analysis.ItalianStopWords,
+		analysis.NewWordSet("coll", "pell", "gl", "quest", "quell")))
+	return []analysis.Analyzer{
+		&analysis.Chain{Lowercase: true, Tokenizer: analysis.IdentifierTokenizer{}, Filters: []analysis.Filter{stops, analysis.EnglishStemmer()}},
+		&analysis.Chain{Lowercase: true, Tokenizer: analysis.IdentifierTokenizer{}, Filters: []analysis.Filter{stops, analysis.ItalianStemmer()}},
+	}
+}()
+
+// ContentKeys returns the content keys of text: English and Italian stems
+// of its words, function words removed.
+func ContentKeys(text string) map[string]bool {
+	keys := map[string]bool{}
+	for _, an := range keyAnalyzers {
+		for _, k := range an.Analyze(text) {
+			keys[k] = true
+		}
+	}
+	return keys
+}
+
+// Extract is fonte's offline answerer: the sentence of chunks (taken in
+// order) that shares the most content keys with the question, weighting
+// rare keys more (a key found in fewer chunks says more), with the 1-based
+// number of its chunk and its byte span inside that chunk's text. It
+// returns n = 0 when no sentence shares a key. It quotes and never
+// composes, so whatever it says is in the sources.
+func Extract(question string, chunks []fonte.Chunk) (text string, n int, span [2]int) {
+	want := ContentKeys(question)
+	if len(want) == 0 {
+		return "", 0, span
+	}
+	// Document frequency of each question key across the context chunks.
+	df := map[string]int{}
+	chunkKeys := make([]map[string]bool, len(chunks))
+	for i, c := range chunks {
+		chunkKeys[i] = ContentKeys(chunk.Enriched(c))
+		for k := range want {
+			if chunkKeys[i][k] {
+				df[k]++
+			}
+		}
+	}
+	best := 0.0
+	for i, c := range chunks {
+		// Keys of the heading path count for every sentence under it: a
+		// sentence under "Refunds" is about refunds even if it says "it".
+		heading := ContentKeys(strings.Join(c.Headings, " "))
+		for _, sp := range chunk.SentenceSpans(c.Text) {
+			s := c.Text[sp[0]:sp[1]]
+			keys := ContentKeys(s)
+			score := 0.0
+			for k := range want {
+				w := 1 + math.Log(float64(len(chunks)+1)/float64(df[k]+1))
+				switch {
+				case keys[k]:
+					score += w
+				case heading[k]:
+					score += w / 2
+				}
+			}
+			// Prefer the earlier (better-ranked) sentence on ties; among
+			// near ties prefer the shorter, more specific sentence.
+			score -= 1e-4 * float64(utf8.RuneCountInString(s)) / 100
+			if score > best && hasAny(keys, want) {
+				best, text, n, span = score, s, i+1, sp
+			}
+		}
+	}
+	return text, n, span
+}
+
+func hasAny(keys, want map[string]bool) bool {
+	for k := range want {
+		if keys[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// UnsupportedSentences returns the sentences of answer whose content keys
+// are not all found in the sources they cite ([n] markers), or in any
+// source when they cite none. Numbers count as keys, so a changed figure
+// is caught. A sentence of only function words is never flagged.
+func UnsupportedSentences(answer string, chunks []fonte.Chunk) []string {
+	var all map[string]bool
+	var out []string
+	for _, s := range Sentences(answer) {
+		keys := ContentKeys(stripCitations(s))
+		if len(keys) == 0 || IsDontKnow(s) {
+			continue
+		}
+		ctx := map[string]bool{}
+		cited := Citations(s)
+		for _, n := range cited {
+			if n >= 1 && n <= len(chunks) {
+				for k := range ContentKeys(chunk.Enriched(chunks[n-1])) {
+					ctx[k] = true
+				}
+			}
+		}
+		if len(cited) == 0 {
+			if all == nil {
+				all = map[string]bool{}
+				for _, c := range chunks {
+					for k := range ContentKeys(chunk.Enriched(c)) {
+						all[k] = true
+					}
+				}
+			}
+			ctx = all
+		}
+		for k := range keys {
+			if !ctx[k] {
+				out = append(out, s)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// quoteFor picks, in chunk c cited as [n], the sentence sharing most
+// content keys with the answer's sentences that cite n; -1, -1 when the
+// answer does not cite n.
+func quoteFor(answer string, n int, c fonte.Chunk) (int, int) {
+	var citing []string
+	for _, s := range Sentences(answer) {
+		if slices.Contains(Citations(s), n) {
+			citing = append(citing, stripCitations(s))
+		}
+	}
+	if len(citing) == 0 {
+		return -1, -1
+	}
+	want := ContentKeys(strings.Join(citing, " "))
+	best, bs, be := 0, -1, -1
+	for _, sp := range chunk.SentenceSpans(c.Text) {
+		shared := 0
+		for k := range ContentKeys(c.Text[sp[0]:sp[1]]) {
+			if want[k] {
+				shared++
+			}
+		}
+		if shared > best {
+			best, bs, be = shared, sp[0], sp[1]
+		}
+	}
+	return bs, be
+}
