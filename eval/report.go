@@ -1,0 +1,369 @@
+package eval
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// Report is the outcome of one evaluation run. Its JSON form is what
+// `fonte eval --json` prints.
+type Report struct {
+	Retrieval  Retrieval   `json:"retrieval"`
+	Abstain    *Abstain    `json:"abstain,omitempty"`    // nil when no top-1 scores were collected
+	Generation *Generation `json:"generation,omitempty"` // nil when no question has a gold answer
+	Retriever  string      `json:"retriever"`
+	Chunker    string      `json:"chunker"`
+	K          int         `json:"k"` // hits retrieved per query
+}
+
+// Retrieval is the ranking block of a report: each figure is a mean over
+// the scored queries.
+type Retrieval struct {
+	Hit1      float64 `json:"hit@1"`
+	Hit3      float64 `json:"hit@3"`
+	Hit5      float64 `json:"hit@5"`
+	Recall10  float64 `json:"recall@10"`
+	Recall100 float64 `json:"recall@100"`
+	MRR       float64 `json:"mrr"`
+	NDCG10    float64 `json:"ndcg@10"`
+	Queries   int     `json:"queries"`
+}
+
+// ScoreRun computes the retrieval block from one ranking per query and the
+// judgments, with the metrics of this package. Queries are scored as
+// PerQuery does: judged and present in run.
+func ScoreRun(qrels Qrels, run Run) Retrieval {
+	return Retrieval{
+		Hit1:      Mean(qrels, run, HitAt(1)),
+		Hit3:      Mean(qrels, run, HitAt(3)),
+		Hit5:      Mean(qrels, run, HitAt(5)),
+		Recall10:  Mean(qrels, run, RecallAt(10)),
+		Recall100: Mean(qrels, run, RecallAt(100)),
+		MRR:       Mean(qrels, run, ReciprocalRank),
+		NDCG10:    Mean(qrels, run, NDCGAt(10)),
+		Queries:   len(PerQuery(qrels, run, HitAt(1))),
+	}
+}
+
+// RecallCurve returns the mean recall@k for k = 1..maxK: the series of a
+// recall chart.
+func RecallCurve(qrels Qrels, run Run, maxK int) []float64 {
+	out := make([]float64, max(maxK, 0))
+	for k := 1; k <= maxK; k++ {
+		out[k-1] = Mean(qrels, run, RecallAt(k))
+	}
+	return out
+}
+
+// Abstain is the score-floor block of a report: what the floor in use
+// costs, a suggested floor, and the whole trade-off curve, in counts of
+// questions. The curve's first floor is at or below every score and its
+// last above every score, so the totals can be read off it (see Totals).
+type Abstain struct {
+	Floor                  float64      `json:"floor"`
+	UnanswerableLetThrough int          `json:"unanswerable_let_through"`
+	AnswerableBlocked      int          `json:"answerable_blocked"`
+	SuggestedFloor         *float64     `json:"suggested_floor"` // null when no floor meets the share
+	Curve                  []CurvePoint `json:"curve"`
+
+	// Totals, kept out of the JSON shape; see Totals.
+	Answerable, Unanswerable int `json:"-"`
+}
+
+// CurvePoint is one point of the floor trade-off, in counts of questions.
+type CurvePoint struct {
+	Floor      float64 `json:"floor"`
+	LetThrough int     `json:"let_through"` // unanswerable questions whose top-1 score is >= Floor
+	Blocked    int     `json:"blocked"`     // answerable questions whose top-1 score is < Floor
+}
+
+// NewAbstain builds the floor block from the top-1 scores of answerable
+// and unanswerable questions (see TopScores), the floor in use and the
+// largest share of unanswerable questions a suggested floor may let
+// through (0.2: one in five). The curve is evaluated on FloorGrid plus the
+// floor in use, so it is exact: between two of its floors nothing changes.
+func NewAbstain(answerable, unanswerable []float64, floor, maxShare float64) *Abstain {
+	grid := FloorGrid(answerable, unanswerable, floor)
+	a := &Abstain{Floor: floor, Answerable: len(answerable), Unanswerable: len(unanswerable)}
+	for _, row := range FloorTable(answerable, unanswerable, grid) {
+		a.Curve = append(a.Curve, CurvePoint(row))
+	}
+	at := FloorTable(answerable, unanswerable, []float64{floor})[0]
+	a.UnanswerableLetThrough, a.AnswerableBlocked = at.LetThrough, at.Blocked
+	if row, ok := SuggestFloor(answerable, unanswerable, grid, maxShare); ok {
+		a.SuggestedFloor = &row.Floor
+	}
+	return a
+}
+
+// Totals returns how many answerable and unanswerable questions the block
+// covers. For a block decoded from JSON, where the totals are absent, they
+// are read off the curve; questions that retrieved nothing at all are
+// then missing from the unanswerable total, since no floor lets them through.
+func (a Abstain) Totals() (answerable, unanswerable int) {
+	if a.Answerable > 0 || a.Unanswerable > 0 {
+		return a.Answerable, a.Unanswerable
+	}
+	for _, p := range a.Curve {
+		answerable, unanswerable = max(answerable, p.Blocked), max(unanswerable, p.LetThrough)
+	}
+	return answerable, unanswerable
+}
+
+// FloorGrid returns the floors on which the trade-off curve is exact, in
+// ascending order without repeats: 0, every finite observed score, any
+// extra floors given (the one in use), and the display grid of
+// DisplayFloors, whose last floor lies above every score. Since a score
+// equal to the floor passes, the counts change just above each score: they
+// are constant from one grid floor (exclusive) to the next (inclusive), so
+// a curve on this grid is exact.
+func FloorGrid(answerable, unanswerable []float64, extra ...float64) []float64 {
+	grid := []float64{0}
+	top := 0.0
+	for _, list := range [][]float64{answerable, unanswerable, extra} {
+		for _, s := range list {
+			if math.IsInf(s, 0) || math.IsNaN(s) {
+				continue
+			}
+			if s == 0 {
+				s = 0 // -0 would print as "-0"
+			}
+			grid = append(grid, s)
+			top = max(top, s)
+		}
+	}
+	grid = append(grid, DisplayFloors(top)...)
+	slices.Sort(grid)
+	return slices.Compact(grid)
+}
+
+// DisplayFloors returns round floors for people to read, from 0 in steps
+// of 1, 2 or 5 times a power of ten (at most 21 floors), up to the first
+// step above max: 0, 0.05, ..., 0.7 for cosine scores up to 0.66; 0,
+// 0.002, ..., 0.034 for RRF scores up to 0.033; 0, 1, ..., 18 for BM25
+// scores up to 17.3. When max <= 0 they are 0, 0.05, ..., 1.
+func DisplayFloors(max float64) []float64 {
+	m, e := 5, -2 // 0.05
+	n := 20
+	if max > 0 && !math.IsInf(max, 0) {
+		m, e = niceAbove(max / 20)
+		// The smallest n with n steps above max, found by counting
+		// rather than by max/step, which rounds either way.
+		n = int(max / scaled(float64(m), e))
+		for n > 0 && scaled(float64((n-1)*m), e) > max {
+			n--
+		}
+		for scaled(float64(n*m), e) <= max {
+			n++
+		}
+	}
+	out := make([]float64, n+1)
+	for i := range out {
+		// Built from integers so each prints as the round number it is
+		// (0.15, not 0.15000000000000002).
+		out[i] = scaled(float64(i*m), e)
+	}
+	return out
+}
+
+// displayStep returns the step of the display grid that ends at top, the
+// last floor of a curve: the inverse of DisplayFloors, since its top is
+// at most 20 steps.
+func displayStep(top float64) float64 {
+	m, e := niceAbove(top / 20 * (1 - 1e-9)) // smallest 1-2-5 value >= top/20
+	return scaled(float64(m), e)
+}
+
+// niceAbove returns m in {1, 2, 5} and e with m*10^e the smallest such
+// value greater than x; m=1, e=0 when x <= 0 or x is not finite.
+func niceAbove(x float64) (m, e int) {
+	if x <= 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return 1, 0
+	}
+	e = int(math.Floor(math.Log10(x))) - 1
+	for {
+		for _, m := range []int{1, 2, 5} {
+			if scaled(float64(m), e) > x {
+				return m, e
+			}
+		}
+		e++
+	}
+}
+
+// scaled returns v*10^e, dividing for negative e so that decimal values
+// come out correctly rounded.
+func scaled(v float64, e int) float64 {
+	if e < 0 {
+		return v / math.Pow10(-e)
+	}
+	return v * math.Pow10(e)
+}
+
+// Generation is the answer block of a report: the share of right answers
+// when the model is given the gold passages, and through the whole
+// pipeline.
+type Generation struct {
+	GivenGold float64 `json:"given_gold"`
+	EndToEnd  float64 `json:"end_to_end"`
+}
+
+// NewGeneration builds the answer block from the two tallies; nil when
+// both are empty, so the report omits it.
+func NewGeneration(givenGold, endToEnd Count) *Generation {
+	if givenGold.Total == 0 && endToEnd.Total == 0 {
+		return nil
+	}
+	return &Generation{GivenGold: givenGold.Rate(), EndToEnd: endToEnd.Rate()}
+}
+
+// RetrieverRow is one line of a comparison between retrievers.
+type RetrieverRow struct {
+	Retriever string    `json:"retriever"`
+	Retrieval Retrieval `json:"retrieval"`
+}
+
+// WriteTable prints r as aligned tables for people: the run's settings,
+// then one section per block of the report.
+func WriteTable(w io.Writer, r Report) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "retriever\t%s\n", orDash(r.Retriever))
+	fmt.Fprintf(tw, "chunker\t%s\n", orDash(r.Chunker))
+	fmt.Fprintf(tw, "k\t%d\n", r.K)
+	fmt.Fprintf(tw, "\nretrieval, %d queries\n", r.Retrieval.Queries)
+	for _, m := range retrievalColumns {
+		fmt.Fprintf(tw, "  %s\t%.3f\n", m.name, m.value(r.Retrieval))
+	}
+	if g := r.Generation; g != nil {
+		fmt.Fprintf(tw, "\ngeneration, share of right answers\n")
+		fmt.Fprintf(tw, "  given gold\t%.3f\n", g.GivenGold)
+		fmt.Fprintf(tw, "  end to end\t%.3f\n", g.EndToEnd)
+	}
+	if a := r.Abstain; a != nil {
+		ans, unans := a.Totals()
+		fmt.Fprintf(tw, "\nabstain, %d answerable and %d unanswerable questions\n", ans, unans)
+		fmt.Fprintf(tw, "  floor\t%s\n", formatFloor(a.Floor))
+		fmt.Fprintf(tw, "  unanswerable let through\t%s\n", ofTotal(a.UnanswerableLetThrough, unans))
+		fmt.Fprintf(tw, "  answerable blocked\t%s\n", ofTotal(a.AnswerableBlocked, ans))
+		suggested := "none"
+		if a.SuggestedFloor != nil {
+			suggested = formatFloor(*a.SuggestedFloor)
+		}
+		fmt.Fprintf(tw, "  suggested floor\t%s\n", suggested)
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		return writeCurve(w, *a, ans, unans)
+	}
+	return tw.Flush()
+}
+
+// writeCurve prints the curve at its display floors plus the floor in use
+// and the suggested one; the full exact curve is for JSON and charts.
+func writeCurve(w io.Writer, a Abstain, ans, unans int) error {
+	if len(a.Curve) == 0 {
+		return nil
+	}
+	// The curve's last floor is the top of its display grid (NewAbstain
+	// puts one above every score and the floor in use), so the grid's
+	// step can be recovered from it, even from JSON.
+	step := displayStep(a.Curve[len(a.Curve)-1].Floor)
+	var rows []CurvePoint
+	decimals := 0
+	for _, p := range a.Curve {
+		r := p.Floor / step
+		if math.Abs(r-math.Round(r)) < 1e-6 || p.Floor == a.Floor || (a.SuggestedFloor != nil && p.Floor == *a.SuggestedFloor) {
+			rows = append(rows, p)
+			if f := formatFloor(p.Floor); !strings.Contains(f, "e") {
+				if dot := strings.IndexByte(f, '.'); dot >= 0 {
+					decimals = max(decimals, len(f)-dot-1)
+				}
+			}
+		}
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "\n  floor\tlet through\tblocked\t\n")
+	for _, p := range rows {
+		mark := ""
+		switch {
+		case p.Floor == a.Floor:
+			mark = "  in use"
+		case a.SuggestedFloor != nil && p.Floor == *a.SuggestedFloor:
+			mark = "  suggested"
+		}
+		f := formatFloor(p.Floor)
+		if !strings.Contains(f, "e") { // a common number of decimals lines the points up
+			f = strconv.FormatFloat(p.Floor+0, 'f', decimals, 64)
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", f, ofTotal(p.LetThrough, unans), ofTotal(p.Blocked, ans), mark)
+	}
+	return tw.Flush()
+}
+
+// WriteComparison prints one line per retriever, for `--retriever all`.
+func WriteComparison(w io.Writer, rows []RetrieverRow) error {
+	// Figures align right, names left: pad the names to one width.
+	width := len("retriever")
+	for _, row := range rows {
+		width = max(width, len(orDash(row.Retriever)))
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "%-*s\t", width, "retriever")
+	for _, m := range retrievalColumns {
+		fmt.Fprintf(tw, "%s\t", m.name)
+	}
+	fmt.Fprint(tw, "queries\t\n")
+	for _, row := range rows {
+		fmt.Fprintf(tw, "%-*s\t", width, orDash(row.Retriever))
+		for _, m := range retrievalColumns {
+			fmt.Fprintf(tw, "%.3f\t", m.value(row.Retrieval))
+		}
+		fmt.Fprintf(tw, "%d\t\n", row.Retrieval.Queries)
+	}
+	return tw.Flush()
+}
+
+// retrievalColumns lists the retrieval figures in the order tables print
+// them.
+var retrievalColumns = []struct {
+	name  string
+	value func(Retrieval) float64
+}{
+	{"hit@1", func(r Retrieval) float64 { return r.Hit1 }},
+	{"hit@3", func(r Retrieval) float64 { return r.Hit3 }},
+	{"hit@5", func(r Retrieval) float64 { return r.Hit5 }},
+	{"recall@10", func(r Retrieval) float64 { return r.Recall10 }},
+	{"recall@100", func(r Retrieval) float64 { return r.Recall100 }},
+	{"mrr", func(r Retrieval) float64 { return r.MRR }},
+	{"ndcg@10", func(r Retrieval) float64 { return r.NDCG10 }},
+}
+
+// formatFloor prints a floor with as many digits as it needs: 0.3, 0.0025,
+// 0.4172.
+func formatFloor(f float64) string {
+	f += 0 // -0 prints as 0
+	if f != 0 && math.Abs(f) < 1e-4 {
+		return strconv.FormatFloat(f, 'g', 4, 64)
+	}
+	return strconv.FormatFloat(math.Round(f*1e4)/1e4, 'f', -1, 64)
+}
+
+// ofTotal prints "2/5 (40%)", or just "2" without a total.
+func ofTotal(n, total int) string {
+	if total == 0 {
+		return strconv.Itoa(n)
+	}
+	return fmt.Sprintf("%d/%d (%.0f%%)", n, total, 100*float64(n)/float64(total))
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
