@@ -1,0 +1,504 @@
+package ingest
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+	"go.abhg.dev/goldmark/frontmatter"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// markdown is the shared goldmark instance: CommonMark plus GitHub tables,
+// strikethrough, task lists and autolinks, YAML/TOML front matter, and
+// heading attributes ({#id}), which are markup and must not reach the
+// heading text. Parsing is safe for concurrent use.
+var markdown = goldmark.New(
+	goldmark.WithExtensions(extension.GFM, &frontmatter.Extender{}),
+	goldmark.WithParserOptions(parser.WithAttribute()),
+)
+
+// headingAttr matches a trailing {#id} or {.class} heading attribute.
+var headingAttr = regexp.MustCompile(`\s*\{[#.][^{}]*\}$`)
+
+// ParseMarkdown parses a Markdown file with goldmark.
+//
+// Front matter (YAML between "---" lines, or TOML between "+++") gives the
+// title, the tags (from "tags", "keywords" and "categories", as lists or
+// comma-separated strings) and a declared language ("lang", "language" or
+// "locale"), which overrides detection. The title is the front matter
+// title, else the first level-1 heading, else the file name.
+//
+// Blocks: ATX and setext headings, paragraphs, lists (one block per list,
+// one item per line, nested items indented, ordered items numbered),
+// tables (one block, rows on lines, cells joined by " | "), code (fenced or
+// indented, verbatim: a "# comment" line there is code, not a heading) and
+// HTML blocks (read with the HTML rules, so hidden elements are removed).
+// Links keep their text, images their alt text; HTML comments and inline
+// tags are dropped, and inline elements that are hidden (counted in
+// Parsed.Hidden) or never text (<script>) are dropped with their content.
+// Template tags are removed first (see liquid.go).
+func ParseMarkdown(name string, raw []byte) (*Parsed, error) {
+	s, err := decodeText(name, raw)
+	if err != nil {
+		return nil, err
+	}
+	src := []byte(s)
+	if hasTemplateTags(src) {
+		src = stripTemplates(src, codeRanges(src))
+	}
+	ctx := parser.NewContext()
+	root := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
+
+	var b builder
+	w := mdWalker{b: &b, src: src}
+	w.block(root)
+	out := b.finish(name, "markdown", raw)
+
+	meta, err := frontMatter(ctx)
+	if err != nil {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("front matter ignored: %v", err))
+	}
+	if len(out.Blocks) == 0 && meta != nil {
+		// Site generators use such pages as redirects; say so.
+		detail := "front matter only, no body"
+		if to := metaString(meta, "redirect_to"); to != "" {
+			detail += ", redirects to " + to
+		}
+		return nil, &Refusal{Path: name, Reason: ReasonEmpty, Detail: detail}
+	}
+	out.Doc.Title = cleanTitle(metaString(meta, "title"))
+	if out.Doc.Title == "" {
+		out.Doc.Title = firstHeading(out.Blocks, 1)
+	}
+	if out.Doc.Title == "" {
+		out.Doc.Title = titleFromName(name)
+	}
+	out.Doc.Tags = metaTags(meta)
+	for _, key := range []string{"lang", "language", "locale"} {
+		if l := normalizeLang(metaString(meta, key)); l != "" {
+			out.Doc.Language = l
+			break
+		}
+	}
+	if out.Doc.Language == "" {
+		out.Doc.Language = DetectLanguage(out.Doc.Text)
+	}
+	return out, nil
+}
+
+// codeRanges returns the sorted byte ranges of code (blocks and spans) in
+// src, where template syntax is content and must be kept.
+func codeRanges(src []byte) [][2]int {
+	root := markdown.Parser().Parse(text.NewReader(src))
+	var ranges [][2]int
+	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.FencedCodeBlock, *ast.CodeBlock:
+			lines := n.Lines()
+			if lines.Len() > 0 {
+				ranges = append(ranges, [2]int{lines.At(0).Start, lines.At(lines.Len() - 1).Stop})
+			}
+			return ast.WalkSkipChildren, nil
+		case *ast.CodeSpan:
+			first, last := -1, -1
+			for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+				if t, ok := c.(*ast.Text); ok {
+					if first < 0 {
+						first = t.Segment.Start
+					}
+					last = t.Segment.Stop
+				}
+			}
+			if first >= 0 && last > first {
+				ranges = append(ranges, [2]int{first, last})
+			}
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	sort.Slice(ranges, func(i, j int) bool { return ranges[i][0] < ranges[j][0] })
+	// Merge overlaps so the ranges are disjoint.
+	merged := ranges[:0]
+	for _, r := range ranges {
+		if n := len(merged); n > 0 && r[0] <= merged[n-1][1] {
+			merged[n-1][1] = max(merged[n-1][1], r[1])
+			continue
+		}
+		merged = append(merged, r)
+	}
+	return merged
+}
+
+// mdWalker turns a goldmark AST into blocks.
+type mdWalker struct {
+	b   *builder
+	src []byte
+}
+
+func (w *mdWalker) block(n ast.Node) {
+	switch n := n.(type) {
+	case *ast.Heading:
+		// goldmark removes well-formed {#id} attributes; ids it cannot
+		// parse (with parentheses, say) would stay in the text.
+		t := strings.TrimSpace(w.inline(n, " "))
+		t = strings.TrimSpace(headingAttr.ReplaceAllString(t, ""))
+		w.b.add(KindHeading, n.Level, t)
+	case *ast.Paragraph, *ast.TextBlock:
+		w.b.add(KindParagraph, 0, w.inline(n, "\n"))
+	case *ast.List:
+		var lines []string
+		w.listLines(n, 0, &lines)
+		w.b.add(KindList, 0, strings.Join(lines, "\n"))
+	case *east.Table:
+		w.b.add(KindTable, 0, w.tableText(n))
+	case *ast.FencedCodeBlock, *ast.CodeBlock:
+		w.b.add(KindCode, 0, w.codeText(n))
+	case *ast.HTMLBlock:
+		htmlFragment(w.b, w.htmlText(n))
+	case *ast.ThematicBreak:
+	default:
+		// Document, blockquote and containers from extensions.
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			w.block(c)
+		}
+	}
+}
+
+// inline renders the inline content of n as text; hard line breaks become
+// hard, soft ones a space.
+func (w *mdWalker) inline(n ast.Node, hard string) string {
+	var sb strings.Builder
+	w.inlineTo(&sb, n, hard)
+	return sb.String()
+}
+
+func (w *mdWalker) inlineTo(sb *strings.Builder, n ast.Node, hard string) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if r, ok := c.(*ast.RawHTML); ok {
+			c = w.rawInline(sb, r, hard)
+			continue
+		}
+		w.inlineNode(sb, c, hard)
+	}
+}
+
+func (w *mdWalker) inlineNode(sb *strings.Builder, c ast.Node, hard string) {
+	switch c := c.(type) {
+	case *ast.Text:
+		v := c.Value(w.src)
+		if !c.IsRaw() {
+			v = unescapeMarkdown(v)
+		}
+		sb.Write(v)
+		switch {
+		case c.HardLineBreak():
+			sb.WriteString(hard)
+		case c.SoftLineBreak():
+			sb.WriteByte(' ')
+		}
+	case *ast.String:
+		sb.Write(c.Value)
+	case *ast.AutoLink:
+		sb.Write(c.Label(w.src))
+	case *east.TaskCheckBox:
+	default:
+		// Emphasis, links (their text), images (their alt text), code
+		// spans, strikethrough.
+		w.inlineTo(sb, c, hard)
+	}
+}
+
+// rawInline handles an inline HTML tag. Tags and comments are markup and
+// their text is in the sibling nodes, with three exceptions: <br> is a line
+// break, <img> gives its alt text, and an element that is hidden (or
+// never text, like <script>) drops everything up to its end tag, counted
+// as hidden when it was hidden. It returns the last node it consumed.
+func (w *mdWalker) rawInline(sb *strings.Builder, r *ast.RawHTML, hard string) ast.Node {
+	tag, end := parseTag(r.Segments.Value(w.src))
+	if tag == nil {
+		return r
+	}
+	switch {
+	case tag.DataAtom == atom.Br:
+		sb.WriteString(hard)
+		return r
+	case end:
+		return r
+	}
+	hidden := isHidden(tag)
+	if tag.DataAtom == atom.Img {
+		if alt := attr(tag, "alt"); alt != "" && !hidden {
+			sb.WriteString(" " + alt + " ")
+		}
+		return r
+	}
+	if voidElements[tag.DataAtom] || (!hidden && !dropped(tag)) {
+		return r
+	}
+	var skipped strings.Builder
+	depth := 0
+	last := ast.Node(r)
+	for n := r.NextSibling(); n != nil; n = n.NextSibling() {
+		last = n
+		if raw, ok := n.(*ast.RawHTML); ok {
+			if t, isEnd := parseTag(raw.Segments.Value(w.src)); t != nil && t.Data == tag.Data {
+				if !isEnd {
+					depth++
+				} else if depth--; depth < 0 {
+					break
+				}
+			}
+			continue
+		}
+		w.inlineNode(&skipped, n, " ")
+	}
+	if hidden {
+		for _, c := range skipped.String() {
+			if !unicode.IsSpace(c) {
+				w.b.hidden++
+			}
+		}
+	}
+	return last
+}
+
+// voidElements never have content or an end tag.
+var voidElements = map[atom.Atom]bool{
+	atom.Area: true, atom.Base: true, atom.Br: true, atom.Col: true, atom.Embed: true,
+	atom.Hr: true, atom.Img: true, atom.Input: true, atom.Link: true, atom.Meta: true,
+	atom.Source: true, atom.Track: true, atom.Wbr: true,
+}
+
+// parseTag reads one inline HTML tag as an element node (without parent
+// or children); end reports an end tag. Comments and other markup give nil.
+func parseTag(raw []byte) (n *html.Node, end bool) {
+	z := html.NewTokenizer(bytes.NewReader(raw))
+	switch z.Next() {
+	case html.StartTagToken, html.SelfClosingTagToken:
+	case html.EndTagToken:
+		end = true
+	default:
+		return nil, false
+	}
+	t := z.Token()
+	return &html.Node{Type: html.ElementNode, Data: t.Data, DataAtom: t.DataAtom, Attr: t.Attr}, end
+}
+
+// unescapeMarkdown resolves backslash escapes and character references in
+// a text segment.
+func unescapeMarkdown(v []byte) []byte {
+	if bytes.IndexByte(v, '\\') >= 0 {
+		v = util.UnescapePunctuations(v)
+	}
+	if bytes.IndexByte(v, '&') >= 0 {
+		v = util.ResolveEntityNames(util.ResolveNumericReferences(v))
+	}
+	return v
+}
+
+// listLines appends one line per item of l; an item's paragraphs share its
+// line, nested lists follow indented by two spaces per level, and code or
+// tables inside an item follow as indented lines.
+func (w *mdWalker) listLines(l *ast.List, depth int, lines *[]string) {
+	indent := strings.Repeat("  ", depth)
+	num := l.Start
+	for item := l.FirstChild(); item != nil; item = item.NextSibling() {
+		marker := "- "
+		if l.IsOrdered() {
+			marker = fmt.Sprintf("%d. ", num)
+			num++
+		}
+		var parts []string
+		emitted := false
+		flush := func() {
+			t := collapseSpaces(strings.Join(parts, " "))
+			parts = parts[:0]
+			if t == "" {
+				return
+			}
+			if !emitted {
+				*lines = append(*lines, indent+marker+t)
+				emitted = true
+				return
+			}
+			*lines = append(*lines, indent+"  "+t)
+		}
+		for c := item.FirstChild(); c != nil; c = c.NextSibling() {
+			switch c := c.(type) {
+			case *ast.List:
+				flush()
+				emitted = true // a nested list right away keeps the item's place
+				w.listLines(c, depth+1, lines)
+			case *ast.FencedCodeBlock, *ast.CodeBlock:
+				flush()
+				emitted = true
+				w.indented(w.codeText(c), indent+"  ", lines)
+			case *east.Table:
+				flush()
+				emitted = true
+				w.indented(w.tableText(c), indent+"  ", lines)
+			case *ast.HTMLBlock:
+				var sub builder
+				htmlFragment(&sub, w.htmlText(c))
+				w.b.hidden += sub.hidden
+				for _, bl := range sub.blocks {
+					parts = append(parts, strings.ReplaceAll(bl.Text, "\n", " "))
+				}
+			default:
+				parts = append(parts, w.plain(c))
+			}
+		}
+		flush()
+	}
+}
+
+// plain renders any block as one line of text.
+func (w *mdWalker) plain(n ast.Node) string {
+	switch n.(type) {
+	case *ast.Paragraph, *ast.TextBlock, *ast.Heading:
+		return w.inline(n, " ")
+	}
+	var parts []string
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		parts = append(parts, w.plain(c))
+	}
+	return strings.Join(parts, " ")
+}
+
+func (w *mdWalker) indented(s, indent string, lines *[]string) {
+	for line := range strings.SplitSeq(s, "\n") {
+		if strings.TrimSpace(line) != "" {
+			*lines = append(*lines, indent+line)
+		}
+	}
+}
+
+func (w *mdWalker) tableText(t *east.Table) string {
+	var rows []string
+	for row := t.FirstChild(); row != nil; row = row.NextSibling() {
+		var cells []string
+		empty := true
+		for cell := row.FirstChild(); cell != nil; cell = cell.NextSibling() {
+			c := collapseSpaces(w.inline(cell, " "))
+			if c != "" {
+				empty = false
+			}
+			cells = append(cells, c)
+		}
+		if !empty {
+			rows = append(rows, strings.Join(cells, " | "))
+		}
+	}
+	return strings.Join(rows, "\n")
+}
+
+func (w *mdWalker) codeText(n ast.Node) string {
+	var sb strings.Builder
+	lines := n.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		sb.Write(seg.Value(w.src))
+	}
+	return sb.String()
+}
+
+func (w *mdWalker) htmlText(n *ast.HTMLBlock) string {
+	var sb strings.Builder
+	lines := n.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		sb.Write(seg.Value(w.src))
+	}
+	if n.HasClosure() {
+		sb.Write(n.ClosureLine.Value(w.src))
+	}
+	return sb.String()
+}
+
+// frontMatter decodes the front matter into a map with lower-case keys.
+func frontMatter(ctx parser.Context) (map[string]any, error) {
+	d := frontmatter.Get(ctx)
+	if d == nil {
+		return nil, nil
+	}
+	var m map[string]any
+	if err := d.Decode(&m); err != nil {
+		return nil, err
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[strings.ToLower(k)] = v
+	}
+	return out, nil
+}
+
+// metaString returns a scalar front matter value as a string.
+func metaString(meta map[string]any, key string) string {
+	switch v := meta[key].(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	case []any, map[string]any:
+		return ""
+	default:
+		return fmt.Sprint(v)
+	}
+}
+
+// metaTags gathers tags from "tags", "keywords" and "categories": lists of
+// strings, or strings separated by commas (tags without commas are
+// separated by spaces, as Jekyll reads them). Duplicates are dropped
+// regardless of case; the first spelling wins.
+func metaTags(meta map[string]any) []string {
+	var tags []string
+	seen := map[string]bool{}
+	addTag := func(t string) {
+		t = collapseSpaces(t)
+		if t == "" || seen[strings.ToLower(t)] {
+			return
+		}
+		seen[strings.ToLower(t)] = true
+		tags = append(tags, t)
+	}
+	for _, key := range []string{"tags", "keywords", "categories"} {
+		switch v := meta[key].(type) {
+		case string:
+			if strings.Contains(v, ",") || key == "keywords" {
+				for t := range strings.SplitSeq(v, ",") {
+					addTag(t)
+				}
+			} else {
+				for _, t := range strings.Fields(v) {
+					addTag(t)
+				}
+			}
+		case []any:
+			for _, t := range v {
+				switch t := t.(type) {
+				case string:
+					addTag(t)
+				case nil, []any, map[string]any:
+				default:
+					addTag(fmt.Sprint(t))
+				}
+			}
+		}
+	}
+	return tags
+}

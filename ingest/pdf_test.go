@@ -1,0 +1,264 @@
+package ingest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-pdf/fpdf"
+)
+
+// pdfPage is what one generated page holds: an optional heading set large
+// and paragraphs set at body size.
+type pdfPage struct {
+	heading string
+	paras   []string
+}
+
+// makePDF writes a PDF with the given title and pages using fpdf's core
+// Helvetica font (text is converted to Windows-1252, its encoding).
+func makePDF(t testing.TB, title string, pages []pdfPage) []byte {
+	t.Helper()
+	f := fpdf.New("P", "mm", "A4", "")
+	if title != "" {
+		f.SetTitle(title, true)
+	}
+	tr := f.UnicodeTranslatorFromDescriptor("")
+	for _, pg := range pages {
+		f.AddPage()
+		if pg.heading != "" {
+			f.SetFont("Helvetica", "B", 18)
+			f.MultiCell(0, 9, tr(pg.heading), "", "L", false)
+			f.Ln(4)
+		}
+		f.SetFont("Helvetica", "", 11)
+		for _, p := range pg.paras {
+			f.MultiCell(0, 5.5, tr(p), "", "L", false)
+			f.Ln(4)
+		}
+	}
+	var buf bytes.Buffer
+	if err := f.Output(&buf); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// rawPDF assembles a minimal PDF by hand, one content stream per page,
+// so tests can feed the extractor operators fpdf never writes. Font F1 is
+// Helvetica; F2 is a composite font whose ToUnicode map is one range
+// <0000> <FFFF> -> U+0000, as fpdf writes for UTF-8 fonts.
+func rawPDF(pages ...string) []byte {
+	var b bytes.Buffer
+	var offsets []int
+	obj := func(s string) {
+		offsets = append(offsets, b.Len())
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", len(offsets), s)
+	}
+	cmap := "/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n1 beginbfrange\n<0000> <FFFF> <0000>\nendbfrange\nendcmap\nCMapName currentdict /CMap defineresource pop\nend\nend"
+	const first = 6 // objects 1–5 are shared, pages start at 6
+	var kids []string
+	for i := range pages {
+		kids = append(kids, fmt.Sprintf("%d 0 R", first+2*i))
+	}
+	b.WriteString("%PDF-1.4\n")
+	obj("<< /Type /Catalog /Pages 2 0 R >>")
+	obj(fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), len(pages)))
+	obj("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+	obj("<< /Type /Font /Subtype /Type0 /BaseFont /Test /Encoding /Identity-H /ToUnicode 5 0 R >>")
+	obj(fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(cmap), cmap))
+	for i, c := range pages {
+		obj(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents %d 0 R >>", first+2*i+1))
+		obj(fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(c), c))
+	}
+	xref := b.Len()
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(offsets)+1)
+	for _, o := range offsets {
+		fmt.Fprintf(&b, "%010d 00000 n \n", o)
+	}
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(offsets)+1, xref)
+	return b.Bytes()
+}
+
+func parsePDFFile(t *testing.T, name string, raw []byte) *Parsed {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	back, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Parse(path, back)
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	checkInvariants(t, p)
+	return p
+}
+
+func TestPDFPages(t *testing.T) {
+	raw := makePDF(t, "Manuale del dipendente", []pdfPage{
+		{heading: "Ferie e permessi", paras: []string{
+			"Il dipendente ha diritto a ventisei giorni di ferie all'anno, che devono essere richiesti al responsabile con almeno due settimane di anticipo. Questa frase è lunga abbastanza da andare a capo più volte nella pagina.",
+			"Le ferie non godute entro l'anno possono essere usate fino a giugno.",
+		}},
+		{paras: []string{"Il rimborso delle spese di viaggio avviene entro trenta giorni dalla presentazione della nota spese."}},
+		{heading: "Malattia", paras: []string{"In caso di malattia il dipendente avvisa il responsabile entro le nove del mattino."}},
+	})
+	p := parsePDFFile(t, "manuale.pdf", raw)
+
+	if p.Pages != 3 || p.Format != "pdf" {
+		t.Errorf("Pages %d Format %q", p.Pages, p.Format)
+	}
+	if p.Doc.Title != "Manuale del dipendente" {
+		t.Errorf("title %q, want the Info title", p.Doc.Title)
+	}
+	if p.Doc.Language != "it" {
+		t.Errorf("language %q, want it", p.Doc.Language)
+	}
+	want := []struct {
+		kind     Kind
+		page     int
+		headings string
+		text     string
+	}{
+		{KindHeading, 1, "", "Ferie e permessi"},
+		{KindParagraph, 1, "Ferie e permessi", "Il dipendente ha diritto a ventisei giorni di ferie all'anno, che devono essere richiesti al responsabile con almeno due settimane di anticipo. Questa frase è lunga abbastanza da andare a capo più volte nella pagina."},
+		{KindParagraph, 1, "Ferie e permessi", "Le ferie non godute entro l'anno possono essere usate fino a giugno."},
+		{KindParagraph, 2, "Ferie e permessi", "Il rimborso delle spese di viaggio avviene entro trenta giorni dalla presentazione della nota spese."},
+		{KindHeading, 3, "", "Malattia"},
+		{KindParagraph, 3, "Malattia", "In caso di malattia il dipendente avvisa il responsabile entro le nove del mattino."},
+	}
+	if len(p.Blocks) != len(want) {
+		for _, b := range p.Blocks {
+			t.Logf("%s p%d %q", b.Kind, b.Page, b.Text)
+		}
+		t.Fatalf("%d blocks, want %d", len(p.Blocks), len(want))
+	}
+	for i, w := range want {
+		b := p.Blocks[i]
+		if b.Kind != w.kind || b.Page != w.page || strings.Join(b.Headings, " > ") != w.headings || b.Text != w.text {
+			t.Errorf("block %d = %s p%d %q %q\nwant %s p%d %q %q", i, b.Kind, b.Page, b.Headings, b.Text, w.kind, w.page, w.headings, w.text)
+		}
+	}
+}
+
+func TestPDFTitleFallsBackToHeading(t *testing.T) {
+	raw := makePDF(t, "", []pdfPage{{heading: "Expense policy", paras: []string{"Every expense needs a receipt and the approval of your manager before it is paid."}}})
+	p := parsePDFFile(t, "x.pdf", raw)
+	if p.Doc.Title != "Expense policy" {
+		t.Errorf("title %q", p.Doc.Title)
+	}
+}
+
+func TestPDFOperators(t *testing.T) {
+	raw := rawPDF(
+		// TJ kerning wider than a fifth of an em is a word space; T* and '
+		// move to the next line; Tm places text absolutely.
+		"BT /F1 12 Tf 14 TL 72 700 Td [(Kerned)-400(words)-20(x)] TJ T* (next line of the paragraph) Tj ET\n"+
+			"BT /F1 12 Tf 1 0 0 1 72 600 Tm (Placed) Tj ( apart) Tj ET",
+		// A composite font with a ToUnicode range wider than 256 codes.
+		"BT /F2 12 Tf 72 700 Td <0043006100660066002020AC00200033002C00350030> Tj ET",
+	)
+	p := parsePDFFile(t, "ops.pdf", raw)
+	got := blockTexts(p, KindParagraph)
+	want := []string{"Kerned wordsx next line of the paragraph", "Placed apart", "Caff € 3,50"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("paragraphs %q, want %q", got, want)
+	}
+	if p.Blocks[len(p.Blocks)-1].Page != 2 {
+		t.Errorf("last block on page %d, want 2", p.Blocks[len(p.Blocks)-1].Page)
+	}
+}
+
+func TestPDFPanickingPageIsSkipped(t *testing.T) {
+	// "1 begin" makes the library's content-stream interpreter panic.
+	raw := rawPDF(
+		"BT /F1 12 Tf 72 700 Td (The first page reads fine and has enough words to keep.) Tj ET",
+		"BT /F1 12 Tf 72 700 Td (lost) Tj ET 1 begin",
+	)
+	p := parsePDFFile(t, "half.pdf", raw)
+	if len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0], "page 2") {
+		t.Errorf("warnings %q, want one naming page 2", p.Warnings)
+	}
+	if len(p.Blocks) != 1 || p.Blocks[0].Page != 1 {
+		t.Errorf("blocks %+v", p.Blocks)
+	}
+
+	_, err := Parse("allbad.pdf", rawPDF("1 begin"))
+	wantRefusal(t, err, ReasonUnreadable)
+}
+
+func TestBrokenPDFRefused(t *testing.T) {
+	good := makePDF(t, "T", []pdfPage{{paras: []string{"Some text on the only page of this document."}}})
+	garbage := []byte("%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 9 0 R >> endobj\ntrailer << /Root 1 0 R >>\nstartxref\n12345\n%%EOF\n")
+	cases := map[string][]byte{
+		"truncated.pdf":     good[:len(good)/2],
+		"garbage.pdf":       garbage,
+		"not-a-pdf.pdf":     []byte("this is plain text saved with a .pdf extension"),
+		"empty.pdf":         nil,
+		"random.pdf":        bytes.Repeat([]byte{0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x34, 0x0a, 0xde, 0xad, 0xbe, 0xef}, 50),
+		"no-pages.pdf":      rawPDF(),
+		"graphics-only.pdf": rawPDF("0 0 m 100 100 l S"),
+	}
+	for name, raw := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, name)
+			if err := os.WriteFile(path, raw, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Parse(path, raw)
+			var r *Refusal
+			if !errors.As(err, &r) {
+				t.Fatalf("err = %v, want a refusal", err)
+			}
+			if !strings.Contains(err.Error(), path) {
+				t.Errorf("error %q does not name %s", err, path)
+			}
+			if name == "graphics-only.pdf" && r.Reason != ReasonEmpty {
+				t.Errorf("reason %s, want empty", r.Reason)
+			}
+		})
+	}
+}
+
+func TestPDFCyclicPageTreeRefused(t *testing.T) {
+	raw := rawPDF("BT /F1 12 Tf 72 700 Td (Some words on the page.) Tj ET")
+	// The Pages node lists itself as its kid; same length keeps the
+	// cross-reference offsets valid.
+	cyclic := bytes.Replace(raw, []byte("/Kids [6 0 R]"), []byte("/Kids [2 0 R]"), 1)
+	if bytes.Equal(raw, cyclic) {
+		t.Fatal("fixture did not change")
+	}
+	_, err := Parse("cyclic.pdf", cyclic)
+	r := wantRefusal(t, err, ReasonUnreadable)
+	if !strings.Contains(r.Error(), "cycle") {
+		t.Errorf("refusal %q does not mention the cycle", r.Error())
+	}
+}
+
+func TestPDFTimeout(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	oldExtract, oldTimeout := pdfExtract, pdfTimeout
+	defer func() { pdfExtract, pdfTimeout = oldExtract, oldTimeout }()
+	pdfExtract = func(string, []byte) (*Parsed, error) {
+		<-release // a library loop that never ends
+		return nil, nil
+	}
+	pdfTimeout = func(int) time.Duration { return 10 * time.Millisecond }
+	_, err := Parse("slow.pdf", []byte("%PDF-1.4"))
+	r := wantRefusal(t, err, ReasonUnreadable)
+	if !strings.Contains(r.Detail, "gave up") {
+		t.Errorf("detail %q", r.Detail)
+	}
+}
