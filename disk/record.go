@@ -1,0 +1,141 @@
+package disk
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/fonte-rag/fonte"
+)
+
+// Record is what the store keeps per document.
+type Record struct {
+	Doc    fonte.Document
+	Chunks []fonte.Chunk // in increasing Position order
+	// TextHashes is optional and parallel to Chunks: the hash (typically
+	// hex SHA-256) of the text that was actually embedded for each chunk,
+	// the key of Snapshot.VectorForText. Empty strings are not indexed.
+	TextHashes []string
+	// Vectors holds one vector of Config.Dim entries per chunk. Records
+	// returned by a Snapshot share their vectors with it: read them only.
+	Vectors [][]float32
+	// Meta is free per-document metadata, e.g. how the language was found.
+	Meta map[string]string
+}
+
+// DocInfo describes one stored document without its text.
+type DocInfo struct {
+	ID       string
+	Title    string
+	Source   string
+	Language string
+	SHA256   string
+	Updated  time.Time
+	Tags     []string
+	Bytes    int // length of the document's text
+	Chunks   int
+	Meta     map[string]string
+}
+
+// docData is one document as the store handles it internally: the chunks
+// carry their DocID, hashes always has one entry per chunk, and the vectors
+// are one row-major block (nil while they are still on disk).
+type docData struct {
+	doc    fonte.Document
+	meta   map[string]string
+	chunks []fonte.Chunk
+	hashes []string
+	vecs   []float32
+}
+
+// newDocData validates r against the dimension and copies it, so the
+// caller may reuse its slices once Put returns.
+func newDocData(r Record, dim int) (*docData, error) {
+	id := r.Doc.ID
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: document %q: %s", ErrInvalidRecord, id, fmt.Sprintf(format, args...))
+	}
+	if id == "" {
+		return nil, fmt.Errorf("%w: a document needs an ID", ErrInvalidRecord)
+	}
+	n := len(r.Chunks)
+	if len(r.Vectors) != n {
+		return nil, bad("%d chunks but %d vectors", n, len(r.Vectors))
+	}
+	if r.TextHashes != nil && len(r.TextHashes) != n {
+		return nil, bad("%d chunks but %d text hashes", n, len(r.TextHashes))
+	}
+	d := &docData{
+		doc:    r.Doc,
+		meta:   maps.Clone(r.Meta),
+		chunks: make([]fonte.Chunk, n),
+		hashes: make([]string, n),
+		vecs:   make([]float32, n*dim),
+	}
+	d.doc.Tags = slices.Clone(r.Doc.Tags)
+	for i, c := range r.Chunks {
+		switch {
+		case c.DocID != "" && c.DocID != id:
+			return nil, bad("chunk %d (%q) belongs to document %q", i, c.ID, c.DocID)
+		case i > 0 && c.Position <= r.Chunks[i-1].Position:
+			return nil, bad("chunk %d (%q) has Position %d after %d; chunks must be in increasing Position order", i, c.ID, c.Position, r.Chunks[i-1].Position)
+		}
+		v := r.Vectors[i]
+		if len(v) != dim {
+			return nil, bad("chunk %d (%q) has a vector of %d entries, the index stores dimension %d", i, c.ID, len(v), dim)
+		}
+		for j, x := range v {
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return nil, bad("chunk %d (%q) has the non-finite value %v at vector entry %d", i, c.ID, x, j)
+			}
+		}
+		c.DocID = id
+		c.Headings = slices.Clone(c.Headings)
+		d.chunks[i] = c
+		copy(d.vecs[i*dim:], v)
+		if r.TextHashes != nil {
+			d.hashes[i] = r.TextHashes[i]
+		}
+	}
+	return d, nil
+}
+
+// estimate is roughly the bytes d takes in a segment, to cut segments near
+// Options.SegmentBytes without encoding twice.
+func (d *docData) estimate(dim int) int64 {
+	n := int64(64 + len(d.doc.ID) + len(d.doc.Title) + len(d.doc.Source) + len(d.doc.Text))
+	for _, t := range d.doc.Tags {
+		n += int64(2 + len(t))
+	}
+	for k, v := range d.meta {
+		n += int64(4 + len(k) + len(v))
+	}
+	for i, c := range d.chunks {
+		n += int64(24 + len(c.ID) + len(d.hashes[i]) + 4*dim)
+		if c.Start < 0 || c.End > len(d.doc.Text) || c.Start > c.End || d.doc.Text[c.Start:c.End] != c.Text {
+			n += int64(len(c.Text))
+		}
+		for _, h := range c.Headings {
+			n += int64(2 + len(h))
+		}
+	}
+	return n
+}
+
+// record converts d to the exported form. Vectors share d.vecs.
+func (d *docData) record(dim int) Record {
+	r := Record{
+		Doc:        d.doc,
+		Chunks:     slices.Clone(d.chunks),
+		TextHashes: slices.Clone(d.hashes),
+		Vectors:    make([][]float32, len(d.chunks)),
+		Meta:       maps.Clone(d.meta),
+	}
+	r.Doc.Tags = slices.Clone(d.doc.Tags)
+	for i := range r.Vectors {
+		r.Vectors[i] = d.vecs[i*dim : (i+1)*dim : (i+1)*dim]
+	}
+	return r
+}

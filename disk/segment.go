@@ -1,0 +1,557 @@
+package disk
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"hash"
+	"hash/crc32"
+	"io"
+	"maps"
+	"math"
+	"os"
+	"slices"
+
+	"github.com/fonte-rag/fonte"
+)
+
+// Segment and blob files; the layout is in the package documentation.
+const (
+	segmentVersion = 1
+	blobVersion    = 1
+	segHeaderLen   = 36
+	blobHeaderLen  = 20
+	trailerLen     = 4
+)
+
+var (
+	segMagic   = [8]byte{'F', 'O', 'N', 'T', 'E', 'S', 'E', 'G'}
+	blobMagic  = [8]byte{'F', 'O', 'N', 'T', 'E', 'B', 'L', 'B'}
+	castagnoli = crc32.MakeTable(crc32.Castagnoli)
+)
+
+// Chunk flags in the meta section: which strings are stored explicitly
+// rather than derived from the document, the usual case costing no bytes.
+const (
+	flagExplicitText  = 1 << 0 // else Text is Doc.Text[Start:End]
+	flagExplicitTitle = 1 << 1 // else Title is Doc.Title
+)
+
+// ioBlock is the unit vectors are converted and written or read in.
+const ioBlock = 1 << 20
+
+// summer writes through a buffer and a running CRC-32C and counts bytes.
+type summer struct {
+	bw  *bufio.Writer
+	crc hash.Hash32
+	n   int64
+	err error
+}
+
+func newSummer(w io.Writer) *summer {
+	return &summer{bw: bufio.NewWriterSize(w, ioBlock), crc: crc32.New(castagnoli)}
+}
+
+func (s *summer) write(p []byte) {
+	if s.err != nil {
+		return
+	}
+	s.crc.Write(p)
+	_, s.err = s.bw.Write(p)
+	s.n += int64(len(p))
+}
+
+// finish appends the checksum trailer and flushes.
+func (s *summer) finish() (size int64, sum uint32, err error) {
+	sum = s.crc.Sum32()
+	s.write(binary.LittleEndian.AppendUint32(nil, sum))
+	if s.err == nil {
+		s.err = s.bw.Flush()
+	}
+	return s.n, sum, s.err
+}
+
+// writeFloats converts v to little-endian bytes a block at a time.
+func (s *summer) writeFloats(v []float32, scratch []byte) {
+	for len(v) > 0 && s.err == nil {
+		n := min(len(v), len(scratch)/4)
+		b := scratch[:4*n]
+		for i, x := range v[:n] {
+			binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+		}
+		s.write(b)
+		v = v[n:]
+	}
+}
+
+// encodeSegment writes docs, sorted by ID, as one segment and returns the
+// file's size and CRC-32C.
+func encodeSegment(w io.Writer, dim int, docs []*docData) (int64, uint32, error) {
+	chunks := 0
+	var guess int64
+	for _, d := range docs {
+		chunks += len(d.chunks)
+		guess += d.estimate(0)
+	}
+	meta := make([]byte, 0, guess)
+	for _, d := range docs {
+		meta = appendDoc(meta, d)
+	}
+	hdr := make([]byte, 0, segHeaderLen)
+	hdr = append(hdr, segMagic[:]...)
+	hdr = binary.LittleEndian.AppendUint32(hdr, segmentVersion)
+	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(dim))
+	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(docs)))
+	hdr = binary.LittleEndian.AppendUint64(hdr, uint64(chunks))
+	hdr = binary.LittleEndian.AppendUint64(hdr, uint64(len(meta)))
+	s := newSummer(w)
+	s.write(hdr)
+	s.write(meta)
+	scratch := make([]byte, ioBlock)
+	for _, d := range docs {
+		s.writeFloats(d.vecs, scratch)
+	}
+	return s.finish()
+}
+
+func appendStr(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+func appendStrs(b []byte, ss []string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(ss)))
+	for _, s := range ss {
+		b = appendStr(b, s)
+	}
+	return b
+}
+
+func appendDoc(b []byte, d *docData) []byte {
+	doc := &d.doc
+	for _, s := range []string{doc.ID, doc.Title, doc.Source, doc.Language, doc.SHA256} {
+		b = appendStr(b, s)
+	}
+	t, err := doc.Updated.MarshalBinary()
+	if err != nil {
+		// Only a zone offset that is not a whole minute fails; keep the
+		// instant in UTC rather than lose the document.
+		t, _ = doc.Updated.UTC().MarshalBinary()
+	}
+	b = appendStr(b, string(t))
+	b = appendStr(b, doc.Text)
+	b = appendStrs(b, doc.Tags)
+	keys := slices.Sorted(maps.Keys(d.meta))
+	b = binary.AppendUvarint(b, uint64(len(keys)))
+	for _, k := range keys {
+		b = appendStr(b, k)
+		b = appendStr(b, d.meta[k])
+	}
+	b = binary.AppendUvarint(b, uint64(len(d.chunks)))
+	for i, c := range d.chunks {
+		var flags byte
+		if c.Start < 0 || c.End > len(doc.Text) || c.Start > c.End || doc.Text[c.Start:c.End] != c.Text {
+			flags |= flagExplicitText
+		}
+		if c.Title != doc.Title {
+			flags |= flagExplicitTitle
+		}
+		b = append(b, flags)
+		b = appendStr(b, c.ID)
+		if flags&flagExplicitTitle != 0 {
+			b = appendStr(b, c.Title)
+		}
+		b = appendStrs(b, c.Headings)
+		if flags&flagExplicitText != 0 {
+			b = appendStr(b, c.Text)
+		}
+		b = binary.AppendVarint(b, int64(c.Start))
+		b = binary.AppendVarint(b, int64(c.End))
+		b = binary.AppendVarint(b, int64(c.Page))
+		b = binary.AppendVarint(b, int64(c.Position))
+		b = appendStr(b, d.hashes[i])
+	}
+	return b
+}
+
+// metaReader parses the meta section, remembering the first error so the
+// parsing code reads as a sequence of fields. Every count is checked
+// against the bytes left, so a corrupted section cannot ask for a huge
+// allocation.
+type metaReader struct {
+	b   []byte
+	err error
+}
+
+func (r *metaReader) fail(format string, args ...any) {
+	if r.err == nil {
+		r.err = fmt.Errorf(format, args...)
+	}
+}
+
+func (r *metaReader) uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.fail("bad varint")
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *metaReader) varint() int {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(r.b)
+	if n <= 0 || int64(int(v)) != v {
+		r.fail("bad varint")
+		return 0
+	}
+	r.b = r.b[n:]
+	return int(v)
+}
+
+// count reads a length that needs at least one byte per element.
+func (r *metaReader) count() int {
+	v := r.uvarint()
+	if v > uint64(len(r.b)) {
+		r.fail("count %d exceeds the %d bytes left", v, len(r.b))
+		return 0
+	}
+	return int(v)
+}
+
+func (r *metaReader) bytes() []byte {
+	n := r.count()
+	if r.err != nil {
+		return nil
+	}
+	p := r.b[:n]
+	r.b = r.b[n:]
+	return p
+}
+
+func (r *metaReader) str() string { return string(r.bytes()) }
+
+func (r *metaReader) byte() byte {
+	if r.err == nil && len(r.b) == 0 {
+		r.fail("truncated")
+	}
+	if r.err != nil {
+		return 0
+	}
+	c := r.b[0]
+	r.b = r.b[1:]
+	return c
+}
+
+// strs reads a string list; prev lets equal strings share memory (heading
+// paths repeat from chunk to chunk), and the comparison does not allocate.
+func (r *metaReader) strs(prev []string) []string {
+	n := r.count()
+	if n == 0 || r.err != nil {
+		return nil
+	}
+	out := make([]string, n)
+	for i := range out {
+		p := r.bytes()
+		if i < len(prev) && string(p) == prev[i] {
+			out[i] = prev[i]
+		} else {
+			out[i] = string(p)
+		}
+	}
+	return out
+}
+
+// parseMeta decodes the meta section of a segment holding docs documents
+// and chunks chunks. The vectors stay nil.
+func parseMeta(b []byte, docs int, chunks uint64) ([]*docData, error) {
+	r := &metaReader{b: b}
+	out := make([]*docData, 0, min(docs, len(b)))
+	var total uint64
+	for i := 0; i < docs && r.err == nil; i++ {
+		d := &docData{}
+		doc := &d.doc
+		doc.ID = r.str()
+		doc.Title = r.str()
+		doc.Source = r.str()
+		doc.Language = r.str()
+		doc.SHA256 = r.str()
+		if t := r.bytes(); r.err == nil {
+			if err := doc.Updated.UnmarshalBinary(t); err != nil {
+				r.fail("document %q: time: %v", doc.ID, err)
+			}
+		}
+		doc.Text = r.str()
+		doc.Tags = r.strs(nil)
+		if n := r.count(); n > 0 {
+			d.meta = make(map[string]string, n)
+			for range n {
+				k := r.str()
+				d.meta[k] = r.str()
+			}
+		}
+		if i > 0 && r.err == nil && doc.ID <= out[i-1].doc.ID {
+			r.fail("document %q after %q: not in ID order", doc.ID, out[i-1].doc.ID)
+		}
+		n := r.count()
+		d.chunks = make([]fonte.Chunk, n)
+		d.hashes = make([]string, n)
+		var prevHeadings []string
+		for j := 0; j < n && r.err == nil; j++ {
+			c := &d.chunks[j]
+			flags := r.byte()
+			c.ID = r.str()
+			c.DocID = doc.ID
+			c.Title = doc.Title
+			if flags&flagExplicitTitle != 0 {
+				c.Title = r.str()
+			}
+			c.Headings = r.strs(prevHeadings)
+			prevHeadings = c.Headings
+			if flags&flagExplicitText != 0 {
+				c.Text = r.str()
+			}
+			c.Start = r.varint()
+			c.End = r.varint()
+			c.Page = r.varint()
+			c.Position = r.varint()
+			d.hashes[j] = r.str()
+			if r.err != nil {
+				break
+			}
+			if flags&flagExplicitText == 0 {
+				if c.Start < 0 || c.Start > c.End || c.End > len(doc.Text) {
+					r.fail("document %q chunk %d: span %d..%d outside the text", doc.ID, j, c.Start, c.End)
+					break
+				}
+				// A substring shares the document's memory.
+				c.Text = doc.Text[c.Start:c.End]
+			}
+		}
+		total += uint64(n)
+		out = append(out, d)
+	}
+	switch {
+	case r.err != nil:
+	case total != chunks:
+		r.fail("%d chunks listed, header says %d", total, chunks)
+	case len(r.b) != 0:
+		r.fail("%d stray bytes after the last document", len(r.b))
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	return out, nil
+}
+
+// segmentReader loads one segment in two steps, so that vectors are
+// decoded straight into the snapshot's array and a million-chunk index is
+// never held twice: open reads and checks the header and the meta section,
+// then readVectors streams the vector block into place and checks the
+// whole file's checksum.
+type segmentReader struct {
+	path   string
+	entry  segmentEntry
+	docs   []*docData
+	crc    hash.Hash32
+	vecOff int64
+	dim    int
+}
+
+func corrupt(path, format string, args ...any) error {
+	return fmt.Errorf("%w: %s: %s", ErrCorrupt, path, fmt.Sprintf(format, args...))
+}
+
+// openSegment reads the header and meta section of the segment at path,
+// checking them against the manifest entry and the dimension.
+func openSegment(path string, e segmentEntry, dim int) (*segmentReader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, wrapFile("opening segment", path, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, wrapFile("reading segment", path, err)
+	}
+	size := st.Size()
+	if size != e.Size {
+		return nil, corrupt(path, "%d bytes, the manifest says %d", size, e.Size)
+	}
+	if size < segHeaderLen+trailerLen {
+		return nil, corrupt(path, "truncated at %d bytes", size)
+	}
+	br := bufio.NewReaderSize(f, 1<<16)
+	crc := crc32.New(castagnoli)
+	hdr := make([]byte, segHeaderLen)
+	if _, err := io.ReadFull(br, hdr); err != nil {
+		return nil, wrapFile("reading segment", path, err)
+	}
+	crc.Write(hdr)
+	if [8]byte(hdr[:8]) != segMagic {
+		return nil, corrupt(path, "not a fonte segment (magic %q)", hdr[:8])
+	}
+	if v := binary.LittleEndian.Uint32(hdr[8:]); v != segmentVersion {
+		return nil, fmt.Errorf("%w: segment %s has version %d, this fonte reads version %d", ErrFormatVersion, path, v, segmentVersion)
+	}
+	fileDim := int(binary.LittleEndian.Uint32(hdr[12:]))
+	docs := int(binary.LittleEndian.Uint32(hdr[16:]))
+	chunks := binary.LittleEndian.Uint64(hdr[20:])
+	metaLen := binary.LittleEndian.Uint64(hdr[28:])
+	if fileDim != dim {
+		return nil, corrupt(path, "vectors of dimension %d, the index has %d", fileDim, dim)
+	}
+	// The sizes must add up to the file's length exactly; checked in
+	// uint64 against the (small) file size so no product can overflow.
+	body := uint64(size - segHeaderLen - trailerLen)
+	if metaLen > body || chunks > (body-metaLen)/uint64(4*dim) || metaLen+chunks*uint64(4*dim) != body {
+		return nil, corrupt(path, "header sizes (%d chunks, %d meta bytes) do not match the file's %d bytes", chunks, metaLen, size)
+	}
+	if e.Docs != docs || uint64(e.Chunks) != chunks {
+		return nil, corrupt(path, "%d documents and %d chunks, the manifest says %d and %d", docs, chunks, e.Docs, e.Chunks)
+	}
+	meta := make([]byte, metaLen)
+	if _, err := io.ReadFull(br, meta); err != nil {
+		return nil, wrapFile("reading segment", path, err)
+	}
+	crc.Write(meta)
+	dd, err := parseMeta(meta, docs, chunks)
+	if err != nil {
+		// A checksum mismatch is the likelier story; report it if so.
+		if cerr := verifyWhole(path, e); cerr != nil {
+			return nil, cerr
+		}
+		return nil, corrupt(path, "%v", err)
+	}
+	return &segmentReader{path: path, entry: e, docs: dd, crc: crc, vecOff: segHeaderLen + int64(metaLen), dim: dim}, nil
+}
+
+// readVectors streams the vector block into dst(i), the destination of
+// the i-th document's vectors, and verifies the file's checksum. Blocks
+// are read straight from the file and decoded across document
+// boundaries, so no buffer copies in between.
+func (sr *segmentReader) readVectors(dst func(i int) []float32) error {
+	f, err := os.Open(sr.path)
+	if err != nil {
+		return wrapFile("opening segment", sr.path, err)
+	}
+	defer f.Close()
+	if _, err := f.Seek(sr.vecOff, io.SeekStart); err != nil {
+		return wrapFile("reading segment", sr.path, err)
+	}
+	remaining := int64(sr.entry.Chunks) * int64(sr.dim) * 4
+	buf := make([]byte, min(remaining, ioBlock))
+	doc, v := -1, []float32(nil)
+	for remaining > 0 {
+		b := buf[:min(remaining, int64(len(buf)))]
+		if _, err := io.ReadFull(f, b); err != nil {
+			if err == io.ErrUnexpectedEOF || err == io.EOF {
+				return corrupt(sr.path, "truncated vector block")
+			}
+			return wrapFile("reading segment", sr.path, err)
+		}
+		sr.crc.Write(b)
+		remaining -= int64(len(b))
+		for len(b) > 0 {
+			for len(v) == 0 {
+				if doc++; doc == len(sr.docs) {
+					return corrupt(sr.path, "more vectors than chunks")
+				}
+				v = dst(doc)
+			}
+			n := min(len(v), len(b)/4)
+			decodeFloats(v[:n], b[:4*n])
+			v, b = v[n:], b[4*n:]
+		}
+	}
+	var tr [trailerLen]byte
+	if _, err := io.ReadFull(f, tr[:]); err != nil {
+		return corrupt(sr.path, "missing checksum")
+	}
+	got, want := sr.crc.Sum32(), binary.LittleEndian.Uint32(tr[:])
+	if got != want || got != sr.entry.CRC32C {
+		return corrupt(sr.path, "checksum mismatch (file says %08x, content hashes to %08x, manifest says %08x)", want, got, sr.entry.CRC32C)
+	}
+	return nil
+}
+
+// decodeFloats converts little-endian bytes to float32s; len(b) is
+// 4*len(dst). Unrolled by four, which nearly doubles its speed.
+func decodeFloats(dst []float32, b []byte) {
+	for len(dst) >= 4 && len(b) >= 16 {
+		dst[0] = math.Float32frombits(binary.LittleEndian.Uint32(b[0:4]))
+		dst[1] = math.Float32frombits(binary.LittleEndian.Uint32(b[4:8]))
+		dst[2] = math.Float32frombits(binary.LittleEndian.Uint32(b[8:12]))
+		dst[3] = math.Float32frombits(binary.LittleEndian.Uint32(b[12:16]))
+		dst, b = dst[4:], b[16:]
+	}
+	for i := range dst {
+		dst[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+}
+
+// verifyWhole checks a file's checksum against its trailer and the
+// manifest, for error reporting.
+func verifyWhole(path string, e segmentEntry) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return wrapFile("reading segment", path, err)
+	}
+	return checkSum(path, data, e.CRC32C)
+}
+
+func checkSum(path string, data []byte, manifestSum uint32) error {
+	if len(data) < trailerLen {
+		return corrupt(path, "truncated at %d bytes", len(data))
+	}
+	body := data[:len(data)-trailerLen]
+	got := crc32.Checksum(body, castagnoli)
+	want := binary.LittleEndian.Uint32(data[len(body):])
+	if got != want || got != manifestSum {
+		return corrupt(path, "checksum mismatch (file says %08x, content hashes to %08x, manifest says %08x)", want, got, manifestSum)
+	}
+	return nil
+}
+
+// encodeBlob writes a blob file.
+func encodeBlob(w io.Writer, data []byte) (int64, uint32, error) {
+	hdr := make([]byte, 0, blobHeaderLen)
+	hdr = append(hdr, blobMagic[:]...)
+	hdr = binary.LittleEndian.AppendUint32(hdr, blobVersion)
+	hdr = binary.LittleEndian.AppendUint64(hdr, uint64(len(data)))
+	s := newSummer(w)
+	s.write(hdr)
+	s.write(data)
+	return s.finish()
+}
+
+// readBlob reads and checks a blob file.
+func readBlob(path string, e blobEntry) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, wrapFile("reading blob", path, err)
+	}
+	if int64(len(data)) != e.Size {
+		return nil, corrupt(path, "%d bytes, the manifest says %d", len(data), e.Size)
+	}
+	if len(data) < blobHeaderLen+trailerLen || [8]byte(data[:8]) != blobMagic {
+		return nil, corrupt(path, "not a fonte blob")
+	}
+	if v := binary.LittleEndian.Uint32(data[8:]); v != blobVersion {
+		return nil, fmt.Errorf("%w: blob %s has version %d, this fonte reads version %d", ErrFormatVersion, path, v, blobVersion)
+	}
+	if err := checkSum(path, data, e.CRC32C); err != nil {
+		return nil, err
+	}
+	n := binary.LittleEndian.Uint64(data[12:])
+	if n != uint64(len(data)-blobHeaderLen-trailerLen) {
+		return nil, corrupt(path, "length %d does not match the file", n)
+	}
+	return data[blobHeaderLen : blobHeaderLen+int(n) : blobHeaderLen+int(n)], nil
+}

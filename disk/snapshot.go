@@ -1,0 +1,359 @@
+package disk
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/fonte-rag/fonte"
+)
+
+// Snapshot is one committed generation loaded in memory. It is immutable
+// and safe for any number of concurrent readers. Chunks are numbered
+// 0..NumChunks-1, documents in ID order and each document's chunks in
+// Position order; the numbering is stable within a snapshot only.
+//
+// Slices returned by a Snapshot (vectors, blobs, headings) are shared with
+// it and must not be modified.
+type Snapshot struct {
+	storeID   string
+	gen       uint64
+	committed time.Time
+	cfg       Config
+	segs      []segInfo // in manifest order
+	blobs     map[string]blobData
+	docs      []docEntry // sorted by ID
+	chunks    []fonte.Chunk
+	hashes    []string
+	vecs      []float32
+
+	hashOnce sync.Once
+	byHash   map[string]int
+}
+
+// segInfo is one segment of the generation and the documents it holds.
+type segInfo struct {
+	entry segmentEntry
+	docs  []int // indices into Snapshot.docs, in ID order
+}
+
+type docEntry struct {
+	doc        fonte.Document
+	meta       map[string]string
+	start, end int // the document's chunks
+}
+
+type blobData struct {
+	entry blobEntry
+	data  []byte
+}
+
+// Generation is the snapshot's generation number; every commit adds one.
+func (s *Snapshot) Generation() uint64 { return s.gen }
+
+// Committed is when the generation was committed.
+func (s *Snapshot) Committed() time.Time { return s.committed }
+
+// Config is the configuration the generation was built with.
+func (s *Snapshot) Config() Config { return s.cfg }
+
+// Dim is the length of every vector.
+func (s *Snapshot) Dim() int { return s.cfg.Dim }
+
+// NumDocs is the number of documents.
+func (s *Snapshot) NumDocs() int { return len(s.docs) }
+
+// NumChunks is the number of chunks, and of vectors.
+func (s *Snapshot) NumChunks() int { return len(s.chunks) }
+
+// Segments is the number of segment files the generation is stored in.
+func (s *Snapshot) Segments() int { return len(s.segs) }
+
+// Docs describes every document, sorted by ID.
+func (s *Snapshot) Docs() []DocInfo {
+	out := make([]DocInfo, len(s.docs))
+	for i := range s.docs {
+		out[i] = s.info(i)
+	}
+	return out
+}
+
+// Info describes the document with the given ID.
+func (s *Snapshot) Info(id string) (DocInfo, bool) {
+	i, ok := s.find(id)
+	if !ok {
+		return DocInfo{}, false
+	}
+	return s.info(i), true
+}
+
+func (s *Snapshot) info(i int) DocInfo {
+	e := &s.docs[i]
+	d := &e.doc
+	return DocInfo{
+		ID: d.ID, Title: d.Title, Source: d.Source, Language: d.Language,
+		SHA256: d.SHA256, Updated: d.Updated, Tags: slices.Clone(d.Tags),
+		Bytes: len(d.Text), Chunks: e.end - e.start, Meta: maps.Clone(e.meta),
+	}
+}
+
+// Doc returns the document's full record. Its vectors are shared with the
+// snapshot.
+func (s *Snapshot) Doc(id string) (Record, bool) {
+	i, ok := s.find(id)
+	if !ok {
+		return Record{}, false
+	}
+	return s.data(i).record(s.cfg.Dim), true
+}
+
+// ChunkRange returns the global numbers [start, end) of a document's
+// chunks.
+func (s *Snapshot) ChunkRange(id string) (start, end int, ok bool) {
+	i, ok := s.find(id)
+	if !ok {
+		return 0, 0, false
+	}
+	return s.docs[i].start, s.docs[i].end, true
+}
+
+// Chunk returns chunk i, 0 <= i < NumChunks.
+func (s *Snapshot) Chunk(i int) fonte.Chunk { return s.chunks[i] }
+
+// TextHash returns the text hash stored with chunk i ("" if none).
+func (s *Snapshot) TextHash(i int) string { return s.hashes[i] }
+
+// Vector returns chunk i's vector.
+func (s *Snapshot) Vector(i int) []float32 {
+	d := s.cfg.Dim
+	return s.vecs[i*d : (i+1)*d : (i+1)*d]
+}
+
+// Vectors returns every vector, row-major, NumChunks × Dim.
+func (s *Snapshot) Vectors() []float32 { return s.vecs[:len(s.vecs):len(s.vecs)] }
+
+// VectorForText is the embedding cache: the vector of any chunk whose
+// stored text hash is textHash, so unchanged text is not embedded again.
+func (s *Snapshot) VectorForText(textHash string) ([]float32, bool) {
+	if textHash == "" {
+		return nil, false
+	}
+	// Built on first use: most snapshots, a writer's included, never need it.
+	s.hashOnce.Do(func() {
+		s.byHash = make(map[string]int, len(s.hashes))
+		for i, h := range s.hashes {
+			if h != "" {
+				if _, dup := s.byHash[h]; !dup {
+					s.byHash[h] = i
+				}
+			}
+		}
+	})
+	i, ok := s.byHash[textHash]
+	if !ok {
+		return nil, false
+	}
+	return s.Vector(i), true
+}
+
+// Blob returns a blob committed with the generation.
+func (s *Snapshot) Blob(name string) ([]byte, bool) {
+	b, ok := s.blobs[name]
+	return b.data, ok
+}
+
+// BlobNames lists the generation's blobs, sorted.
+func (s *Snapshot) BlobNames() []string {
+	return slices.Sorted(maps.Keys(s.blobs))
+}
+
+func (s *Snapshot) find(id string) (int, bool) {
+	return slices.BinarySearchFunc(s.docs, id, func(e docEntry, id string) int {
+		return strings.Compare(e.doc.ID, id)
+	})
+}
+
+// data returns document i in internal form, sharing the snapshot's memory.
+func (s *Snapshot) data(i int) *docData {
+	e := &s.docs[i]
+	d := s.cfg.Dim
+	return &docData{
+		doc:    e.doc,
+		meta:   e.meta,
+		chunks: s.chunks[e.start:e.end:e.end],
+		hashes: s.hashes[e.start:e.end:e.end],
+		vecs:   s.vecs[e.start*d : e.end*d : e.end*d],
+	}
+}
+
+// emptySnapshot is the start of a rebuild: no documents, the new config.
+func emptySnapshot(m *manifest, cfg Config) *Snapshot {
+	return &Snapshot{storeID: m.Store, gen: m.Generation, committed: m.Committed, cfg: cfg}
+}
+
+// segSource is one segment's documents on their way into a snapshot:
+// already in memory, or with the vectors still to be read by reader.
+type segSource struct {
+	entry  segmentEntry
+	docs   []*docData
+	reader *segmentReader
+}
+
+// assemble lays the sources' documents out in ID order in one set of
+// arrays, reading pending vectors straight into place.
+func assemble(m *manifest, sources []segSource, blobs map[string]blobData) (*Snapshot, error) {
+	type ref struct {
+		d        *docData
+		seg, idx int
+	}
+	var all []ref
+	chunks := 0
+	for k, src := range sources {
+		for i, d := range src.docs {
+			all = append(all, ref{d, k, i})
+			chunks += len(d.chunks)
+		}
+	}
+	slices.SortFunc(all, func(a, b ref) int { return cmp.Compare(a.d.doc.ID, b.d.doc.ID) })
+	for i := 1; i < len(all); i++ {
+		if all[i].d.doc.ID == all[i-1].d.doc.ID {
+			return nil, fmt.Errorf("%w: document %q is stored in both %s and %s", ErrCorrupt,
+				all[i].d.doc.ID, sources[all[i-1].seg].entry.File, sources[all[i].seg].entry.File)
+		}
+	}
+	dim := m.Config.Dim
+	s := &Snapshot{
+		storeID: m.Store, gen: m.Generation, committed: m.Committed, cfg: m.Config,
+		segs:   make([]segInfo, len(sources)),
+		blobs:  blobs,
+		docs:   make([]docEntry, len(all)),
+		chunks: make([]fonte.Chunk, chunks),
+		hashes: make([]string, chunks),
+		vecs:   make([]float32, chunks*dim),
+	}
+	starts := make([][]int, len(sources))
+	for k, src := range sources {
+		s.segs[k] = segInfo{entry: src.entry, docs: make([]int, 0, len(src.docs))}
+		starts[k] = make([]int, len(src.docs))
+	}
+	pos := 0
+	for gi, r := range all {
+		d := r.d
+		n := len(d.chunks)
+		s.docs[gi] = docEntry{doc: d.doc, meta: d.meta, start: pos, end: pos + n}
+		copy(s.chunks[pos:], d.chunks)
+		copy(s.hashes[pos:], d.hashes)
+		if d.vecs != nil {
+			copy(s.vecs[pos*dim:], d.vecs)
+		}
+		starts[r.seg][r.idx] = pos
+		s.segs[r.seg].docs = append(s.segs[r.seg].docs, gi)
+		pos += n
+	}
+	// Segments fill disjoint parts of s.vecs, so they load in parallel.
+	err := parallel(len(sources), func(k int) error {
+		src := sources[k]
+		if src.reader == nil {
+			return nil
+		}
+		return src.reader.readVectors(func(i int) []float32 {
+			p := starts[k][i]
+			return s.vecs[p*dim : (p+len(src.docs[i].chunks))*dim]
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// loadSnapshot builds the generation m describes. Segments and blobs that
+// prev already holds (same file, size and checksum) are taken from memory,
+// so moving to a new generation reads only what changed. reads counts the
+// segments read from disk.
+func loadSnapshot(dir string, m *manifest, prev *Snapshot, reads *atomic.Int64) (*Snapshot, error) {
+	var have map[segmentEntry]*segInfo
+	var haveBlobs map[blobEntry][]byte
+	if prev != nil && prev.storeID == m.Store && prev.cfg == m.Config {
+		have = make(map[segmentEntry]*segInfo, len(prev.segs))
+		for i := range prev.segs {
+			have[prev.segs[i].entry] = &prev.segs[i]
+		}
+		haveBlobs = make(map[blobEntry][]byte, len(prev.blobs))
+		for _, b := range prev.blobs {
+			haveBlobs[b.entry] = b.data
+		}
+	}
+	sources := make([]segSource, len(m.Segments))
+	err := parallel(len(m.Segments), func(k int) error {
+		e := m.Segments[k]
+		if sg, ok := have[e]; ok {
+			docs := make([]*docData, len(sg.docs))
+			for i, di := range sg.docs {
+				docs[i] = prev.data(di)
+			}
+			sources[k] = segSource{entry: e, docs: docs}
+			return nil
+		}
+		r, err := openSegment(filepath.Join(dir, e.File), e, m.Config.Dim)
+		if err != nil {
+			return err
+		}
+		reads.Add(1)
+		sources[k] = segSource{entry: e, docs: r.docs, reader: r}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	blobs := make(map[string]blobData, len(m.Blobs))
+	for _, e := range m.Blobs {
+		data, ok := haveBlobs[e]
+		if !ok {
+			var err error
+			if data, err = readBlob(filepath.Join(dir, e.File), e); err != nil {
+				return nil, err
+			}
+		}
+		blobs[e.Name] = blobData{entry: e, data: data}
+	}
+	return assemble(m, sources, blobs)
+}
+
+// parallel runs fn(0), ..., fn(n-1) on up to GOMAXPROCS goroutines and
+// returns the error of the lowest i that failed.
+func parallel(n int, fn func(i int) error) error {
+	workers := min(n, runtime.GOMAXPROCS(0))
+	if workers <= 1 {
+		for i := range n {
+			if err := fn(i); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	errs := make([]error, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				errs[i] = fn(i)
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
