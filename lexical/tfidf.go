@@ -120,7 +120,12 @@ func (m *TFIDF) Transform(text string) SparseVector {
 // transform appends the query's term ids, increasing, and their normalised
 // weights to terms and weights.
 func (m *TFIDF) transform(terms []uint32, weights []float64, text string) ([]uint32, []float64) {
-	ids := m.ix.queryTerms(terms, text)
+	return m.transformTokens(terms, weights, m.ix.an.Analyze(text))
+}
+
+// transformTokens is transform for a query already analysed.
+func (m *TFIDF) transformTokens(terms []uint32, weights []float64, tokens []string) ([]uint32, []float64) {
+	ids := m.ix.termIDs(terms, tokens)
 	slices.Sort(ids)
 	terms = ids[:0]
 	sum := 0.0
@@ -145,9 +150,14 @@ func (m *TFIDF) transform(terms []uint32, weights []float64, text string) ([]uin
 
 // Scores returns the cosine similarity of the query with every document.
 func (m *TFIDF) Scores(query string) []float64 {
+	return m.ScoresTokens(m.ix.an.Analyze(query))
+}
+
+// ScoresTokens is Scores for a query already analysed.
+func (m *TFIDF) ScoresTokens(tokens []string) []float64 {
 	s := m.pool.get()
 	defer m.pool.put(s)
-	s.terms, s.weights = m.transform(s.terms, s.weights, query)
+	s.terms, s.weights = m.transformTokens(s.terms, s.weights, tokens)
 	out := make([]float64, m.N())
 	for i, t := range s.terms {
 		p, w, q := m.ix.postings[t].Docs, m.weights[t], s.weights[i]

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/analysis"
@@ -73,6 +74,7 @@ type Mode string
 const (
 	Hybrid Mode = "hybrid" // BM25 and dense, fused by RRF (the default)
 	BM25   Mode = "bm25"   // lexical only
+	TFIDF  Mode = "tfidf"  // TF-IDF cosine over the same analysis (a baseline)
 	Dense  Mode = "vector" // dense only
 )
 
@@ -81,10 +83,10 @@ func ParseMode(s string) (Mode, error) {
 	switch m := Mode(strings.ToLower(s)); m {
 	case "", Hybrid:
 		return Hybrid, nil
-	case BM25, Dense:
+	case BM25, TFIDF, Dense:
 		return m, nil
 	}
-	return "", fmt.Errorf("retriever %q: want hybrid, bm25 or vector", s)
+	return "", fmt.Errorf("retriever %q: want hybrid, bm25, tfidf or vector", s)
 }
 
 // Filter restricts a search to chunks whose document id starts with one of
@@ -136,6 +138,9 @@ type Index struct {
 	langs  []string // the corpus's languages, sorted
 	bm25   *lexical.BM25
 	flat   *vector.Flat
+
+	tfidfOnce sync.Once
+	tfidf     *lexical.TFIDF // built on first use: only evaluations ask for it
 }
 
 // BM25Params are fonte's BM25 parameters: k1 = 0.9, b = 0.4, the values
@@ -198,32 +203,53 @@ func (ix *Index) HasDense() bool { return ix.flat != nil }
 // Chunk returns chunk i of the corpus.
 func (ix *Index) Chunk(i int) fonte.Chunk { return ix.corpus.Chunks[i] }
 
-// queryTokens analyses the query in its language, or, when unknown, in
-// every language of the corpus (each token once per analyzer that yields
-// it first), so an Italian question still meets Italian stems in a mixed
-// corpus.
-func (ix *Index) queryTokens(q, lang string) []string {
-	if lang != "" || len(ix.langs) <= 1 {
-		if lang == "" && len(ix.langs) == 1 {
-			lang = ix.langs[0]
-		}
-		return ix.an.of(lang).Analyze(q)
+// queryLangs returns the languages to analyse a query in: its own when
+// known, the corpus's only one, or else every language of the corpus.
+func (ix *Index) queryLangs(lang string) []string {
+	if lang != "" {
+		return []string{lang}
 	}
-	var out []string
-	seen := map[string]bool{}
-	for _, l := range ix.langs {
+	if len(ix.langs) == 0 {
+		return []string{""}
+	}
+	return ix.langs
+}
+
+// queryTokens analyses the query in its language (see queryLangs; the
+// first when several).
+func (ix *Index) queryTokens(q, lang string) []string {
+	return ix.an.of(ix.queryLangs(lang)[0]).Analyze(q)
+}
+
+// lexicalScores returns each chunk's BM25 score divided by the query's
+// MaxScore: the share of the query's evidence the chunk matched, in [0, 1).
+// Within one analysis the division keeps BM25's order; when the query's
+// language is unknown it is analysed in each corpus language and a chunk
+// keeps its best share, so an Italian question is judged by Italian stems
+// without English readings of its words diluting the share (and the
+// reverse).
+func (ix *Index) lexicalScores(q, lang string) []float64 {
+	var out []float64
+	for _, l := range ix.queryLangs(lang) {
 		toks := ix.an.of(l).Analyze(q)
-		local := map[string]bool{}
-		for _, t := range toks {
-			if seen[t] && !local[t] {
-				continue // another language already contributed this term
+		m := ix.bm25.MaxScoreTokens(toks)
+		if m <= 0 {
+			continue
+		}
+		scores := ix.bm25.ScoresTokens(toks)
+		if out == nil {
+			for i := range scores {
+				scores[i] /= m
 			}
-			local[t] = true
-			out = append(out, t)
+			out = scores
+			continue
 		}
-		for t := range local {
-			seen[t] = true
+		for i, s := range scores {
+			out[i] = max(out[i], s/m)
 		}
+	}
+	if out == nil {
+		out = make([]float64, ix.Len())
 	}
 	return out
 }
@@ -239,6 +265,13 @@ func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
 	if req.Depth <= 0 {
 		req.Depth = max(50, 2*req.K)
 	}
+	if req.Mode == TFIDF {
+		ix.tfidfOnce.Do(func() { ix.tfidf = lexical.NewTFIDFIndex(ix.bm25.Index(), lexical.TFIDFOptions{Sublinear: true}) })
+		scores := ix.tfidf.ScoresTokens(ix.queryTokens(req.Query, req.Lang))
+		return ix.hits(topK(scores, req.K, ix.allow(req.Filter)), req.K, "tfidf", func(s scored) fonte.Hit {
+			return fonte.Hit{Score: s.score, Relevance: s.score}
+		}), nil
+	}
 	if req.Mode != BM25 && ix.flat == nil {
 		if req.Mode == Dense {
 			return nil, fmt.Errorf("retrieve: the index has no vectors for the dense leg")
@@ -251,12 +284,8 @@ func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
 	allow := ix.allow(req.Filter)
 
 	var lexHits, denseHits []scored
-	var lexMax float64
 	if req.Mode != Dense {
-		toks := ix.queryTokens(req.Query, req.Lang)
-		lexMax = ix.bm25.MaxScoreTokens(toks)
-		scores := ix.bm25.ScoresTokens(toks)
-		lexHits = topK(scores, req.Depth, allow)
+		lexHits = topK(ix.lexicalScores(req.Query, req.Lang), req.Depth, allow)
 	}
 	if req.Mode != BM25 {
 		var filter func(uint64) bool
@@ -267,26 +296,22 @@ func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
 			denseHits = append(denseHits, scored{int(r.ID), float64(r.Score)})
 		}
 	}
-	relevance := func(doc int, lex, dense float64) float64 {
-		switch req.Mode {
-		case Dense:
+	// The lexical leg's scores are already shares of the query's evidence.
+	relevance := func(lex, dense float64) float64 {
+		if req.Mode == Dense {
 			return max(dense, 0)
-		default:
-			if lexMax > 0 {
-				return lex / lexMax
-			}
-			return 0
 		}
+		return lex
 	}
 
 	switch req.Mode {
 	case BM25:
 		return ix.hits(lexHits, req.K, "bm25", func(s scored) fonte.Hit {
-			return fonte.Hit{Score: s.score, Relevance: relevance(s.doc, s.score, 0)}
+			return fonte.Hit{Score: s.score, Relevance: relevance(s.score, 0)}
 		}), nil
 	case Dense:
 		return ix.hits(denseHits, req.K, "vector", func(s scored) fonte.Hit {
-			return fonte.Hit{Score: s.score, Relevance: relevance(s.doc, 0, s.score)}
+			return fonte.Hit{Score: s.score, Relevance: relevance(0, s.score)}
 		}), nil
 	}
 
@@ -315,7 +340,7 @@ func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
 		out = append(out, fonte.Hit{
 			Chunk:     ix.corpus.Chunks[doc],
 			Score:     f.Score,
-			Relevance: relevance(doc, ls, ds),
+			Relevance: relevance(ls, ds),
 			Legs: []fonte.Leg{
 				{Name: "bm25", Rank: f.Ranks[0], Score: ls},
 				{Name: "vector", Rank: f.Ranks[1], Score: ds},

@@ -20,6 +20,8 @@ const (
 	exitFailure  = 1 // the command ran and failed (I/O, bad data, server refused)
 	exitUsage    = 2 // bad flags or arguments
 	exitMismatch = 3 // a reproduced figure differs from the seed's
+
+	exitMismatchCfg = 4 // the index was built with other settings (chunker, embedder)
 )
 
 // usageError marks errors caused by how the command was called.
@@ -77,7 +79,10 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	// Cobra reports unknown flags and wrong argument counts through this
 	// hook; they are the caller's mistake, so they exit with exitUsage.
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newReproduce())
+	o := &options{}
+	addCommonFlags(root, o)
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error { return applyEnvAndFile(cmd, o) }
+	root.AddCommand(newReproduce(), newIndex(o), newSearch(o), newAsk(o), newChat(o), newDelete(o), newStatus(o), newEval(o))
 	return root
 }
 

@@ -1,0 +1,481 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/disk"
+	"github.com/fonte-rag/fonte/engine"
+	"github.com/fonte-rag/fonte/retrieve"
+)
+
+// openEngine opens the index the options name, read-only for queries.
+func openEngine(ctx context.Context, o *options, readOnly, rebuild bool) (*engine.Engine, error) {
+	s, err := o.settings()
+	if err != nil {
+		return nil, err
+	}
+	e, err := engine.Open(ctx, s, engine.OpenOptions{ReadOnly: readOnly, Rebuild: rebuild})
+	if err != nil {
+		if errors.Is(err, disk.ErrConfigMismatch) {
+			return nil, exitError{exitMismatchCfg, err}
+		}
+		return nil, err
+	}
+	return e, nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func newIndex(o *options) *cobra.Command {
+	var rebuild, progress bool
+	cmd := &cobra.Command{
+		Use:   "index DIR",
+		Short: "Index the documents of a folder (incrementally)",
+		Long: `Index walks DIR for Markdown, text, HTML and PDF files, and brings the index
+up to date: new and changed files are parsed, chunked and embedded, unchanged
+files (same content hash) are skipped, files gone from DIR lose their chunks.
+A file that cannot be read or extracts badly is refused with a reason and
+never stops the run. The run commits atomically: if it fails or is killed,
+the previous index stays as it was.`,
+		Args: argsUsage(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if info, err := os.Stat(args[0]); err != nil || !info.IsDir() {
+				return usageError{fmt.Errorf("%s is not a folder", args[0])}
+			}
+			e, err := openEngine(cmd.Context(), o, false, rebuild)
+			if err != nil {
+				return err
+			}
+			defer e.Close()
+			stderr := cmd.ErrOrStderr()
+			var bar *progressbar.ProgressBar
+			start := time.Now()
+			show := progress || (!o.asJSON && isTerminal(stderr))
+			report, err := e.Index(cmd.Context(), args[0], func(p engine.Progress) {
+				if !show {
+					return
+				}
+				if bar == nil {
+					bar = progressbar.NewOptions(p.Total, progressbar.OptionSetWriter(stderr),
+						progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("files"),
+						progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
+				}
+				secs := max(time.Since(start).Seconds(), 1e-3)
+				bar.Describe(fmt.Sprintf("indexing (%.0f chunks/s)", float64(p.ChunksEmbedded)/secs))
+				_ = bar.Set(p.Files)
+			})
+			if bar != nil {
+				_ = bar.Finish()
+			}
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if o.asJSON {
+				return writeJSON(out, struct {
+					Indexed int `json:"indexed"`
+					Removed int `json:"removed"`
+					*engine.IndexReport
+					IndexedPaths []string `json:"indexed_paths"`
+					RemovedPaths []string `json:"removed_paths"`
+					Seconds      float64  `json:"seconds"`
+				}{len(report.Indexed), len(report.Removed), report, nonNil(report.Indexed), nonNil(report.Removed), report.Duration.Seconds()})
+			}
+			fmt.Fprintf(out, "indexed %d, unchanged %d, removed %d, refused %d, skipped %d (unsupported type)\n",
+				len(report.Indexed), report.Unchanged, len(report.Removed), len(report.Refused), report.Skipped)
+			fmt.Fprintf(out, "%d chunks embedded; the index holds %d chunks (generation %d, %s)\n",
+				report.ChunksEmbedded, report.Chunks, report.Generation, report.Duration.Round(time.Millisecond))
+			for _, r := range report.Refused {
+				fmt.Fprintf(out, "refused %s: %s\n", r.Path, r.Reason)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&rebuild, "rebuild", false, "replace an index built with other settings (chunker, embedder)")
+	cmd.Flags().BoolVar(&progress, "progress", false, "show the progress bar even when stderr is not a terminal")
+	return cmd
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// searchFlags are the per-query filters.
+type searchFlags struct {
+	prefixes []string
+	tags     []string
+	lang     string
+}
+
+func (f *searchFlags) add(cmd *cobra.Command) {
+	cmd.Flags().StringSliceVar(&f.prefixes, "path", nil, "only documents whose id starts with one of these prefixes")
+	cmd.Flags().StringSliceVar(&f.tags, "tag", nil, "only documents carrying all these tags (front matter)")
+	cmd.Flags().StringVar(&f.lang, "lang", "", "the query's language (en, it); default: detected")
+}
+
+func (f *searchFlags) options(o *options) engine.SearchOptions {
+	mode, _ := retrieve.ParseMode(o.retriever)
+	return engine.SearchOptions{K: o.k, Mode: mode, Lang: f.lang, Filter: retrieve.Filter{Prefixes: f.prefixes, Tags: f.tags}}
+}
+
+// jsonHit is a hit as `search --json` prints it.
+type jsonHit struct {
+	Doc       string      `json:"doc"`
+	Chunk     string      `json:"chunk"`
+	Score     float64     `json:"score"`
+	Relevance float64     `json:"relevance"`
+	Title     string      `json:"title"`
+	Heading   string      `json:"heading"`
+	Headings  []string    `json:"headings"`
+	Page      int         `json:"page,omitempty"`
+	Text      string      `json:"text"`
+	Legs      []fonte.Leg `json:"legs"`
+}
+
+func newSearch(o *options) *cobra.Command {
+	var sf searchFlags
+	cmd := &cobra.Command{
+		Use:   "search QUERY",
+		Short: "Show the chunks that best match a query, with each leg's rank and score",
+		Args:  argsUsage(cobra.MinimumNArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e, err := openEngine(cmd.Context(), o, true, false)
+			if err != nil {
+				return err
+			}
+			defer e.Close()
+			hits, err := e.Search(cmd.Context(), strings.Join(args, " "), sf.options(o))
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if o.asJSON {
+				list := make([]jsonHit, 0, len(hits))
+				for _, h := range hits {
+					list = append(list, jsonHit{Doc: h.Chunk.DocID, Chunk: h.Chunk.ID, Score: h.Score, Relevance: h.Relevance, Title: h.Chunk.Title,
+						Heading: strings.Join(h.Chunk.Headings, " › "), Headings: h.Chunk.Headings, Page: h.Chunk.Page, Text: h.Chunk.Text, Legs: h.Legs})
+				}
+				return writeJSON(out, map[string]any{"query": strings.Join(args, " "), "hits": list})
+			}
+			if len(hits) == 0 {
+				fmt.Fprintln(out, "no matches")
+			}
+			for i, h := range hits {
+				fmt.Fprintf(out, "%2d. %s", i+1, h.Chunk.DocID)
+				if len(h.Chunk.Headings) > 0 {
+					fmt.Fprintf(out, " › %s", strings.Join(h.Chunk.Headings, " › "))
+				}
+				if h.Chunk.Page > 0 {
+					fmt.Fprintf(out, " (page %d)", h.Chunk.Page)
+				}
+				fmt.Fprintf(out, "\n    score %.4f, relevance %.2f;", h.Score, h.Relevance)
+				for _, l := range h.Legs {
+					if l.Rank > 0 {
+						fmt.Fprintf(out, " %s #%d (%.3f)", l.Name, l.Rank, l.Score)
+					} else {
+						fmt.Fprintf(out, " %s —", l.Name)
+					}
+				}
+				fmt.Fprintf(out, "\n    %s\n", snippet(h.Chunk.Text, 240))
+			}
+			return nil
+		},
+	}
+	sf.add(cmd)
+	return cmd
+}
+
+func snippet(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+// jsonCitation is a citation as `ask --json` prints it.
+type jsonCitation struct {
+	N        int       `json:"n"`
+	Doc      string    `json:"doc"`
+	Title    string    `json:"title"`
+	Heading  string    `json:"heading"`
+	Headings []string  `json:"headings"`
+	Source   string    `json:"source"`
+	Page     int       `json:"page"`
+	Updated  time.Time `json:"updated"`
+	Quote    string    `json:"quote"`
+	Start    int       `json:"start"`
+	End      int       `json:"end"`
+}
+
+type jsonAnswer struct {
+	Question     string         `json:"question"`
+	Query        string         `json:"query"`
+	Answer       string         `json:"answer"`
+	Abstained    bool           `json:"abstained"`
+	Relevance    float64        `json:"relevance"`
+	Citations    []jsonCitation `json:"citations"`
+	Unsupported  []string       `json:"unsupported"`
+	BadCitations []int          `json:"bad_citations"`
+	Model        string         `json:"model"`
+	Prompt       string         `json:"prompt,omitempty"`
+}
+
+func toJSON(a *fonte.Answer, withPrompt bool) jsonAnswer {
+	j := jsonAnswer{Question: a.Question, Query: a.Query, Answer: a.Text, Abstained: a.Abstained, Relevance: a.Relevance,
+		Citations: []jsonCitation{}, Unsupported: nonNil(a.Unsupported), BadCitations: a.BadCitations, Model: a.Model}
+	if j.BadCitations == nil {
+		j.BadCitations = []int{}
+	}
+	if withPrompt {
+		j.Prompt = a.Prompt
+	}
+	for _, c := range a.Citations {
+		j.Citations = append(j.Citations, jsonCitation{N: c.N, Doc: c.DocID, Title: c.Title, Heading: strings.Join(c.Headings, " › "),
+			Headings: c.Headings, Source: c.Source, Page: c.Page, Updated: c.Updated, Quote: c.Quote, Start: c.Start, End: c.End})
+	}
+	return j
+}
+
+// printAnswer writes an answer for a person: the text, then each source
+// with where to find it, how fresh it is, and the quoted span.
+func printAnswer(w io.Writer, a *fonte.Answer, streamed bool) {
+	if !streamed {
+		fmt.Fprintln(w, a.Text)
+	} else {
+		fmt.Fprintln(w)
+	}
+	if a.Abstained {
+		if len(a.Citations) > 0 {
+			fmt.Fprintf(w, "\nThe documents do not seem to answer this (best relevance %.2f). Nearest sources:\n", a.Relevance)
+		}
+	} else if len(a.Citations) > 0 {
+		fmt.Fprintln(w, "\nSources:")
+	}
+	cited := map[int]bool{}
+	for _, n := range citationsIn(a.Text) {
+		cited[n] = true
+	}
+	for _, c := range a.Citations {
+		if !a.Abstained && !cited[c.N] {
+			continue
+		}
+		fmt.Fprintf(w, "[%d] %s", c.N, c.Title)
+		if len(c.Headings) > 0 {
+			fmt.Fprintf(w, " › %s", strings.Join(c.Headings, " › "))
+		}
+		fmt.Fprintf(w, "\n    %s", c.Source)
+		if c.Page > 0 {
+			fmt.Fprintf(w, ", page %d", c.Page)
+		}
+		if !c.Updated.IsZero() {
+			fmt.Fprintf(w, ", updated %s", c.Updated.Format("2006-01-02"))
+		}
+		fmt.Fprintf(w, "\n    “%s”\n", snippet(c.Quote, 300))
+	}
+	for _, s := range a.Unsupported {
+		fmt.Fprintf(w, "warning: not supported by the cited sources: %s\n", s)
+	}
+	for _, n := range a.BadCitations {
+		fmt.Fprintf(w, "warning: the answer cites [%d], which is not a source\n", n)
+	}
+}
+
+func citationsIn(text string) []int {
+	var out []int
+	for i := 0; i < len(text); i++ {
+		if text[i] != '[' {
+			continue
+		}
+		j := i + 1
+		n := 0
+		for j < len(text) && text[j] >= '0' && text[j] <= '9' {
+			n = n*10 + int(text[j]-'0')
+			j++
+		}
+		if j > i+1 && j < len(text) && text[j] == ']' {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func newAsk(o *options) *cobra.Command {
+	var sf searchFlags
+	var all, prompt bool
+	cmd := &cobra.Command{
+		Use:   "ask QUESTION",
+		Short: "Answer a question from the index, citing the passages behind it",
+		Args:  argsUsage(cobra.MinimumNArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e, err := openEngine(cmd.Context(), o, true, false)
+			if err != nil {
+				return err
+			}
+			defer e.Close()
+			out := cmd.OutOrStdout()
+			streamed := false
+			ao := engine.AskOptions{SearchOptions: sf.options(o), All: all}
+			if !o.asJSON && o.generator != "extractive" && o.generator != "" {
+				ao.OnDelta = func(s string) { streamed = true; fmt.Fprint(out, s) }
+			}
+			a, err := e.Ask(cmd.Context(), strings.Join(args, " "), ao)
+			if err != nil {
+				return err
+			}
+			if o.asJSON {
+				return writeJSON(out, toJSON(a, prompt))
+			}
+			if prompt {
+				fmt.Fprintf(out, "--- prompt ---\n%s\n--- answer ---\n", a.Prompt)
+			}
+			printAnswer(out, a, streamed)
+			return nil
+		},
+	}
+	sf.add(cmd)
+	cmd.Flags().BoolVar(&all, "all", false, "skip retrieval and send every chunk (only for a corpus that fits the budget)")
+	cmd.Flags().BoolVar(&prompt, "show-prompt", false, "also print the prompt sent to the model")
+	return cmd
+}
+
+func newChat(o *options) *cobra.Command {
+	var sf searchFlags
+	cmd := &cobra.Command{
+		Use:   "chat",
+		Short: "Ask questions in a conversation; follow-ups are rewritten into standalone queries",
+		Args:  argsUsage(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			e, err := openEngine(cmd.Context(), o, true, false)
+			if err != nil {
+				return err
+			}
+			defer e.Close()
+			out := cmd.OutOrStdout()
+			in := bufio.NewScanner(cmd.InOrStdin())
+			in.Buffer(make([]byte, 64*1024), 1<<20)
+			var history []fonte.Message
+			interactive := isTerminal(out)
+			for {
+				if interactive {
+					fmt.Fprint(out, "> ")
+				}
+				if !in.Scan() {
+					return in.Err()
+				}
+				q := strings.TrimSpace(in.Text())
+				if q == "" {
+					continue
+				}
+				if q == "/quit" || q == "/exit" {
+					return nil
+				}
+				a, err := e.Ask(cmd.Context(), q, engine.AskOptions{SearchOptions: sf.options(o), History: history})
+				if err != nil {
+					return err
+				}
+				if o.asJSON {
+					if err := json.NewEncoder(out).Encode(toJSON(a, false)); err != nil {
+						return err
+					}
+				} else {
+					if a.Query != q {
+						fmt.Fprintf(out, "(searching for: %s)\n", a.Query)
+					}
+					printAnswer(out, a, false)
+					fmt.Fprintln(out)
+				}
+				// The standalone query stands in for the user's turn, so a
+				// chain of follow-ups keeps its subject.
+				history = append(history, fonte.Message{Role: "user", Content: a.Query}, fonte.Message{Role: "assistant", Content: a.Text})
+			}
+		},
+	}
+	sf.add(cmd)
+	return cmd
+}
+
+func newDelete(o *options) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "delete ID_OR_GLOB...",
+		Short: "Delete documents from the index, leaving no trace of their text in the index folder",
+		Args:  argsUsage(cobra.MinimumNArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e, err := openEngine(cmd.Context(), o, false, false)
+			if err != nil {
+				return err
+			}
+			defer e.Close()
+			deleted, err := e.Delete(cmd.Context(), args)
+			if err != nil {
+				return err
+			}
+			if o.asJSON {
+				return writeJSON(cmd.OutOrStdout(), map[string]any{"deleted": nonNil(deleted)})
+			}
+			if len(deleted) == 0 {
+				return exitError{exitFailure, fmt.Errorf("no indexed document matches %s", strings.Join(args, ", "))}
+			}
+			for _, d := range deleted {
+				fmt.Fprintf(cmd.OutOrStdout(), "deleted %s\n", d)
+			}
+			return nil
+		},
+	}
+	return cmd
+}
+
+func newStatus(o *options) *cobra.Command {
+	return &cobra.Command{
+		Use:   "status",
+		Short: "Describe the index: settings, documents, chunks, last updates",
+		Args:  argsUsage(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			e, err := openEngine(cmd.Context(), o, true, false)
+			if err != nil {
+				return err
+			}
+			defer e.Close()
+			st, err := e.Status()
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if o.asJSON {
+				return writeJSON(out, st)
+			}
+			fmt.Fprintf(out, "index     %s (generation %d, committed %s)\n", st.Dir, st.Generation, st.Committed.Format(time.RFC3339))
+			fmt.Fprintf(out, "contents  %d documents, %d chunks\n", st.Documents, st.Chunks)
+			fmt.Fprintf(out, "analysis  %s\nchunker   %s\nembedder  %s (%d dimensions)\n", st.Analyzer, st.Chunker, st.Embedder, st.Dimension)
+			for _, d := range st.Docs {
+				fmt.Fprintf(out, "  %-50s %3d chunks  %s  updated %s\n", d.ID, d.Chunks, d.Language, d.Updated.Format("2006-01-02"))
+			}
+			return nil
+		},
+	}
+}

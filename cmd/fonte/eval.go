@@ -1,0 +1,209 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/engine"
+	"github.com/fonte-rag/fonte/eval"
+	"github.com/fonte-rag/fonte/retrieve"
+)
+
+func newEval(o *options) *cobra.Command {
+	var questions, beir, split, svgDir string
+	var depth int
+	var target float64
+	var noGeneration, perQuestion bool
+	cmd := &cobra.Command{
+		Use:   "eval (--questions FILE.jsonl | --beir DIR)",
+		Short: "Measure retrieval, abstention and answers on a question set",
+		Long: `Eval measures an index on questions with known answers, keeping retrieval
+and generation apart.
+
+With --questions FILE.jsonl (one object per line: {"id","question","gold":
+[{"doc","quote"}],"answer"} or {"id","question","unanswerable":true}) it
+evaluates the index in --index: hit@k, recall@k, MRR and nDCG@10 (a chunk is
+a hit when it comes from a gold document and contains the quote), the floor
+trade-off curve with a suggested floor, unanswerable questions let through
+and answerable ones blocked at the floor in use, and the answers' accuracy
+given the gold chunk and end to end.
+
+With --beir DIR it indexes the BEIR corpus into --index (incrementally) and
+reports document retrieval on the split's judged queries.
+
+--retriever all compares hybrid, bm25, tfidf and vector on the same index.`,
+		Args: argsUsage(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if (questions == "") == (beir == "") {
+				return usageError{fmt.Errorf("give exactly one of --questions and --beir")}
+			}
+			modes := []retrieve.Mode{}
+			if o.retriever == "all" {
+				modes = []retrieve.Mode{retrieve.Hybrid, retrieve.BM25, retrieve.TFIDF, retrieve.Dense}
+				o.retriever = "hybrid"
+			} else {
+				m, err := retrieve.ParseMode(o.retriever)
+				if err != nil {
+					return usageError{fmt.Errorf("--retriever: %w", err)}
+				}
+				modes = append(modes, m)
+			}
+			out := cmd.OutOrStdout()
+			if beir != "" {
+				return runBEIR(cmd, o, beir, split, modes, depth)
+			}
+			qs, err := eval.LoadQuestions(questions)
+			if err != nil {
+				return err
+			}
+			e, err := openEngine(cmd.Context(), o, true, false)
+			if err != nil {
+				return err
+			}
+			defer e.Close()
+			var results []*engine.EvalResult
+			for _, m := range modes {
+				r, err := e.EvalQuestions(cmd.Context(), qs, engine.EvalOptions{Mode: m, Depth: depth, K: o.k, TargetShare: target, Generation: !noGeneration})
+				if err != nil {
+					return err
+				}
+				results = append(results, r)
+			}
+			if svgDir != "" {
+				if err := writePlots(svgDir, modes, results); err != nil {
+					return err
+				}
+			}
+			if o.asJSON {
+				if len(results) == 1 {
+					v := map[string]any{"retrieval": results[0].Report.Retrieval, "retriever": results[0].Report.Retriever,
+						"chunker": results[0].Report.Chunker, "k": results[0].Report.K}
+					if results[0].Report.Abstain != nil {
+						v["abstain"] = results[0].Report.Abstain
+					}
+					if results[0].Report.Generation != nil {
+						v["generation"] = results[0].Report.Generation
+					}
+					if perQuestion {
+						v["questions"] = results[0].Questions
+					}
+					return writeJSON(out, v)
+				}
+				all := map[string]any{}
+				for i, m := range modes {
+					all[string(m)] = results[i].Report
+				}
+				return writeJSON(out, map[string]any{"retrievers": all})
+			}
+			if len(results) > 1 {
+				var rows []eval.RetrieverRow
+				for i, m := range modes {
+					rows = append(rows, eval.RetrieverRow{Retriever: string(m), Retrieval: results[i].Report.Retrieval})
+				}
+				if err := eval.WriteComparison(out, rows); err != nil {
+					return err
+				}
+				fmt.Fprintln(out)
+			}
+			if err := eval.WriteTable(out, results[0].Report); err != nil {
+				return err
+			}
+			if perQuestion {
+				for _, q := range results[0].Questions {
+					fmt.Fprintf(out, "%-8s rank %3d  relevance %.2f  %s\n", q.ID, q.GoldRank, q.Relevance, q.Question)
+				}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&questions, "questions", "", "question set (JSONL)")
+	f.StringVar(&beir, "beir", "", "BEIR data folder (corpus.jsonl[.gz], queries.jsonl[.gz], qrels)")
+	f.StringVar(&split, "split", "test", "BEIR qrels split")
+	f.IntVar(&depth, "depth", 100, "chunks retrieved per question for the retrieval measures")
+	f.Float64Var(&target, "target", 0.2, "largest share of unanswerable questions the suggested floor may let through")
+	f.BoolVar(&noGeneration, "no-generation", false, "skip the answer measures")
+	f.BoolVar(&perQuestion, "per-question", false, "also list each question's gold rank and relevance")
+	f.StringVar(&svgDir, "svg", "", "write floor.svg and recall.svg into this folder")
+	return cmd
+}
+
+func writePlots(dir string, modes []retrieve.Mode, results []*engine.EvalResult) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if a := results[0].Report.Abstain; a != nil {
+		f, err := os.Create(filepath.Join(dir, "floor.svg"))
+		if err != nil {
+			return err
+		}
+		if err := eval.FloorSVG(f, *a, "Abstain floor trade-off ("+string(modes[0])+")"); err != nil {
+			f.Close()
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+	}
+	var series []eval.Series
+	for i, m := range modes {
+		series = append(series, eval.Series{Name: string(m), Values: results[i].Recall})
+	}
+	f, err := os.Create(filepath.Join(dir, "recall.svg"))
+	if err != nil {
+		return err
+	}
+	if err := eval.RecallSVG(f, "recall@k", series); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func runBEIR(cmd *cobra.Command, o *options, dir, split string, modes []retrieve.Mode, depth int) error {
+	b, err := eval.LoadBEIR(dir, split)
+	if err != nil {
+		return err
+	}
+	e, err := openEngine(cmd.Context(), o, false, false)
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	docs := make([]fonte.Document, len(b.Corpus))
+	for i, d := range b.Corpus {
+		d.Language = "en"
+		docs[i] = d
+	}
+	rep, err := e.IndexDocuments(cmd.Context(), docs, true, nil)
+	if err != nil {
+		return err
+	}
+	out := cmd.OutOrStdout()
+	results := map[string]any{}
+	var rows []eval.RetrieverRow
+	for _, m := range modes {
+		r, err := e.EvalBEIR(cmd.Context(), b, m, depth)
+		if err != nil {
+			return err
+		}
+		results[string(m)] = r.Retrieval
+		rows = append(rows, eval.RetrieverRow{Retriever: string(m), Retrieval: r.Retrieval})
+	}
+	if o.asJSON {
+		v := map[string]any{"indexed": len(rep.Indexed), "unchanged": rep.Unchanged, "chunks": rep.Chunks, "queries": len(b.Queries)}
+		if len(modes) == 1 {
+			v["retrieval"] = results[string(modes[0])]
+			v["retriever"] = string(modes[0])
+		} else {
+			v["retrievers"] = results
+		}
+		return writeJSON(out, v)
+	}
+	fmt.Fprintf(out, "%d documents (%d indexed now, %d unchanged), %d queries\n\n", len(docs), len(rep.Indexed), rep.Unchanged, len(b.Queries))
+	return eval.WriteComparison(out, rows)
+}

@@ -1,0 +1,280 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/answer"
+	"github.com/fonte-rag/fonte/disk"
+	"github.com/fonte-rag/fonte/eval"
+	"github.com/fonte-rag/fonte/retrieve"
+)
+
+// EvalOptions tune an evaluation.
+type EvalOptions struct {
+	Mode retrieve.Mode
+	// Depth is how many chunks are retrieved per question for the
+	// retrieval measures (recall@100 needs 100).
+	Depth int
+	// K is how many chunks the answer stage sees, as in Ask.
+	K int
+	// TargetShare is the largest share of unanswerable questions the
+	// suggested floor may let through.
+	TargetShare float64
+	// Generation runs the answer stage on questions that carry an
+	// expected answer (given the gold chunk, and end to end).
+	Generation bool
+}
+
+// QuestionResult is one question's outcome, for reports and debugging.
+type QuestionResult struct {
+	ID           string  `json:"id"`
+	Question     string  `json:"question"`
+	Unanswerable bool    `json:"unanswerable,omitempty"`
+	GoldRank     int     `json:"gold_rank"` // rank of the first chunk holding a gold quote, 0 if none in depth
+	Relevance    float64 `json:"relevance"`
+	Answer       string  `json:"answer,omitempty"`
+	Right        *bool   `json:"right,omitempty"`
+	GivenGold    string  `json:"given_gold_answer,omitempty"`
+}
+
+// EvalResult is a report and the per-question outcomes behind it.
+type EvalResult struct {
+	Report    eval.Report
+	Questions []QuestionResult
+	Recall    []float64 // recall@k for k = 1..Depth
+}
+
+// EvalQuestions measures retrieval, abstention and (where expected answers
+// exist) generation on a question set over this index. Retrieval and
+// generation are measured apart, as the seeds insist: the generation given
+// the gold chunk says what the answer stage can do when retrieval is
+// perfect.
+func (e *Engine) EvalQuestions(ctx context.Context, qs []eval.Question, o EvalOptions) (*EvalResult, error) {
+	snap, idx, docs, err := e.view()
+	if err != nil {
+		return nil, err
+	}
+	if o.Mode == "" {
+		o.Mode = e.settings.Mode
+	}
+	if o.Depth <= 0 {
+		o.Depth = 100
+	}
+	if o.K <= 0 {
+		o.K = max(e.settings.K, 10)
+	}
+	if o.TargetShare == 0 {
+		o.TargetShare = 0.2
+	}
+	hits := map[string][]fonte.Hit{}
+	res := &EvalResult{}
+	var answerable, unanswerable []float64
+	var given, end eval.Count
+	for _, q := range qs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		h, err := e.search(ctx, idx, q.Question, SearchOptions{K: o.Depth, Mode: o.Mode})
+		if err != nil {
+			return nil, fmt.Errorf("question %s: %w", q.ID, err)
+		}
+		hits[q.ID] = h
+		qr := QuestionResult{ID: q.ID, Question: q.Question, Unanswerable: q.Unanswerable}
+		// The floor sees what Ask sees: the best relevance among the
+		// first K hits.
+		for _, x := range h[:min(o.K, len(h))] {
+			qr.Relevance = max(qr.Relevance, x.Relevance)
+		}
+		if q.Unanswerable {
+			unanswerable = append(unanswerable, qr.Relevance)
+		} else {
+			answerable = append(answerable, qr.Relevance)
+			for r, x := range h {
+				if eval.IsHit(q, x.Chunk.DocID, x.Chunk.Text) {
+					qr.GoldRank = r + 1
+					break
+				}
+			}
+		}
+		if o.Generation && q.Answer != "" {
+			cfg := answer.Config{Floor: e.floor(), Budget: e.settings.Budget, Generator: e.settings.Generator}
+			a, err := answer.Ask(ctx, q.Question, h[:min(o.K, len(h))], docs, cfg)
+			if err != nil {
+				return nil, fmt.Errorf("question %s: %w", q.ID, err)
+			}
+			right := !a.Abstained && answerMatches(a.Text, q.Answer)
+			qr.Answer, qr.Right = a.Text, &right
+			end.Add(right)
+			gold := goldHits(snap, q)
+			if len(gold) > 0 {
+				ga, err := answer.Ask(ctx, q.Question, gold, docs, answer.Config{Budget: e.settings.Budget, Generator: e.settings.Generator})
+				if err != nil {
+					return nil, fmt.Errorf("question %s: %w", q.ID, err)
+				}
+				qr.GivenGold = ga.Text
+				given.Add(!ga.Abstained && answerMatches(ga.Text, q.Answer))
+			}
+		}
+		res.Questions = append(res.Questions, qr)
+	}
+	qrels, run := eval.QuestionRun(qs, hits)
+	res.Report = eval.Report{Retrieval: eval.ScoreRun(qrels, run), Retriever: string(o.Mode), Chunker: snap.Config().Chunker, K: o.K}
+	res.Recall = eval.RecallCurve(qrels, run, o.Depth)
+	if len(unanswerable) > 0 || len(answerable) > 0 {
+		res.Report.Abstain = eval.NewAbstain(answerable, unanswerable, e.floor(), o.TargetShare)
+	}
+	res.Report.Generation = eval.NewGeneration(given, end)
+	return res, nil
+}
+
+func (e *Engine) floor() float64 { return max(e.settings.Floor, 0) }
+
+// goldHits finds the chunks of the index that hold the question's gold
+// quotes, as hits with full relevance.
+func goldHits(snap *disk.Snapshot, q eval.Question) []fonte.Hit {
+	var out []fonte.Hit
+	for _, g := range q.Gold {
+		lo, hi, ok := snap.ChunkRange(g.Doc)
+		if !ok {
+			continue
+		}
+		for i := lo; i < hi; i++ {
+			c := snap.Chunk(i)
+			if eval.IsHit(eval.Question{Gold: []eval.Gold{g}}, c.DocID, c.Text) {
+				out = append(out, fonte.Hit{Chunk: c, Score: 1, Relevance: 1})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// answerMatches judges an answer right when it contains every content word
+// (stemmed, in English and Italian) of the expected answer: lenient on
+// phrasing, strict on the figures and names that make an answer right.
+func answerMatches(got, want string) bool {
+	have := answer.ContentKeys(got)
+	need := answer.ContentKeys(want)
+	if len(need) == 0 {
+		return false
+	}
+	for k := range need {
+		if !have[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// BEIRResult is a BEIR evaluation.
+type BEIRResult struct {
+	Retrieval eval.Retrieval
+	Recall    []float64
+	Indexed   int
+	Took      time.Duration
+}
+
+// IndexDocuments brings the index up to date with docs given in memory (a
+// BEIR corpus, say) rather than read from a folder: each document becomes
+// one chunk when whole is set (BEIR's retrieval units are passages already),
+// else it is chunked as text. Documents of the index not in docs are
+// removed.
+func (e *Engine) IndexDocuments(ctx context.Context, docs []fonte.Document, whole bool, progress func(Progress)) (*IndexReport, error) {
+	start := time.Now()
+	rep := &IndexReport{}
+	err := e.store.Update(ctx, func(tx *disk.Tx) error {
+		base := tx.Base()
+		seen := map[string]bool{}
+		var pending []pendingDoc
+		for i, d := range docs {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if d.SHA256 == "" {
+				sum := sha256.Sum256([]byte(d.Title + "\x00" + d.Text))
+				d.SHA256 = hex.EncodeToString(sum[:])
+			}
+			if d.Source == "" {
+				d.Source = d.ID
+			}
+			seen[d.ID] = true
+			if old, ok := base.Info(d.ID); ok && old.SHA256 == d.SHA256 {
+				rep.Unchanged++
+				continue
+			}
+			var chunks []fonte.Chunk
+			if whole {
+				chunks = []fonte.Chunk{{ID: d.ID + "#0", DocID: d.ID, Title: d.Title, Text: d.Text, Start: 0, End: len(d.Text)}}
+			} else {
+				chunks = e.chunkText(d)
+			}
+			pending = append(pending, pendingDoc{doc: d, chunks: chunks})
+			if len(pending) >= embedBatch {
+				if err := e.flush(ctx, tx, base, pending, rep); err != nil {
+					return err
+				}
+				pending = pending[:0]
+			}
+			if progress != nil {
+				progress(Progress{Files: i + 1, Total: len(docs), ChunksEmbedded: rep.ChunksEmbedded, Path: d.ID})
+			}
+		}
+		if err := e.flush(ctx, tx, base, pending, rep); err != nil {
+			return err
+		}
+		for _, d := range base.Docs() {
+			if !seen[d.ID] {
+				tx.Delete(d.ID)
+				rep.Removed = append(rep.Removed, d.ID)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	snap, err := e.store.Snapshot()
+	if err != nil {
+		return nil, err
+	}
+	rep.Chunks, rep.Generation, rep.Duration = snap.NumChunks(), snap.Generation(), time.Since(start)
+	return rep, nil
+}
+
+// EvalBEIR measures document retrieval on a BEIR data set indexed with
+// IndexDocuments: each query's chunk hits are turned into a document
+// ranking (a document ranks where its best chunk does), scored against the
+// qrels with nDCG@10, recall@k and MRR.
+func (e *Engine) EvalBEIR(ctx context.Context, b *eval.BEIR, mode retrieve.Mode, depth int) (*BEIRResult, error) {
+	_, idx, _, err := e.view()
+	if err != nil {
+		return nil, err
+	}
+	if depth <= 0 {
+		depth = 100
+	}
+	start := time.Now()
+	run := eval.Run{}
+	for _, q := range b.Queries {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		h, err := e.search(ctx, idx, q.Text, SearchOptions{K: depth, Mode: mode, Lang: "en"})
+		if err != nil {
+			return nil, fmt.Errorf("query %s: %w", q.ID, err)
+		}
+		run[q.ID] = eval.DocIDs(h)
+	}
+	res := &BEIRResult{Retrieval: eval.ScoreRun(b.Qrels, run), Recall: eval.RecallCurve(b.Qrels, run, depth), Indexed: idx.Len()}
+	res.Took = time.Since(start)
+	if math.IsNaN(res.Retrieval.NDCG10) {
+		return nil, fmt.Errorf("BEIR: no judged query was run")
+	}
+	return res, nil
+}

@@ -1,0 +1,202 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/answer"
+	"github.com/fonte-rag/fonte/chunk"
+	"github.com/fonte-rag/fonte/ingest"
+	"github.com/fonte-rag/fonte/retrieve"
+)
+
+// SearchOptions refine one search; zero fields take the engine's settings.
+type SearchOptions struct {
+	K      int
+	Mode   retrieve.Mode
+	Filter retrieve.Filter
+	// Lang is the query's language; "" detects it when the text is long
+	// enough, else analyses the query in every language of the corpus.
+	Lang string
+}
+
+// Search retrieves the chunks that best match query.
+func (e *Engine) Search(ctx context.Context, query string, o SearchOptions) ([]fonte.Hit, error) {
+	_, idx, _, err := e.view()
+	if err != nil {
+		return nil, err
+	}
+	return e.search(ctx, idx, query, o)
+}
+
+func (e *Engine) search(ctx context.Context, idx *retrieve.Index, query string, o SearchOptions) ([]fonte.Hit, error) {
+	s := e.settings
+	req := retrieve.Request{Query: query, K: o.K, Mode: o.Mode, Filter: o.Filter, Lang: o.Lang,
+		LexicalWeight: s.LexicalWeight, DenseWeight: s.DenseWeight}
+	if req.K <= 0 {
+		req.K = s.K
+	}
+	if req.Mode == "" {
+		req.Mode = s.Mode
+	}
+	if req.Lang == "" {
+		req.Lang = ingest.DetectLanguage(query)
+	}
+	if idx.Len() == 0 {
+		return nil, nil
+	}
+	if req.Mode != retrieve.BM25 && idx.HasDense() {
+		v, err := s.Embedder.Embed(ctx, []string{query})
+		if err != nil {
+			return nil, fmt.Errorf("embedding the query with %s: %w", s.Embedder.Model(), err)
+		}
+		req.Vector = v[0]
+	}
+	hits, err := idx.Search(req)
+	if err != nil {
+		return nil, err
+	}
+	if s.Reranker != nil && len(hits) > 1 {
+		if hits, err = rerank(ctx, s.Reranker, query, hits); err != nil {
+			return nil, err
+		}
+	}
+	return hits, nil
+}
+
+// rerank reorders hits by a cross-encoder's scores, keeping each hit's
+// relevance (the floor stays calibrated) and recording the new leg.
+func rerank(ctx context.Context, r fonte.Reranker, query string, hits []fonte.Hit) ([]fonte.Hit, error) {
+	texts := make([]string, len(hits))
+	for i, h := range hits {
+		texts[i] = chunk.Enriched(h.Chunk)
+	}
+	scores, err := r.Rerank(ctx, query, texts)
+	if err != nil {
+		return nil, fmt.Errorf("reranking with %s: %w", r.Model(), err)
+	}
+	if len(scores) != len(hits) {
+		return nil, fmt.Errorf("reranking with %s: %d scores for %d texts", r.Model(), len(scores), len(hits))
+	}
+	out := slices.Clone(hits)
+	for i := range out {
+		out[i].Score = scores[i]
+		out[i].Legs = append(slices.Clone(out[i].Legs), fonte.Leg{Name: "rerank", Score: scores[i]})
+	}
+	slices.SortStableFunc(out, func(a, b fonte.Hit) int {
+		switch {
+		case a.Score > b.Score:
+			return -1
+		case a.Score < b.Score:
+			return 1
+		}
+		return 0
+	})
+	for i := range out {
+		out[i].Legs[len(out[i].Legs)-1].Rank = i + 1
+	}
+	return out, nil
+}
+
+// AskOptions refine one question.
+type AskOptions struct {
+	SearchOptions
+	// History is the conversation so far; the question is rewritten into a
+	// standalone query with it before searching.
+	History []fonte.Message
+	// All sends every chunk of the index instead of retrieving, for a
+	// corpus small enough to fit the budget (seed 002: "when RAG is the
+	// wrong tool"). It fails when the corpus does not fit.
+	All bool
+	// OnDelta receives the answer as it streams.
+	OnDelta func(string)
+}
+
+// Ask answers a question from the index, with citations, or abstains.
+func (e *Engine) Ask(ctx context.Context, question string, o AskOptions) (*fonte.Answer, error) {
+	s := e.settings
+	snap, idx, docs, err := e.view()
+	if err != nil {
+		return nil, err
+	}
+	query, err := answer.Rewrite(ctx, o.History, question, s.Generator)
+	if err != nil {
+		return nil, err
+	}
+	var hits []fonte.Hit
+	if o.All {
+		total := 0
+		for i := range snap.NumChunks() {
+			c := snap.Chunk(i)
+			total += answer.Tokens(c.Text)
+			hits = append(hits, fonte.Hit{Chunk: c, Score: 1, Relevance: 1})
+		}
+		if total > s.Budget {
+			return nil, fmt.Errorf("--all: the index holds about %d tokens of text, over the %d-token budget; retrieve instead, or raise --budget", total, s.Budget)
+		}
+	} else {
+		k := o.K
+		if k <= 0 {
+			k = max(s.K, 10)
+		}
+		o.SearchOptions.K = k
+		if hits, err = e.search(ctx, idx, query, o.SearchOptions); err != nil {
+			return nil, err
+		}
+	}
+	floor := s.Floor
+	if floor < 0 {
+		floor = 0
+	}
+	cfg := answer.Config{Floor: floor, Budget: s.Budget, Generator: s.Generator, OnDelta: o.OnDelta}
+	if o.All {
+		cfg.Budget = 1 << 30 // already checked against the budget, in document order
+	}
+	a, err := answer.Ask(ctx, question, hits, docs, cfg)
+	if err != nil {
+		return nil, err
+	}
+	a.Query = query
+	return a, nil
+}
+
+// DocStatus describes one indexed document.
+type DocStatus struct {
+	ID       string    `json:"id"`
+	Title    string    `json:"title"`
+	Language string    `json:"language"`
+	Chunks   int       `json:"chunks"`
+	Updated  time.Time `json:"updated"`
+}
+
+// Status describes the index.
+type Status struct {
+	Dir        string      `json:"dir"`
+	Generation uint64      `json:"generation"`
+	Committed  time.Time   `json:"committed"`
+	Documents  int         `json:"documents"`
+	Chunks     int         `json:"chunks"`
+	Analyzer   string      `json:"analyzer"`
+	Chunker    string      `json:"chunker"`
+	Embedder   string      `json:"embedder"`
+	Dimension  int         `json:"dimension"`
+	Docs       []DocStatus `json:"docs"`
+}
+
+// Status reports what the index holds.
+func (e *Engine) Status() (*Status, error) {
+	snap, err := e.store.Snapshot()
+	if err != nil {
+		return nil, err
+	}
+	cfg := snap.Config()
+	st := &Status{Dir: e.Dir(), Generation: snap.Generation(), Committed: snap.Committed(), Documents: snap.NumDocs(),
+		Chunks: snap.NumChunks(), Analyzer: cfg.Analyzer, Chunker: cfg.Chunker, Embedder: cfg.Embedder, Dimension: cfg.Dim}
+	for _, d := range snap.Docs() {
+		st.Docs = append(st.Docs, DocStatus{ID: d.ID, Title: d.Title, Language: d.Language, Chunks: d.Chunks, Updated: d.Updated})
+	}
+	return st, nil
+}
