@@ -236,7 +236,6 @@ func commonPrefix(a, b []string) []string {
 	return a[:n:n]
 }
 
-
 // abbreviations that end with a full stop without ending a sentence, in
 // English and Italian (lower-cased, without the final dot).
 var abbreviations = map[string]bool{
