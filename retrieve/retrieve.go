@@ -39,6 +39,11 @@ type Corpus struct {
 type Analyzers struct {
 	ByLang  map[string]analysis.Analyzer
 	Default analysis.Analyzer
+	// Content, when set, gives per language an analyzer that yields the
+	// same terms as ByLang but keeps only content words: the abstain
+	// relevance is computed over them (see Index.Search). Missing
+	// languages fall back to ByLang.
+	Content map[string]analysis.Analyzer
 }
 
 // DefaultAnalyzers analyses English with analysis.English and Italian with
@@ -47,7 +52,29 @@ type Analyzers struct {
 // Latin-script text.
 func DefaultAnalyzers() Analyzers {
 	en := analysis.English()
-	return Analyzers{ByLang: map[string]analysis.Analyzer{"en": en, "it": analysis.Italian()}, Default: en}
+	// Content words: the same tokens and stems, minus a broad list of
+	// function words in both languages (scikit-learn's 318 English words,
+	// Snowball's Italian list). Questions are full of words like "how",
+	// "many", "must", "posso" that say nothing about whether the corpus
+	// answers them; counting them in the relevance share would sink every
+	// answerable question towards the floor.
+	stops := analysis.NewStopFilter(analysis.LuceneEnglishStopWords.Union(analysis.SklearnEnglishStopWords, analysis.ItalianStopWords,
+		analysis.NewWordSet("coll", "pell", "gl", "quest", "quell")))
+	content := func(stem analysis.Filter) analysis.Analyzer {
+		return &analysis.Chain{Lowercase: true, Tokenizer: analysis.IdentifierTokenizer{}, Filters: []analysis.Filter{stops, stem}}
+	}
+	return Analyzers{
+		ByLang:  map[string]analysis.Analyzer{"en": en, "it": analysis.Italian()},
+		Default: en,
+		Content: map[string]analysis.Analyzer{"en": content(analysis.EnglishStemmer()), "it": content(analysis.ItalianStemmer()), "": content(analysis.EnglishStemmer())},
+	}
+}
+
+func (a Analyzers) contentOf(lang string) analysis.Analyzer {
+	if an, ok := a.Content[lang]; ok {
+		return an
+	}
+	return a.of(lang)
 }
 
 func (a Analyzers) of(lang string) analysis.Analyzer {
@@ -229,9 +256,14 @@ func (ix *Index) queryTokens(q, lang string) []string {
 // without English readings of its words diluting the share (and the
 // reverse).
 func (ix *Index) lexicalScores(q, lang string) []float64 {
+	return ix.shares(q, lang, ix.an.of)
+}
+
+// shares is lexicalScores with the analyzer chosen per language by an.
+func (ix *Index) shares(q, lang string, an func(string) analysis.Analyzer) []float64 {
 	var out []float64
 	for _, l := range ix.queryLangs(lang) {
-		toks := ix.an.of(l).Analyze(q)
+		toks := an(l).Analyze(q)
 		m := ix.bm25.MaxScoreTokens(toks)
 		if m <= 0 {
 			continue
@@ -287,6 +319,13 @@ func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
 	if req.Mode != Dense {
 		lexHits = topK(ix.lexicalScores(req.Query, req.Lang), req.Depth, allow)
 	}
+	// Relevance for the floor: the share of the query's content words'
+	// evidence a chunk matched. It falls back to the ranking share when the
+	// query has no content word at all.
+	var content []float64
+	if req.Mode != Dense {
+		content = ix.shares(req.Query, req.Lang, ix.an.contentOf)
+	}
 	if req.Mode != BM25 {
 		var filter func(uint64) bool
 		if allow != nil {
@@ -296,10 +335,12 @@ func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
 			denseHits = append(denseHits, scored{int(r.ID), float64(r.Score)})
 		}
 	}
-	// The lexical leg's scores are already shares of the query's evidence.
-	relevance := func(lex, dense float64) float64 {
+	relevance := func(doc int, lex, dense float64) float64 {
 		if req.Mode == Dense {
 			return max(dense, 0)
+		}
+		if c := content[doc]; c > 0 || lex == 0 {
+			return c
 		}
 		return lex
 	}
@@ -307,11 +348,11 @@ func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
 	switch req.Mode {
 	case BM25:
 		return ix.hits(lexHits, req.K, "bm25", func(s scored) fonte.Hit {
-			return fonte.Hit{Score: s.score, Relevance: relevance(s.score, 0)}
+			return fonte.Hit{Score: s.score, Relevance: relevance(s.doc, s.score, 0)}
 		}), nil
 	case Dense:
 		return ix.hits(denseHits, req.K, "vector", func(s scored) fonte.Hit {
-			return fonte.Hit{Score: s.score, Relevance: relevance(0, s.score)}
+			return fonte.Hit{Score: s.score, Relevance: relevance(s.doc, 0, s.score)}
 		}), nil
 	}
 
@@ -340,7 +381,7 @@ func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
 		out = append(out, fonte.Hit{
 			Chunk:     ix.corpus.Chunks[doc],
 			Score:     f.Score,
-			Relevance: relevance(ls, ds),
+			Relevance: relevance(doc, ls, ds),
 			Legs: []fonte.Leg{
 				{Name: "bm25", Rank: f.Ranks[0], Score: ls},
 				{Name: "vector", Rank: f.Ranks[1], Score: ds},

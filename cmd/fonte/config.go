@@ -75,8 +75,8 @@ func addCommonFlags(cmd *cobra.Command, o *options) {
 	f.DurationVar(&o.timeout, "timeout", 0, "per-request timeout for model servers (0: the client's default)")
 	f.Float64Var(&o.temp, "temperature", 0, "sampling temperature for the answer model")
 	f.StringVar(&o.keepAlive, "keep-alive", "", "Ollama keep_alive for loaded models (e.g. 5m)")
-	f.Float64Var(&o.lexWeight, "lexical-weight", 1, "weight of the BM25 leg in the fusion")
-	f.Float64Var(&o.denseWeigh, "dense-weight", 1, "weight of the dense leg in the fusion")
+	f.Float64Var(&o.lexWeight, "lexical-weight", 0, "weight of the BM25 leg in the fusion (0 with --dense-weight 0: defaults, 1 and 1, or 0.5 for the built-in embedder)")
+	f.Float64Var(&o.denseWeigh, "dense-weight", 0, "weight of the dense leg in the fusion")
 }
 
 // applyEnvAndFile fills every flag the user did not set from FONTE_* and
