@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"unicode"
 	"time"
+	"unicode"
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/answer"
