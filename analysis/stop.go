@@ -169,3 +169,19 @@ func (f StopFilter) Filter(tokens []string) []string {
 	}
 	return out
 }
+
+// QuestionWords are the words questions are made of that say nothing about
+// their subject and that the stop lists above lack: Italian modal verbs and
+// "quando", "entro" and the like, English "need", "want". They matter when
+// fonte asks whether the corpus holds an answer, not when it ranks.
+var QuestionWords = NewWordSet(strings.Fields(`quando entro devo devi deve dobbiamo dovete devono dovrei dovrebbe
+posso puoi può possiamo potete possono potrei potrebbe voglio vuoi vuole vogliamo volete vogliono vorrei
+serve servono bisogna occorre fare faccio
+need needs want wants know tell please`)...)
+
+// ContentStopWords are the function words of both of fonte's languages
+// (Lucene's and scikit-learn's English lists, Snowball's Italian list with
+// its elided forms, and QuestionWords): what is left of a question after
+// removing them is its content, the evidence an answer must match.
+var ContentStopWords = LuceneEnglishStopWords.Union(SklearnEnglishStopWords, ItalianStopWords,
+	NewWordSet("coll", "pell", "gl", "quest", "quell"), QuestionWords)

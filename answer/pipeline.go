@@ -156,8 +156,7 @@ func citation(n int, c fonte.Chunk, docs map[string]fonte.Document, start, end i
 // the words that are not function words in either, so a key matches
 // inflected forms and an Italian stop word never counts as evidence.
 var keyAnalyzers = func() []analysis.Analyzer {
-	stops := analysis.NewStopFilter(analysis.LuceneEnglishStopWords.Union(analysis.SklearnEnglishStopWords, analysis.ItalianStopWords,
-		analysis.NewWordSet("coll", "pell", "gl", "quest", "quell")))
+	stops := analysis.NewStopFilter(analysis.ContentStopWords)
 	return []analysis.Analyzer{
 		&analysis.Chain{Lowercase: true, Tokenizer: analysis.IdentifierTokenizer{}, Filters: []analysis.Filter{stops, analysis.EnglishStemmer()}},
 		&analysis.Chain{Lowercase: true, Tokenizer: analysis.IdentifierTokenizer{}, Filters: []analysis.Filter{stops, analysis.ItalianStemmer()}},

@@ -58,8 +58,7 @@ func DefaultAnalyzers() Analyzers {
 	// "many", "must", "posso" that say nothing about whether the corpus
 	// answers them; counting them in the relevance share would sink every
 	// answerable question towards the floor.
-	stops := analysis.NewStopFilter(analysis.LuceneEnglishStopWords.Union(analysis.SklearnEnglishStopWords, analysis.ItalianStopWords,
-		analysis.NewWordSet("coll", "pell", "gl", "quest", "quell")))
+	stops := analysis.NewStopFilter(analysis.ContentStopWords)
 	content := func(stem analysis.Filter) analysis.Analyzer {
 		return &analysis.Chain{Lowercase: true, Tokenizer: analysis.IdentifierTokenizer{}, Filters: []analysis.Filter{stops, stem}}
 	}
