@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -223,19 +222,4 @@ func (o *options) rerankerClient(h embed.HTTPOptions) (fonte.Reranker, error) {
 		return rerank.NewJina(model, rerank.CohereOptions{BaseURL: o.rerankURL, HTTP: h})
 	}
 	return nil, usageError{fmt.Errorf("--reranker: unknown provider %q (want tei, cohere or jina)", provider)}
-}
-
-func parseFloatList(s string) ([]float64, error) {
-	var out []float64
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p == "" {
-			continue
-		}
-		f, err := strconv.ParseFloat(p, 64)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, f)
-	}
-	return out, nil
 }
