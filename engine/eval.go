@@ -198,12 +198,7 @@ type BEIRResult struct {
 // else it is chunked as text. Documents of the index not in docs are
 // removed.
 func (e *Engine) IndexDocuments(ctx context.Context, docs []fonte.Document, whole bool, progress func(Progress)) (*IndexReport, error) {
-	start := time.Now()
-	rep := &IndexReport{}
-	err := e.store.Update(ctx, func(tx *disk.Tx) error {
-		base := tx.Base()
-		seen := map[string]bool{}
-		var pending []pendingDoc
+	return e.update(ctx, &IndexReport{}, func(r *run) error {
 		for i, d := range docs {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -215,48 +210,21 @@ func (e *Engine) IndexDocuments(ctx context.Context, docs []fonte.Document, whol
 			if d.Source == "" {
 				d.Source = d.ID
 			}
-			seen[d.ID] = true
-			if old, ok := base.Info(d.ID); ok && old.SHA256 == d.SHA256 {
-				rep.Unchanged++
-				continue
-			}
-			var chunks []fonte.Chunk
-			if whole {
-				chunks = []fonte.Chunk{{ID: d.ID + "#0", DocID: d.ID, Title: d.Title, Text: d.Text, Start: 0, End: len(d.Text)}}
-			} else {
-				chunks = e.chunkText(d)
-			}
-			pending = append(pending, pendingDoc{doc: d, chunks: chunks})
-			if len(pending) >= embedBatch {
-				if err := e.flush(ctx, tx, base, pending, rep); err != nil {
+			if !r.unchanged(d) {
+				chunks := []fonte.Chunk{{ID: d.ID + "#0", DocID: d.ID, Title: d.Title, Text: d.Text, Start: 0, End: len(d.Text)}}
+				if !whole {
+					chunks = e.chunkText(d)
+				}
+				if err := r.add(pendingDoc{doc: d, chunks: chunks}); err != nil {
 					return err
 				}
-				pending = pending[:0]
 			}
 			if progress != nil {
-				progress(Progress{Files: i + 1, Total: len(docs), ChunksEmbedded: rep.ChunksEmbedded, Path: d.ID})
-			}
-		}
-		if err := e.flush(ctx, tx, base, pending, rep); err != nil {
-			return err
-		}
-		for _, d := range base.Docs() {
-			if !seen[d.ID] {
-				tx.Delete(d.ID)
-				rep.Removed = append(rep.Removed, d.ID)
+				progress(Progress{Files: i + 1, Total: len(docs), ChunksEmbedded: r.rep.ChunksEmbedded, Path: d.ID})
 			}
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	snap, err := e.store.Snapshot()
-	if err != nil {
-		return nil, err
-	}
-	rep.Chunks, rep.Generation, rep.Duration = snap.NumChunks(), snap.Generation(), time.Since(start)
-	return rep, nil
 }
 
 // EvalBEIR measures document retrieval on a BEIR data set indexed with

@@ -55,6 +55,7 @@ const embedBatch = 64
 func (e *Engine) Index(ctx context.Context, root string, progress func(Progress)) (*IndexReport, error) {
 	start := time.Now()
 	rep := &IndexReport{}
+	defer func() { rep.Duration = time.Since(start) }()
 	var entries []ingest.Entry
 	err := ingest.Walk(root, ingest.WalkOptions{Include: e.settings.Include, Exclude: e.settings.Exclude}, func(en ingest.Entry) error {
 		if err := ctx.Err(); err != nil {
@@ -66,9 +67,7 @@ func (e *Engine) Index(ctx context.Context, root string, progress func(Progress)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", root, err)
 	}
-	err = e.store.Update(ctx, func(tx *disk.Tx) error {
-		base := tx.Base()
-		seen := map[string]bool{}
+	return e.update(ctx, rep, func(r *run) error {
 		done := 0
 		report := func(p string) {
 			done++
@@ -76,7 +75,6 @@ func (e *Engine) Index(ctx context.Context, root string, progress func(Progress)
 				progress(Progress{Files: done, Total: len(entries), ChunksEmbedded: rep.ChunksEmbedded, Path: p})
 			}
 		}
-		var pending []pendingDoc
 		for _, en := range entries {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -88,8 +86,8 @@ func (e *Engine) Index(ctx context.Context, root string, progress func(Progress)
 				continue
 			case en.Refusal != nil:
 				reason := fmt.Sprintf("%s: %s", en.Refusal.Reason, en.Refusal.Detail)
-				if _, ok := base.Info(en.Path); ok {
-					seen[en.Path] = true // keep the last good version rather than lose it
+				if _, ok := r.base.Info(en.Path); ok {
+					r.seen[en.Path] = true // keep the last good version rather than lose it
 					reason += " (the previously indexed version is kept)"
 				}
 				rep.Refused = append(rep.Refused, Refused{Path: en.Path, Reason: reason})
@@ -97,9 +95,7 @@ func (e *Engine) Index(ctx context.Context, root string, progress func(Progress)
 				continue
 			}
 			p := en.Parsed
-			seen[p.Doc.ID] = true
-			if old, ok := base.Info(p.Doc.ID); ok && old.SHA256 == p.Doc.SHA256 {
-				rep.Unchanged++
+			if r.unchanged(p.Doc) {
 				report(en.Path)
 				continue
 			}
@@ -109,20 +105,64 @@ func (e *Engine) Index(ctx context.Context, root string, progress func(Progress)
 				report(en.Path)
 				continue
 			}
-			pending = append(pending, pendingDoc{doc: p.Doc, format: p.Format, chunks: chunks})
-			if len(pending) >= embedBatch {
-				if err := e.flush(ctx, tx, base, pending, rep); err != nil {
-					return err
-				}
-				pending = pending[:0]
+			if err := r.add(pendingDoc{doc: p.Doc, format: p.Format, chunks: chunks}); err != nil {
+				return err
 			}
 			report(en.Path)
 		}
-		if err := e.flush(ctx, tx, base, pending, rep); err != nil {
+		return nil
+	})
+}
+
+// run is one index run inside a store transaction: documents are
+// embedded and put in batches, and whatever the run did not see is
+// removed when it finishes.
+type run struct {
+	e       *Engine
+	ctx     context.Context
+	tx      *disk.Tx
+	base    *disk.Snapshot
+	rep     *IndexReport
+	seen    map[string]bool
+	pending []pendingDoc
+}
+
+// unchanged marks doc as seen and reports whether the index already holds
+// it with the same content hash (so it is neither re-chunked nor
+// re-embedded).
+func (r *run) unchanged(doc fonte.Document) bool {
+	r.seen[doc.ID] = true
+	if old, ok := r.base.Info(doc.ID); ok && old.SHA256 == doc.SHA256 {
+		r.rep.Unchanged++
+		return true
+	}
+	return false
+}
+
+func (r *run) add(d pendingDoc) error {
+	r.pending = append(r.pending, d)
+	if len(r.pending) < embedBatch {
+		return nil
+	}
+	err := r.e.flush(r.ctx, r.tx, r.base, r.pending, r.rep)
+	r.pending = r.pending[:0]
+	return err
+}
+
+// update runs fill in one transaction, then removes the documents it did
+// not see and completes the report from the committed snapshot.
+func (e *Engine) update(ctx context.Context, rep *IndexReport, fill func(r *run) error) (*IndexReport, error) {
+	start := time.Now()
+	err := e.store.Update(ctx, func(tx *disk.Tx) error {
+		r := &run{e: e, ctx: ctx, tx: tx, base: tx.Base(), rep: rep, seen: map[string]bool{}}
+		if err := fill(r); err != nil {
 			return err
 		}
-		for _, d := range base.Docs() {
-			if !seen[d.ID] {
+		if err := e.flush(ctx, tx, r.base, r.pending, rep); err != nil {
+			return err
+		}
+		for _, d := range r.base.Docs() {
+			if !r.seen[d.ID] {
 				tx.Delete(d.ID)
 				rep.Removed = append(rep.Removed, d.ID)
 			}
@@ -137,7 +177,7 @@ func (e *Engine) Index(ctx context.Context, root string, progress func(Progress)
 		return nil, err
 	}
 	rep.Chunks, rep.Generation = snap.NumChunks(), snap.Generation()
-	rep.Duration = time.Since(start)
+	rep.Duration += time.Since(start)
 	sort.Strings(rep.Indexed)
 	return rep, nil
 }
