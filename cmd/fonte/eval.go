@@ -14,7 +14,7 @@ import (
 )
 
 func newEval(o *options) *cobra.Command {
-	var questions, beir, split, svgDir string
+	var questions, beir, split, svgDir, docsDir string
 	var depth int
 	var target float64
 	var noGeneration, perQuestion bool
@@ -31,6 +31,10 @@ a hit when it comes from a gold document and contains the quote), the floor
 trade-off curve with a suggested floor, unanswerable questions let through
 and answerable ones blocked at the floor in use, and the answers' accuracy
 given the gold chunk and end to end.
+
+With --docs DIR it first brings --index up to date with that folder, using
+this command's --chunker, --chunk-size and --overlap: point --index at one
+folder per setting to compare chunkers on the same questions.
 
 With --beir DIR it indexes the BEIR corpus into --index (incrementally) and
 reports document retrieval on the split's judged queries.
@@ -59,6 +63,20 @@ reports document retrieval on the split's judged queries.
 			qs, err := eval.LoadQuestions(questions)
 			if err != nil {
 				return err
+			}
+			if docsDir != "" {
+				// Index (incrementally) with this command's chunker and
+				// embedder first, so chunkers can be compared by pointing
+				// --index at one folder per setting.
+				w, err := openEngine(cmd.Context(), o, false, false)
+				if err != nil {
+					return err
+				}
+				_, err = w.Index(cmd.Context(), docsDir, nil)
+				w.Close()
+				if err != nil {
+					return err
+				}
 			}
 			e, err := openEngine(cmd.Context(), o, true, false)
 			if err != nil {
@@ -124,6 +142,7 @@ reports document retrieval on the split's judged queries.
 	f.StringVar(&questions, "questions", "", "question set (JSONL)")
 	f.StringVar(&beir, "beir", "", "BEIR data folder (corpus.jsonl[.gz], queries.jsonl[.gz], qrels)")
 	f.StringVar(&split, "split", "test", "BEIR qrels split")
+	f.StringVar(&docsDir, "docs", "", "index this folder into --index first (with --chunker, --chunk-size, --embedder)")
 	f.IntVar(&depth, "depth", 100, "chunks retrieved per question for the retrieval measures")
 	f.Float64Var(&target, "target", 0.2, "largest share of unanswerable questions the suggested floor may let through")
 	f.BoolVar(&noGeneration, "no-generation", false, "skip the answer measures")
