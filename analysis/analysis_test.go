@@ -291,3 +291,14 @@ func TestChainFilterOrder(t *testing.T) {
 	}
 	var _ Analyzer = AnalyzerFunc(strings.Fields)
 }
+
+func TestPorterStemmer(t *testing.T) {
+	// Porter and Porter2 differ on words like "generously" and "fairly".
+	p, s := PorterStemmer(), EnglishStemmer()
+	if got := p.Stem("generalization"); got != "gener" {
+		t.Errorf("porter generalization -> %q", got)
+	}
+	if p.Stem("fairly") == s.Stem("fairly") {
+		t.Errorf("porter and porter2 agree on fairly (%q)", p.Stem("fairly"))
+	}
+}

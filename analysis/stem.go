@@ -4,6 +4,7 @@ import (
 	"github.com/blevesearch/snowballstem"
 	"github.com/blevesearch/snowballstem/english"
 	"github.com/blevesearch/snowballstem/italian"
+	"github.com/blevesearch/snowballstem/porter"
 )
 
 // Stemmer is a Filter that replaces each token with its Snowball stem. The
@@ -20,6 +21,10 @@ func EnglishStemmer() Stemmer { return Stemmer{stem: english.Stem} }
 // ItalianStemmer returns the Snowball Italian stemmer: "rimborso" and
 // "rimborsato" become "rimbors".
 func ItalianStemmer() Stemmer { return Stemmer{stem: italian.Stem} }
+
+// PorterStemmer returns the original Porter stemmer (Snowball's porter),
+// the one Lucene's EnglishAnalyzer and Anserini use.
+func PorterStemmer() Stemmer { return Stemmer{stem: porter.Stem} }
 
 // Stem returns the stem of one word.
 func (s Stemmer) Stem(word string) string {
