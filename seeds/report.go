@@ -87,6 +87,9 @@ type Report000 struct {
 	HotelTop2        []Retrieved `json:"hotel_top2"`
 	Top1Answerable   Stats       `json:"top1_answerable"`
 	Top1Unanswerable []float64   `json:"top1_unanswerable"`
+	// Analysis is not a seed figure: fonte's default Italian analysis on
+	// the seed's questions, beside the seed's TF-IDF.
+	Analysis []AnalysisRow `json:"analysis"`
 }
 
 // QueryRankings is one row of seed 001's table.
@@ -289,6 +292,7 @@ func reproduce000(s Seed000) (Report000, error) {
 	for _, q := range s.Unanswerable {
 		r.Top1Unanswerable = append(r.Top1Unanswerable, tf.Search(q, 1)[0].Score)
 	}
+	r.Analysis = Seed000Analysis(s)
 	return r, nil
 }
 

@@ -2,6 +2,7 @@ package seeds
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -134,5 +135,23 @@ func TestLoadMissingFixtureFails(t *testing.T) {
 	}
 	if _, err := Load(empty); err == nil {
 		t.Fatal("Load accepted a malformed fixture")
+	}
+}
+
+// TestItalianAnalysisImproves is issue 4's Italian check: fonte's default
+// Italian analysis must beat the seed's plain TF-IDF on seed 000.
+func TestItalianAnalysisImproves(t *testing.T) {
+	f, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := Seed000Analysis(f.S000)
+	if len(rows) != 3 || rows[0].Hit1 != 10 || fmt.Sprintf("%.3f", rows[0].MRR) != "0.786" {
+		t.Fatalf("baseline row %+v", rows[0])
+	}
+	for _, r := range rows[1:] {
+		if r.Hit1 <= rows[0].Hit1 || r.MRR <= rows[0].MRR {
+			t.Errorf("%s: hit@1 %d MRR %.3f does not improve on the seed's 10, 0.786", r.Retriever, r.Hit1, r.MRR)
+		}
 	}
 }

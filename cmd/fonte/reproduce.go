@@ -45,6 +45,10 @@ when any figure differs.`,
 				}
 			} else {
 				printChecks(out, checks)
+				fmt.Fprintln(out, "\nBeyond the seeds: fonte's default Italian analysis on seed 000's 15 questions")
+				for _, a := range r.Seed000.Analysis {
+					fmt.Fprintf(out, "  %-42s hit@1 %2d/15  hit@3 %2d/15  MRR %.3f  ranks %s\n", a.Retriever, a.Hit1, a.Hit3, a.MRR, strings.Trim(fmt.Sprint(a.Ranks), "[]"))
+				}
 			}
 			bad := 0
 			for _, c := range checks {
