@@ -66,9 +66,9 @@ type Hit struct {
 
 // Leg is one retriever's contribution to a fused hit.
 type Leg struct {
-	Name  string  // "bm25", "vector", ...
-	Rank  int     // 1-based rank in that retriever's list, 0 when absent
-	Score float64 // that retriever's own score
+	Name  string  `json:"name"`  // "bm25", "vector", ...
+	Rank  int     `json:"rank"`  // 1-based rank in that retriever's list, 0 when absent
+	Score float64 `json:"score"` // that retriever's own score
 }
 
 // Chunker splits a document into chunks. Implementations are stateless so

@@ -155,11 +155,14 @@ func (e *Engine) Ask(ctx context.Context, question string, o AskOptions) (*fonte
 	if o.All {
 		cfg.Budget = 1 << 30 // already checked against the budget, in document order
 	}
-	a, err := answer.Ask(ctx, question, hits, docs, cfg)
+	// The answer stage sees the standalone query: a follow-up's own words
+	// ("and for a domestic one?") cannot tell the answerer, or a model
+	// that sees no history, what is asked.
+	a, err := answer.Ask(ctx, query, hits, docs, cfg)
 	if err != nil {
 		return nil, err
 	}
-	a.Query = query
+	a.Question, a.Query = question, query
 	return a, nil
 }
 

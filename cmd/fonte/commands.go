@@ -88,6 +88,9 @@ the previous index stays as it was.`,
 				return err
 			}
 			out := cmd.OutOrStdout()
+			if report.Refused == nil {
+				report.Refused = []engine.Refused{}
+			}
 			if o.asJSON {
 				return writeJSON(out, struct {
 					Indexed int `json:"indexed"`
