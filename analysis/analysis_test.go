@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -301,4 +302,28 @@ func TestPorterStemmer(t *testing.T) {
 	if p.Stem("fairly") == s.Stem("fairly") {
 		t.Errorf("porter and porter2 agree on fairly (%q)", p.Stem("fairly"))
 	}
+}
+
+// TestStemCacheConcurrent checks the memoised stems equal fresh ones when
+// many goroutines fill the cache at once.
+func TestStemCacheConcurrent(t *testing.T) {
+	st := EnglishStemmer()
+	words := strings.Fields("refunds refunded refunding approvals approved generously fairly running runs connection connections")
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 50 {
+				toks := append([]string(nil), words...)
+				for i, got := range st.Filter(toks) {
+					if want := st.Stem(words[i]); got != want {
+						t.Errorf("%s: cached %q, fresh %q", words[i], got, want)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }

@@ -3,6 +3,7 @@ package lexical
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/fonte-rag/fonte/analysis"
 )
@@ -156,4 +157,29 @@ func (m *BM25) MaxScoreTokens(tokens []string) float64 {
 		total += idf * (m.opts.K1 + 1)
 	}
 	return total
+}
+
+// ScoreDoc is ScoresTokens(tokens)[doc] computed for one document, from
+// the forward index: the cost of the query's tokens times a binary search,
+// for callers that need a second score of a few hits only.
+func (m *BM25) ScoreDoc(tokens []string, doc int) float64 {
+	terms, freqs := m.ix.DocTerms(doc)
+	k1, b := m.opts.K1, m.opts.B
+	avg := m.ix.AvgDocLen()
+	s := 0.0
+	for _, tok := range tokens {
+		id, ok := m.ix.ids[tok]
+		if !ok {
+			continue
+		}
+		i, found := slices.BinarySearch(terms, id)
+		if !found {
+			continue
+		}
+		f := float64(freqs[i])
+		// The same expression as the posting weights, so the sum is the
+		// same to the last bit.
+		s += m.idf[id] * f * (k1 + 1) / (f + k1*(1-b+b*float64(m.ix.lengths[doc])/avg))
+	}
+	return s
 }

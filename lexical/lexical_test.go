@@ -295,3 +295,17 @@ func TestBM25MaxScoreBoundsScores(t *testing.T) {
 		t.Error("empty query has no evidence")
 	}
 }
+
+func TestBM25ScoreDocEqualsScores(t *testing.T) {
+	docs := []string{"refund refund card", "delivery parcel refund", "gift card cash card", ""}
+	m := NewBM25(docs, analysis.Sklearn(), DefaultBM25Options())
+	for _, q := range []string{"refund card", "card card gift", "nothing", "parcel refund delivery"} {
+		toks := analysis.Sklearn().Analyze(q)
+		all := m.ScoresTokens(toks)
+		for d := range docs {
+			if got := m.ScoreDoc(toks, d); got != all[d] {
+				t.Errorf("%q doc %d: ScoreDoc %v, Scores %v", q, d, got, all[d])
+			}
+		}
+	}
+}

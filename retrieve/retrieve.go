@@ -11,6 +11,7 @@ package retrieve
 import (
 	"cmp"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -195,9 +196,9 @@ func New(c Corpus, an Analyzers) (*Index, error) {
 		}
 	}
 	slices.Sort(ix.langs)
-	lex := lexical.NewIndexTokens(n, func(d int) []string {
+	lex := lexical.NewIndexParallel(n, func(d int) []string {
 		return an.of(ix.lang(d)).Analyze(chunk.Enriched(c.Chunks[d]))
-	}, an.Default)
+	}, an.Default, runtime.GOMAXPROCS(0))
 	ix.bm25 = lexical.NewBM25Index(lex, BM25Params)
 	if c.Vectors != nil {
 		if c.Dim <= 0 || len(c.Vectors) != n*c.Dim {
@@ -247,42 +248,61 @@ func (ix *Index) queryTokens(q, lang string) []string {
 	return ix.an.of(ix.queryLangs(lang)[0]).Analyze(q)
 }
 
-// lexicalScores returns each chunk's BM25 score divided by the query's
-// MaxScore: the share of the query's evidence the chunk matched, in [0, 1).
-// Within one analysis the division keeps BM25's order; when the query's
-// language is unknown it is analysed in each corpus language and a chunk
-// keeps its best share, so an Italian question is judged by Italian stems
-// without English readings of its words diluting the share (and the
-// reverse).
-func (ix *Index) lexicalScores(q, lang string) []float64 {
-	return ix.shares(q, lang, ix.an.of)
+// lexicalTop returns the depth chunks with the highest BM25 share (score
+// divided by the query's MaxScore: the share of the query's evidence the
+// chunk matched, in [0, 1)), among those allow accepts, best first. Within
+// one analysis the division keeps BM25's order; when the query's language
+// is unknown it is analysed in each corpus language and a chunk keeps its
+// best share, so an Italian question is judged by Italian stems without
+// English readings of its words diluting the share (and the reverse).
+// Each language's top list comes from BM25.TopKShare, exact and pruned.
+func (ix *Index) lexicalTop(q, lang string, depth int, allow func(int) bool) []scored {
+	langs := ix.queryLangs(lang)
+	best := map[int]float64{}
+	for _, l := range langs {
+		for _, r := range ix.bm25.TopKShare(ix.an.of(l).Analyze(q), depth, allow) {
+			best[r.Doc] = max(best[r.Doc], r.Score)
+		}
+	}
+	out := make([]scored, 0, len(best))
+	for d, s := range best {
+		out = append(out, scored{d, s})
+	}
+	slices.SortFunc(out, func(a, b scored) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.doc, b.doc)
+	})
+	return out[:min(depth, len(out))]
 }
 
-// shares is lexicalScores with the analyzer chosen per language by an.
-func (ix *Index) shares(q, lang string, an func(string) analysis.Analyzer) []float64 {
-	var out []float64
+// contentShare is the relevance of chunk doc: the BM25 share of the
+// query's content words alone (see Analyzers.Content), best over the
+// query's languages.
+type contentShare struct {
+	tokens [][]string
+	max    []float64
+}
+
+func (ix *Index) contentShare(q, lang string) contentShare {
+	var c contentShare
 	for _, l := range ix.queryLangs(lang) {
-		toks := an(l).Analyze(q)
-		m := ix.bm25.MaxScoreTokens(toks)
-		if m <= 0 {
-			continue
-		}
-		scores := ix.bm25.ScoresTokens(toks)
-		if out == nil {
-			for i := range scores {
-				scores[i] /= m
-			}
-			out = scores
-			continue
-		}
-		for i, s := range scores {
-			out[i] = max(out[i], s/m)
+		toks := ix.an.contentOf(l).Analyze(q)
+		if m := ix.bm25.MaxScoreTokens(toks); m > 0 {
+			c.tokens = append(c.tokens, toks)
+			c.max = append(c.max, m)
 		}
 	}
-	if out == nil {
-		out = make([]float64, ix.Len())
+	return c
+}
+
+func (ix *Index) share(c contentShare, doc int) float64 {
+	best := 0.0
+	for i, toks := range c.tokens {
+		best = max(best, ix.bm25.ScoreDoc(toks, doc)/c.max[i])
 	}
-	return out
+	return best
 }
 
 // Search runs the request and returns at most K hits, best first.
@@ -316,14 +336,14 @@ func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
 
 	var lexHits, denseHits []scored
 	if req.Mode != Dense {
-		lexHits = topK(ix.lexicalScores(req.Query, req.Lang), req.Depth, allow)
+		lexHits = ix.lexicalTop(req.Query, req.Lang, req.Depth, allow)
 	}
 	// Relevance for the floor: the share of the query's content words'
 	// evidence a chunk matched. It falls back to the ranking share when the
 	// query has no content word at all.
-	var content []float64
+	var content contentShare
 	if req.Mode != Dense {
-		content = ix.shares(req.Query, req.Lang, ix.an.contentOf)
+		content = ix.contentShare(req.Query, req.Lang)
 	}
 	if req.Mode != BM25 {
 		var filter func(uint64) bool
@@ -338,7 +358,7 @@ func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
 		if req.Mode == Dense {
 			return max(dense, 0)
 		}
-		if c := content[doc]; c > 0 || lex == 0 {
+		if c := ix.share(content, doc); c > 0 || lex == 0 {
 			return c
 		}
 		return lex

@@ -1,0 +1,615 @@
+package lexical
+
+import (
+	"cmp"
+	"math"
+	"math/bits"
+	"slices"
+	"sync"
+)
+
+// Top-k BM25 without scoring every document: MaxScore (Turtle and Flood,
+// "Query evaluation: strategies and optimizations", 1995) over the
+// per-term upper bounds BM25 stores, run term at a time around the dense
+// accumulator the exhaustive scorer uses.
+//
+// A query's distinct terms are ranked by their bound (the largest weight
+// the term gives any document, times its repeats in the query). First the
+// highest-bound terms, the rare ones with short lists, are accumulated
+// until their postings reach 1/estimateShare of the query's; the k-th best
+// of those partial scores among allowed documents is a lower bound on the
+// k-th best final score. The lowest-bound terms whose bounds add up to less
+// than it are non-essential: a document found in none of the other,
+// essential terms' lists cannot reach the top k. The essential lists give
+// the candidates; every query token is then added to them in token order,
+// the essential ones by walking their lists, the non-essential ones
+// (common terms, long lists) by galloping through their lists to each
+// candidate, or by a walk that tests a bitmap of the candidates, whichever
+// costs less.
+//
+// The result is exactly the exhaustive one, with no tolerance to tune:
+//
+//   - a candidate's score is the same sum as ScoresTokens's, of the same
+//     weights in the same (token) order, so it is equal bit for bit;
+//   - the bounds are sums in other orders, so they are compared with a
+//     margin, slack, wider than any rounding of sums of that many terms
+//     (plus a few units in the last place, so that the division TopKShare
+//     makes cannot turn a pruned document's score into a tie);
+//   - ranking uses the same order as the exhaustive path: score, then
+//     lower document number.
+//
+// Pruning pays only when it skips many postings: when the query's common
+// terms have lists much longer than the candidates are many. Postings in
+// memory are so cheap to add into a dense accumulator (about 1.5 ns each)
+// that a walk testing a bitmap saves nothing, and a gallop (tens of ns)
+// pays only past a few dozen postings skipped per candidate. So a query
+// with fewer than pruneMinPostings postings, or whose estimated pruned
+// cost (see the cost constants) is not below the dense one, takes the
+// dense path: Search's accumulation, then one scan for the top k. On BEIR
+// SciFact (5,183 abstracts; queries of nine terms whose postings cover
+// four documents in five) every query takes the dense path, which is
+// there 2 to 3 times faster than forced pruning; on 100,000 synthetic
+// documents, queries of two common and two rarer words run about twice as
+// fast pruned (BenchmarkTopKSelective).
+//
+// Two other ways measured slower here: block-max pruning over ranges of
+// 64 document numbers (Ding and Suel's block maxima, scored block by block
+// best bound first as in Mallia, Suel and Tonellotto's BMP) scored 66 of
+// 81 blocks for a top 10 on SciFact, as the numbering follows no topic;
+// document-at-a-time MaxScore, with a cursor per list, paid more per
+// posting than it skipped.
+
+// pruneMinPostings is the number of postings below which a query takes the
+// dense path without trying to prune: under it, the dense path costs a few
+// tens of microseconds, less than pruning's passes would save. A variable
+// so that tests can force either path.
+var pruneMinPostings = 1 << 14
+
+// forcePrune makes every query that MaxScore can prune take that path,
+// whatever its cost estimate says; pruneHook, when set, is told how many
+// candidates each pruned query scored. Both are for tests.
+var (
+	forcePrune bool
+	pruneHook  func(candidates int)
+)
+
+// estimateShare sets the postings MaxScore accumulates, highest-bound terms
+// first (and at least one term), to estimate the k-th best score: 1/32 of
+// the query's. More costs more than a better estimate saves.
+const estimateShare = 32
+
+// TopK returns the at most k documents that score above 0 for the analysed
+// query tokens and that allow accepts (nil accepts all), best first, ties
+// broken by lower document number: exactly the first k of ScoresTokens's
+// positive scores over the allowed documents in that order, scores equal
+// bit for bit, computed without scoring most documents when the query is
+// large enough for pruning to pay (see the notes in prune.go).
+//
+// allow is called during the search, never for a document that shares no
+// term with the query, and possibly more than once for one document; it
+// must be safe to call concurrently if TopK is. A document it rejects is
+// skipped and never counted: TopK still returns k documents when k allowed
+// ones match. TopK is safe for concurrent use.
+func (m *BM25) TopK(tokens []string, k int, allow func(doc int) bool) []Result {
+	return m.topK(tokens, k, allow, 1)
+}
+
+// TopKShare is TopK with every score divided by MaxScoreTokens(tokens):
+// each document's share of the query's evidence, in [0, 1). It returns
+// exactly the first k of ScoresTokens's positive scores each divided by
+// that maximum, ranked after the division (which can turn two close scores
+// into a tie, then broken by document number); nil when the query has no
+// token.
+func (m *BM25) TopKShare(tokens []string, k int, allow func(doc int) bool) []Result {
+	div := m.MaxScoreTokens(tokens)
+	if !(div > 0) {
+		return nil
+	}
+	return m.topK(tokens, k, allow, div)
+}
+
+// topK ranks by score/div, with div > 0 (1 leaves scores unchanged).
+func (m *BM25) topK(tokens []string, k int, allow func(doc int) bool, div float64) []Result {
+	if k <= 0 {
+		return nil
+	}
+	s := m.pool.get()
+	defer m.pool.put(s)
+	s.terms = m.ix.termIDs(s.terms, tokens)
+	if len(s.terms) == 0 {
+		return nil
+	}
+	postings := m.ix.postingsLen(s.terms)
+	if postings >= pruneMinPostings {
+		if out, ok := m.maxScore(s, k, allow, div); ok {
+			return out
+		}
+	}
+
+	// The dense path: Search's accumulation, then a scan for the top k.
+	s.begin(postings)
+	for _, t := range s.terms {
+		s.add(m.ix.postings[t].Docs, m.weights[t], 1)
+	}
+	if s.dense && k >= sampleMinK && k*sampleStride*4 <= len(s.acc) {
+		if out, ok := sampledTopK(s.acc, k, allow, div); ok {
+			return out
+		}
+	}
+	var top topSet
+	top.init(k, div)
+	if s.dense {
+		for d, a := range s.acc {
+			if a >= top.cut {
+				top.offer(d, a, allow)
+			}
+		}
+	} else {
+		for _, d := range s.touched {
+			if a := s.acc[d]; a >= top.cut {
+				top.offer(int(d), a, allow)
+			}
+		}
+	}
+	return top.sorted()
+}
+
+// topSet keeps the best k results offered. Offers that may rank are
+// appended to a buffer; when it holds 2k+64, a selection keeps the best k
+// and raises the cut. That costs a constant per offer where a heap of k
+// costs log k, which shows from k = 50 or so (retrieve asks for 50 to 100).
+type topSet struct {
+	buf []Result
+	k   int
+	div float64
+	// cut is a raw score below which an offer cannot rank: the smallest
+	// positive number until k results are kept, then the k-th score times
+	// div less 2^-50 of it, so that a < cut implies a/div < the k-th score
+	// whatever the rounding.
+	cut float64
+}
+
+func (t *topSet) init(k int, div float64) {
+	*t = topSet{k: k, div: div, cut: math.SmallestNonzeroFloat64}
+}
+
+// offer considers document d with raw score a >= t.cut, and reports
+// whether allow accepted it.
+func (t *topSet) offer(d int, a float64, allow func(int) bool) bool {
+	if allow != nil && !allow(d) {
+		return false
+	}
+	if t.buf == nil {
+		t.buf = make([]Result, 0, min(2*t.k+64, 1024))
+	}
+	t.buf = append(t.buf, Result{Doc: d, Score: a / t.div})
+	if len(t.buf) >= 2*t.k+64 {
+		t.shrink()
+	}
+	return true
+}
+
+// shrink keeps the best k results and raises the cut to the k-th.
+func (t *topSet) shrink() {
+	if len(t.buf) <= t.k {
+		return
+	}
+	selectBest(t.buf, t.k)
+	t.buf = t.buf[:t.k]
+	worst := t.buf[0]
+	for _, r := range t.buf[1:] {
+		if before(worst, r) {
+			worst = r
+		}
+	}
+	t.cut = worst.Score * t.div * (1 - 0x1p-50)
+}
+
+// sorted returns the best k results, best first.
+func (t *topSet) sorted() []Result {
+	t.shrink()
+	slices.SortFunc(t.buf, func(a, b Result) int {
+		if before(a, b) {
+			return -1
+		}
+		return 1
+	})
+	return t.buf[:len(t.buf):len(t.buf)]
+}
+
+// kth returns the k-th best score kept, once k are (0 before).
+func (t *topSet) kth() float64 {
+	if len(t.buf) < t.k {
+		return 0
+	}
+	t.shrink()
+	worst := t.buf[0]
+	for _, r := range t.buf[1:] {
+		if before(worst, r) {
+			worst = r
+		}
+	}
+	return worst.Score
+}
+
+// selectBest reorders rs so that its first k elements are the k best (in
+// no particular order): Hoare's quickselect, pivot the median of three.
+func selectBest(rs []Result, k int) {
+	lo, hi := 0, len(rs)-1
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if before(rs[mid], rs[lo]) {
+			rs[mid], rs[lo] = rs[lo], rs[mid]
+		}
+		if before(rs[hi], rs[lo]) {
+			rs[hi], rs[lo] = rs[lo], rs[hi]
+		}
+		if before(rs[hi], rs[mid]) {
+			rs[hi], rs[mid] = rs[mid], rs[hi]
+		}
+		pivot := rs[mid]
+		i, j := lo, hi
+		for i <= j {
+			for before(rs[i], pivot) {
+				i++
+			}
+			for before(pivot, rs[j]) {
+				j--
+			}
+			if i <= j {
+				rs[i], rs[j] = rs[j], rs[i]
+				i++
+				j--
+			}
+		}
+		// rs[lo..j] rank at or before the pivot, rs[i..hi] at or after it.
+		switch {
+		case k-1 <= j:
+			hi = j
+		case k-1 >= i:
+			lo = i
+		default:
+			return
+		}
+	}
+}
+
+// A deep top k (50 to 100 for retrieve's fusion) from a dense accumulator
+// spends more on selection than on scoring when the cut starts at 0: the
+// first documents all enter, and the cut rises slowly. So the scan starts
+// from a cut guessed on every sampleStride-th document: the score that
+// about 1.5k + 4·sampleStride documents reach. If at least k allowed
+// documents reach the guess, the top k is among those the scan kept;
+// otherwise (a filter, an unlucky sample) the scan is redone from 0.
+const (
+	sampleStride = 8
+	sampleMinK   = 32
+)
+
+var samplePool sync.Pool // of *[]float64
+
+// sampledTopK is the dense path's scan with a guessed starting cut; ok is
+// false when fewer than k allowed documents reach the guess.
+func sampledTopK(acc []float64, k int, allow func(int) bool, div float64) (out []Result, ok bool) {
+	p, _ := samplePool.Get().(*[]float64)
+	if p == nil {
+		p = new([]float64)
+	}
+	defer samplePool.Put(p)
+	sample := (*p)[:0]
+	for i := 0; i < len(acc); i += sampleStride {
+		if a := acc[i]; a > 0 {
+			sample = append(sample, a)
+		}
+	}
+	*p = sample
+	q := (3*k)/(2*sampleStride) + 4
+	if len(sample) < 2*q {
+		return nil, false
+	}
+	guess := selectLargest(sample, q)
+	var top topSet
+	top.init(k, div)
+	// Below the guess less 2^-50 of it, a document ranks after any that
+	// reaches the guess, even once both are divided by div.
+	top.cut = guess * (1 - 0x1p-50)
+	reached := 0
+	for d, a := range acc {
+		if a >= top.cut && top.offer(d, a, allow) && a >= guess {
+			reached++
+		}
+	}
+	if reached < k {
+		return nil, false
+	}
+	return top.sorted(), true
+}
+
+// selectLargest reorders xs so that its q largest values come first and
+// returns the q-th largest: quickselect, pivot the median of three.
+func selectLargest(xs []float64, q int) float64 {
+	lo, hi := 0, len(xs)-1
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if xs[mid] > xs[lo] {
+			xs[mid], xs[lo] = xs[lo], xs[mid]
+		}
+		if xs[hi] > xs[lo] {
+			xs[hi], xs[lo] = xs[lo], xs[hi]
+		}
+		if xs[hi] > xs[mid] {
+			xs[hi], xs[mid] = xs[mid], xs[hi]
+		}
+		pivot := xs[mid]
+		i, j := lo, hi
+		for i <= j {
+			for xs[i] > pivot {
+				i++
+			}
+			for pivot > xs[j] {
+				j--
+			}
+			if i <= j {
+				xs[i], xs[j] = xs[j], xs[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case q-1 <= j:
+			hi = j
+		case q-1 >= i:
+			lo = i
+		default:
+			return xs[q-1]
+		}
+	}
+	return xs[q-1]
+}
+
+// queryTerm is one distinct term of a pruned query.
+type queryTerm struct {
+	id        uint32
+	repeats   float64 // how many of the query's tokens are this term
+	docs      []uint32
+	weights   []float64
+	bound     float64 // the term's upper bound times its repeats
+	essential bool
+	gallop    bool // reach the candidates by galloping, not a walk
+}
+
+// maxScratch is MaxScore's working memory beyond the accumulator.
+type maxScratch struct {
+	terms  []queryTerm // distinct terms
+	token  []int32     // by query token: its index in terms
+	order  []int32     // indices into terms, by decreasing bound
+	marks  []uint64    // bitmap of candidates, one bit per document
+	cands  []uint32    // the candidates, increasing
+	before []uint32    // by word of marks: the candidates in earlier words
+	acc    []float64   // by candidate: its score
+}
+
+var maxPool sync.Pool // of *maxScratch
+
+// maxScore runs MaxScore on the query in s.terms; ok is false when it finds
+// no bound to prune with (fewer than k allowed documents in the estimate,
+// or no term to set aside), leaving s as it found it for the dense path.
+func (m *BM25) maxScore(s *scratch, k int, allow func(int) bool, div float64) (out []Result, ok bool) {
+	x, _ := maxPool.Get().(*maxScratch)
+	if x == nil {
+		x = &maxScratch{}
+	}
+	defer func() {
+		clear(x.terms) // drop the references to this index's lists
+		maxPool.Put(x)
+	}()
+
+	// Distinct terms with their repeats folded into the bound.
+	x.terms, x.token, x.order = x.terms[:0], x.token[:0], x.order[:0]
+	total := 0
+	for _, t := range s.terms {
+		i := slices.IndexFunc(x.terms, func(q queryTerm) bool { return q.id == t })
+		if i < 0 {
+			i = len(x.terms)
+			p := m.ix.postings[t]
+			x.terms = append(x.terms, queryTerm{id: t, docs: p.Docs, weights: m.weights[t][:len(p.Docs)]})
+			x.order = append(x.order, int32(i))
+			total += len(p.Docs)
+		}
+		x.terms[i].bound += m.upper[t]
+		x.terms[i].repeats++
+		x.token = append(x.token, int32(i))
+	}
+	terms := x.terms
+	slices.SortFunc(x.order, func(a, b int32) int { return cmp.Compare(terms[b].bound, terms[a].bound) })
+	// Sums of up to len(s.terms) positive numbers err by less than
+	// len·2^-53 of the total each way; slack covers that twice over and
+	// leaves room for the division.
+	slack := 1 + float64(8*len(s.terms)+64)*0x1p-53
+
+	// Estimate: the highest-bound terms' partial scores, a lower bound on
+	// each document's final score (within rounding).
+	acc, touched := s.acc, s.touched[:0]
+	used := 0
+	for _, i := range x.order {
+		q := &terms[i]
+		if used > 0 && used+len(q.docs) > total/estimateShare {
+			break
+		}
+		used += len(q.docs)
+		for j, d := range q.docs {
+			if acc[d] == 0 {
+				touched = append(touched, d)
+			}
+			acc[d] += q.weights[j] * q.repeats
+		}
+	}
+	var est topSet
+	est.init(k, 1)
+	for _, d := range touched {
+		if a := acc[d]; a >= est.cut {
+			est.offer(int(d), a, allow)
+		}
+		acc[d] = 0
+	}
+	s.touched = touched[:0]
+	kth := est.kth()
+	if kth == 0 {
+		return nil, false
+	}
+	floor := kth / slack // at most the final k-th best score
+
+	// Set aside the lowest-bound terms while their bounds sum below floor.
+	rest := 0.0
+	aside := 0
+	for n := len(x.order) - 1; n >= 0; n-- {
+		q := &terms[x.order[n]]
+		if (rest+q.bound)*slack >= floor {
+			break
+		}
+		rest += q.bound
+		aside++
+	}
+	if aside == 0 || aside == len(x.order) { // the second cannot happen: kth is a score
+		return nil, false
+	}
+	for n, i := range x.order {
+		terms[i].essential = n < len(x.order)-aside
+	}
+
+	// Candidates: the documents of the essential lists, as a bitmap, then
+	// listed by number with, per bitmap word, how many come before it, so
+	// that a document's rank among them is a popcount away.
+	nw := (m.ix.N() + 63) / 64
+	if len(x.marks) < nw {
+		x.marks, x.before = make([]uint64, nw), make([]uint32, nw)
+	}
+	marks, before := x.marks[:nw], x.before[:nw]
+	essential := 0
+	for i := range terms {
+		if terms[i].essential {
+			essential += len(terms[i].docs)
+			for _, d := range terms[i].docs {
+				marks[d/64] |= 1 << (d % 64)
+			}
+		}
+	}
+	cands := x.cands[:0]
+	for w, bitsw := range marks {
+		before[w] = uint32(len(cands))
+		for b := bitsw; b != 0; b &= b - 1 {
+			cands = append(cands, uint32(w*64+bits.TrailingZeros64(b)))
+		}
+	}
+	x.cands = cands
+
+	// Go on only if that beats the dense path, in rough nanoseconds: the
+	// dense path adds every posting into the large accumulator and scans
+	// it; here the essential lists are walked into a small one, and each
+	// common list is either galloped through, candidate by candidate, or
+	// walked with a bitmap test, whichever is cheaper.
+	cost := costWalk * float64(essential)
+	for i := range terms {
+		if !terms[i].essential {
+			q := &terms[i]
+			q.gallop = costGallop*float64(len(cands)) < costFiltered*float64(len(q.docs))
+			cost += min(costGallop*float64(len(cands)), costFiltered*float64(len(q.docs)))
+		}
+	}
+	if !forcePrune && cost >= costDense*float64(total)+costScan*float64(m.ix.N()) {
+		clear(marks)
+		return nil, false
+	}
+
+	// Scores, token by token as ScoresTokens adds them, into an
+	// accumulator indexed by rank among the candidates.
+	if cap(x.acc) < len(cands) {
+		x.acc = make([]float64, len(cands))
+	}
+	cacc := x.acc[:len(cands)]
+	rank := func(d uint32) uint32 {
+		w := d / 64
+		return before[w] + uint32(bits.OnesCount64(marks[w]&(1<<(d%64)-1)))
+	}
+	for _, i := range x.token {
+		q := &terms[i]
+		docs, w := q.docs, q.weights
+		switch {
+		case q.essential:
+			for j, d := range docs {
+				cacc[rank(d)] += w[j]
+			}
+		case q.gallop:
+			pos := 0
+			for c, d := range cands {
+				if pos = seek(docs, pos, d); pos == len(docs) {
+					break
+				}
+				if docs[pos] == d {
+					cacc[c] += w[pos]
+				}
+			}
+		default:
+			for j, d := range docs {
+				if marks[d/64]&(1<<(d%64)) != 0 {
+					cacc[rank(d)] += w[j]
+				}
+			}
+		}
+	}
+
+	if pruneHook != nil {
+		pruneHook(len(cands))
+	}
+	var top topSet
+	top.init(k, div)
+	for c, a := range cacc {
+		if a >= top.cut {
+			top.offer(int(cands[c]), a, allow)
+		}
+	}
+	clear(cacc)
+	clear(marks)
+	s.dense = false // acc is clear: nothing for put to do
+	return top.sorted(), true
+}
+
+// Costs per unit, in about nanoseconds, measured on synthetic corpora of
+// 20,000 and 200,000 documents (2-core Xeon): a posting added into the
+// dense accumulator, a document scanned for the top k, an essential
+// posting (marked, then added by rank), a posting walked with a bitmap
+// test, and a gallop to one candidate. maxScore compares the sums to choose
+// its path once it knows the candidates.
+const (
+	costDense    = 1.8
+	costScan     = 0.4
+	costWalk     = 3
+	costFiltered = 3
+	costGallop   = 40
+)
+
+// seek returns the first position at or after pos whose document is at
+// least d, galloping: probes at pos+1, pos+2, pos+4, ... then a binary
+// search between the last two.
+func seek(docs []uint32, pos int, d uint32) int {
+	if pos >= len(docs) || docs[pos] >= d {
+		return pos
+	}
+	lo, step := pos, 1 // docs[lo] < d
+	hi := pos + step
+	for hi < len(docs) && docs[hi] < d {
+		lo = hi
+		step *= 2
+		hi = pos + step
+	}
+	hi = min(hi, len(docs)) // docs[hi] >= d, or hi is the end
+	for lo+1 < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if docs[mid] < d {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return hi
+}

@@ -1,0 +1,208 @@
+package lexical
+
+import (
+	"cmp"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/fonte-rag/fonte/analysis"
+	"github.com/fonte-rag/fonte/eval"
+)
+
+// The SciFact benchmarks index BEIR SciFact's 5,183 abstracts (title and
+// text) with fonte's English analysis and BM25 k1 = 0.9, b = 0.4, as
+// retrieve does, and run its 300 test queries, analysed beforehand, in
+// turn. A missing data set fails the benchmark.
+
+// sciFact is the shared BEIR SciFact copy.
+const sciFact = "../../shared/data/scifact"
+
+// sciFactParams are retrieve's BM25 parameters.
+var sciFactParams = BM25Options{K1: 0.9, B: 0.4}
+
+var sciFactOnce = sync.OnceValues(func() (*sciFactData, error) {
+	b, err := eval.LoadBEIR(sciFact, "test")
+	if err != nil {
+		return nil, err
+	}
+	d := &sciFactData{beir: b}
+	for _, doc := range b.Corpus {
+		d.docs = append(d.docs, doc.Title+"\n\n"+doc.Text)
+	}
+	d.m = NewBM25(d.docs, analysis.English(), sciFactParams)
+	for _, q := range b.Queries {
+		d.queries = append(d.queries, analysis.English().Analyze(q.Text))
+	}
+	return d, nil
+})
+
+type sciFactData struct {
+	beir    *eval.BEIR
+	docs    []string   // title, blank line, text
+	m       *BM25      // over docs
+	queries [][]string // the test queries, analysed
+}
+
+func loadSciFact(tb testing.TB) *sciFactData {
+	tb.Helper()
+	d, err := sciFactOnce()
+	if err != nil {
+		tb.Fatalf("SciFact: %v", err) // a missing data set is a failure, not a skip
+	}
+	return d
+}
+
+// exhaustiveTopK is what retrieve does without pruning: every score, then
+// the allowed positive ones sorted by score, ties by document.
+func exhaustiveTopK(m *BM25, tokens []string, k int, allow func(int) bool, div float64) []Result {
+	var out []Result
+	for d, s := range m.ScoresTokens(tokens) {
+		if s /= div; s > 0 && (allow == nil || allow(d)) {
+			out = append(out, Result{Doc: d, Score: s})
+		}
+	}
+	slices.SortFunc(out, func(a, b Result) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Doc, b.Doc)
+	})
+	return out[:min(k, len(out))]
+}
+
+// heapTopK is the exhaustive scorer at its best, as Search runs it: the
+// query's postings accumulated into pooled scratch, then a heap of k.
+func heapTopK(m *BM25, tokens []string, k int) []Result {
+	s := m.pool.get()
+	defer m.pool.put(s)
+	s.terms = m.ix.termIDs(s.terms, tokens)
+	s.begin(m.ix.postingsLen(s.terms))
+	for _, t := range s.terms {
+		s.add(m.ix.postings[t].Docs, m.weights[t], 1)
+	}
+	return s.topK(k)
+}
+
+func benchSciFact(b *testing.B, search func(m *BM25, tokens []string) []Result) {
+	d := loadSciFact(b)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		search(d.m, d.queries[i%len(d.queries)])
+		i++
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e3, "µs/query")
+}
+
+// forcedMaxScore runs TopK with pruning forced, whatever its cost
+// estimate says.
+func forcedMaxScore(m *BM25, q []string, k int) []Result {
+	oldMin, oldForce := pruneMinPostings, forcePrune
+	pruneMinPostings, forcePrune = 0, true
+	defer func() { pruneMinPostings, forcePrune = oldMin, oldForce }()
+	return m.TopK(q, k, nil)
+}
+
+// BenchmarkSciFactTop10 compares the ways to the top 10, one query per
+// iteration, single thread: what retrieve did before TopK (every score,
+// then a sort), Search's scorer (every score, a heap), TopK (which takes
+// its dense path on every SciFact query), its variants, and MaxScore
+// forced on.
+func BenchmarkSciFactTop10(b *testing.B) {
+	benchSciFactK(b, 10)
+	b.Run("topk-share", func(b *testing.B) {
+		benchSciFact(b, func(m *BM25, q []string) []Result { return m.TopKShare(q, 10, nil) })
+	})
+	b.Run("topk-filter", func(b *testing.B) {
+		half := func(d int) bool { return d%2 == 0 }
+		benchSciFact(b, func(m *BM25, q []string) []Result { return m.TopK(q, 10, half) })
+	})
+}
+
+// BenchmarkSciFactTop100 is BenchmarkSciFactTop10 at the depth retrieve
+// fuses at (its default Depth is 50; evaluations ask for 100).
+func BenchmarkSciFactTop100(b *testing.B) { benchSciFactK(b, 100) }
+
+func benchSciFactK(b *testing.B, k int) {
+	b.Run("exhaustive-sort", func(b *testing.B) {
+		benchSciFact(b, func(m *BM25, q []string) []Result { return exhaustiveTopK(m, q, k, nil, 1) })
+	})
+	b.Run("exhaustive-heap", func(b *testing.B) {
+		benchSciFact(b, func(m *BM25, q []string) []Result { return heapTopK(m, q, k) })
+	})
+	b.Run("topk", func(b *testing.B) {
+		benchSciFact(b, func(m *BM25, q []string) []Result { return m.TopK(q, k, nil) })
+	})
+	b.Run("maxscore-forced", func(b *testing.B) {
+		benchSciFact(b, func(m *BM25, q []string) []Result { return forcedMaxScore(m, q, k) })
+	})
+}
+
+// BenchmarkTopKSelective is where pruning pays: 100,000 synthetic
+// documents, queries of two of the 30 commonest words and two of rank
+// 1,000 to 5,000 (as a question's "what" and "how" beside its subject),
+// top 10 by TopK (which prunes them) and by its dense path alone.
+func BenchmarkTopKSelective(b *testing.B) {
+	docs, words := zipfCorpus(100000, 4)
+	m := NewBM25(docs, analysis.Sklearn(), BM25Options{K1: 0.9, B: 0.4})
+	rng := rand.New(rand.NewPCG(5, 6))
+	queries := make([][]string, 200)
+	for i := range queries {
+		queries[i] = []string{words[rng.IntN(10)], words[rng.IntN(30)], words[1000+rng.IntN(4000)], words[1000+rng.IntN(4000)]}
+	}
+	run := func(b *testing.B, minPostings int) {
+		old := pruneMinPostings
+		pruneMinPostings = minPostings
+		defer func() { pruneMinPostings = old }()
+		i := 0
+		for b.Loop() {
+			m.TopK(queries[i%len(queries)], 10, nil)
+			i++
+		}
+	}
+	b.Run("topk", func(b *testing.B) { run(b, pruneMinPostings) })
+	b.Run("dense", func(b *testing.B) { run(b, math.MaxInt) })
+}
+
+// BenchmarkSciFactBuild times indexing SciFact: analysis, the inverted
+// index and BM25's weights, on one goroutine (NewBM25) and on GOMAXPROCS
+// (NewIndexParallel).
+func BenchmarkSciFactBuild(b *testing.B) {
+	d := loadSciFact(b)
+	an := analysis.English()
+	b.Run("sequential", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			NewBM25(d.docs, an, sciFactParams)
+		}
+	})
+	b.Run("parallel", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			ix := NewIndexParallel(len(d.docs), func(i int) []string { return an.Analyze(d.docs[i]) }, an, runtime.GOMAXPROCS(0))
+			NewBM25Index(ix, sciFactParams)
+		}
+	})
+}
+
+// BenchmarkSciFactSize reports the index's size: the encoded form (what a
+// store would keep), the raw text it indexes, and their ratio.
+func BenchmarkSciFactSize(b *testing.B) {
+	d := loadSciFact(b)
+	raw := 0
+	for _, doc := range d.beir.Corpus {
+		raw += len(doc.Title) + len(doc.Text)
+	}
+	var buf []byte
+	for b.Loop() {
+		buf, _ = d.m.Index().AppendBinary(buf[:0])
+	}
+	n := len(buf)
+	b.ReportMetric(float64(n), "encoded-bytes")
+	b.ReportMetric(float64(raw), "raw-text-bytes")
+	b.ReportMetric(float64(n)/float64(raw), "encoded/raw")
+}
