@@ -156,28 +156,70 @@ func (f *Flat) SearchBatch(qs [][]float32, k int) [][]Result {
 	return out
 }
 
-// maxGroup bounds the queries scanned together: enough to reuse each block
-// many times, few enough that their heaps stay in cache.
-const maxGroup = 32
+// maxGroup bounds the queries scanned together: each pass over the index
+// serves a whole group, so a larger group reads the index from memory
+// fewer times; 256 packed queries of 384 values (393 KB) still sit in L2
+// beside the block of rows.
+const maxGroup = 256
+
+// quadRows is the number of rows in the AVX-512 batch tile.
+const quadRows = 6
 
 // blockBytes is the size of the row blocks a query group scans together,
-// chosen to stay in a core's L2 cache.
+// chosen so that a block stays in a core's L2 cache while every query of
+// the group is scored against it.
 const blockBytes = 256 << 10
 
 // searchGroup writes into out the results of the queries qs, scanning the
-// rows in cache-sized blocks; the caller holds the read lock.
+// rows in cache-sized blocks; the caller holds the read lock. With an
+// assembly tile kernel the queries are packed four at a time and each
+// block is scored four queries by several rows per step (dotQuad), which
+// loads each row chunk once per four queries and each query chunk once per
+// several rows; otherwise each query scans the block in turn with dotRows.
+// Either way the scores are bit-for-bit Dot's.
 func (f *Flat) searchGroup(qs [][]float32, k int, out [][]Result) {
 	k = min(k, len(f.ids))
 	tops := make([]topK, len(qs))
 	for i := range tops {
 		tops[i] = newTopK(k, make([]Result, 0, k))
 	}
-	rows := max(1, blockBytes/(4*f.dim))
-	for lo := 0; lo < len(f.ids); lo += rows {
-		hi := min(lo+rows, len(f.ids))
-		data, ids := f.data[lo*f.dim:hi*f.dim], f.ids[lo:hi]
-		for i, q := range qs {
-			scanRows(&tops[i], q, data, ids, f.dim)
+	dim := f.dim
+	rows := max(1, blockBytes/(4*dim))
+	if rows > quadRows {
+		rows -= rows % quadRows // whole AVX-512 tiles
+	}
+	scores := make([]float32, quadQueries*rows)
+	if !hasQuad() {
+		for lo := 0; lo < len(f.ids); lo += rows {
+			hi := min(lo+rows, len(f.ids))
+			data, ids := f.data[lo*dim:hi*dim], f.ids[lo:hi]
+			for i, q := range qs {
+				s := scores[:hi-lo]
+				dotRows(q, data, s)
+				offer(&tops[i], s, ids)
+			}
+		}
+	} else {
+		ql := quadLen(dim)
+		nquads := (len(qs) + quadQueries - 1) / quadQueries
+		packed := make([]float32, nquads*ql)
+		for i := range nquads {
+			packQuad(packed[i*ql:(i+1)*ql], qs[i*quadQueries:min((i+1)*quadQueries, len(qs))], dim)
+		}
+		for lo := 0; lo < len(f.ids); lo += rows {
+			hi := min(lo+rows, len(f.ids))
+			data, ids := f.data[lo*dim:hi*dim], f.ids[lo:hi]
+			// While the block is scored, the next one is fetched into L2,
+			// a slice per quad.
+			next := f.data[hi*dim : min(hi+rows, len(f.ids))*dim]
+			step := (len(next) + nquads - 1) / nquads
+			for i := range nquads {
+				prefetch(next[min(i*step, len(next)):min((i+1)*step, len(next))])
+				dotQuad(packed[i*ql:(i+1)*ql], data, dim, hi-lo, scores, rows)
+				for j := range min(quadQueries, len(qs)-i*quadQueries) {
+					offer(&tops[i*quadQueries+j], scores[j*rows:j*rows+hi-lo], ids)
+				}
+			}
 		}
 	}
 	for i := range tops {
@@ -202,20 +244,43 @@ func (f *Flat) search(q []float32, k int) []Result {
 	return t.sorted()
 }
 
+// scoreBlock is the number of rows scored per kernel call in scanRows:
+// the scores live on the stack and are still in L1 when the top-k pass
+// reads them.
+const scoreBlock = 256
+
 // scanRows offers every row of data to t. It is shared by Flat and by the
 // cells of IVF so both score candidates with the same arithmetic, which is
-// what makes an IVF probing every cell return exactly Flat's results.
+// what makes an IVF probing every cell return exactly Flat's results. Rows
+// are scored a block at a time by dotRows, whose scores are bit-for-bit
+// those of Dot.
 func scanRows(t *topK, q, data []float32, ids []uint64, dim int) {
-	for i, id := range ids {
-		s := Dot(q, data[i*dim:(i+1)*dim])
-		if t.full() {
-			// Inline reject: almost every row of a large index fails here.
-			root := t.h[0]
-			if s < root.Score || (s == root.Score && id > root.ID) {
-				continue
-			}
+	var buf [scoreBlock]float32
+	for lo := 0; lo < len(ids); lo += scoreBlock {
+		hi := min(lo+scoreBlock, len(ids))
+		s := buf[:hi-lo]
+		dotRows(q, data[lo*dim:hi*dim], s)
+		offer(t, s, ids[lo:hi])
+	}
+}
+
+// offer pushes the candidates (ids[i], scores[i]) into t. Once t is full
+// almost every candidate of a large index scores below the root, and
+// firstGE skips those many scores per instruction; a score equal to the
+// root's goes to push, which breaks the tie by id.
+func offer(t *topK, scores []float32, ids []uint64) {
+	ids = ids[:len(scores)]
+	i := 0
+	for ; i < len(scores) && !t.full(); i++ {
+		t.push(Result{ID: ids[i], Score: scores[i]})
+	}
+	for i < len(scores) {
+		i += firstGE(scores[i:], t.h[0].Score)
+		if i == len(scores) {
+			return
 		}
-		t.push(Result{ID: id, Score: s})
+		t.push(Result{ID: ids[i], Score: scores[i]})
+		i++
 	}
 }
 
