@@ -63,11 +63,8 @@ func (f *Flat) Len() int {
 // *DimensionError if len(v) is not the index's dimension and ErrNotFinite
 // if v holds NaN or infinities.
 func (f *Flat) Add(id uint64, v []float32) error {
-	if len(v) != f.dim {
-		return &DimensionError{Want: f.dim, Got: len(v)}
-	}
-	if !finite(v) {
-		return ErrNotFinite
+	if err := checkVector(v, f.dim); err != nil {
+		return err
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -312,4 +309,16 @@ func (f *Flat) SearchFilter(q []float32, k int, allow func(id uint64) bool) []Re
 		t.push(Result{ID: id, Score: s})
 	}
 	return t.sorted()
+}
+
+// checkVector is what every index's Add requires of a vector: the index's
+// dimension (a *DimensionError otherwise) and finite values (ErrNotFinite).
+func checkVector(v []float32, dim int) error {
+	if len(v) != dim {
+		return &DimensionError{Want: dim, Got: len(v)}
+	}
+	if !finite(v) {
+		return ErrNotFinite
+	}
+	return nil
 }

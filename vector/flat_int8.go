@@ -90,11 +90,8 @@ func (f *FlatInt8) Len() int {
 // *DimensionError if len(v) is not the index's dimension and ErrNotFinite
 // if v holds NaN or infinities.
 func (f *FlatInt8) Add(id uint64, v []float32) error {
-	if len(v) != f.dim {
-		return &DimensionError{Want: f.dim, Got: len(v)}
-	}
-	if !finite(v) {
-		return ErrNotFinite
+	if err := checkVector(v, f.dim); err != nil {
+		return err
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()

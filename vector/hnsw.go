@@ -241,11 +241,8 @@ func (h *HNSW) Options() HNSWOptions {
 // dimension and ErrNotFinite if v holds NaN or infinities, and an error
 // when the index already holds 2^32-1 nodes.
 func (h *HNSW) Add(id uint64, v []float32) error {
-	if len(v) != h.dim {
-		return &DimensionError{Want: h.dim, Got: len(v)}
-	}
-	if !finite(v) {
-		return ErrNotFinite
+	if err := checkVector(v, h.dim); err != nil {
+		return err
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()

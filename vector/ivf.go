@@ -139,11 +139,8 @@ func (x *IVF) TrainWith(data []float32, opts KMeansOptions) error {
 // before Train, a *DimensionError for a vector of the wrong length and
 // ErrNotFinite for NaN or infinite values.
 func (x *IVF) Add(id uint64, v []float32) error {
-	if len(v) != x.dim {
-		return &DimensionError{Want: x.dim, Got: len(v)}
-	}
-	if !finite(v) {
-		return ErrNotFinite
+	if err := checkVector(v, x.dim); err != nil {
+		return err
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
