@@ -41,6 +41,9 @@ type Settings struct {
 	Generator fonte.Generator
 	// Reranker, when set, reorders the fused candidates before the floor.
 	Reranker fonte.Reranker
+	// DenseIndex chooses the dense leg's index: exact below
+	// retrieve.HNSWMinChunks chunks and HNSW from there on by default.
+	DenseIndex retrieve.DenseKind
 	// Retrieval defaults.
 	Mode          retrieve.Mode
 	K             int
@@ -239,7 +242,7 @@ func (e *Engine) view() (*disk.Snapshot, *retrieve.Index, map[string]fonte.Docum
 	if n == 0 {
 		c.Vectors = nil
 	}
-	idx, err := retrieve.New(c, e.an)
+	idx, err := retrieve.NewWith(c, e.an, e.derivedOptions(snap, e.idx))
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"path"
 	"sort"
 	"strings"
@@ -153,6 +154,7 @@ func (r *run) add(d pendingDoc) error {
 // not see and completes the report from the committed snapshot.
 func (e *Engine) update(ctx context.Context, rep *IndexReport, fill func(r *run) error) (*IndexReport, error) {
 	start := time.Now()
+	e.loadPersisted()
 	err := e.store.Update(ctx, func(tx *disk.Tx) error {
 		r := &run{e: e, ctx: ctx, tx: tx, base: tx.Base(), rep: rep, seen: map[string]bool{}}
 		if err := fill(r); err != nil {
@@ -177,6 +179,9 @@ func (e *Engine) update(ctx context.Context, rep *IndexReport, fill func(r *run)
 		return nil, err
 	}
 	rep.Chunks, rep.Generation = snap.NumChunks(), snap.Generation()
+	if err := e.persistDerived(ctx, false); err != nil {
+		slog.Warn("the index is committed, but its derived indexes were not saved; the next open rebuilds them", "err", err)
+	}
 	rep.Duration += time.Since(start)
 	sort.Strings(rep.Indexed)
 	return rep, nil
@@ -290,6 +295,7 @@ func (e *Engine) chunkText(d fonte.Document) []fonte.Chunk {
 // generations, so their text, postings and vectors leave no bytes behind.
 func (e *Engine) Delete(ctx context.Context, patterns []string) ([]string, error) {
 	var deleted []string
+	e.loadPersisted()
 	err := e.store.Update(ctx, func(tx *disk.Tx) error {
 		for _, d := range tx.Base().Docs() {
 			for _, p := range patterns {
@@ -301,10 +307,18 @@ func (e *Engine) Delete(ctx context.Context, patterns []string) ([]string, error
 				}
 			}
 		}
+		if len(deleted) > 0 {
+			dropDerived(tx)
+		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	if len(deleted) > 0 {
+		if err := e.persistDerived(ctx, true); err != nil {
+			return deleted, err
+		}
 	}
 	if err := e.store.Purge(); err != nil {
 		return deleted, err

@@ -164,7 +164,10 @@ type Index struct {
 	an     Analyzers
 	langs  []string // the corpus's languages, sorted
 	bm25   *lexical.BM25
-	flat   *vector.Flat
+	dense  dense // nil without vectors
+	graph  *vector.HNSW
+	keys   []uint64
+	built  Built
 
 	tfidfOnce sync.Once
 	tfidf     *lexical.TFIDF // built on first use: only evaluations ask for it
@@ -177,9 +180,40 @@ type Index struct {
 // and vary less in length, which both lower values reflect.
 var BM25Params = lexical.BM25Options{K1: 0.9, B: 0.4}
 
-// New indexes a corpus. Vectors, when present, must hold Dim floats per
-// chunk.
-func New(c Corpus, an Analyzers) (*Index, error) {
+// Options control how New builds an index, and hand it parts built
+// before over the same corpus (decoded from the store) so that opening a
+// large index costs a decode, not a build.
+type Options struct {
+	// Dense chooses the dense leg's index (DenseAuto by default).
+	Dense DenseKind
+	// HNSW configures a graph New builds (vector's defaults when zero).
+	HNSW vector.HNSWOptions
+	// BM25, when set, is the lexical index of exactly this corpus's
+	// chunks, in order, built with the same analysis (see Index.BM25).
+	BM25 *lexical.BM25
+	// Keys are the chunks' graph keys (see ChunkKey), required for an
+	// HNSW dense leg; nil keys the chunks by position.
+	Keys []uint64
+	// Graph, when set, is an HNSW graph keyed by Keys built for an earlier
+	// version of the corpus whose keys were PreviousKeys: New deletes the
+	// keys the corpus lost and adds the ones it gained, in place, instead
+	// of building a graph from nothing.
+	Graph        *vector.HNSW
+	PreviousKeys []uint64
+}
+
+// Built tells what New had to build rather than reuse.
+type Built struct {
+	BM25  bool // the lexical index was built (not given)
+	Graph bool // an HNSW graph was built or changed
+}
+
+// New indexes a corpus with default options. Vectors, when present, must
+// hold Dim floats per chunk.
+func New(c Corpus, an Analyzers) (*Index, error) { return NewWith(c, an, Options{}) }
+
+// NewWith indexes a corpus, reusing the parts o carries.
+func NewWith(c Corpus, an Analyzers, o Options) (*Index, error) {
 	n := len(c.Chunks)
 	if len(c.Langs) != 0 && len(c.Langs) != n {
 		return nil, fmt.Errorf("retrieve: %d languages for %d chunks", len(c.Langs), n)
@@ -196,23 +230,63 @@ func New(c Corpus, an Analyzers) (*Index, error) {
 		}
 	}
 	slices.Sort(ix.langs)
-	lex := lexical.NewIndexParallel(n, func(d int) []string {
-		return an.of(ix.lang(d)).Analyze(chunk.Enriched(c.Chunks[d]))
-	}, an.Default, runtime.GOMAXPROCS(0))
-	ix.bm25 = lexical.NewBM25Index(lex, BM25Params)
-	if c.Vectors != nil {
-		if c.Dim <= 0 || len(c.Vectors) != n*c.Dim {
-			return nil, fmt.Errorf("retrieve: %d vector values for %d chunks of dimension %d", len(c.Vectors), n, c.Dim)
-		}
-		ix.flat = vector.NewFlat(c.Dim)
+	if o.BM25 != nil && o.BM25.Index().N() == n {
+		ix.bm25 = o.BM25
+	} else {
+		lex := lexical.NewIndexParallel(n, func(d int) []string {
+			return an.of(ix.lang(d)).Analyze(chunk.Enriched(c.Chunks[d]))
+		}, an.Default, runtime.GOMAXPROCS(0))
+		ix.bm25 = lexical.NewBM25Index(lex, BM25Params)
+		ix.built.BM25 = true
+	}
+	if c.Vectors == nil {
+		return ix, nil
+	}
+	if c.Dim <= 0 || len(c.Vectors) != n*c.Dim {
+		return nil, fmt.Errorf("retrieve: %d vector values for %d chunks of dimension %d", len(c.Vectors), n, c.Dim)
+	}
+	useGraph := o.Dense == DenseHNSW || o.Dense == DenseAuto && n >= HNSWMinChunks
+	if !useGraph {
+		f := vector.NewFlat(c.Dim)
 		for i := range n {
-			if err := ix.flat.Add(uint64(i), c.Vectors[i*c.Dim:(i+1)*c.Dim]); err != nil {
+			if err := f.Add(uint64(i), c.Vectors[i*c.Dim:(i+1)*c.Dim]); err != nil {
 				return nil, fmt.Errorf("retrieve: chunk %s: %w", c.Chunks[i].ID, err)
 			}
 		}
+		ix.dense = flatLeg{f}
+		return ix, nil
 	}
+	keys := o.Keys
+	if keys == nil {
+		keys = make([]uint64, n)
+		for i := range keys {
+			keys[i] = uint64(i)
+		}
+	}
+	if len(keys) != n {
+		return nil, fmt.Errorf("retrieve: %d graph keys for %d chunks", len(keys), n)
+	}
+	leg, changed, err := buildHNSW(c, keys, o.Graph, o.PreviousKeys, o.HNSW)
+	if err != nil && o.Graph != nil {
+		// The graph handed over does not fit this corpus: build anew.
+		leg, changed, err = buildHNSW(c, keys, nil, nil, o.HNSW)
+	}
+	if err != nil {
+		return nil, err
+	}
+	ix.dense, ix.graph, ix.keys, ix.built.Graph = leg, leg.g, keys, changed
 	return ix, nil
 }
+
+// BM25 returns the lexical index, to be persisted (see Options.BM25).
+func (ix *Index) BM25() *lexical.BM25 { return ix.bm25 }
+
+// Graph returns the dense leg's HNSW graph and its keys, or nil when the
+// leg scans exactly.
+func (ix *Index) Graph() (*vector.HNSW, []uint64) { return ix.graph, ix.keys }
+
+// Built tells what NewWith built rather than reused.
+func (ix *Index) Built() Built { return ix.built }
 
 func (ix *Index) lang(i int) string {
 	if len(ix.corpus.Langs) == 0 {
@@ -225,7 +299,7 @@ func (ix *Index) lang(i int) string {
 func (ix *Index) Len() int { return len(ix.corpus.Chunks) }
 
 // HasDense reports whether the index has a dense leg.
-func (ix *Index) HasDense() bool { return ix.flat != nil }
+func (ix *Index) HasDense() bool { return ix.dense != nil }
 
 // Chunk returns chunk i of the corpus.
 func (ix *Index) Chunk(i int) fonte.Chunk { return ix.corpus.Chunks[i] }
@@ -323,7 +397,7 @@ func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
 			return fonte.Hit{Score: s.score, Relevance: s.score}
 		}), nil
 	}
-	if req.Mode != BM25 && ix.flat == nil {
+	if req.Mode != BM25 && ix.dense == nil {
 		if req.Mode == Dense {
 			return nil, fmt.Errorf("retrieve: the index has no vectors for the dense leg")
 		}
@@ -346,13 +420,7 @@ func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
 		content = ix.contentShare(req.Query, req.Lang)
 	}
 	if req.Mode != BM25 {
-		var filter func(uint64) bool
-		if allow != nil {
-			filter = func(id uint64) bool { return allow(int(id)) }
-		}
-		for _, r := range ix.flat.SearchFilter(req.Vector, req.Depth, filter) {
-			denseHits = append(denseHits, scored{int(r.ID), float64(r.Score)})
-		}
+		denseHits = ix.dense.search(req.Vector, req.Depth, allow)
 	}
 	relevance := func(doc int, lex, dense float64) float64 {
 		if req.Mode == Dense {

@@ -48,6 +48,7 @@ type options struct {
 	keepAlive  string
 	lexWeight  float64
 	denseWeigh float64
+	denseIndex string
 }
 
 func addCommonFlags(cmd *cobra.Command, o *options) {
@@ -76,6 +77,7 @@ func addCommonFlags(cmd *cobra.Command, o *options) {
 	f.StringVar(&o.keepAlive, "keep-alive", "", "Ollama keep_alive for loaded models (e.g. 5m)")
 	f.Float64Var(&o.lexWeight, "lexical-weight", 0, "weight of the BM25 leg in the fusion (0 with --dense-weight 0: defaults, 1 and 1, or 0.5 for the built-in embedder)")
 	f.Float64Var(&o.denseWeigh, "dense-weight", 0, "weight of the dense leg in the fusion")
+	f.StringVar(&o.denseIndex, "dense-index", "auto", "dense leg's index: auto (exact below 50,000 chunks, HNSW above), exact or hnsw")
 }
 
 // applyEnvAndFile fills every flag the user did not set from FONTE_* and
@@ -148,6 +150,9 @@ func (o *options) settings() (engine.Settings, error) {
 		return s, usageError{fmt.Errorf("--retriever: %w", err)}
 	}
 	s.Mode = mode
+	if s.DenseIndex, err = retrieve.ParseDenseKind(o.denseIndex); err != nil {
+		return s, usageError{fmt.Errorf("--dense-index: %w", err)}
+	}
 	apiKey := o.apiKey
 	httpOpts := embed.HTTPOptions{Timeout: o.timeout, APIKey: apiKey}
 	if s.Embedder, err = o.embedderClient(httpOpts); err != nil {

@@ -1,0 +1,254 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/fonte-rag/fonte/disk"
+	"github.com/fonte-rag/fonte/lexical"
+	"github.com/fonte-rag/fonte/retrieve"
+	"github.com/fonte-rag/fonte/vector"
+)
+
+// Derived indexes: the BM25 postings and the HNSW graph are functions of
+// the stored chunks, so the store's segments stay the only source of
+// truth, and for small corpora they are rebuilt in memory when an index
+// is opened (2,000 chunks analyse in well under a second). From
+// PersistMinChunks on, rebuilding at every open would cost seconds to
+// minutes (an HNSW graph over a million vectors takes many minutes), so
+// they are kept in the store as blobs, written by a commit of their own
+// right after the data's, and checked against the data before use:
+//
+//	lexical blob: "FDLX" v1, the corpus fingerprint (32 bytes), lexical.BM25's binary form
+//	graph blob:   "FDGR" v1, key count, the keys (uint64 each), vector.HNSW's encoding
+//
+// A lexical blob whose fingerprint differs from the data is ignored and
+// rebuilt. A graph is keyed by retrieve.ChunkKey, so an older graph is
+// brought up to date in place: the keys the data lost are deleted, the
+// new ones added. A crash between the two commits leaves stale blobs,
+// which the checks reject.
+const (
+	blobLexical = "derived/lexical"
+	blobGraph   = "derived/graph"
+)
+
+// PersistMinChunks is the corpus size from which derived indexes are kept
+// in the store. A variable so tests can lower it.
+var PersistMinChunks = 20_000
+
+var (
+	lexicalMagic = []byte("FDLX\x01\x00\x00\x00")
+	graphMagic   = []byte("FDGR\x01\x00\x00\x00")
+)
+
+// fingerprint identifies what the lexical index is a function of: the
+// analysis, BM25's parameters and, in order, every chunk's id, text hash
+// (over its enriched text) and language.
+func fingerprint(snap *disk.Snapshot, an retrieve.Analyzers) [32]byte {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%v\x00%v\x00%d\x00", an.Name(), retrieve.BM25Params.K1, retrieve.BM25Params.B, snap.NumChunks())
+	for _, d := range snap.Docs() {
+		lo, hi, _ := snap.ChunkRange(d.ID)
+		for i := lo; i < hi; i++ {
+			h.Write([]byte(snap.Chunk(i).ID))
+			h.Write([]byte{0})
+			h.Write([]byte(snap.TextHash(i)))
+			h.Write([]byte{0})
+			h.Write([]byte(d.Language))
+			h.Write([]byte{0})
+		}
+	}
+	var out [32]byte
+	h.Sum(out[:0])
+	return out
+}
+
+// chunkKeys returns the graph key of every chunk of snap, in order.
+func chunkKeys(snap *disk.Snapshot) []uint64 {
+	keys := make([]uint64, snap.NumChunks())
+	for i := range keys {
+		keys[i] = retrieve.ChunkKey(snap.Chunk(i).ID, snap.TextHash(i))
+	}
+	return keys
+}
+
+// derivedOptions collects what snap's blobs (or the previous in-memory
+// index, prev) offer to retrieve.NewWith.
+func (e *Engine) derivedOptions(snap *disk.Snapshot, prev *retrieve.Index) retrieve.Options {
+	o := retrieve.Options{Dense: e.settings.DenseIndex, Keys: chunkKeys(snap)}
+	fp := fingerprint(snap, e.an)
+	if b, ok := snap.Blob(blobLexical); ok {
+		if m, err := decodeLexicalBlob(b, fp, e.an); err == nil {
+			o.BM25 = m
+		} else {
+			slog.Debug("rebuilding the lexical index", "reason", err)
+		}
+	}
+	if prev != nil {
+		if g, keys := prev.Graph(); g != nil && g.Dim() == snap.Dim() {
+			o.Graph, o.PreviousKeys = g, keys
+		}
+	}
+	if o.Graph == nil {
+		if b, ok := snap.Blob(blobGraph); ok {
+			if g, keys, err := decodeGraphBlob(b); err == nil && g.Dim() == snap.Dim() {
+				o.Graph, o.PreviousKeys = g, keys
+			} else if err != nil {
+				slog.Warn("rebuilding the HNSW graph: its stored copy is unreadable", "err", err)
+			}
+		}
+	}
+	return o
+}
+
+// persistDerived writes the derived indexes of the latest generation to
+// the store when the corpus is large enough and they were (re)built, in a
+// commit of their own. Failing to persist is not fatal: the data is
+// committed, and the next open rebuilds what is missing.
+//
+// After a deletion (compact set), the graph's tombstones are removed first,
+// so the deleted chunks' vectors are in no blob the commit writes.
+func (e *Engine) persistDerived(ctx context.Context, compact bool) error {
+	snap, idx, _, err := e.view()
+	if err != nil {
+		return err
+	}
+	if snap.NumChunks() < PersistMinChunks {
+		return nil
+	}
+	if g, _ := idx.Graph(); g != nil && compact {
+		g.Compact()
+	}
+	built := idx.Built()
+	_, haveLex := snap.Blob(blobLexical)
+	_, haveGraph := snap.Blob(blobGraph)
+	g, keys := idx.Graph()
+	writeLex := built.BM25 || !haveLex
+	writeGraph := g != nil && (built.Graph || compact || !haveGraph)
+	if !writeLex && !writeGraph {
+		return nil
+	}
+	var lex, graph []byte
+	if writeLex {
+		lex = encodeLexicalBlob(idx.BM25(), fingerprint(snap, e.an))
+	}
+	if writeGraph {
+		if graph, err = encodeGraphBlob(g, keys); err != nil {
+			return err
+		}
+	}
+	err = e.store.Update(ctx, func(tx *disk.Tx) error {
+		if tx.Base().Generation() != snap.Generation() {
+			return errSuperseded // another writer committed: its run persists
+		}
+		if lex != nil {
+			tx.SetBlob(blobLexical, lex)
+		}
+		if graph != nil {
+			tx.SetBlob(blobGraph, graph)
+		}
+		return nil
+	})
+	if errors.Is(err, errSuperseded) {
+		return nil
+	}
+	return err
+}
+
+var errSuperseded = errors.New("superseded")
+
+// loadPersisted builds the search index of the current generation before
+// a large corpus is changed, so that the change updates its graph in place
+// (deleting and adding the changed chunks' keys) rather than building a
+// graph from nothing afterwards.
+// It is an optimisation only: a store that cannot be read yet (one being
+// rebuilt with other settings) is left to the update itself.
+func (e *Engine) loadPersisted() {
+	snap, err := e.store.Snapshot()
+	if err != nil || snap.NumChunks() < PersistMinChunks {
+		return
+	}
+	if _, ok := snap.Blob(blobGraph); !ok {
+		return
+	}
+	if _, _, _, err := e.view(); err != nil {
+		slog.Debug("not reusing the stored graph", "err", err)
+	}
+}
+
+// dropDerived removes the derived blobs in tx, for a commit that deletes
+// documents: their terms must not outlive them in a stale lexical blob.
+func dropDerived(tx *disk.Tx) {
+	for _, name := range []string{blobLexical, blobGraph} {
+		if _, ok := tx.Base().Blob(name); ok {
+			tx.SetBlob(name, nil)
+		}
+	}
+}
+
+func encodeLexicalBlob(m *lexical.BM25, fp [32]byte) []byte {
+	b := append([]byte(nil), lexicalMagic...)
+	b = append(b, fp[:]...)
+	b, _ = m.AppendBinary(b)
+	return b
+}
+
+func decodeLexicalBlob(b []byte, fp [32]byte, an retrieve.Analyzers) (*lexical.BM25, error) {
+	if !bytes.HasPrefix(b, lexicalMagic) || len(b) < len(lexicalMagic)+32 {
+		return nil, errors.New("lexical blob: not a fonte lexical blob of this version")
+	}
+	b = b[len(lexicalMagic):]
+	if !bytes.Equal(b[:32], fp[:]) {
+		return nil, errors.New("lexical blob: built for other data")
+	}
+	m, err := lexical.DecodeBM25(b[32:], an.Default)
+	if err != nil {
+		return nil, err
+	}
+	if m.Options() != retrieve.BM25Params {
+		return nil, errors.New("lexical blob: other BM25 parameters")
+	}
+	return m, nil
+}
+
+func encodeGraphBlob(g *vector.HNSW, keys []uint64) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.Write(graphMagic)
+	var n [8]byte
+	binary.LittleEndian.PutUint64(n[:], uint64(len(keys)))
+	buf.Write(n[:])
+	for _, k := range keys {
+		binary.LittleEndian.PutUint64(n[:], k)
+		buf.Write(n[:])
+	}
+	if err := g.Encode(&buf); err != nil {
+		return nil, fmt.Errorf("encoding the HNSW graph: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+func decodeGraphBlob(b []byte) (*vector.HNSW, []uint64, error) {
+	if !bytes.HasPrefix(b, graphMagic) || len(b) < len(graphMagic)+8 {
+		return nil, nil, errors.New("graph blob: not a fonte graph blob of this version")
+	}
+	b = b[len(graphMagic):]
+	n := binary.LittleEndian.Uint64(b)
+	b = b[8:]
+	if n > uint64(len(b))/8 {
+		return nil, nil, fmt.Errorf("graph blob: %d keys in %d bytes", n, len(b))
+	}
+	keys := make([]uint64, n)
+	for i := range keys {
+		keys[i] = binary.LittleEndian.Uint64(b[8*i:])
+	}
+	g, err := vector.DecodeHNSW(bytes.NewReader(b[8*n:]))
+	if err != nil {
+		return nil, nil, fmt.Errorf("graph blob: %w", err)
+	}
+	return g, keys, nil
+}

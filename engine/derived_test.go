@@ -1,0 +1,181 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/retrieve"
+)
+
+// lowerPersistThreshold makes a test corpus of a few dozen chunks count as
+// large, so the derived indexes are persisted.
+func lowerPersistThreshold(t *testing.T, n int) {
+	old := PersistMinChunks
+	PersistMinChunks = n
+	t.Cleanup(func() { PersistMinChunks = old })
+}
+
+func derivedDocs(n int, marker string) []fonte.Document {
+	var docs []fonte.Document
+	for i := range n {
+		text := fmt.Sprintf("Procedure %d covers topic %d and the form F-%03d; it is reviewed every %d months.", i, i%7, i, 1+i%12)
+		if i == 3 {
+			text += " " + marker
+		}
+		docs = append(docs, fonte.Document{ID: fmt.Sprintf("proc/%03d", i), Title: fmt.Sprintf("Procedure %d", i), Text: text})
+	}
+	return docs
+}
+
+func ids(hits []fonte.Hit) []string {
+	var out []string
+	for _, h := range hits {
+		out = append(out, h.Chunk.ID)
+	}
+	return out
+}
+
+// TestDerivedIndexesPersist: from PersistMinChunks on, the lexical index
+// and the HNSW graph are stored with the data, reused by the next open
+// without a rebuild, updated in place when documents change, and a deleted
+// document's terms leave the stored lexical index.
+func TestDerivedIndexesPersist(t *testing.T) {
+	lowerPersistThreshold(t, 20)
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "idx")
+	s := Settings{IndexDir: dir, DenseIndex: retrieve.DenseHNSW}
+	e, err := Open(ctx, s, OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const marker = "zanzibarite"
+	if _, err := e.IndexDocuments(ctx, derivedDocs(60, marker), true, nil); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := e.store.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{blobLexical, blobGraph} {
+		if _, ok := snap.Blob(name); !ok {
+			t.Fatalf("blob %s missing after indexing %d chunks; blobs %v", name, snap.NumChunks(), snap.BlobNames())
+		}
+	}
+	queries := []string{"form F-017", "reviewed every 5 months", "topic 3 procedure", marker}
+	var before [][]string
+	for _, q := range queries {
+		h, err := e.Search(ctx, q, SearchOptions{K: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		before = append(before, ids(h))
+	}
+	if before[3][0] != "proc/003#0" {
+		t.Fatalf("marker query found %v", before[3])
+	}
+	e.Close()
+
+	// A new process: the search index comes from the blobs.
+	r, err := Open(ctx, s, OpenOptions{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, q := range queries {
+		h, err := r.Search(ctx, q, SearchOptions{K: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ids(h); !slices.Equal(got, before[i]) {
+			t.Errorf("%q after reopening: %v, before %v", q, got, before[i])
+		}
+	}
+	if b := r.idx.Built(); b.BM25 || b.Graph {
+		t.Fatalf("reopening rebuilt %+v instead of decoding the blobs", b)
+	}
+	r.Close()
+
+	// Change ten documents and drop five: the graph is updated, not rebuilt.
+	e, err = Open(ctx, s, OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	docs := derivedDocs(55, marker)
+	for i := 40; i < 50; i++ {
+		docs[i].Text += " Revised."
+	}
+	if _, err := e.IndexDocuments(ctx, docs, true, nil); err != nil {
+		t.Fatal(err)
+	}
+	g, keys := e.idx.Graph()
+	if g == nil || g.Len() != 55 || len(keys) != 55 {
+		t.Fatalf("graph after the update: %v with %d keys", g, len(keys))
+	}
+	h, err := e.Search(ctx, "Revised procedure 45", SearchOptions{K: 3})
+	if err != nil || len(h) == 0 || h[0].Chunk.ID != "proc/045#0" {
+		t.Fatalf("search after the update: %v %v", ids(h), err)
+	}
+
+	// Delete the marker's document: no stored file keeps its word.
+	if _, err := e.Delete(ctx, []string{"proc/003"}); err != nil {
+		t.Fatal(err)
+	}
+	snap, _ = e.store.Snapshot()
+	if _, ok := snap.Blob(blobLexical); !ok {
+		t.Fatal("lexical blob not rewritten after the deletion")
+	}
+	files, _ := os.ReadDir(dir)
+	for _, f := range files {
+		b, _ := os.ReadFile(filepath.Join(dir, f.Name()))
+		if bytes.Contains(b, []byte(marker)) || bytes.Contains(b, []byte(strings.TrimSuffix(marker, "e"))) {
+			t.Errorf("%s still holds the deleted document's word", f.Name())
+		}
+	}
+	if h, _ := e.Search(ctx, marker, SearchOptions{K: 3, Mode: retrieve.BM25}); len(h) != 0 {
+		t.Errorf("deleted word still found: %v", ids(h))
+	}
+}
+
+// TestDerivedBlobsRejectedWhenStale: a lexical blob built for other data
+// is not used.
+func TestDerivedBlobsRejectedWhenStale(t *testing.T) {
+	lowerPersistThreshold(t, 5)
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "idx")
+	e, err := Open(ctx, Settings{IndexDir: dir}, OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if _, err := e.IndexDocuments(ctx, derivedDocs(10, "x"), true, nil); err != nil {
+		t.Fatal(err)
+	}
+	snap, _ := e.store.Snapshot()
+	b, ok := snap.Blob(blobLexical)
+	if !ok {
+		t.Fatal("no lexical blob")
+	}
+	fp := fingerprint(snap, e.an)
+	if _, err := decodeLexicalBlob(b, fp, e.an); err != nil {
+		t.Fatalf("own blob refused: %v", err)
+	}
+	fp[0] ^= 1
+	if _, err := decodeLexicalBlob(b, fp, e.an); err == nil {
+		t.Fatal("blob accepted for other data")
+	}
+	bad := slices.Clone(b)
+	bad[len(bad)-10] ^= 0xff
+	if _, err := decodeLexicalBlob(bad, fingerprint(snap, e.an), e.an); err == nil {
+		t.Fatal("damaged blob accepted")
+	}
+	if _, _, err := decodeGraphBlob([]byte("FDGR\x01\x00\x00\x00\xff\xff\xff\xff\xff\xff\xff\x7f")); err == nil {
+		t.Fatal("graph blob with an impossible key count accepted")
+	}
+}
