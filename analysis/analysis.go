@@ -1,6 +1,6 @@
 // Package analysis turns text into the tokens an index stores: a chain of
-// one-method steps (lower-casing, a Tokenizer, then Filters) built with
-// explicit constructors.
+// one-method steps (lower-casing, CharFilters, a Tokenizer, then Filters)
+// built with explicit constructors.
 //
 // The word tokenizer and the char_wb n-grams reproduce scikit-learn 1.2.1
 // exactly, including Python's Unicode rules for str.lower, \w and
@@ -46,18 +46,23 @@ func (f AnalyzerFunc) Analyze(text string) []string { return f(text) }
 
 // Chain is an Analyzer made of steps run in order: optional lower-casing of
 // the whole text (before tokenizing, as scikit-learn does, so that a
-// tokenizer sees what Python's pattern would see), the Tokenizer, then each
-// Filter. A Chain is safe for concurrent use when its steps are.
+// tokenizer sees what Python's pattern would see), each CharFilter, the
+// Tokenizer, then each Filter. A Chain is safe for concurrent use when its
+// steps are.
 type Chain struct {
-	Lowercase bool      // apply Lower to the text before tokenizing
-	Tokenizer Tokenizer // required
-	Filters   []Filter  // applied in order to the tokenizer's output
+	Lowercase   bool         // apply Lower to the text before tokenizing
+	CharFilters []CharFilter // applied in order to the (lower-cased) text
+	Tokenizer   Tokenizer    // required
+	Filters     []Filter     // applied in order to the tokenizer's output
 }
 
 // Analyze runs the chain on text.
 func (c *Chain) Analyze(text string) []string {
 	if c.Lowercase {
 		text = Lower(text)
+	}
+	for _, f := range c.CharFilters {
+		text = f.Map(text)
 	}
 	tokens := c.Tokenizer.Tokenize(text)
 	for _, f := range c.Filters {

@@ -40,20 +40,34 @@ func Seed001() *Chain {
 // English is fonte's analyzer for English text:
 //
 //   - Lower, as everywhere, so queries match regardless of case;
+//   - Fold, so accented Latin letters, Greek letters in scientific
+//     words ("TNF-α") and typographic hyphens are written as people type
+//     them ("tnf-alpha");
 //   - IdentifierTokenizer, so "SOP-014" or "v2.3.1" can be searched whole as
 //     well as by their parts (WordTokenizer's rules otherwise);
 //   - LuceneEnglishStopWords, 33 function words: small on purpose, because
 //     longer lists such as scikit-learn's remove content words ("system",
 //     "bill", "fire") and the seeds found removing function words helps less
 //     than expected; BM25's idf already discounts the rest;
+//   - AmericanSpelling, so British and American spellings meet ("tumour",
+//     "tumor");
 //   - the Snowball English stemmer, so "refund", "refunds" and "refunded"
 //     meet.
-func English() *Chain {
+//
+// It is NewEnglish(LuceneEnglishStopWords).
+func English() *Chain { return NewEnglish(LuceneEnglishStopWords) }
+
+// NewEnglish is English's chain with another stop list, for analyses that
+// must produce the same terms as English for the words they keep (the
+// content words that retrieve's relevance counts, say).
+func NewEnglish(stops WordSet) *Chain {
 	return &Chain{
-		Lowercase: true,
-		Tokenizer: IdentifierTokenizer{},
+		Lowercase:   true,
+		CharFilters: []CharFilter{Fold{}},
+		Tokenizer:   IdentifierTokenizer{},
 		Filters: []Filter{
-			NewStopFilter(LuceneEnglishStopWords),
+			NewStopFilter(stops),
+			AmericanSpelling{},
 			EnglishStemmer(),
 		},
 	}

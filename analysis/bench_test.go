@@ -53,3 +53,24 @@ func BenchmarkLower(b *testing.B) {
 		Lower(benchText)
 	}
 }
+
+func BenchmarkFold(b *testing.B) {
+	text := Lower(benchText)
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		Fold{}.Map(text)
+	}
+}
+
+// BenchmarkAmericanSpelling is the filter on a chunk's tokens, its cache
+// warm as it is after the first documents.
+func BenchmarkAmericanSpelling(b *testing.B) {
+	tokens := (IdentifierTokenizer{}).Tokenize(Lower(benchText))
+	buf := make([]string, len(tokens))
+	b.ReportAllocs()
+	for b.Loop() {
+		copy(buf, tokens)
+		AmericanSpelling{}.Filter(buf)
+	}
+}

@@ -158,7 +158,7 @@ func citation(n int, c fonte.Chunk, docs map[string]fonte.Document, start, end i
 var keyAnalyzers = func() []analysis.Analyzer {
 	stops := analysis.NewStopFilter(analysis.ContentStopWords)
 	return []analysis.Analyzer{
-		&analysis.Chain{Lowercase: true, Tokenizer: analysis.IdentifierTokenizer{}, Filters: []analysis.Filter{stops, analysis.EnglishStemmer()}},
+		analysis.NewEnglish(analysis.ContentStopWords),
 		&analysis.Chain{Lowercase: true, Tokenizer: analysis.IdentifierTokenizer{}, Filters: []analysis.Filter{stops, analysis.ItalianStemmer()}},
 	}
 }()

@@ -3,6 +3,7 @@ package embed
 import (
 	"context"
 	"fmt"
+	"gonum.org/v1/gonum/floats"
 	"math"
 	"math/rand/v2"
 
@@ -154,13 +155,34 @@ func randomizedSVD(m *lexical.TFIDF, n, v, k int, rng *rand.Rand) ([]float64, []
 
 // orthonormal returns an orthonormal basis of a's columns (thin QR).
 func orthonormal(a *mat.Dense) *mat.Dense {
-	var qr mat.QR
-	qr.Factorize(a)
+	// Modified Gram–Schmidt, twice ("twice is enough" for orthogonality
+	// to working precision), over the columns of a tall r × c matrix. A
+	// full QR would also be exact, but gonum's QTo materialises the square
+	// r × r factor: vocabulary² floats, 8 GB for a 32,000-term corpus.
 	r, c := a.Dims()
+	cols := make([][]float64, c)
+	for j := range cols {
+		cols[j] = mat.Col(nil, j, a)
+	}
+	for pass := 0; pass < 2; pass++ {
+		for j, col := range cols {
+			for _, prev := range cols[:j] {
+				d := floats.Dot(prev, col)
+				floats.AddScaled(col, -d, prev)
+			}
+			norm := floats.Norm(col, 2)
+			if norm < 1e-300 {
+				// A dependent column: zero keeps the span, and the SVD of
+				// the projection stays exact.
+				norm = math.Inf(1)
+			}
+			floats.Scale(1/norm, col)
+		}
+	}
 	q := mat.NewDense(r, c, nil)
-	var full mat.Dense
-	qr.QTo(&full)
-	q.Copy(full.Slice(0, r, 0, c))
+	for j, col := range cols {
+		q.SetCol(j, col)
+	}
 	return q
 }
 

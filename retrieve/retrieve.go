@@ -53,20 +53,19 @@ type Analyzers struct {
 // Latin-script text.
 func DefaultAnalyzers() Analyzers {
 	en := analysis.English()
-	// Content words: the same tokens and stems, minus a broad list of
-	// function words in both languages (scikit-learn's 318 English words,
-	// Snowball's Italian list). Questions are full of words like "how",
-	// "many", "must", "posso" that say nothing about whether the corpus
-	// answers them; counting them in the relevance share would sink every
-	// answerable question towards the floor.
-	stops := analysis.NewStopFilter(analysis.ContentStopWords)
-	content := func(stem analysis.Filter) analysis.Analyzer {
-		return &analysis.Chain{Lowercase: true, Tokenizer: analysis.IdentifierTokenizer{}, Filters: []analysis.Filter{stops, stem}}
-	}
+	// Content words: the same tokens, spellings and stems, minus a broad
+	// list of function words in both languages (scikit-learn's 318
+	// English words, Snowball's Italian list). Questions are full of words
+	// like "how", "many", "must", "posso" that say nothing about whether
+	// the corpus answers them; counting them in the relevance share would
+	// sink every answerable question towards the floor.
+	contentEn := analysis.NewEnglish(analysis.ContentStopWords)
+	contentIt := &analysis.Chain{Lowercase: true, Tokenizer: analysis.IdentifierTokenizer{},
+		Filters: []analysis.Filter{analysis.NewStopFilter(analysis.ContentStopWords), analysis.ItalianStemmer()}}
 	return Analyzers{
 		ByLang:  map[string]analysis.Analyzer{"en": en, "it": analysis.Italian()},
 		Default: en,
-		Content: map[string]analysis.Analyzer{"en": content(analysis.EnglishStemmer()), "it": content(analysis.ItalianStemmer()), "": content(analysis.EnglishStemmer())},
+		Content: map[string]analysis.Analyzer{"en": contentEn, "it": contentIt, "": contentEn},
 	}
 }
 
@@ -91,7 +90,7 @@ func (a Analyzers) Name() string {
 		langs = append(langs, l)
 	}
 	slices.Sort(langs)
-	return "fonte-analysis/v1 " + strings.Join(langs, "+")
+	return "fonte-analysis/v2 " + strings.Join(langs, "+")
 }
 
 // Mode selects the legs a search runs.
