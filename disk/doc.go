@@ -40,6 +40,11 @@
 //	vectors  chunks×dim float32, row-major, in the order of meta
 //	crc      uint32   CRC-32C of every byte before it
 //
+// Blobs under a megabyte are loaded with their generation; larger ones (a
+// serialized index) are checked for size at load and read, with their
+// checksum verified, only when asked for (Snapshot.ReadBlob), so a
+// snapshot never holds a copy of what its user decodes.
+//
 // The vector block is raw, so loading is a checksum and a conversion loop,
 // and the sizes in the header let a truncated file be refused before any
 // large allocation. A blob file is "FONTEBLB", a uint32 version, a uint64

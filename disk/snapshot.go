@@ -2,8 +2,10 @@ package disk
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -50,10 +52,19 @@ type docEntry struct {
 	start, end int // the document's chunks
 }
 
+// blobData is one blob of a generation: its bytes when small, or only
+// where to read them (see Snapshot.ReadBlob).
 type blobData struct {
 	entry blobEntry
-	data  []byte
+	data  []byte // nil for a blob of lazyBlobBytes or more
+	path  string
 }
+
+// lazyBlobBytes is the size from which a snapshot does not keep a blob in
+// memory but reads it when asked: a large blob (a serialized index of a
+// million chunks is gigabytes) is decoded into its own structures by its
+// user, and keeping its bytes too would double the memory it costs.
+const lazyBlobBytes = 1 << 20
 
 // Generation is the snapshot's generation number; every commit adds one.
 func (s *Snapshot) Generation() uint64 { return s.gen }
@@ -163,10 +174,30 @@ func (s *Snapshot) VectorForText(textHash string) ([]float32, bool) {
 	return s.Vector(i), true
 }
 
-// Blob returns a blob committed with the generation.
+// Blob returns a blob committed with the generation, or false when there
+// is none or it cannot be read (see ReadBlob for the error).
 func (s *Snapshot) Blob(name string) ([]byte, bool) {
+	b, err := s.ReadBlob(name)
+	return b, err == nil
+}
+
+// ErrNoBlob is returned by ReadBlob for a name the generation lacks.
+var ErrNoBlob = errors.New("disk: no such blob")
+
+// ReadBlob returns a blob committed with the generation. Blobs under a
+// megabyte are held in memory; larger ones are read from their file and
+// checked on every call, and not kept, so the caller owns the bytes. A
+// large blob's file is kept as long as its generation is current or the
+// one before it; reading it from an older snapshot may fail.
+func (s *Snapshot) ReadBlob(name string) ([]byte, error) {
 	b, ok := s.blobs[name]
-	return b.data, ok
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("%w: %q", ErrNoBlob, name)
+	case b.data != nil:
+		return b.data, nil
+	}
+	return readBlob(b.path, b.entry)
 }
 
 // BlobNames lists the generation's blobs, sorted.
@@ -280,15 +311,15 @@ func assemble(m *manifest, sources []segSource, blobs map[string]blobData) (*Sna
 // segments read from disk.
 func loadSnapshot(dir string, m *manifest, prev *Snapshot, reads *atomic.Int64) (*Snapshot, error) {
 	var have map[segmentEntry]*segInfo
-	var haveBlobs map[blobEntry][]byte
+	var haveBlobs map[blobEntry]blobData
 	if prev != nil && prev.storeID == m.Store && prev.cfg == m.Config {
 		have = make(map[segmentEntry]*segInfo, len(prev.segs))
 		for i := range prev.segs {
 			have[prev.segs[i].entry] = &prev.segs[i]
 		}
-		haveBlobs = make(map[blobEntry][]byte, len(prev.blobs))
+		haveBlobs = make(map[blobEntry]blobData, len(prev.blobs))
 		for _, b := range prev.blobs {
-			haveBlobs[b.entry] = b.data
+			haveBlobs[b.entry] = b
 		}
 	}
 	sources := make([]segSource, len(m.Segments))
@@ -315,16 +346,34 @@ func loadSnapshot(dir string, m *manifest, prev *Snapshot, reads *atomic.Int64) 
 	}
 	blobs := make(map[string]blobData, len(m.Blobs))
 	for _, e := range m.Blobs {
-		data, ok := haveBlobs[e]
+		b, ok := haveBlobs[e]
 		if !ok {
 			var err error
-			if data, err = readBlob(filepath.Join(dir, e.File), e); err != nil {
+			if b, err = loadBlob(filepath.Join(dir, e.File), e); err != nil {
 				return nil, err
 			}
 		}
-		blobs[e.Name] = blobData{entry: e, data: data}
+		blobs[e.Name] = b
 	}
 	return assemble(m, sources, blobs)
+}
+
+// loadBlob reads a small blob whole; of a large one it checks only that
+// its file has the size the manifest says (the checksum is verified when
+// it is read).
+func loadBlob(path string, e blobEntry) (blobData, error) {
+	if e.Size < lazyBlobBytes {
+		data, err := readBlob(path, e)
+		return blobData{entry: e, data: data, path: path}, err
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return blobData{}, wrapFile("reading blob", path, err)
+	}
+	if info.Size() != e.Size {
+		return blobData{}, corrupt(path, "%d bytes, the manifest says %d", info.Size(), e.Size)
+	}
+	return blobData{entry: e, path: path}, nil
 }
 
 // parallel runs fn(0), ..., fn(n-1) on up to GOMAXPROCS goroutines and

@@ -693,3 +693,48 @@ func TestEncodingCoversEveryField(t *testing.T) {
 		t.Errorf("fonte.Document has %d fields; the segment encoding stores 8: update segment.go", n)
 	}
 }
+
+// TestLargeBlobsAreReadOnDemand: a blob of a megabyte or more is not kept
+// in the snapshot's memory but read, and checked, from its file on each
+// ReadBlob, in the writer's snapshot and in another process's.
+func TestLargeBlobsAreReadOnDemand(t *testing.T) {
+	dir := t.TempDir()
+	s := mustOpen(t, dir, testCfg, Options{})
+	big := make([]byte, lazyBlobBytes+123)
+	for i := range big {
+		big[i] = byte(i*31 + i/7)
+	}
+	tx(t, s, func(tx *Tx) error { tx.SetBlob("graph", big); tx.SetBlob("small", []byte("s")); return nil })
+	for _, snap := range []*Snapshot{mustSnapshot(t, s), mustSnapshot(t, mustOpen(t, dir, Config{}, Options{ReadOnly: true}))} {
+		if snap.blobs["graph"].data != nil {
+			t.Fatal("the snapshot holds the large blob in memory")
+		}
+		if snap.blobs["small"].data == nil {
+			t.Fatal("the snapshot does not hold the small blob")
+		}
+		got, err := snap.ReadBlob("graph")
+		if err != nil || !bytes.Equal(got, big) {
+			t.Fatalf("ReadBlob: %d bytes, %v", len(got), err)
+		}
+		if _, err := snap.ReadBlob("none"); !errors.Is(err, ErrNoBlob) {
+			t.Fatalf("missing blob: %v", err)
+		}
+	}
+	// A damaged file is refused when read.
+	snap := mustSnapshot(t, s)
+	path := snap.blobs["graph"].path
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw[len(raw)/2] ^= 0x40
+	if err := os.WriteFile(path, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := snap.ReadBlob("graph"); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("damaged blob: %v", err)
+	}
+	if _, ok := snap.Blob("graph"); ok {
+		t.Fatal("Blob returned a damaged blob")
+	}
+}

@@ -262,7 +262,11 @@ func (s *Store) commit(ctx context.Context, tx *Tx, m *manifest) error {
 		if err != nil {
 			return err
 		}
-		blobs[name] = blobData{entry: e, data: data}
+		b := blobData{entry: e, path: s.path(e.File)}
+		if e.Size < lazyBlobBytes {
+			b.data = data
+		}
+		blobs[name] = b
 	}
 	for _, name := range slices.Sorted(maps.Keys(blobs)) {
 		next.Blobs = append(next.Blobs, blobs[name].entry)

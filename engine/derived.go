@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 
 	"github.com/fonte-rag/fonte/disk"
 	"github.com/fonte-rag/fonte/lexical"
@@ -82,12 +83,14 @@ func chunkKeys(snap *disk.Snapshot) []uint64 {
 func (e *Engine) derivedOptions(snap *disk.Snapshot, prev *retrieve.Index) retrieve.Options {
 	o := retrieve.Options{Dense: e.settings.DenseIndex, Keys: chunkKeys(snap)}
 	fp := fingerprint(snap, e.an)
-	if b, ok := snap.Blob(blobLexical); ok {
+	if b, err := snap.ReadBlob(blobLexical); err == nil {
 		if m, err := decodeLexicalBlob(b, fp, e.an); err == nil {
 			o.BM25 = m
 		} else {
 			slog.Debug("rebuilding the lexical index", "reason", err)
 		}
+	} else if !errors.Is(err, disk.ErrNoBlob) {
+		slog.Warn("rebuilding the lexical index: its stored copy is unreadable", "err", err)
 	}
 	if prev != nil {
 		if g, keys := prev.Graph(); g != nil && g.Dim() == snap.Dim() {
@@ -95,12 +98,17 @@ func (e *Engine) derivedOptions(snap *disk.Snapshot, prev *retrieve.Index) retri
 		}
 	}
 	if o.Graph == nil {
-		if b, ok := snap.Blob(blobGraph); ok {
-			if g, keys, err := decodeGraphBlob(b); err == nil && g.Dim() == snap.Dim() {
+		b, err := snap.ReadBlob(blobGraph)
+		if err == nil {
+			var g *vector.HNSW
+			var keys []uint64
+			g, keys, err = decodeGraphBlob(b)
+			if err == nil && g.Dim() == snap.Dim() {
 				o.Graph, o.PreviousKeys = g, keys
-			} else if err != nil {
-				slog.Warn("rebuilding the HNSW graph: its stored copy is unreadable", "err", err)
 			}
+		}
+		if err != nil && !errors.Is(err, disk.ErrNoBlob) {
+			slog.Warn("rebuilding the HNSW graph: its stored copy is unreadable", "err", err)
 		}
 	}
 	return o
@@ -125,8 +133,7 @@ func (e *Engine) persistDerived(ctx context.Context, compact bool) error {
 		g.Compact()
 	}
 	built := idx.Built()
-	_, haveLex := snap.Blob(blobLexical)
-	_, haveGraph := snap.Blob(blobGraph)
+	haveLex, haveGraph := hasBlob(snap, blobLexical), hasBlob(snap, blobGraph)
 	g, keys := idx.Graph()
 	writeLex := built.BM25 || !haveLex
 	writeGraph := g != nil && (built.Graph || compact || !haveGraph)
@@ -173,7 +180,7 @@ func (e *Engine) loadPersisted() {
 	if err != nil || snap.NumChunks() < PersistMinChunks {
 		return
 	}
-	if _, ok := snap.Blob(blobGraph); !ok {
+	if !hasBlob(snap, blobGraph) {
 		return
 	}
 	if _, _, _, err := e.view(); err != nil {
@@ -185,10 +192,14 @@ func (e *Engine) loadPersisted() {
 // documents: their terms must not outlive them in a stale lexical blob.
 func dropDerived(tx *disk.Tx) {
 	for _, name := range []string{blobLexical, blobGraph} {
-		if _, ok := tx.Base().Blob(name); ok {
+		if hasBlob(tx.Base(), name) {
 			tx.SetBlob(name, nil)
 		}
 	}
+}
+
+func hasBlob(snap *disk.Snapshot, name string) bool {
+	return slices.Contains(snap.BlobNames(), name)
 }
 
 func encodeLexicalBlob(m *lexical.BM25, fp [32]byte) []byte {
@@ -218,13 +229,17 @@ func decodeLexicalBlob(b []byte, fp [32]byte, an retrieve.Analyzers) (*lexical.B
 
 func encodeGraphBlob(g *vector.HNSW, keys []uint64) ([]byte, error) {
 	var buf bytes.Buffer
+	// Graph size: ids, levels, vectors, level-0 links; upper layers add
+	// about 1/(M-1) of the links.
+	n, dim, m := len(keys), g.Dim(), g.Options().M
+	buf.Grow(64 + n*(8+8+1+4*dim+4*(1+2*m)+4*(1+m)/(m-1)) + 1024)
 	buf.Write(graphMagic)
-	var n [8]byte
-	binary.LittleEndian.PutUint64(n[:], uint64(len(keys)))
-	buf.Write(n[:])
+	var word [8]byte
+	binary.LittleEndian.PutUint64(word[:], uint64(len(keys)))
+	buf.Write(word[:])
 	for _, k := range keys {
-		binary.LittleEndian.PutUint64(n[:], k)
-		buf.Write(n[:])
+		binary.LittleEndian.PutUint64(word[:], k)
+		buf.Write(word[:])
 	}
 	if err := g.Encode(&buf); err != nil {
 		return nil, fmt.Errorf("encoding the HNSW graph: %w", err)
