@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/disk"
 	"github.com/fonte-rag/fonte/retrieve"
 )
 
@@ -177,5 +178,49 @@ func TestDerivedBlobsRejectedWhenStale(t *testing.T) {
 	}
 	if _, _, err := decodeGraphBlob([]byte("FDGR\x01\x00\x00\x00\xff\xff\xff\xff\xff\xff\xff\x7f")); err == nil {
 		t.Fatal("graph blob with an impossible key count accepted")
+	}
+}
+
+// TestOpenAcceptsAnotherAnalysis: an index recorded with another analysis
+// (an older fonte's) opens for writing and reading without a rebuild; its
+// chunks and vectors stay, and its lexical index follows the current
+// analysis.
+func TestOpenAcceptsAnotherAnalysis(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "idx")
+	s := Settings{IndexDir: dir}
+	s.defaults()
+	chunker, err := s.chunkerName()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := disk.Open(dir, disk.Config{Analyzer: "fonte-analysis/v0 en", Chunker: chunker, Embedder: s.Embedder.Model(), Dim: s.Embedder.Dimension()}, disk.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := "Haemoglobin levels are measured every month."
+	vec, _ := s.Embedder.Embed(ctx, []string{text})
+	err = st.Update(ctx, func(tx *disk.Tx) error {
+		return tx.Put(disk.Record{Doc: fonte.Document{ID: "a", Title: "Blood", Text: text, SHA256: "x"},
+			Chunks: []fonte.Chunk{{ID: "a#0", DocID: "a", Text: text, End: len(text)}}, TextHashes: []string{"h"}, Vectors: [][]float32{vec[0]}})
+	})
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ro := range []bool{true, false} {
+		e, err := Open(ctx, Settings{IndexDir: dir}, OpenOptions{ReadOnly: ro})
+		if err != nil {
+			t.Fatalf("read-only %v: %v", ro, err)
+		}
+		// "hemoglobin" meets "Haemoglobin" only under the current analysis.
+		h, err := e.Search(ctx, "hemoglobin", SearchOptions{K: 1, Mode: retrieve.BM25})
+		if err != nil || len(h) != 1 || h[0].Chunk.ID != "a#0" {
+			t.Fatalf("read-only %v: %v %v", ro, ids(h), err)
+		}
+		if st, _ := e.Status(); st.Analyzer != retrieve.DefaultAnalyzers().Name() {
+			t.Errorf("status analysis %q", st.Analyzer)
+		}
+		e.Close()
 	}
 }

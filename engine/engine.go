@@ -190,13 +190,26 @@ func Open(ctx context.Context, s Settings, o OpenOptions) (*Engine, error) {
 		if err != nil {
 			return nil, err
 		}
-		if got := st.Config(); got.Embedder != cfg.Embedder || got.Analyzer != cfg.Analyzer {
+		if got := st.Config(); got.Embedder != cfg.Embedder {
 			st.Close()
-			return nil, fmt.Errorf("%w: %s was built with embedder %q and analysis %q, but this query would use %q and %q; "+
+			return nil, fmt.Errorf("%w: %s was built with embedder %q, but this query would use %q; "+
 				"query with the same embedder settings, or rebuild with `fonte index --rebuild DIR`",
-				disk.ErrConfigMismatch, s.IndexDir, got.Embedder, got.Analyzer, cfg.Embedder, cfg.Analyzer)
+				disk.ErrConfigMismatch, s.IndexDir, got.Embedder, cfg.Embedder)
 		}
 		return &Engine{settings: s, store: st, an: an}, nil
+	}
+	// The analysis is recorded but not binding: nothing stored depends on
+	// it (the lexical index is derived from the chunks' text and carries
+	// the analysis in its fingerprint), so an index built by an older
+	// fonte keeps its chunks and vectors and gets its lexical index
+	// rebuilt, rather than being re-embedded from scratch.
+	if !o.Rebuild {
+		if old, err := disk.Open(s.IndexDir, disk.Config{}, disk.Options{ReadOnly: true}); err == nil {
+			if got := old.Config(); !got.IsZero() && got.Analyzer != cfg.Analyzer {
+				cfg.Analyzer = got.Analyzer
+			}
+			old.Close()
+		}
 	}
 	st, err := disk.Open(s.IndexDir, cfg, disk.Options{Rebuild: o.Rebuild})
 	if err != nil {

@@ -197,7 +197,7 @@ func (e *Engine) Status() (*Status, error) {
 	}
 	cfg := snap.Config()
 	st := &Status{Dir: e.Dir(), Generation: snap.Generation(), Committed: snap.Committed(), Documents: snap.NumDocs(),
-		Chunks: snap.NumChunks(), Analyzer: cfg.Analyzer, Chunker: cfg.Chunker, Embedder: cfg.Embedder, Dimension: cfg.Dim}
+		Chunks: snap.NumChunks(), Analyzer: e.an.Name(), Chunker: cfg.Chunker, Embedder: cfg.Embedder, Dimension: cfg.Dim}
 	for _, d := range snap.Docs() {
 		st.Docs = append(st.Docs, DocStatus{ID: d.ID, Title: d.Title, Language: d.Language, Chunks: d.Chunks, Updated: d.Updated})
 	}
