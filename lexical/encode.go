@@ -222,7 +222,10 @@ func (r *reader) index(an analysis.Analyzer) (*Index, error) {
 
 	// Postings, into two shared arrays grown as lists arrive, then cut into
 	// capacity-clipped windows as NewIndexTokens lays them out.
-	var docs, freqs []uint32
+	// A posting takes at least two bytes and one token of its document,
+	// which bounds their number without a first pass.
+	capacity := min(ix.total, uint64(len(r.b)/2))
+	docs, freqs := make([]uint32, 0, capacity), make([]uint32, 0, capacity)
 	ends := make([]int, nt)
 	sums := make([]uint64, n) // frequencies per document, to check lengths
 	for t := range ix.terms {
