@@ -1,12 +1,15 @@
-"""FAISS IndexFlatIP on fonte's peer data set, one thread.
+"""FAISS IndexFlatIP on the benchmark's dense data file, one thread: one run.
 
-Reads base.f32 and queries.f32 (raw little-endian float32, 384 values a
-row) written by `go run ./bench/faisspeer/gen -out DIR`, and prints the
-median QPS of 5 runs at batch 1 (the first 200 queries one by one) and at
-batch 1,000, with k = 10, by wall clock and by the thread's CPU time. If DIR holds fonte_top10.u64 (written by gen
-with -bench) it also reports how many of fonte's top-10 ids FAISS returns.
+    /usr/bin/python3 flat.py DATAFILE [SINGLE]
 
-    /usr/bin/python3 bench/faisspeer/flat.py DIR
+Reads the file the benchmark command writes (bench/data.go: "FHNSWPR1",
+n, queries, dim, k as uint32, then the vectors, the queries and the exact
+top k, little-endian), adds the vectors to an IndexFlatIP (timed), then
+times the first SINGLE queries (default 200) searched one at a time (by
+FAISS's own kernels, as by default, and through BLAS) and all queries in
+one batch, k = 10, by wall clock and by the process's CPU time,
+and checks the batch's results against the exact top k. Prints one
+"key value" line per measure, as the benchmark's own workers do.
 
 Uses Debian's python3-faiss (apt-get install python3-faiss). One thread:
 OMP_NUM_THREADS and OPENBLAS_NUM_THREADS are set to 1 before FAISS and
@@ -14,9 +17,9 @@ NumPy load, and faiss.omp_set_num_threads(1).
 
 Debian's OpenBLAS 0.3.21 does not know recent Xeons (Sapphire/Emerald
 Rapids) and falls back to its Prescott (SSE3) kernels there, which makes
-FAISS's batch search several times slower; the script prints the core it
-got. For the strongest peer run it again with OPENBLAS_CORETYPE=SkylakeX
-(the AVX-512 kernels) in the command's environment.
+FAISS's batch search several times slower; the benchmark sets
+OPENBLAS_CORETYPE=SkylakeX (the AVX-512 kernels) when the CPU has
+AVX-512, and the script prints the core OpenBLAS chose.
 """
 
 import os
@@ -25,67 +28,75 @@ os.environ["OMP_NUM_THREADS"] = "1"
 os.environ["OPENBLAS_NUM_THREADS"] = "1"
 
 import ctypes
-import statistics
 import sys
 import time
 
 import faiss
 import numpy as np
 
-DIM = 384
-K = 10
-RUNS = 5
-SINGLE = 200
+
+def read_data(path):
+    with open(path, "rb") as f:
+        if f.read(8) != b"FHNSWPR1":
+            sys.exit("flat.py: %s is not a benchmark data file" % path)
+        n, nq, dim, k = np.frombuffer(f.read(16), dtype="<u4")
+        n, nq, dim, k = int(n), int(nq), int(dim), int(k)
+        xb = np.fromfile(f, dtype="<f4", count=n * dim).reshape(n, dim)
+        xq = np.fromfile(f, dtype="<f4", count=nq * dim).reshape(nq, dim)
+        truth = np.fromfile(f, dtype="<u4", count=nq * k).reshape(nq, k)
+    return xb, xq, truth
 
 
-def timed(n, f):
-    """Median rates of n queries per second of wall-clock time and of the
-    thread's CPU time over RUNS runs of f; on a shared machine the CPU-time
-    rate leaves out the time the thread waited for a core."""
-    wall, cpu = [], []
-    for _ in range(RUNS):
-        t, ct = time.perf_counter(), time.thread_time()
-        f()
-        wall.append(n / (time.perf_counter() - t))
-        cpu.append(n / (time.thread_time() - ct))
-    return statistics.median(wall), statistics.median(cpu)
+def timed(key, n, f):
+    t, c = time.perf_counter(), time.process_time()
+    f()
+    wall, cpu = time.perf_counter() - t, time.process_time() - c
+    print("%s %.2f\n%s_cpu %.2f" % (key, n / wall, key, n / cpu))
 
 
 def main():
-    d = sys.argv[1] if len(sys.argv) > 1 else "."
+    path = sys.argv[1]
+    single = int(sys.argv[2]) if len(sys.argv) > 2 else 200
     faiss.omp_set_num_threads(1)
-    xb = np.fromfile(os.path.join(d, "base.f32"), dtype="<f4").reshape(-1, DIM)
-    xq = np.fromfile(os.path.join(d, "queries.f32"), dtype="<f4").reshape(-1, DIM)
-    index = faiss.IndexFlatIP(DIM)
-    index.add(xb)
+    xb, xq, truth = read_data(path)
+    k = truth.shape[1]
     try:
         ob = ctypes.CDLL("libopenblas.so.0")
         ob.openblas_get_corename.restype = ctypes.c_char_p
-        blas = "OpenBLAS core %s, %d thread(s)" % (
-            ob.openblas_get_corename().decode(), ob.openblas_get_num_threads())
+        core = ob.openblas_get_corename().decode()
     except OSError:
-        blas = "BLAS unknown"
-    print("FAISS %s IndexFlatIP, %d x %d, %d queries, k=%d, omp threads %d, %s"
-          % (faiss.__version__, xb.shape[0], DIM, xq.shape[0], K,
-             faiss.omp_get_max_threads(), blas))
+        core = "unknown"
+    print("info faiss %s" % faiss.__version__)
+    print("info openblas_core %s" % core)
+    print("info numpy %s" % np.__version__)
+    print("info compile %s" % (faiss.get_compile_options() if hasattr(faiss, "get_compile_options") else "unknown"))
+    index = faiss.IndexFlatIP(xb.shape[1])
+    t = time.perf_counter()
+    index.add(xb)
+    print("add_s %.4f" % (time.perf_counter() - t))
 
-    index.search(xq[:1], K)  # warm up
+    index.search(xq[:1], k)  # warm up
+    single = min(single, len(xq))
 
-    def batch1():
-        for i in range(SINGLE):
-            index.search(xq[i:i + 1], K)
+    def one_by_one():
+        for i in range(single):
+            index.search(xq[i:i + 1], k)
 
-    one, one_cpu = timed(SINGLE, batch1)
-    all_, all_cpu = timed(len(xq), lambda: index.search(xq, K))
-    print("FAISS IndexFlatIP              batch 1: %7.1f QPS (CPU %7.1f)   batch %d: %7.1f QPS (CPU %7.1f)"
-          % (one, one_cpu, len(xq), all_, all_cpu))
-
-    path = os.path.join(d, "fonte_top10.u64")
-    if os.path.exists(path):
-        fonte = np.fromfile(path, dtype="<u8").reshape(-1, K)
-        _, ids = index.search(xq, K)
-        hit = sum(len(set(map(int, a)) & set(map(int, b))) for a, b in zip(ids, fonte))
-        print("FAISS top-%d ids shared with fonte's Flat: %.4f" % (K, hit / fonte.size))
+    timed("single_qps", single, one_by_one)
+    # FAISS scans one query without BLAS (its own kernels, which Debian
+    # builds for any x86-64) below distance_compute_blas_threshold queries
+    # (20); forcing the BLAS path makes single queries faster here, so it
+    # is measured too, as FAISS's best single-query figure.
+    default = faiss.cvar.distance_compute_blas_threshold
+    faiss.cvar.distance_compute_blas_threshold = 1
+    index.search(xq[:1], k)
+    timed("single_blas_qps", single, one_by_one)
+    faiss.cvar.distance_compute_blas_threshold = default
+    out = {}
+    timed("batch_qps", len(xq), lambda: out.setdefault("ids", index.search(xq, k)[1]))
+    ids = out["ids"]
+    found = sum(len(set(map(int, a)) & set(map(int, b))) for a, b in zip(ids, truth))
+    print("recall %.4f" % (found / truth.size))
 
 
 if __name__ == "__main__":

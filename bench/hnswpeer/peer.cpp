@@ -1,14 +1,13 @@
 // peer.cpp measures hnswlib (Debian's libhnswlib-dev headers) on the data
-// file fonte's HNSW benchmark writes, so both libraries are timed on the
+// file the benchmark command (bench/) writes, so all engines are timed on the
 // same vectors, queries and ground truth. Single-threaded throughout.
 //
-// Input (little-endian), written by fonte's HNSW benchmarks
-// (vector/hnsw_bench_test.go) with FONTE_HNSWPEER_DATA set:
+// Input (little-endian), written by the benchmark command (bench/data.go):
 //   magic "FHNSWPR1", n, nq, dim, k (uint32 each),
 //   n*dim float32 vectors, nq*dim float32 queries,
-//   nq*k uint32 exact top-k row numbers (Flat search).
+//   nq*k uint32 exact top-k row numbers (float64 brute force).
 //
-// Output: one "key value" line per measure, read by run.sh.
+// Output: one "key value" line per measure, read by the benchmark command.
 //
 // Usage: peer DATAFILE [M efConstruction passes ef...]
 //
@@ -123,7 +122,8 @@ int main(int argc, char **argv) {
         std::printf("load_s %.3f\n", build);
     } else {
         std::printf("build_s %.3f\nbuild_cpu_s %.3f\n", build, build_cpu);
-        std::printf("index_bytes_per_vector %.1f\n", (rss_after - rss_before) * 1024.0 / n);
+        // The growth of the resident set over the build, per vector.
+        std::printf("rss_bytes_per_vector %.1f\n", (rss_after - rss_before) * 1024.0 / n);
         if (saved) index->saveIndex(saved);
     }
     size_t links0 = 0;

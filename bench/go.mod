@@ -1,11 +1,14 @@
-module github.com/fonte-rag/fonte/bench/lexical
+module github.com/fonte-rag/fonte/bench
 
 go 1.26.8
 
 require (
 	github.com/blevesearch/bleve/v2 v2.6.3
 	github.com/blevesearch/bleve_index_api v1.4.1
+	github.com/coder/hnsw v0.6.1
 	github.com/fonte-rag/fonte v0.0.0
+	github.com/philippgille/chromem-go v0.7.0
+	github.com/viterin/vek v0.4.2
 )
 
 require (
@@ -28,12 +31,16 @@ require (
 	github.com/blevesearch/zapx/v15 v15.4.3 // indirect
 	github.com/blevesearch/zapx/v16 v16.3.4 // indirect
 	github.com/blevesearch/zapx/v17 v17.2.5 // indirect
+	github.com/chewxy/math32 v1.10.1 // indirect
 	github.com/golang/snappy v1.0.0 // indirect
+	github.com/google/renameio v1.0.1 // indirect
 	github.com/json-iterator/go v0.0.0-20171115153421-f7279a603ede // indirect
 	github.com/mschoch/smat v0.2.0 // indirect
+	github.com/viterin/partial v1.1.0 // indirect
 	go.etcd.io/bbolt v1.4.0 // indirect
+	golang.org/x/exp v0.0.0-20240506185415-9bf2ced13842 // indirect
 	golang.org/x/sys v0.50.0 // indirect
 	google.golang.org/protobuf v1.36.6 // indirect
 )
 
-replace github.com/fonte-rag/fonte => ../..
+replace github.com/fonte-rag/fonte => ../
