@@ -1,6 +1,7 @@
-// Package vector holds fonte's dense-vector search: float32 kernels, an
-// exact index (Flat) and an approximate one (IVF, k-means cells probed
-// n_probe at a time), with versioned binary encodings.
+// Package vector holds fonte's dense-vector search: float32 and int8
+// kernels, exact indexes (Flat, and FlatInt8 over int8 codes) and
+// approximate ones (IVF, k-means cells probed n_probe at a time, and
+// HNSW, a navigable small-world graph), with versioned binary encodings.
 //
 // Scores are inner products. Vectors are expected to be L2-normalised (see
 // Normalize), so the inner product is the cosine similarity; the indexes do

@@ -8,13 +8,14 @@ package vector
 // Exactness. Every score that an index compares comes from one kernel
 // family per process, and within a family the score of a (query, vector)
 // pair is bit-for-bit the same whichever entry point computes it: Dot, the
-// one-query-many-rows kernel of Search, or the many-queries-many-rows tile
-// of SearchBatch. The assembly kernels get there by one fixed order of
-// arithmetic: element i is accumulated into lane i mod 16 of a 16-lane
-// accumulator with a fused multiply-add, the tail is padded with zeros,
-// and the lanes are summed by a fixed tree (lane l + lane l+8, then +4,
-// +2, +1). The AVX2 and AVX-512 kernels follow that order exactly, so they
-// agree with each other bit for bit.
+// one-query-many-rows kernel of Search, the many-queries-many-rows tile
+// of SearchBatch, or the gather kernel of HNSW's search (dotNodes, rows
+// picked by node number). The assembly kernels get there by one fixed
+// order of arithmetic: element i is accumulated into lane i mod 16 of a
+// 16-lane accumulator with a fused multiply-add, the tail is padded with
+// zeros, and the lanes are summed by a fixed tree (lane l + lane l+8,
+// then +4, +2, +1). The AVX2 and AVX-512 kernels follow that order
+// exactly, so they agree with each other bit for bit.
 //
 // The fused multiply-add rounds once where dotGeneric's multiply then add
 // rounds twice, and the elements are grouped into lanes differently, so
@@ -109,5 +110,14 @@ func dotQuadGeneric(quad, data []float32, dim, nr int, out []float32, ldo int) {
 			q[i] = quad[(i/16*quadQueries+j)*16+i%16]
 		}
 		dotRowsGeneric(q, data[:nr*dim], out[j*ldo:j*ldo+nr])
+	}
+}
+
+// dotNodesGeneric is dotNodes in Go, with Dot's kernel for each node.
+func dotNodesGeneric(q, vecs []float32, stride int, nodes []uint32, out []float32) {
+	dim := len(q)
+	for i, x := range nodes[:len(out)] {
+		o := int(x) * stride
+		out[i] = dot(q, vecs[o:o+dim:o+dim])
 	}
 }

@@ -211,3 +211,6 @@ func dotInt8FlatRows(q *flat8Query, codes []int8, stride int, scale []float32, c
 		dotInt8FlatRowsGeneric(q, codes, stride, scale, out)
 	}
 }
+
+// int8Kernel reports whether dotInt8FlatRows runs an assembly kernel.
+func int8Kernel() bool { return kernelLevel >= levelAVX2 }

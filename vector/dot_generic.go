@@ -44,3 +44,22 @@ func dotInt8FlatRows(q *flat8Query, codes []int8, stride int, scale []float32, c
 
 // prefetch does nothing without assembly.
 func prefetch(s []float32) {}
+
+// int8Kernel reports false: the int8 kernel is the pure-Go one.
+func int8Kernel() bool { return false }
+
+// dotNodes sets out[i] to the inner product of q with the vector of node
+// nodes[i], the len(q) values at vecs[nodes[i]·stride:], for every
+// i < len(out).
+func dotNodes(q, vecs []float32, stride int, nodes []uint32, out []float32) {
+	dotNodesGeneric(q, vecs, stride, nodes, out)
+}
+
+// prefetchNode does nothing without assembly.
+func prefetchNode(s []uint32, stride int, node uint32, n int) {}
+
+// dotNodesInt8 sets out[i] to Σ c_j·(r_j - 64) for the code of node
+// nodes[i] and the prepared query p; see dotNodesInt8Generic.
+func dotNodesInt8(p *Int8Query, codes []uint64, stride int, nodes []uint32, out []int32) {
+	dotNodesInt8Generic(p, codes, stride, nodes, out)
+}

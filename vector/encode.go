@@ -86,6 +86,11 @@ func DecodeFlat(r io.Reader) (*Flat, error) {
 	if !finite(f.data) {
 		return nil, fmt.Errorf("%w: non-finite vector values", ErrFormat)
 	}
+	if f.has8 {
+		for r := range f.ids {
+			f.rows8.set(r, f.data[r*dim:(r+1)*dim])
+		}
+	}
 	return f, nil
 }
 

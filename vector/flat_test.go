@@ -164,6 +164,11 @@ func TestFlatSearchBatch(t *testing.T) {
 }
 
 func TestFlatSearchAllocatesOnlyTheResult(t *testing.T) {
+	if raceEnabled {
+		// The int8 path's scratch comes from a sync.Pool, which drops
+		// items at random under -race.
+		t.Skip("sync.Pool is not reliable under -race")
+	}
 	rng := rand.New(rand.NewPCG(7, 8))
 	f := NewFlat(64)
 	for i := range 1000 {

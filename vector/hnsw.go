@@ -8,8 +8,11 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
+	"unsafe"
 )
 
 // HNSWOptions are the tunables of an HNSW index. The zero value of every
@@ -56,16 +59,17 @@ type HNSWOptions struct {
 	// and searches the graph on codes, re-ranking the final EfSearch
 	// candidates with the float32 vectors, so returned scores stay exact.
 	// It costs Dim bytes a vector more (a quarter of the float32 data,
-	// which stays for re-ranking and for building). Whether it is faster
-	// depends on the kernels: the int8 kernel is pure Go (four products per
-	// 64-bit multiply), two to three times faster than the pure-Go float32
-	// Dot but two to three times slower than the AVX2/AVX-512 one, so on
-	// amd64 it saves memory bandwidth only, and searches about a third
-	// slower (see BenchmarkHNSWSearch100k). The codec is fitted on the vectors present when the index
-	// first holds 1,000 of them and refitted whenever the index has doubled
-	// since; smaller indexes search on float32. Building always uses
-	// float32, so the graph is the same with or without quantization.
-	// Default false.
+	// which stays for re-ranking and for building), rounded up to whole
+	// 64-byte lines. A search reads a quarter of the bytes: with the
+	// AVX-512 VNNI or AVX2 int8 kernels it runs about 1.3 times as many
+	// queries a second as on float32, at the same recall on clustered
+	// 384-d data (see BenchmarkHNSWSearch100k); with the pure-Go int8
+	// kernel (purego, other architectures) it is slower than the
+	// assembly float32 search. The codec is fitted on the vectors present
+	// when the index first holds 1,000 of them and refitted whenever the
+	// index has doubled since; smaller indexes search on float32.
+	// Building always uses float32, so the graph is the same with or
+	// without quantization. Default false.
 	Quantize bool
 
 	// Capacity is the number of vectors to reserve storage for, like
@@ -115,12 +119,21 @@ const (
 // then ascending id. Scores returned are exact inner products (computed by
 // Dot, as Flat computes them); only the set of results is approximate.
 //
-// Storage is flat, for speed and for the garbage collector: vectors in one
-// []float32 by node number, layer-0 links in one []uint32 with a fixed
-// block of 1+2·M words per node (count, then links), the rare upper-layer
-// blocks in a second []uint32. Nodes are numbered in insertion order.
-// With M = 16 a vector costs 4·Dim bytes plus about 180 (1,715 bytes in
-// all at Dim 384, measured on the heap), against hnswlib's 1,810.
+// Storage is flat, for speed and for the garbage collector: one []uint32
+// of fixed-size node blocks by node number, each the vector's Dim float32
+// values, then its layer-0 links (a count, then 2·M slots), padded to
+// whole 64-byte cache lines; the rare upper-layer blocks in a second
+// []uint32. Nodes are numbered in insertion order. A search's time goes
+// to cache misses, so the vector a search scores and the links it expands
+// later share a block, as in hnswlib, and the neighbours of an expanded
+// node are scored by an assembly kernel that requests all their vectors
+// before it scores them (see dotNodes). With M = 16 a vector costs 4·Dim
+// bytes plus about 240 (1,773 bytes in all at Dim 384, measured on the
+// heap), against hnswlib's 1,810.
+//
+// AddBatch builds with several goroutines, as hnswlib's parallel build
+// does. Fresh ids added by Add or by a one-worker AddBatch give the same
+// graph for the same seed.
 //
 // Delete leaves a tombstone: the node keeps routing searches but is never
 // returned. When tombstones exceed TombstoneShare of the nodes, or on
@@ -128,7 +141,7 @@ const (
 // removed. Re-adding an id deletes its old node and inserts a new one.
 //
 // An HNSW is safe for concurrent use: searches share a read lock and run
-// in parallel; Add, Delete and Compact take the write lock.
+// in parallel; Add, AddBatch, Delete and Compact take the write lock.
 type HNSW struct {
 	mu sync.RWMutex
 
@@ -141,10 +154,15 @@ type HNSW struct {
 	quantize   bool
 	rng        *rand.Rand
 
-	vecs     []float32 // node i is vecs[i*dim : (i+1)*dim]
+	// Node i's block is nodes[i*stride : (i+1)*stride]: its vector (dim
+	// float32 values), then its layer-0 links (a count, then m0 slots),
+	// zero padded to whole cache lines. A search that scores a node and
+	// later expands it finds both in one place, as in hnswlib.
+	nodes    []uint32
+	vecs     []float32 // nodes seen as float32, for the vectors
+	stride   int       // words per node block, a multiple of 16
 	ids      []uint64  // node -> id
 	level    []uint8   // node -> top layer
-	links0   []uint32  // node i: links0[i*(1+m0)] = count, then m0 slots
 	upperOff []uint32  // node -> start of its blocks in upper (level > 0 only)
 	upper    []uint32  // per node with level L > 0: L blocks of 1+m words, layers 1..L
 	dead     []uint64  // bitset of deleted nodes
@@ -155,7 +173,8 @@ type HNSW struct {
 	top      int    // top layer; -1 when the graph is empty
 
 	codec *Int8    // nil until fitted (Quantize only)
-	codes []uint64 // node i is codes[i*CodeLen : (i+1)*CodeLen]
+	codes []uint64 // node i is codes[i*codeW : (i+1)*codeW], zero padded
+	codeW int      // codec.codeWords(): whole cache lines per code
 	fitAt int      // node count when the codec was fitted
 
 	scratch sync.Pool // *hnswScratch
@@ -203,11 +222,11 @@ func NewHNSW(dim int, opts HNSWOptions) *HNSW {
 		share: opts.TombstoneShare, quantize: opts.Quantize,
 		rng: opts.Rand, byID: make(map[uint64]uint32, opts.Capacity), top: -1,
 	}
+	h.stride = (dim + 1 + h.m0 + 15) &^ 15
 	if c := opts.Capacity; c > 0 {
-		h.vecs = make([]float32, 0, c*dim)
+		h.setNodes(make([]uint32, 0, c*h.stride))
 		h.ids = make([]uint64, 0, c)
 		h.level = make([]uint8, 0, c)
-		h.links0 = make([]uint32, 0, c*(1+h.m0))
 		h.upperOff = make([]uint32, 0, c)
 		// A node has 1/(M-1) upper layers on average.
 		h.upper = make([]uint32, 0, c*(1+h.m)/(h.m-1)+16)
@@ -261,6 +280,175 @@ func (h *HNSW) Add(id uint64, v []float32) error {
 	return nil
 }
 
+// AddBatch adds vecs[i] under ids[i] for every i, as that sequence of Add
+// calls would, building the graph with up to workers goroutines (workers
+// < 1 means GOMAXPROCS). It is the way to build a large index: with W
+// workers it takes about 1/W of the time of the Adds.
+//
+// With one worker the graph is exactly the one the Adds build, for the
+// same seed: the levels are drawn in order and the nodes linked in order.
+// With more, nodes are linked concurrently, as hnswlib's parallel build
+// does: each node's link lists are guarded by a lock while they are read
+// or changed, so the graph depends on the scheduling (its quality does
+// not, measurably). An id given more than once keeps its last vector; an
+// id already in the index is replaced, as by Add, and tombstones are
+// compacted once at the end.
+//
+// AddBatch checks every vector first and changes nothing if one is
+// rejected: it returns a *DimensionError, ErrNotFinite, or an error when
+// ids and vecs differ in length or the index would exceed 2^32-1 nodes.
+// It holds the write lock throughout, so searches wait for it.
+func (h *HNSW) AddBatch(ids []uint64, vecs [][]float32, workers int) error {
+	if len(ids) != len(vecs) {
+		return fmt.Errorf("vector: AddBatch of %d ids and %d vectors", len(ids), len(vecs))
+	}
+	for _, v := range vecs {
+		if err := checkVector(v, h.dim); err != nil {
+			return err
+		}
+	}
+	if workers < 1 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	last := make(map[uint64]int, len(ids))
+	for i, id := range ids {
+		last[id] = i
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if uint64(len(h.ids))+uint64(len(last)) > maxHNSWNodes {
+		return fmt.Errorf("vector: HNSW holds %d nodes and AddBatch adds %d, over its limit", len(h.ids), len(last))
+	}
+	first := len(h.ids)
+	k := len(last)
+	h.setNodes(slices.Grow(h.nodes, k*h.stride))
+	h.ids = slices.Grow(h.ids, k)
+	h.level = slices.Grow(h.level, k)
+	h.upperOff = slices.Grow(h.upperOff, k)
+	for i, id := range ids {
+		if last[id] != i {
+			continue // a later vector replaces this one
+		}
+		if n, ok := h.byID[id]; ok {
+			if slices.Equal(h.vec(n), vecs[i]) {
+				continue
+			}
+			h.remove(n)
+		}
+		h.newNode(id, vecs[i], h.randomLevel())
+	}
+	end := len(h.ids)
+	if h.codec != nil {
+		h.codes = slices.Grow(h.codes, (end-first)*h.codeW)
+		for n := first; n < end; n++ {
+			h.appendCode(h.vec(uint32(n)))
+		}
+	}
+	// Fit the codec where the Adds would have last fitted it: on the
+	// nodes present at that point.
+	fitAt := 0
+	for c, f := first+1, h.fitAt; c <= end; c++ {
+		if h.quantize && c >= quantizeMin && c >= 2*f {
+			fitAt, f = c, c
+		}
+	}
+	if fitAt > 0 {
+		h.fitPrefix(fitAt)
+	}
+
+	workers = min(workers, end-first)
+	if workers <= 1 {
+		sc := h.getScratch()
+		for n := first; n < end; n++ {
+			h.link(sc, uint32(n))
+		}
+		h.scratch.Put(sc)
+	} else {
+		lk := new(buildLocks)
+		var next atomic.Int64
+		next.Store(int64(first))
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Go(func() {
+				sc := h.getScratch()
+				sc.lk = lk
+				for {
+					n := next.Add(1) - 1
+					if n >= int64(end) {
+						break
+					}
+					h.link(sc, uint32(n))
+				}
+				sc.lk = nil
+				h.scratch.Put(sc)
+			})
+		}
+		wg.Wait()
+		h.relinkOrphans()
+	}
+	h.maybeCompact()
+	return nil
+}
+
+// relinkOrphans links again the live nodes that layer 0 no longer reaches
+// from the entry point. A concurrent build can leave such a node: one
+// whose search, started at a node still being linked, found nothing but
+// that node, so that a single link led to it, and that link was later
+// pruned. A few nodes in 10,000 at most; each is searched for again from
+// the entry point and its neighbours linked back to it, as on insertion.
+func (h *HNSW) relinkOrphans() {
+	if h.top < 0 {
+		return
+	}
+	sc := h.getScratch()
+	defer h.scratch.Put(sc)
+	reached := make([]bool, len(h.ids))
+	var stack []uint32
+	reach := func(from uint32) {
+		if reached[from] {
+			return
+		}
+		reached[from] = true
+		stack = append(stack[:0], from)
+		for len(stack) > 0 {
+			u := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, x := range h.links(u, 0) {
+				if !reached[x] {
+					reached[x] = true
+					stack = append(stack, x)
+				}
+			}
+		}
+	}
+	reach(h.entry)
+	for n := range uint32(len(h.ids)) {
+		if reached[n] || h.isDead(n) {
+			continue
+		}
+		v := h.vec(n)
+		qr := &querier{q: v}
+		ep := scored{Dot(v, h.vec(h.entry)), h.entry}
+		for l := h.top; l > 0; l-- {
+			ep = h.greedy(sc, qr, ep, l)
+		}
+		sc.newGen(len(h.ids))
+		sc.visit(n)
+		sc.w = append(sc.w[:0], ep)
+		h.searchLayer(sc, qr, sc.w, h.efC, 0, nil, 0)
+		sc.w = append(sc.w[:0], sc.res...)
+		slices.SortFunc(sc.w, byScore)
+		sc.sel = h.heuristic(sc, sc.w, h.m, sc.sel)
+		h.setOwnLinks(sc, n, 0, sc.sel)
+		for _, e := range sc.sel {
+			h.connect(sc, e, n, 0, sc.w)
+		}
+		// n may now lead to other orphans; those it does not are
+		// relinked in turn.
+		reach(n)
+	}
+}
+
 // Delete removes id and reports whether it was present. The node stays in
 // the graph as a tombstone until the next compaction.
 func (h *HNSW) Delete(id uint64) bool {
@@ -295,8 +483,9 @@ func (h *HNSW) maybeCompact() {
 
 // reset empties the graph, keeping the options and storage.
 func (h *HNSW) reset() {
-	h.vecs, h.ids, h.level = h.vecs[:0], h.ids[:0], h.level[:0]
-	h.links0, h.upperOff, h.upper = h.links0[:0], h.upperOff[:0], h.upper[:0]
+	h.setNodes(h.nodes[:0])
+	h.ids, h.level = h.ids[:0], h.level[:0]
+	h.upperOff, h.upper = h.upperOff[:0], h.upper[:0]
 	h.dead, h.codes = h.dead[:0], h.codes[:0]
 	clear(h.byID)
 	h.live, h.deleted, h.entry, h.top = 0, 0, 0, -1
@@ -306,8 +495,19 @@ func (h *HNSW) reset() {
 func (h *HNSW) isDead(n uint32) bool { return h.dead[n/64]&(1<<(n%64)) != 0 }
 
 func (h *HNSW) vec(n uint32) []float32 {
-	i := int(n) * h.dim
+	i := int(n) * h.stride
 	return h.vecs[i : i+h.dim : i+h.dim]
+}
+
+// setNodes makes nodes the node blocks, and vecs its float32 view.
+func (h *HNSW) setNodes(nodes []uint32) {
+	h.nodes = nodes
+	h.vecs = unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(nodes))), cap(nodes))[:len(nodes)]
+}
+
+// appendNodes appends k zeroed node blocks.
+func (h *HNSW) appendNodes(k int) {
+	h.setNodes(appendZeros(h.nodes, k*h.stride))
 }
 
 // links returns node n's links on layer l, and the block they live in
@@ -319,8 +519,8 @@ func (h *HNSW) links(n uint32, l int) []uint32 {
 
 func (h *HNSW) block(n uint32, l int) []uint32 {
 	if l == 0 {
-		i := int(n) * (1 + h.m0)
-		return h.links0[i : i+1+h.m0 : i+1+h.m0]
+		i := int(n)*h.stride + h.dim
+		return h.nodes[i : i+1+h.m0 : i+1+h.m0]
 	}
 	i := int(h.upperOff[n]) + (l-1)*(1+h.m)
 	return h.upper[i : i+1+h.m : i+1+h.m]
@@ -358,9 +558,42 @@ type hnswScratch struct {
 	keep   []uint32 // the pruned list kept
 	reject []scored // candidates the heuristic rejected
 	q8     Int8Query
-	batch  []uint32 // unvisited neighbours of the node being expanded
-	touch  float32  // sink for the loads of touch
+	batch  []uint32  // unvisited neighbours of the node being expanded
+	scores []float32 // their scores
+	d32    []int32   // their int8 inner products (Quantize)
+
+	// During a concurrent build (AddBatch), the locks that guard the
+	// link lists, and a copy of the list being read.
+	lk   *buildLocks
+	lbuf []uint32
 }
+
+// links returns node n's links on layer l: the list itself, or during a
+// concurrent build a copy taken under the node's lock, since other
+// builders may be changing it.
+func (sc *hnswScratch) links(h *HNSW, n uint32, l int) []uint32 {
+	if sc.lk == nil {
+		return h.links(n, l)
+	}
+	mu := sc.lk.of(n)
+	mu.Lock()
+	sc.lbuf = append(sc.lbuf[:0], h.links(n, l)...)
+	mu.Unlock()
+	return sc.lbuf
+}
+
+// buildLocks are the locks of a concurrent build, as hnswlib's: one per
+// node (striped: node n takes stripe n mod 4,096), held while its link
+// lists are read or changed, and a global one, held to read the entry
+// point and, by a builder whose node will be the new entry point, for the
+// whole insertion. No builder holds two node locks at once, and the global
+// one is only ever taken first, so they cannot deadlock.
+type buildLocks struct {
+	node   [4096]sync.Mutex
+	global sync.Mutex
+}
+
+func (lk *buildLocks) of(n uint32) *sync.Mutex { return &lk.node[n%4096] }
 
 func (h *HNSW) getScratch() *hnswScratch {
 	if sc, ok := h.scratch.Get().(*hnswScratch); ok {
@@ -477,44 +710,26 @@ func byScore(a, b scored) int {
 
 // querier scores nodes against one query, on float32 vectors or on codes.
 type querier struct {
-	q     []float32
-	q8    *Int8Query // nil: score with float32
-	codeN int        // code length
+	q  []float32
+	q8 *Int8Query // nil: score with float32
 }
 
 func (h *HNSW) score(qr *querier, n uint32) float32 {
 	if qr.q8 != nil {
-		i := int(n) * qr.codeN
-		d, s := dotInt8(qr.q8.even, qr.q8.odd, h.codes[i:i+qr.codeN])
+		i := int(n) * h.codeW
+		cl := len(qr.q8.even)
+		d, s := dotInt8(qr.q8.even, qr.q8.odd, h.codes[i:i+cl:i+cl])
 		return qr.q8.score(d, s)
 	}
 	return Dot(qr.q, h.vec(n))
 }
 
-// touch loads the first word of each node's vector (or code) and returns
-// their sum so the loads are kept. The rest of a vector follows by the
-// hardware's sequential prefetch once Dot starts on it.
-func (h *HNSW) touch(qr *querier, nodes []uint32) float32 {
-	if qr.q8 != nil {
-		var u uint64
-		for _, n := range nodes {
-			u += h.codes[int(n)*qr.codeN]
-		}
-		return float32(u & 1)
-	}
-	var t float32
-	for _, n := range nodes {
-		t += h.vecs[int(n)*h.dim]
-	}
-	return t
-}
-
 // greedy walks layer l from ep to a local maximum of the score, moving to
 // the best neighbour each step (the upper-layer search, ef = 1).
-func (h *HNSW) greedy(qr *querier, ep scored, l int) scored {
+func (h *HNSW) greedy(sc *hnswScratch, qr *querier, ep scored, l int) scored {
 	for changed := true; changed; {
 		changed = false
-		for _, nb := range h.links(ep.n, l) {
+		for _, nb := range sc.links(h, ep.n, l) {
 			if s := h.score(qr, nb); s > ep.s {
 				ep, changed = scored{s, nb}, true
 			}
@@ -557,27 +772,39 @@ func (h *HNSW) searchLayer(sc *hnswScratch, qr *querier, entries []scored, ef, l
 			ok = false
 			break
 		}
-		// Gather the unvisited neighbours and touch their vectors before
-		// scoring any: the loads are independent, so their cache misses
-		// overlap instead of being paid one Dot at a time (Go has no
-		// prefetch instruction; a load whose value is kept is the next
-		// best thing).
+		// Gather the unvisited neighbours and score them in one call:
+		// the kernels request every vector (or code) before scoring, so
+		// the cache misses overlap instead of being paid one at a time.
 		batch := sc.batch[:0]
-		for _, nb := range h.links(c.n, l) {
+		for _, nb := range sc.links(h, c.n, l) {
 			if sc.visit(nb) {
 				batch = append(batch, nb)
 			}
 		}
 		sc.batch = batch
-		sc.touch += h.touch(qr, batch)
 		computed += len(batch)
-		for _, nb := range batch {
-			var s float32
-			if qr.q8 == nil {
-				s = Dot(qr.q, h.vec(nb))
-			} else {
-				s = h.score(qr, nb)
+		scores := sc.scores
+		if cap(scores) < len(batch) {
+			scores = make([]float32, len(batch), 2*len(batch))
+			sc.scores = scores
+		}
+		scores = scores[:len(batch)]
+		if qr.q8 == nil {
+			dotNodes(qr.q, h.vecs, h.stride, batch, scores)
+		} else {
+			d := sc.d32
+			if cap(d) < len(batch) {
+				d = make([]int32, len(batch), 2*len(batch))
+				sc.d32 = d
 			}
+			d = d[:len(batch)]
+			dotNodesInt8(qr.q8, h.codes, h.codeW, batch, d)
+			for i, x := range d {
+				scores[i] = qr.q8.scoreD(int64(x))
+			}
+		}
+		for i, nb := range batch {
+			s := scores[i]
 			if len(res) < ef || s > res[0].s {
 				cand = pushMax(cand, scored{s, nb})
 				if h.accept(nb, allow) {
@@ -588,6 +815,11 @@ func (h *HNSW) searchLayer(sc *hnswScratch, qr *querier, entries []scored, ef, l
 					}
 				}
 			}
+		}
+		if l == 0 && len(cand) > 0 {
+			// The next node to expand is likely the best candidate
+			// now: its links are requested while this one's are used.
+			prefetchNode(h.nodes[h.dim:], h.stride, cand[0].n, 1+h.m0)
 		}
 	}
 	sc.cand, sc.res = cand, res
@@ -640,12 +872,24 @@ func (h *HNSW) heuristic(sc *hnswScratch, cands []scored, m int, dst []uint32) [
 // insert adds a new node for id; the caller holds the write lock and has
 // checked v.
 func (h *HNSW) insert(id uint64, v []float32) {
+	n := h.newNode(id, v, h.randomLevel())
+	if h.codec != nil {
+		h.appendCode(v)
+	}
+	h.maybeFit()
+	sc := h.getScratch()
+	defer h.scratch.Put(sc)
+	h.link(sc, n)
+}
+
+// newNode stores node number len(ids) for id and v, at level lvl, linked
+// to nothing yet, and returns its number.
+func (h *HNSW) newNode(id uint64, v []float32, lvl int) uint32 {
 	n := uint32(len(h.ids))
-	lvl := h.randomLevel()
 	h.ids = append(h.ids, id)
-	h.vecs = append(h.vecs, v...)
+	h.appendNodes(1)
+	copy(h.vecs[int(n)*h.stride:], v)
 	h.level = append(h.level, uint8(lvl))
-	h.links0 = appendZeros(h.links0, 1+h.m0)
 	if lvl > 0 {
 		h.upperOff = append(h.upperOff, uint32(len(h.upper)))
 		h.upper = appendZeros(h.upper, lvl*(1+h.m))
@@ -657,24 +901,44 @@ func (h *HNSW) insert(id uint64, v []float32) {
 	}
 	h.byID[id] = n
 	h.live++
-	if h.codec != nil {
-		h.codes = h.codec.Encode(h.codes, v)
+	return n
+}
+
+// link inserts the stored node n into the graph (the paper's INSERT,
+// Algorithm 1): a greedy descent to n's level, then on each layer from
+// there down a search of EfConstruction candidates, n's neighbours chosen
+// among them by the heuristic, and links back. With sc.lk set it runs
+// beside other builders (see buildLocks); otherwise the caller holds the
+// write lock.
+func (h *HNSW) link(sc *hnswScratch, n uint32) {
+	lvl := int(h.level[n])
+	var entry uint32
+	var top int
+	if lk := sc.lk; lk == nil {
+		entry, top = h.entry, h.top
+	} else {
+		lk.global.Lock()
+		entry, top = h.entry, h.top
+		if lvl > top {
+			// n becomes the entry point: no other builder may start
+			// from the old one while n is linked above it.
+			defer lk.global.Unlock()
+		} else {
+			lk.global.Unlock()
+		}
 	}
-	h.maybeFit()
-	if h.top < 0 {
+	if top < 0 {
 		h.entry, h.top = n, lvl
 		return
 	}
-
-	sc := h.getScratch()
-	defer h.scratch.Put(sc)
+	v := h.vec(n)
 	qr := &querier{q: v}
-	ep := scored{Dot(v, h.vec(h.entry)), h.entry}
-	for l := h.top; l > lvl; l-- {
-		ep = h.greedy(qr, ep, l)
+	ep := scored{Dot(v, h.vec(entry)), entry}
+	for l := top; l > lvl; l-- {
+		ep = h.greedy(sc, qr, ep, l)
 	}
 	sc.w = append(sc.w[:0], ep)
-	for l := min(lvl, h.top); l >= 0; l-- {
+	for l := min(lvl, top); l >= 0; l-- {
 		sc.newGen(len(h.ids))
 		sc.visit(n)
 		h.searchLayer(sc, qr, sc.w, h.efC, l, nil, 0)
@@ -683,14 +947,50 @@ func (h *HNSW) insert(id uint64, v []float32) {
 		sc.w = append(sc.w[:0], sc.res...)
 		slices.SortFunc(sc.w, byScore)
 		sc.sel = h.heuristic(sc, sc.w, h.m, sc.sel)
-		h.setLinks(n, l, sc.sel)
+		if lk := sc.lk; lk != nil {
+			mu := lk.of(n)
+			mu.Lock()
+			h.setOwnLinks(sc, n, l, sc.sel)
+			mu.Unlock()
+		} else {
+			h.setLinks(n, l, sc.sel)
+		}
 		for _, e := range sc.sel {
-			h.connect(sc, e, n, l, sc.w)
+			if lk := sc.lk; lk != nil {
+				mu := lk.of(e)
+				mu.Lock()
+				h.connect(sc, e, n, l, sc.w)
+				mu.Unlock()
+			} else {
+				h.connect(sc, e, n, l, sc.w)
+			}
 		}
 	}
-	if lvl > h.top {
+	if lvl > top {
 		h.entry, h.top = n, lvl
 	}
+}
+
+// setOwnLinks sets the links of node n, being linked in a concurrent
+// build, on layer l to sel. Other builders may have reached n already
+// (through its upper layers, before its lists below were set) and linked
+// their nodes to it, making n's list their only way in: those links are
+// kept, and sel fills the rest of the list. Were they pruned, a node that
+// found nothing but n could become unreachable. The caller holds n's
+// lock.
+func (h *HNSW) setOwnLinks(sc *hnswScratch, n uint32, l int, sel []uint32) {
+	b := h.block(n, l)
+	cnt := int(b[0])
+	for _, x := range sel {
+		if cnt == len(b)-1 {
+			break
+		}
+		if !slices.Contains(b[1:1+cnt], x) {
+			b[1+cnt] = x
+			cnt++
+		}
+	}
+	b[0] = uint32(cnt)
 }
 
 // connect adds the back-link e -> n on layer l, pruning e's list with the
@@ -699,6 +999,9 @@ func (h *HNSW) insert(id uint64, v []float32) {
 func (h *HNSW) connect(sc *hnswScratch, e, n uint32, l int, w []scored) {
 	b := h.block(e, l)
 	cnt := int(b[0])
+	if slices.Contains(b[1:1+cnt], n) {
+		return // e chose n itself, in a concurrent build
+	}
 	if cnt < len(b)-1 {
 		b[1+cnt] = n
 		b[0]++
@@ -711,10 +1014,12 @@ func (h *HNSW) connect(sc *hnswScratch, e, n uint32, l int, w []scored) {
 			break
 		}
 	}
-	ve := h.vec(e)
+	list := b[1 : 1+cnt]
+	sc.scores = slices.Grow(sc.scores[:0], cnt)[:cnt]
+	dotNodes(h.vec(e), h.vecs, h.stride, list, sc.scores)
 	sc.prune = append(sc.prune[:0], scored{sn, n})
-	for _, x := range b[1 : 1+cnt] {
-		sc.prune = append(sc.prune, scored{Dot(ve, h.vec(x)), x})
+	for i, x := range list {
+		sc.prune = append(sc.prune, scored{sc.scores[i], x})
 	}
 	slices.SortFunc(sc.prune, byScore)
 	sc.keep = h.heuristic(sc, sc.prune, cnt, sc.keep)
@@ -739,23 +1044,35 @@ func (h *HNSW) maybeFit() {
 }
 
 // fit fits the codec on the current vectors and encodes all of them.
-func (h *HNSW) fit() {
-	c, err := FitInt8(h.vecs, h.dim)
-	if err != nil {
-		return // no vectors: nothing to fit; Add checked finiteness
+func (h *HNSW) fit() { h.fitPrefix(len(h.ids)) }
+
+// fitPrefix fits the codec on the vectors of the first n nodes and
+// encodes all of them.
+func (h *HNSW) fitPrefix(n int) {
+	if n == 0 {
+		return // nothing to fit
 	}
-	h.codec, h.fitAt = c, len(h.ids)
+	h.codec = fitInt8(n, h.dim, func(i int) []float32 { return h.vec(uint32(i)) })
+	h.fitAt = n
 	h.encodeAll()
 }
 
 func (h *HNSW) encodeAll() {
-	cl := h.codec.CodeLen()
-	if cap(h.codes) < len(h.ids)*cl {
-		h.codes = make([]uint64, 0, cap(h.ids)*cl)
+	h.codeW = h.codec.codeWords()
+	if cap(h.codes) < len(h.ids)*h.codeW {
+		h.codes = make([]uint64, 0, cap(h.ids)*h.codeW)
 	}
 	h.codes = h.codes[:0]
 	for n := range h.ids {
-		h.codes = h.codec.Encode(h.codes, h.vec(uint32(n)))
+		h.appendCode(h.vec(uint32(n)))
+	}
+}
+
+// appendCode appends the code of v, padded to codeW words.
+func (h *HNSW) appendCode(v []float32) {
+	h.codes = h.codec.Encode(h.codes, v)
+	for range h.codeW - h.codec.CodeLen() {
+		h.codes = append(h.codes, 0)
 	}
 }
 
@@ -829,11 +1146,11 @@ func (h *HNSW) search(q []float32, k, ef int, allow func(uint64) bool) []Result 
 	qr := &querier{q: q}
 	if h.codec != nil {
 		h.codec.prepare(&sc.q8, q)
-		qr.q8, qr.codeN = &sc.q8, h.codec.CodeLen()
+		qr.q8 = &sc.q8
 	}
 	ep := scored{h.score(qr, h.entry), h.entry}
 	for l := h.top; l > 0; l-- {
-		ep = h.greedy(qr, ep, l)
+		ep = h.greedy(sc, qr, ep, l)
 	}
 	sc.newGen(len(h.ids))
 	sc.w = append(sc.w[:0], ep)
@@ -842,12 +1159,20 @@ func (h *HNSW) search(q []float32, k, ef int, allow func(uint64) bool) []Result 
 	}
 	kk := min(k, h.live)
 	t := newTopK(kk, make([]Result, 0, kk))
-	for _, r := range sc.res {
-		s := r.s
-		if qr.q8 != nil {
-			s = Dot(q, h.vec(r.n)) // re-rank on float32
+	if qr.q8 != nil {
+		// Re-rank on float32, the vectors fetched as in the search.
+		sc.batch = sc.batch[:0]
+		for _, r := range sc.res {
+			sc.batch = append(sc.batch, r.n)
 		}
-		t.push(Result{ID: h.ids[r.n], Score: s})
+		sc.scores = slices.Grow(sc.scores[:0], len(sc.batch))[:len(sc.batch)]
+		dotNodes(q, h.vecs, h.stride, sc.batch, sc.scores)
+		for i := range sc.res {
+			sc.res[i].s = sc.scores[i]
+		}
+	}
+	for _, r := range sc.res {
+		t.push(Result{ID: h.ids[r.n], Score: r.s})
 	}
 	if len(t.h) < kk {
 		// Tombstones or the filter cut the graph's reach; rare, and the
@@ -953,15 +1278,13 @@ func (h *HNSW) compact() {
 	}
 	live := h.live
 	nh := &HNSW{
-		vecs:     make([]float32, 0, live*h.dim),
+		nodes:    make([]uint32, 0, live*h.stride),
 		ids:      make([]uint64, 0, live),
 		level:    make([]uint8, 0, live),
-		links0:   make([]uint32, 0, live*(1+h.m0)),
 		upperOff: make([]uint32, 0, live),
 	}
-	var cl int
+	cl := h.codeW
 	if h.codec != nil {
-		cl = h.codec.CodeLen()
 		nh.codes = make([]uint64, 0, live*cl)
 	}
 	mapBlock := func(dst, src []uint32) []uint32 {
@@ -975,10 +1298,14 @@ func (h *HNSW) compact() {
 		if h.isDead(n) {
 			continue
 		}
-		nh.vecs = append(nh.vecs, h.vec(n)...)
+		// The vector, then the layer-0 block with new numbers, then
+		// the padding.
+		b := h.nodes[int(n)*h.stride : int(n+1)*h.stride]
+		nh.nodes = append(nh.nodes, b[:h.dim]...)
+		nh.nodes = mapBlock(nh.nodes, b[h.dim:h.dim+1+h.m0])
+		nh.nodes = appendZeros(nh.nodes, h.stride-h.dim-1-h.m0)
 		nh.ids = append(nh.ids, h.ids[n])
 		nh.level = append(nh.level, h.level[n])
-		nh.links0 = mapBlock(nh.links0, h.block(n, 0))
 		nh.upperOff = append(nh.upperOff, 0)
 		if lv := int(h.level[n]); lv > 0 {
 			nh.upperOff[len(nh.upperOff)-1] = uint32(len(nh.upper))
@@ -986,12 +1313,13 @@ func (h *HNSW) compact() {
 				nh.upper = mapBlock(nh.upper, h.block(n, l))
 			}
 		}
-		if cl > 0 {
+		if h.codec != nil {
 			nh.codes = append(nh.codes, h.codes[int(n)*cl:int(n+1)*cl]...)
 		}
 		h.byID[h.ids[n]] = newNum[n]
 	}
-	h.vecs, h.ids, h.level, h.links0 = nh.vecs, nh.ids, nh.level, nh.links0
+	h.setNodes(nh.nodes)
+	h.ids, h.level = nh.ids, nh.level
 	h.upperOff, h.upper, h.codes = nh.upperOff, nh.upper, nh.codes
 	h.dead = make([]uint64, (live+63)/64)
 	h.entry = newNum[h.entry]
@@ -1086,8 +1414,12 @@ func (h *HNSW) Encode(w io.Writer) error {
 	e.u64s(h.ids)
 	e.bytes(h.level)
 	e.u64s(h.dead[:(len(h.ids)+63)/64])
-	e.f32s(h.vecs)
-	putU32s(e, h.links0)
+	for n := range uint32(len(h.ids)) {
+		e.f32s(h.vec(n))
+	}
+	for n := range uint32(len(h.ids)) {
+		putU32s(e, h.block(n, 0))
+	}
 	e.u64(uint64(len(h.upper)))
 	putU32s(e, h.upper)
 	if h.codec == nil {
@@ -1136,8 +1468,16 @@ func DecodeHNSW(r io.Reader) (*HNSW, error) {
 	h.ids = d.u64s(n)
 	h.level = getBytes(d, n)
 	h.dead = d.u64s((n + 63) / 64)
-	h.vecs = d.f32s(n, dim)
-	h.links0 = getU32s(d, n*(1+h.m0))
+	// The node blocks grow as the data arrives, so a corrupted count
+	// ends in a truncation error, not a huge allocation.
+	h.setNodes(make([]uint32, 0, min(n, 1<<12)*h.stride))
+	for i := 0; i < n && d.err == nil; i++ {
+		h.appendNodes(1)
+		getF32sInto(d, h.vecs[i*h.stride:i*h.stride+dim])
+	}
+	for i := 0; i < n && d.err == nil; i++ {
+		getU32sInto(d, h.block(uint32(i), 0))
+	}
 	u := d.count()
 	h.upper = getU32s(d, u)
 	var lo, step []float32
@@ -1170,8 +1510,10 @@ func (h *HNSW) validate(n int, entry uint32, top int) error {
 	if uint64(n) > math.MaxUint32 {
 		return fmt.Errorf("%d nodes", n)
 	}
-	if !finite(h.vecs) {
-		return fmt.Errorf("non-finite vector values")
+	for i := range uint32(n) {
+		if !finite(h.vec(i)) {
+			return fmt.Errorf("non-finite vector values")
+		}
 	}
 	if w := len(h.dead); n%64 != 0 && w > 0 && h.dead[w-1]>>(n%64) != 0 {
 		return fmt.Errorf("tombstone bits past the last node")
@@ -1233,6 +1575,27 @@ func putU32s(e *encoder, v []uint32) {
 		}
 		e.bytes(b)
 		v = v[n:]
+	}
+}
+
+// getF32sInto and getU32sInto fill dst from d.
+func getF32sInto(d *decoder, dst []float32) {
+	for len(dst) > 0 && d.err == nil {
+		b := d.read(4 * min(len(dst), len(d.buf)/4))
+		for i := 0; i < len(b); i += 4 {
+			dst[i/4] = math.Float32frombits(binary.LittleEndian.Uint32(b[i:]))
+		}
+		dst = dst[len(b)/4:]
+	}
+}
+
+func getU32sInto(d *decoder, dst []uint32) {
+	for len(dst) > 0 && d.err == nil {
+		b := d.read(4 * min(len(dst), len(d.buf)/4))
+		for i := 0; i < len(b); i += 4 {
+			dst[i/4] = binary.LittleEndian.Uint32(b[i:])
+		}
+		dst = dst[len(b)/4:]
 	}
 }
 

@@ -211,7 +211,7 @@ func TestHNSWDeterministic(t *testing.T) {
 	}
 	a, b := build(7), build(7)
 	if a.entry != b.entry || a.top != b.top || !slices.Equal(a.level, b.level) ||
-		!slices.Equal(a.links0, b.links0) || !slices.Equal(a.upper, b.upper) || !slices.Equal(a.upperOff, b.upperOff) {
+		!slices.Equal(a.nodes, b.nodes) || !slices.Equal(a.upper, b.upper) || !slices.Equal(a.upperOff, b.upperOff) {
 		t.Fatal("two builds with the same seed differ")
 	}
 	var ea, eb bytes.Buffer
@@ -449,7 +449,7 @@ func TestHNSWQuantized(t *testing.T) {
 	}
 	fx := sharedFixture(t, "10k×384")
 	q := quantizedCopy(fx.h)
-	if q.codec == nil || len(q.codes) != len(q.ids)*q.codec.CodeLen() {
+	if q.codec == nil || len(q.codes) != len(q.ids)*q.codeW {
 		t.Fatal("no codes")
 	}
 	row := func(id uint64) []float32 { return fx.data.Row(int(id)) }
@@ -485,7 +485,7 @@ func TestHNSWQuantized(t *testing.T) {
 			}
 		}
 	}
-	if len(h.codes) != len(h.ids)*h.codec.CodeLen() {
+	if len(h.codes) != len(h.ids)*h.codeW {
 		t.Fatalf("%d code words for %d nodes", len(h.codes), len(h.ids))
 	}
 	if got := h.Search(data.Row(3), 1); got[0].ID != 3 {
@@ -623,7 +623,7 @@ func TestHNSWEncodeRoundTrip(t *testing.T) {
 	for i := range 20 {
 		h.Add(uint64(i), []float32{float32(i), 1, 0, 0})
 	}
-	h.links0[1] = 999
+	h.block(0, 0)[1] = 999
 	h.Encode(&buf)
 	if _, err := DecodeHNSW(&buf); !errors.Is(err, ErrFormat) {
 		t.Fatalf("link out of range: %v, want ErrFormat", err)
@@ -797,7 +797,7 @@ func quantizedCopy(h *HNSW) *HNSW {
 	q := &HNSW{
 		dim: h.dim, m: h.m, m0: h.m0, efC: h.efC, efS: h.efS, mult: h.mult,
 		share: h.share, quantize: true, rng: h.rng,
-		vecs: h.vecs, ids: h.ids, level: h.level, links0: h.links0,
+		nodes: h.nodes, vecs: h.vecs, stride: h.stride, ids: h.ids, level: h.level,
 		upperOff: h.upperOff, upper: h.upper, dead: h.dead, byID: h.byID,
 		live: h.live, deleted: h.deleted, entry: h.entry, top: h.top,
 	}

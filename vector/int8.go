@@ -42,12 +42,18 @@ func FitInt8(data []float32, dim int) (*Int8, error) {
 	if !finite(data) {
 		return nil, ErrNotFinite
 	}
+	return fitInt8(len(data)/dim, dim, func(i int) []float32 { return data[i*dim : (i+1)*dim] }), nil
+}
+
+// fitInt8 fits a codec to the n >= 1 finite rows row(0), ..., row(n-1),
+// wherever they are stored.
+func fitInt8(n, dim int, row func(i int) []float32) *Int8 {
 	c := &Int8{dim: dim, lo: make([]float32, dim), step: make([]float32, dim)}
 	hi := make([]float32, dim)
-	copy(c.lo, data[:dim])
-	copy(hi, data[:dim])
-	for off := dim; off < len(data); off += dim {
-		for j, x := range data[off : off+dim] {
+	copy(c.lo, row(0))
+	copy(hi, row(0))
+	for i := 1; i < n; i++ {
+		for j, x := range row(i)[:dim] {
 			c.lo[j] = min(c.lo[j], x)
 			hi[j] = max(hi[j], x)
 		}
@@ -55,7 +61,7 @@ func FitInt8(data []float32, dim int) (*Int8, error) {
 	for j := range c.step {
 		c.step[j] = (hi[j] - c.lo[j]) / int8Max
 	}
-	return c, nil
+	return c
 }
 
 // Dim returns the length of the vectors the codec encodes.
@@ -101,6 +107,7 @@ type Int8Query struct {
 	odd  []uint64 // and against the odd codes
 	beta float32  // value of one query step
 	c0   float32  // Σ q_j·Lo_j, the part of every score that does not depend on the code
+	s8   []int8   // r_j - 64 by coordinate, zero padded to 64 bytes, for the SIMD kernels
 }
 
 // NewQuery prepares q for Score. It panics if len(q) is not the codec's
@@ -143,6 +150,15 @@ func (c *Int8) prepare(p *Int8Query, q []float32) {
 		}
 		return uint64(int64(math.Round(float64(q[j]*c.step[j]*inv))) + 64)
 	}
+	pad := (c.dim + 63) &^ 63
+	if cap(p.s8) < pad {
+		p.s8 = make([]int8, pad)
+	}
+	p.s8 = p.s8[:pad]
+	clear(p.s8[c.dim:])
+	for j := range c.dim {
+		p.s8[j] = int8(int64(r(j)) - 64)
+	}
 	for b := range n {
 		j := 8 * b
 		// Reversed order, so that the product with the code word sums
@@ -160,7 +176,27 @@ func (p *Int8Query) Score(code []uint64) float32 {
 }
 
 func (p *Int8Query) score(dot, sum uint64) float32 {
-	return p.c0 + p.beta*float32(int64(dot)-64*int64(sum))
+	return p.scoreD(int64(dot) - 64*int64(sum))
+}
+
+// scoreD is the score of a code whose Σ c_j·(r_j - 64) is d.
+func (p *Int8Query) scoreD(d int64) float32 {
+	return p.c0 + p.beta*float32(d)
+}
+
+// codeWords is the number of 64-bit words HNSW keeps per code: CodeLen
+// rounded up to whole cache lines, which the SIMD kernels read.
+func (c *Int8) codeWords() int { return (c.dim + 63) / 64 * 8 }
+
+// dotNodesInt8Generic is dotNodesInt8 in Go: out[i] is Σ c_j·(r_j - 64)
+// for the code of node nodes[i], at codes[nodes[i]·stride:].
+func dotNodesInt8Generic(p *Int8Query, codes []uint64, stride int, nodes []uint32, out []int32) {
+	cl := len(p.even)
+	for i, x := range nodes[:len(out)] {
+		o := int(x) * stride
+		d, s := dotInt8(p.even, p.odd, codes[o:o+cl:o+cl])
+		out[i] = int32(int64(d) - 64*int64(s))
+	}
 }
 
 func abs32(x float32) float32 {
