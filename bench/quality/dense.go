@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/analysis"
@@ -25,7 +26,7 @@ type Dense struct {
 //   - hash: embed.HashSurrogate, seed 001's stand-in, over seed 001's
 //     tokens, no synonym groups, 512 dimensions;
 //   - charngram: engine.DefaultEmbedder, hashed char_wb 3–5-grams, 512-d;
-//   - lsa: embed.FitLSA's randomized model (see lsa.go), 256 directions (fewer for a corpus of fewer chunks) of the sublinear TF-IDF matrix of
+//   - lsa: embed.FitLSARandomized (seed 0, 0), 256 directions (fewer for a corpus of fewer chunks) of the sublinear TF-IDF matrix of
 //     the index's own analysis (randomized SVD, fixed seed).
 func Embedders(l *Lex) ([]fonte.Embedder, error) {
 	hash, err := embed.NewHashSurrogate(analysis.Seed001(), 512, nil)
@@ -37,7 +38,8 @@ func Embedders(l *Lex) ([]fonte.Embedder, error) {
 		return nil, err
 	}
 	tf := lexical.NewTFIDFIndex(l.Ix, lexical.TFIDFOptions{Sublinear: true})
-	lsa, err := fitLSA(tf, min(256, tf.N(), len(tf.Vocabulary())))
+	// embed's randomized LSA (fixed seed): the fit the product offers.
+	lsa, err := embed.FitLSARandomized(tf, min(256, tf.N(), len(tf.Vocabulary())), rand.New(rand.NewPCG(0, 0)))
 	if err != nil {
 		return nil, err
 	}
