@@ -82,9 +82,8 @@ func chunkKeys(snap *disk.Snapshot) []uint64 {
 // index, prev) offer to retrieve.NewWith.
 func (e *Engine) derivedOptions(snap *disk.Snapshot, prev *retrieve.Index) retrieve.Options {
 	o := retrieve.Options{Dense: e.settings.DenseIndex, Keys: chunkKeys(snap)}
-	fp := fingerprint(snap, e.an)
 	if b, err := snap.ReadBlob(blobLexical); err == nil {
-		if m, err := decodeLexicalBlob(b, fp, e.an); err == nil {
+		if m, err := decodeLexicalBlob(b, fingerprint(snap, e.an), e.an); err == nil {
 			o.BM25 = m
 		} else {
 			slog.Debug("rebuilding the lexical index", "reason", err)
