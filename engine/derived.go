@@ -121,6 +121,11 @@ func (e *Engine) derivedOptions(snap *disk.Snapshot, prev *retrieve.Index) retri
 // After a deletion (compact set), the graph's tombstones are removed first,
 // so the deleted chunks' vectors are in no blob the commit writes.
 func (e *Engine) persistDerived(ctx context.Context, compact bool) error {
+	// Small corpora keep nothing derived: don't build a search index the
+	// run itself does not need.
+	if snap, err := e.store.Snapshot(); err != nil || snap.NumChunks() < PersistMinChunks {
+		return err
+	}
 	snap, idx, _, err := e.view()
 	if err != nil {
 		return err
