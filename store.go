@@ -168,12 +168,12 @@ type DocInfo struct {
 
 // StoreStatus describes a store and its latest commit.
 type StoreStatus struct {
-	Backend   string    `json:"backend"`    // "disk", "postgres", "redis" or "redis-cluster"
-	Location  string    `json:"location"`   // the folder, or the URL without its password
-	Generation uint64   `json:"generation"` // increases with every commit
-	Committed time.Time `json:"committed"`  // when the latest commit was made
-	Documents int       `json:"documents"`
-	Chunks    int       `json:"chunks"`
+	Backend    string    `json:"backend"`    // "disk", "postgres", "redis" or "redis-cluster"
+	Location   string    `json:"location"`   // the folder, or the URL without its password
+	Generation uint64    `json:"generation"` // increases with every commit
+	Committed  time.Time `json:"committed"`  // when the latest commit was made
+	Documents  int       `json:"documents"`
+	Chunks     int       `json:"chunks"`
 	// Lexical and Dense say how the legs are computed, e.g.
 	// "pg_textsearch BM25" or "HNSW (m=16, ef_construction=200)".
 	Lexical string `json:"lexical"`

@@ -75,7 +75,7 @@ func benchStore(b *testing.B, chunks, dim int) (*Store, int64) {
 	}
 	b.Cleanup(func() { s.Close() })
 	docs := benchDocs(chunks, 10, dim)
-	err = s.Update(context.Background(), func(tx *Tx) error {
+	err = s.Write(context.Background(), func(tx *Tx) error {
 		tx.mu.Lock()
 		defer tx.mu.Unlock()
 		for _, d := range docs {
@@ -142,7 +142,7 @@ func BenchmarkCommitOneDocument(b *testing.B) {
 	for b.Loop() {
 		v++
 		r.Meta["version"] = fmt.Sprint(v)
-		err := s.Update(context.Background(), func(tx *Tx) error { return tx.Put(r) })
+		err := s.Write(context.Background(), func(tx *Tx) error { return tx.Put(r) })
 		if err != nil {
 			b.Fatal(err)
 		}

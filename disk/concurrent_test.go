@@ -72,7 +72,7 @@ func TestReadersDuringWrites(t *testing.T) {
 
 	rng := rand.New(rand.NewPCG(1, 2))
 	for v := 1; v <= 40; v++ {
-		err := w.Update(context.Background(), func(tx *Tx) error {
+		err := w.Write(context.Background(), func(tx *Tx) error {
 			id := fmt.Sprintf("d%02d", rng.IntN(14))
 			if rng.IntN(4) == 0 {
 				tx.Delete(id)
@@ -140,7 +140,7 @@ func TestWritersInOneProcess(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range 8 {
 		wg.Go(func() {
-			err := a.Update(context.Background(), func(tx *Tx) error {
+			err := a.Write(context.Background(), func(tx *Tx) error {
 				return tx.Put(makeRecord(fmt.Sprintf("g%d", i), 1, 1, 8))
 			})
 			if err != nil {
@@ -156,19 +156,19 @@ func TestWritersInOneProcess(t *testing.T) {
 	skipWithoutFlock(t)
 	b := mustOpen(t, dir, testCfg, Options{LockTimeout: -1})
 	inside, release := make(chan struct{}), make(chan struct{})
-	go a.Update(context.Background(), func(tx *Tx) error {
+	go a.Write(context.Background(), func(tx *Tx) error {
 		close(inside)
 		<-release
 		return nil
 	})
 	<-inside
-	if err := b.Update(context.Background(), func(*Tx) error { return nil }); !errors.Is(err, ErrLocked) {
+	if err := b.Write(context.Background(), func(*Tx) error { return nil }); !errors.Is(err, ErrLocked) {
 		t.Errorf("second Store: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	c := mustOpen(t, dir, testCfg, Options{})
-	if err := c.Update(ctx, func(*Tx) error { return nil }); !errors.Is(err, context.DeadlineExceeded) {
+	if err := c.Write(ctx, func(*Tx) error { return nil }); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("waiting writer with a deadline: %v", err)
 	}
 	close(release)

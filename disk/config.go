@@ -3,47 +3,24 @@ package disk
 import (
 	"errors"
 	"fmt"
+	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/retrieve"
 	"strings"
 	"time"
 )
 
-// Config is what an index was built with. It is recorded when the store is
-// created and checked at every open, so chunks analysed, cut or embedded
-// differently are never mixed in one index.
-type Config struct {
-	Analyzer string `json:"analyzer"` // e.g. "fonte-analysis/v1 en+it"
-	Chunker  string `json:"chunker"`  // e.g. "structure/v1 size=220 overlap=40"
-	Embedder string `json:"embedder"` // the embedding model id
-	Dim      int    `json:"dim"`      // the length of every vector
-}
-
-// IsZero reports whether c is the zero Config, which Open reads as "accept
-// whatever the store records".
-func (c Config) IsZero() bool { return c == Config{} }
-
-// diff lists the fields that differ between the stored and requested
-// configurations, one "field: stored X, requested Y" line each.
-func (c Config) diff(requested Config) []string {
-	var out []string
-	add := func(field, stored, req string) {
-		if stored != req {
-			out = append(out, fmt.Sprintf("%s: stored %s, requested %s", field, stored, req))
-		}
-	}
-	add("analyzer", fmt.Sprintf("%q", c.Analyzer), fmt.Sprintf("%q", requested.Analyzer))
-	add("chunker", fmt.Sprintf("%q", c.Chunker), fmt.Sprintf("%q", requested.Chunker))
-	add("embedder", fmt.Sprintf("%q", c.Embedder), fmt.Sprintf("%q", requested.Embedder))
-	add("dim", fmt.Sprint(c.Dim), fmt.Sprint(requested.Dim))
-	return out
-}
+// Config is what an index was built with (fonte.IndexSettings). It is
+// recorded when the store is created and checked at every open, so chunks
+// analysed, cut or embedded differently are never mixed in one index.
+type Config = fonte.IndexSettings
 
 // maxDim bounds the dimension so a corrupted header cannot request an
 // absurd allocation.
-const maxDim = 1 << 16
+const maxDim = fonte.MaxDim
 
-func (c Config) validate() error {
-	if c.Dim < 1 || c.Dim > maxDim {
-		return fmt.Errorf("disk: Config.Dim is %d; a new index needs a vector dimension between 1 and %d", c.Dim, maxDim)
+func validateConfig(c Config) error {
+	if err := c.Validate(); err != nil {
+		return fmt.Errorf("disk: %w", err)
 	}
 	return nil
 }
@@ -69,6 +46,14 @@ type Options struct {
 	// commit rewrites when one document of a segment changes. Zero means
 	// DefaultSegmentBytes.
 	SegmentBytes int64
+
+	// Analyzers analyse chunks and queries for the in-memory BM25 index
+	// (retrieve.DefaultAnalyzers when zero).
+	Analyzers retrieve.Analyzers
+
+	// Dense chooses the dense leg's index (retrieve.DenseAuto when zero:
+	// exact below retrieve.HNSWMinChunks chunks, HNSW from there on).
+	Dense retrieve.DenseKind
 
 	// fs replaces the file system in tests.
 	fs fileSystem
@@ -102,22 +87,22 @@ func (o Options) segmentBytes() int64 {
 var (
 	// ErrConfigMismatch is wrapped by the *MismatchError Open returns when
 	// the folder holds an index built with another Config.
-	ErrConfigMismatch = errors.New("disk: index built with a different configuration")
+	ErrConfigMismatch = fmt.Errorf("disk: %w", fonte.ErrSettingsMismatch)
 	// ErrLocked means another process kept the write lock past
 	// Options.LockTimeout.
 	ErrLocked = errors.New("disk: index is being written by another process")
 	// ErrReadOnly is returned by Update and Purge on a store opened with
 	// Options.ReadOnly.
-	ErrReadOnly = errors.New("disk: store opened read-only")
+	ErrReadOnly = fmt.Errorf("disk: %w", fonte.ErrReadOnly)
 	// ErrClosed is returned by every method of a closed Store.
 	ErrClosed = errors.New("disk: store closed")
 	// ErrCorrupt is wrapped by every error caused by a file's content: a
 	// checksum mismatch, a wrong magic, inconsistent sizes, a truncation.
 	ErrCorrupt = errors.New("disk: corrupted index file")
 	// ErrFormatVersion means the folder was written by a newer fonte.
-	ErrFormatVersion = errors.New("disk: unsupported index format version")
+	ErrFormatVersion = fmt.Errorf("disk: unsupported index format version: %w", fonte.ErrStoreVersion)
 	// ErrInvalidRecord is wrapped by every error Tx.Put returns.
-	ErrInvalidRecord = errors.New("disk: invalid record")
+	ErrInvalidRecord = fmt.Errorf("disk: %w", fonte.ErrInvalidRecord)
 	// ErrTxDone is returned by Tx.Put after the transaction's function has
 	// returned.
 	ErrTxDone = errors.New("disk: transaction already finished")
@@ -139,7 +124,7 @@ type MismatchError struct {
 func (e *MismatchError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "disk: the index in %s was built with a different configuration", e.Dir)
-	for _, d := range e.Stored.diff(e.Requested) {
+	for _, d := range e.Stored.Diff(e.Requested) {
 		b.WriteString("; ")
 		b.WriteString(d)
 	}

@@ -24,7 +24,7 @@ func Example() {
 	defer s.Close()
 
 	doc := fonte.Document{ID: "refunds.md", Title: "Refunds", Text: "Refunds take 5 days."}
-	err = s.Update(context.Background(), func(tx *disk.Tx) error {
+	err = s.Write(context.Background(), func(tx *disk.Tx) error {
 		if info, ok := tx.Base().Info(doc.ID); ok && info.SHA256 == doc.SHA256 {
 			return nil // unchanged: nothing to embed
 		}

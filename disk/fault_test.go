@@ -77,7 +77,7 @@ func TestFailureAtEveryWritePoint(t *testing.T) {
 				o.fs = f
 				s := mustOpen(t, dir, testCfg, o)
 				f.arm(n, sticky)
-				err := s.Update(context.Background(), faultChange)
+				err := s.Write(context.Background(), faultChange)
 				f.disarm()
 				ops := f.ops
 				if f.failed == "" {
@@ -234,7 +234,7 @@ func TestCorruptedFiles(t *testing.T) {
 			}
 			// A writer refuses to build on a damaged generation too.
 			w := mustOpen(t, dir, testCfg, Options{})
-			if err := w.Update(context.Background(), faultChange); err == nil {
+			if err := w.Write(context.Background(), faultChange); err == nil {
 				t.Error("Update on a damaged store succeeded")
 			}
 		})

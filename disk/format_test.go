@@ -55,7 +55,7 @@ func TestFormatV1(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = s.Update(context.Background(), func(tx *Tx) error {
+		err = s.Write(context.Background(), func(tx *Tx) error {
 			for _, r := range goldenRecords() {
 				if err := tx.Put(r); err != nil {
 					return err

@@ -119,7 +119,7 @@ func mustSnapshot(t testing.TB, s *Store) *Snapshot {
 
 func putAll(t testing.TB, s *Store, recs ...Record) {
 	t.Helper()
-	err := s.Update(context.Background(), func(tx *Tx) error {
+	err := s.Write(context.Background(), func(tx *Tx) error {
 		for _, r := range recs {
 			if err := tx.Put(r); err != nil {
 				return err

@@ -84,7 +84,7 @@ func parseManifest(path string, raw []byte) (*manifest, error) {
 	if m.Format < 1 {
 		return nil, bad("format version %d", m.Format)
 	}
-	if err := m.Config.validate(); err != nil {
+	if err := validateConfig(m.Config); err != nil {
 		return nil, bad("%v", err)
 	}
 	seen := map[string]bool{}

@@ -41,7 +41,7 @@ func TestHelperProcess(t *testing.T) {
 		if err != nil {
 			exit(err)
 		}
-		exit(s.Update(context.Background(), func(tx *Tx) error {
+		exit(s.Write(context.Background(), func(tx *Tx) error {
 			fmt.Println("locked")
 			io.Copy(io.Discard, os.Stdin)
 			return tx.Put(makeRecord("from-helper", 1, 1, 8))
@@ -61,7 +61,7 @@ func TestHelperProcess(t *testing.T) {
 			exit(err)
 		}
 		f.arm(0, false) // count, never fail
-		exit(s.Update(context.Background(), faultChange))
+		exit(s.Write(context.Background(), faultChange))
 	}
 	exit(fmt.Errorf("unknown helper mode %q", mode))
 }
@@ -114,7 +114,7 @@ func TestWriterLockAcrossProcesses(t *testing.T) {
 		t.Fatalf("helper says %q", line)
 	}
 	start := time.Now()
-	err := s.Update(context.Background(), func(*Tx) error {
+	err := s.Write(context.Background(), func(*Tx) error {
 		t.Error("a second writer ran while another process holds the lock")
 		return nil
 	})
@@ -135,7 +135,7 @@ func TestWriterLockAcrossProcesses(t *testing.T) {
 	patient := mustOpen(t, dir, testCfg, Options{LockTimeout: 30 * time.Second})
 	done := make(chan error, 1)
 	go func() {
-		done <- patient.Update(context.Background(), func(tx *Tx) error {
+		done <- patient.Write(context.Background(), func(tx *Tx) error {
 			if _, ok := tx.Base().Doc("from-helper"); !ok {
 				return errors.New("the waiting writer started before the helper committed")
 			}

@@ -5,39 +5,17 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"time"
 
 	"github.com/fonte-rag/fonte"
 )
 
-// Record is what the store keeps per document.
-type Record struct {
-	Doc    fonte.Document
-	Chunks []fonte.Chunk // in increasing Position order
-	// TextHashes is optional and parallel to Chunks: the hash (typically
-	// hex SHA-256) of the text that was actually embedded for each chunk,
-	// the key of Snapshot.VectorForText. Empty strings are not indexed.
-	TextHashes []string
-	// Vectors holds one vector of Config.Dim entries per chunk. Records
-	// returned by a Snapshot share their vectors with it: read them only.
-	Vectors [][]float32
-	// Meta is free per-document metadata, e.g. how the language was found.
-	Meta map[string]string
-}
+// Record is what the store keeps per document (fonte.Record). Its Terms
+// are not kept: the lexical index is derived from the chunks' text with
+// the store's analysis.
+type Record = fonte.Record
 
 // DocInfo describes one stored document without its text.
-type DocInfo struct {
-	ID       string
-	Title    string
-	Source   string
-	Language string
-	SHA256   string
-	Updated  time.Time
-	Tags     []string
-	Bytes    int // length of the document's text
-	Chunks   int
-	Meta     map[string]string
-}
+type DocInfo = fonte.DocInfo
 
 // docData is one document as the store handles it internally: the chunks
 // carry their DocID, hashes always has one entry per chunk, and the vectors

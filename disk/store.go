@@ -36,6 +36,9 @@ type Store struct {
 	raw    []byte // the manifest bytes cur was loaded from
 	closed bool
 
+	viewMu sync.Mutex // guards views
+	views  viewCache
+
 	segmentsRead atomic.Int64 // segments decoded from disk, for tests
 }
 
@@ -96,7 +99,7 @@ func (s *Store) init(cfg Config) error {
 	}
 	switch {
 	case s.opts.Rebuild:
-		if err := cfg.validate(); err != nil {
+		if err := validateConfig(cfg); err != nil {
 			return err
 		}
 		s.cfg, s.rebuild = cfg, true
@@ -113,7 +116,7 @@ func (s *Store) init(cfg Config) error {
 // create writes generation 0 of a new index, under the write lock so that
 // two processes creating the same folder agree on one store.
 func (s *Store) create(cfg Config) error {
-	if err := cfg.validate(); err != nil {
+	if err := validateConfig(cfg); err != nil {
 		return err
 	}
 	if err := s.acquire(context.Background()); err != nil {
@@ -359,10 +362,23 @@ func keepSet(lists ...[]string) map[string]bool {
 // writer left. After a deletion, Purge is what guarantees the deleted
 // documents' bytes are in no file under DIR. A reader still loading the
 // previous generation retries with the current one.
-func (s *Store) Purge() error {
+//
+// A deletion's terms and vectors can also live in the derived search
+// indexes kept in the store (see derived.go): Purge first rewrites those
+// without the deleted chunks, so no blob the current generation keeps
+// holds them either.
+func (s *Store) Purge(ctx context.Context) error {
 	if s.opts.ReadOnly {
 		return ErrReadOnly
 	}
+	if err := s.PersistDerived(ctx, true); err != nil {
+		return err
+	}
+	return s.purgeFiles()
+}
+
+// purgeFiles removes the files the current generation does not reference.
+func (s *Store) purgeFiles() error {
 	s.writer <- struct{}{}
 	defer func() { <-s.writer }()
 	if s.isClosed() {

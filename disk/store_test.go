@@ -42,7 +42,7 @@ func TestRoundTrip(t *testing.T) {
 	recs[2].Doc.Updated = time.Time{}
 
 	start := time.Now()
-	err := s.Update(context.Background(), func(tx *Tx) error {
+	err := s.Write(context.Background(), func(tx *Tx) error {
 		for _, r := range recs {
 			if err := tx.Put(r); err != nil {
 				return err
@@ -201,7 +201,7 @@ func TestRebuild(t *testing.T) {
 	if _, err := s.Snapshot(); !errors.Is(err, ErrConfigMismatch) {
 		t.Errorf("Snapshot before the rebuild commits: %v", err)
 	}
-	err := s.Update(context.Background(), func(tx *Tx) error {
+	err := s.Write(context.Background(), func(tx *Tx) error {
 		if tx.Base().NumDocs() != 0 || tx.Base().Config() != next {
 			t.Errorf("rebuild base: %d docs, %+v", tx.Base().NumDocs(), tx.Base().Config())
 		}
@@ -226,7 +226,7 @@ func TestRebuild(t *testing.T) {
 	if n := mustSnapshot(t, s).NumDocs(); n != 2 {
 		t.Errorf("%d docs", n)
 	}
-	if err := s.Purge(); err != nil {
+	if err := s.Purge(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if got := len(listFiles(t, dir)); got != 4 { // manifest, lock, two segments
@@ -387,7 +387,7 @@ func TestDeleteAndPurgeLeaveNoBytes(t *testing.T) {
 		t.Error("the retained previous generation is gone already")
 	}
 	// ...and after Purge no byte of any file under DIR does.
-	if err := s.Purge(); err != nil {
+	if err := s.Purge(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if found := scan(nil); len(found) > 0 {
@@ -406,7 +406,7 @@ func appendF32(b []byte, f float32) []byte {
 // tx runs an Update that must succeed.
 func tx(t *testing.T, s *Store, fn func(*Tx) error) bool {
 	t.Helper()
-	if err := s.Update(context.Background(), fn); err != nil {
+	if err := s.Write(context.Background(), fn); err != nil {
 		t.Fatalf("Update: %v", err)
 		return false
 	}
@@ -435,7 +435,7 @@ func TestPutValidation(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := good()
 			tc.edit(&r)
-			err := s.Update(context.Background(), func(tx *Tx) error {
+			err := s.Write(context.Background(), func(tx *Tx) error {
 				if err := tx.Put(good()); err != nil {
 					t.Fatal(err)
 				}
@@ -474,7 +474,7 @@ func TestFailedOrCancelledUpdateChangesNothing(t *testing.T) {
 	var leaked *Tx
 
 	boom := errors.New("boom")
-	err := s.Update(context.Background(), func(tx *Tx) error {
+	err := s.Write(context.Background(), func(tx *Tx) error {
 		leaked = tx
 		tx.Put(makeRecord("b", 1, 2, 8))
 		tx.Delete("a")
@@ -489,7 +489,7 @@ func TestFailedOrCancelledUpdateChangesNothing(t *testing.T) {
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
-	err = s.Update(ctx, func(tx *Tx) error {
+	err = s.Write(ctx, func(tx *Tx) error {
 		tx.Put(makeRecord("b", 1, 2, 8))
 		cancel()
 		return nil
@@ -497,11 +497,11 @@ func TestFailedOrCancelledUpdateChangesNothing(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
-	if err := s.Update(ctx, func(*Tx) error { t.Error("fn ran with a cancelled context"); return nil }); !errors.Is(err, context.Canceled) {
+	if err := s.Write(ctx, func(*Tx) error { t.Error("fn ran with a cancelled context"); return nil }); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled before: %v", err)
 	}
 	// A transaction with no changes commits nothing.
-	if err := s.Update(context.Background(), func(tx *Tx) error { tx.Delete("nothing"); return nil }); err != nil {
+	if err := s.Write(context.Background(), func(tx *Tx) error { tx.Delete("nothing"); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	for _, st := range []*Store{s, mustOpen(t, dir, testCfg, Options{ReadOnly: true})} {
@@ -525,7 +525,7 @@ func TestReadOnly(t *testing.T) {
 	if _, err := Open(filepath.Join(dir, "missing"), Config{}, Options{}); err == nil || !strings.Contains(err.Error(), "no configuration") {
 		t.Errorf("creating without a config: %v", err)
 	}
-	if _, err := Open(filepath.Join(dir, "bad"), Config{Embedder: "x"}, Options{}); err == nil || !strings.Contains(err.Error(), "Dim") {
+	if _, err := Open(filepath.Join(dir, "bad"), Config{Embedder: "x"}, Options{}); err == nil || !strings.Contains(err.Error(), "dimension is 0") {
 		t.Errorf("creating with Dim 0: %v", err)
 	}
 
@@ -542,10 +542,10 @@ func TestReadOnly(t *testing.T) {
 	if mustSnapshot(t, ro).NumDocs() != 1 {
 		t.Error("read-only store lost a document")
 	}
-	if err := ro.Update(context.Background(), func(*Tx) error { return nil }); !errors.Is(err, ErrReadOnly) {
+	if err := ro.Write(context.Background(), func(*Tx) error { return nil }); !errors.Is(err, ErrReadOnly) {
 		t.Errorf("Update: %v", err)
 	}
-	if err := ro.Purge(); !errors.Is(err, ErrReadOnly) {
+	if err := ro.Purge(context.Background()); !errors.Is(err, ErrReadOnly) {
 		t.Errorf("Purge: %v", err)
 	}
 	if os.Geteuid() != 0 { // root writes anywhere
@@ -672,7 +672,7 @@ func TestClose(t *testing.T) {
 	if _, err := s.Snapshot(); !errors.Is(err, ErrClosed) {
 		t.Errorf("Snapshot: %v", err)
 	}
-	if err := s.Update(context.Background(), func(*Tx) error { return nil }); !errors.Is(err, ErrClosed) {
+	if err := s.Write(context.Background(), func(*Tx) error { return nil }); !errors.Is(err, ErrClosed) {
 		t.Errorf("Update: %v", err)
 	}
 	if snap.NumDocs() != 1 {

@@ -81,7 +81,7 @@ func (tx *Tx) SetBlob(name string, data []byte) {
 	tx.blobs[name] = data
 }
 
-// Update runs fn in a transaction and commits its changes as a new
+// Write runs fn in a transaction and commits its changes as a new
 // generation when fn returns nil. One writer at a time: the Updates of one
 // Store run one after another, and Update waits for a writer in another
 // Store or process up to Options.LockTimeout (then ErrLocked). When fn
@@ -91,7 +91,7 @@ func (tx *Tx) SetBlob(name string, data []byte) {
 // An error from the commit itself names the file that failed and means
 // the previous generation is still the current one, except for errors
 // wrapping ErrNotDurable (see there).
-func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) error {
+func (s *Store) Write(ctx context.Context, fn func(tx *Tx) error) error {
 	if s.opts.ReadOnly {
 		return ErrReadOnly
 	}

@@ -18,9 +18,9 @@ import (
 // lowerPersistThreshold makes a test corpus of a few dozen chunks count as
 // large, so the derived indexes are persisted.
 func lowerPersistThreshold(t *testing.T, n int) {
-	old := PersistMinChunks
-	PersistMinChunks = n
-	t.Cleanup(func() { PersistMinChunks = old })
+	old := disk.PersistMinChunks
+	disk.PersistMinChunks = n
+	t.Cleanup(func() { disk.PersistMinChunks = old })
 }
 
 func derivedDocs(n int, marker string) []fonte.Document {
@@ -60,11 +60,11 @@ func TestDerivedIndexesPersist(t *testing.T) {
 	if _, err := e.IndexDocuments(ctx, derivedDocs(60, marker), true, nil); err != nil {
 		t.Fatal(err)
 	}
-	snap, err := e.store.Snapshot()
+	snap, err := e.local.Snapshot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{blobLexical, blobGraph} {
+	for _, name := range []string{disk.BlobLexical, disk.BlobGraph} {
 		if _, ok := snap.Blob(name); !ok {
 			t.Fatalf("blob %s missing after indexing %d chunks; blobs %v", name, snap.NumChunks(), snap.BlobNames())
 		}
@@ -97,7 +97,11 @@ func TestDerivedIndexesPersist(t *testing.T) {
 			t.Errorf("%q after reopening: %v, before %v", q, got, before[i])
 		}
 	}
-	if b := r.idx.Built(); b.BM25 || b.Graph {
+	rv, err := r.local.View()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := rv.Index.Built(); b.BM25 || b.Graph {
 		t.Fatalf("reopening rebuilt %+v instead of decoding the blobs", b)
 	}
 	r.Close()
@@ -115,7 +119,11 @@ func TestDerivedIndexesPersist(t *testing.T) {
 	if _, err := e.IndexDocuments(ctx, docs, true, nil); err != nil {
 		t.Fatal(err)
 	}
-	g, keys := e.idx.Graph()
+	ev, err := e.local.View()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, keys := ev.Index.Graph()
 	if g == nil || g.Len() != 55 || len(keys) != 55 {
 		t.Fatalf("graph after the update: %v with %d keys", g, len(keys))
 	}
@@ -128,8 +136,8 @@ func TestDerivedIndexesPersist(t *testing.T) {
 	if _, err := e.Delete(ctx, []string{"proc/003"}); err != nil {
 		t.Fatal(err)
 	}
-	snap, _ = e.store.Snapshot()
-	if _, ok := snap.Blob(blobLexical); !ok {
+	snap, _ = e.local.Snapshot()
+	if _, ok := snap.Blob(disk.BlobLexical); !ok {
 		t.Fatal("lexical blob not rewritten after the deletion")
 	}
 	files, _ := os.ReadDir(dir)
@@ -141,43 +149,6 @@ func TestDerivedIndexesPersist(t *testing.T) {
 	}
 	if h, _ := e.Search(ctx, marker, SearchOptions{K: 3, Mode: retrieve.BM25}); len(h) != 0 {
 		t.Errorf("deleted word still found: %v", ids(h))
-	}
-}
-
-// TestDerivedBlobsRejectedWhenStale: a lexical blob built for other data
-// is not used.
-func TestDerivedBlobsRejectedWhenStale(t *testing.T) {
-	lowerPersistThreshold(t, 5)
-	ctx := context.Background()
-	dir := filepath.Join(t.TempDir(), "idx")
-	e, err := Open(ctx, Settings{IndexDir: dir}, OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	if _, err := e.IndexDocuments(ctx, derivedDocs(10, "x"), true, nil); err != nil {
-		t.Fatal(err)
-	}
-	snap, _ := e.store.Snapshot()
-	b, ok := snap.Blob(blobLexical)
-	if !ok {
-		t.Fatal("no lexical blob")
-	}
-	fp := fingerprint(snap, e.an)
-	if _, err := decodeLexicalBlob(b, fp, e.an); err != nil {
-		t.Fatalf("own blob refused: %v", err)
-	}
-	fp[0] ^= 1
-	if _, err := decodeLexicalBlob(b, fp, e.an); err == nil {
-		t.Fatal("blob accepted for other data")
-	}
-	bad := slices.Clone(b)
-	bad[len(bad)-10] ^= 0xff
-	if _, err := decodeLexicalBlob(bad, fingerprint(snap, e.an), e.an); err == nil {
-		t.Fatal("damaged blob accepted")
-	}
-	if _, _, err := decodeGraphBlob([]byte("FDGR\x01\x00\x00\x00\xff\xff\xff\xff\xff\xff\xff\x7f")); err == nil {
-		t.Fatal("graph blob with an impossible key count accepted")
 	}
 }
 
@@ -200,7 +171,7 @@ func TestOpenAcceptsAnotherAnalysis(t *testing.T) {
 	}
 	text := "Haemoglobin levels are measured every month."
 	vec, _ := s.Embedder.Embed(ctx, []string{text})
-	err = st.Update(ctx, func(tx *disk.Tx) error {
+	err = st.Write(ctx, func(tx *disk.Tx) error {
 		return tx.Put(disk.Record{Doc: fonte.Document{ID: "a", Title: "Blood", Text: text, SHA256: "x"},
 			Chunks: []fonte.Chunk{{ID: "a#0", DocID: "a", Text: text, End: len(text)}}, TextHashes: []string{"h"}, Vectors: [][]float32{vec[0]}})
 	})
@@ -218,7 +189,7 @@ func TestOpenAcceptsAnotherAnalysis(t *testing.T) {
 		if err != nil || len(h) != 1 || h[0].Chunk.ID != "a#0" {
 			t.Fatalf("read-only %v: %v %v", ro, ids(h), err)
 		}
-		if st, _ := e.Status(); st.Analyzer != retrieve.DefaultAnalyzers().Name() {
+		if st, _ := e.Status(ctx); st.Analyzer != retrieve.DefaultAnalyzers().Name() {
 			t.Errorf("status analysis %q", st.Analyzer)
 		}
 		e.Close()

@@ -8,8 +8,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/fonte-rag/fonte"
@@ -28,7 +30,11 @@ const DefaultIndexDir = ".fonte"
 // Settings define an index (chunker, embedder, analysis: recorded in the
 // store, which refuses to mix them) and the defaults of its queries.
 type Settings struct {
-	// IndexDir is the store folder (DefaultIndexDir when empty).
+	// Store names where the index lives: a folder (DefaultIndexDir when
+	// empty), a postgres:// or a redis:// URL (see OpenStore).
+	Store string
+	// IndexDir is the older name of a folder Store, used when Store is
+	// empty.
 	IndexDir string
 	// Chunker is "structure" (default: by heading path, sentence splits,
 	// tables whole) or "window" (plain word windows).
@@ -71,8 +77,11 @@ func DefaultEmbedder() fonte.Embedder {
 }
 
 func (s *Settings) defaults() {
-	if s.IndexDir == "" {
-		s.IndexDir = DefaultIndexDir
+	if s.Store == "" {
+		s.Store = s.IndexDir
+	}
+	if s.Store == "" {
+		s.Store = DefaultIndexDir
 	}
 	if s.Chunker == "" {
 		s.Chunker = "structure"
@@ -137,13 +146,12 @@ func (s Settings) chunkerName() (string, error) {
 // Engine is one open index.
 type Engine struct {
 	settings Settings
-	store    *disk.Store
+	store    fonte.Store
+	local    *disk.Store // the same store when it is the embedded one
 	an       retrieve.Analyzers
 
-	mu   sync.Mutex
-	snap *disk.Snapshot
-	idx  *retrieve.Index
-	docs map[string]fonte.Document // text-less documents of snap, by id
+	mu  sync.Mutex
+	cur *view
 }
 
 // OpenOptions control how the store is opened.
@@ -160,7 +168,8 @@ type OpenOptions struct {
 // ErrNoIndex is returned when a read-only open finds no index.
 var ErrNoIndex = errors.New("no index")
 
-// Open opens (creating when writable) the index in s.IndexDir.
+// Open opens (creating when writable) the index in the store s.Store
+// names (a folder, postgres://… or redis://…).
 func Open(ctx context.Context, s Settings, o OpenOptions) (*Engine, error) {
 	s.defaults()
 	chunker, err := s.chunkerName()
@@ -179,86 +188,159 @@ func Open(ctx context.Context, s Settings, o OpenOptions) (*Engine, error) {
 			}
 		}
 	}
-	cfg := disk.Config{Analyzer: an.Name(), Chunker: chunker, Embedder: s.Embedder.Model(), Dim: dim}
-	if o.ReadOnly {
-		// Searching needs an index that exists and was embedded by the
-		// model queries will be embedded with; its chunker does not matter.
-		if _, err := os.Stat(filepath.Join(s.IndexDir, "manifest")); err != nil {
-			return nil, fmt.Errorf("%w in %s: run `fonte index DIR` first", ErrNoIndex, s.IndexDir)
-		}
-		st, err := disk.Open(s.IndexDir, disk.Config{}, disk.Options{ReadOnly: true})
+	cfg := fonte.IndexSettings{Analyzer: an.Name(), Chunker: chunker, Embedder: s.Embedder.Model(), Dim: dim}
+	open := func(o fonte.StoreOptions) (*Engine, error) {
+		st, err := OpenStore(ctx, s.Store, o, StoreTuning{Analyzers: an, Dense: s.DenseIndex})
 		if err != nil {
 			return nil, err
 		}
-		if got := st.Config(); got.Embedder != cfg.Embedder {
-			st.Close()
+		e := &Engine{settings: s, store: st, an: an}
+		e.local, _ = st.(*disk.Store)
+		return e, nil
+	}
+	if o.ReadOnly {
+		// Searching needs an index that exists and was embedded by the
+		// model queries will be embedded with; its chunker does not matter.
+		if isFolder(s.Store) {
+			if _, err := os.Stat(filepath.Join(s.Store, "manifest")); err != nil {
+				return nil, fmt.Errorf("%w in %s: run `fonte index DIR` first", ErrNoIndex, s.Store)
+			}
+		}
+		e, err := open(fonte.StoreOptions{ReadOnly: true})
+		if err != nil {
+			return nil, err
+		}
+		got, err := e.store.Settings(ctx)
+		if err != nil {
+			e.Close()
+			return nil, err
+		}
+		if got.IsZero() {
+			e.Close()
+			return nil, fmt.Errorf("%w in %s: run `fonte index DIR --store %s` first", ErrNoIndex, e.Location(), e.Location())
+		}
+		if got.Embedder != cfg.Embedder {
+			e.Close()
 			return nil, fmt.Errorf("%w: %s was built with embedder %q, but this query would use %q; "+
 				"query with the same embedder settings, or rebuild with `fonte index --rebuild DIR`",
-				disk.ErrConfigMismatch, s.IndexDir, got.Embedder, cfg.Embedder)
+				fonte.ErrSettingsMismatch, e.Location(), got.Embedder, cfg.Embedder)
 		}
-		return &Engine{settings: s, store: st, an: an}, nil
+		return e, nil
 	}
 	// The analysis is recorded but not binding: nothing stored depends on
 	// it (the lexical index is derived from the chunks' text and carries
 	// the analysis in its fingerprint), so an index built by an older
 	// fonte keeps its chunks and vectors and gets its lexical index
-	// rebuilt, rather than being re-embedded from scratch.
-	if !o.Rebuild {
-		if old, err := disk.Open(s.IndexDir, disk.Config{}, disk.Options{ReadOnly: true}); err == nil {
-			if got := old.Config(); !got.IsZero() && got.Analyzer != cfg.Analyzer {
+	// rebuilt, rather than being re-embedded from scratch. Stores whose
+	// lexical leg runs in the database keep terms made by the recorded
+	// analysis, so there it is binding.
+	if !o.Rebuild && isFolder(s.Store) {
+		if old, err := open(fonte.StoreOptions{ReadOnly: true}); err == nil {
+			if got, err := old.store.Settings(ctx); err == nil && !got.IsZero() && got.Analyzer != cfg.Analyzer {
 				cfg.Analyzer = got.Analyzer
 			}
 			old.Close()
 		}
 	}
-	st, err := disk.Open(s.IndexDir, cfg, disk.Options{Rebuild: o.Rebuild})
-	if err != nil {
-		return nil, err
-	}
-	return &Engine{settings: s, store: st, an: an}, nil
+	return open(fonte.StoreOptions{Settings: cfg, Rebuild: o.Rebuild})
 }
 
 // Settings returns the engine's settings with defaults filled in.
 func (e *Engine) Settings() Settings { return e.settings }
 
-// Dir is the index folder.
-func (e *Engine) Dir() string { return filepath.Clean(e.settings.IndexDir) }
+// Store is the store the engine works on.
+func (e *Engine) Store() fonte.Store { return e.store }
+
+// Location names the store: its folder, or its URL without a password.
+func (e *Engine) Location() string {
+	if e.local != nil {
+		return filepath.Clean(e.local.Dir())
+	}
+	return redactURL(e.settings.Store)
+}
 
 // Close releases the store.
 func (e *Engine) Close() error { return e.store.Close() }
 
-// view returns the latest snapshot with its search index, building the
-// index once per generation.
-func (e *Engine) view() (*disk.Snapshot, *retrieve.Index, map[string]fonte.Document, error) {
-	snap, err := e.store.Snapshot()
+// view is one generation of the store, ready to search: the embedded
+// store's in-memory index, or the legs of a store that runs them itself.
+type view struct {
+	gen     uint64
+	docs    map[string]fonte.Document // without their text, by id
+	chunks  int
+	chunker string
+	local   *retrieve.Index
+	remote  *retrieve.StoreSearch
+}
+
+// hasDense reports whether the view has a dense leg.
+func (v *view) hasDense() bool {
+	if v.local != nil {
+		return v.local.HasDense()
+	}
+	return v.remote.Dim > 0 && v.chunks > 0
+}
+
+func (v *view) search(ctx context.Context, req retrieve.Request) ([]fonte.Hit, error) {
+	if v.local != nil {
+		return v.local.Search(req)
+	}
+	return v.remote.Search(ctx, req)
+}
+
+// view returns the latest generation ready to search, built once per
+// generation.
+func (e *Engine) view(ctx context.Context) (*view, error) {
+	if e.local != nil {
+		lv, err := e.local.View()
+		if err != nil {
+			return nil, err
+		}
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if e.cur != nil && e.cur.local == lv.Index {
+			return e.cur, nil
+		}
+		e.cur = &view{gen: lv.Snap.Generation(), docs: lv.Docs, chunks: lv.Index.Len(), chunker: lv.Snap.Config().Chunker, local: lv.Index}
+		return e.cur, nil
+	}
+	st, err := e.store.Status(ctx)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
 	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.snap != nil && e.snap.Generation() == snap.Generation() && e.idx != nil {
-		return e.snap, e.idx, e.docs, nil
+	cur := e.cur
+	e.mu.Unlock()
+	if cur != nil && cur.gen == st.Generation {
+		return cur, nil
 	}
-	n := snap.NumChunks()
-	c := retrieve.Corpus{Chunks: make([]fonte.Chunk, n), Langs: make([]string, n), Tags: make([][]string, n),
-		Vectors: snap.Vectors(), Dim: snap.Dim()}
-	docs := make(map[string]fonte.Document, snap.NumDocs())
-	for _, d := range snap.Docs() {
-		docs[d.ID] = fonte.Document{ID: d.ID, Title: d.Title, Source: d.Source, Language: d.Language, SHA256: d.SHA256, Updated: d.Updated, Tags: d.Tags}
-		lo, hi, _ := snap.ChunkRange(d.ID)
-		for i := lo; i < hi; i++ {
-			c.Chunks[i] = snap.Chunk(i)
-			c.Langs[i] = d.Language
-			c.Tags[i] = d.Tags
-		}
-	}
-	if n == 0 {
-		c.Vectors = nil
-	}
-	idx, err := retrieve.NewWith(c, e.an, e.derivedOptions(snap, e.idx))
+	infos, err := e.store.Documents(ctx)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
-	e.snap, e.idx, e.docs = snap, idx, docs
-	return snap, idx, docs, nil
+	cfg, err := e.store.Settings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	v := &view{gen: st.Generation, docs: make(map[string]fonte.Document, len(infos)), chunker: cfg.Chunker}
+	langs := map[string]bool{}
+	for _, d := range infos {
+		v.docs[d.ID] = fonte.Document{ID: d.ID, Title: d.Title, Source: d.Source, Language: d.Language, SHA256: d.SHA256, Updated: d.Updated, Tags: d.Tags}
+		v.chunks += d.Chunks
+		langs[d.Language] = true
+	}
+	v.remote = &retrieve.StoreSearch{Store: e.store, An: e.an, Langs: slices.Sorted(maps.Keys(langs)), Dim: cfg.Dim}
+	e.mu.Lock()
+	e.cur = v
+	e.mu.Unlock()
+	return v, nil
+}
+
+// chunksOf returns the chunks of one document, in order.
+func (e *Engine) chunksOf(ctx context.Context, id string) ([]fonte.Chunk, error) {
+	r, err := e.store.Document(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return r.Chunks, nil
 }

@@ -168,7 +168,7 @@ func TestLibraryUse(t *testing.T) {
 	if err != nil || len(deleted) != 1 {
 		t.Fatalf("delete %v %v", deleted, err)
 	}
-	st, err := e.Status()
+	st, err := e.Status(ctx)
 	if err != nil || st.Documents != 0 {
 		t.Fatalf("status after delete %+v %v", st, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -12,7 +13,6 @@ import (
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/answer"
-	"github.com/fonte-rag/fonte/disk"
 	"github.com/fonte-rag/fonte/eval"
 	"github.com/fonte-rag/fonte/retrieve"
 )
@@ -58,10 +58,11 @@ type EvalResult struct {
 // the gold chunk says what the answer stage can do when retrieval is
 // perfect.
 func (e *Engine) EvalQuestions(ctx context.Context, qs []eval.Question, o EvalOptions) (*EvalResult, error) {
-	snap, idx, docs, err := e.view()
+	v, err := e.view(ctx)
 	if err != nil {
 		return nil, err
 	}
+	docs := v.docs
 	if o.Mode == "" {
 		o.Mode = e.settings.Mode
 	}
@@ -82,7 +83,7 @@ func (e *Engine) EvalQuestions(ctx context.Context, qs []eval.Question, o EvalOp
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		h, err := e.search(ctx, idx, q.Question, SearchOptions{K: o.Depth, Mode: o.Mode})
+		h, err := e.search(ctx, v, q.Question, SearchOptions{K: o.Depth, Mode: o.Mode})
 		if err != nil {
 			return nil, fmt.Errorf("question %s: %w", q.ID, err)
 		}
@@ -113,7 +114,10 @@ func (e *Engine) EvalQuestions(ctx context.Context, qs []eval.Question, o EvalOp
 			right := !a.Abstained && answerMatches(a.Text, q.Answer)
 			qr.Answer, qr.Right = a.Text, &right
 			end.Add(right)
-			gold := goldHits(snap, q)
+			gold, err := e.goldHits(ctx, q)
+			if err != nil {
+				return nil, fmt.Errorf("question %s: %w", q.ID, err)
+			}
 			if len(gold) > 0 {
 				ga, err := answer.Ask(ctx, q.Question, gold, docs, answer.Config{Budget: e.settings.Budget, Generator: e.settings.Generator})
 				if err != nil {
@@ -126,7 +130,7 @@ func (e *Engine) EvalQuestions(ctx context.Context, qs []eval.Question, o EvalOp
 		res.Questions = append(res.Questions, qr)
 	}
 	qrels, run := eval.QuestionRun(qs, hits)
-	res.Report = eval.Report{Retrieval: eval.ScoreRun(qrels, run), Retriever: string(o.Mode), Chunker: snap.Config().Chunker, K: o.K}
+	res.Report = eval.Report{Retrieval: eval.ScoreRun(qrels, run), Retriever: string(o.Mode), Chunker: v.chunker, K: o.K}
 	res.Recall = eval.RecallCurve(qrels, run, o.Depth)
 	if len(unanswerable) > 0 || len(answerable) > 0 {
 		res.Report.Abstain = eval.NewAbstain(answerable, unanswerable, e.floor(), o.TargetShare)
@@ -139,22 +143,24 @@ func (e *Engine) floor() float64 { return max(e.settings.Floor, 0) }
 
 // goldHits finds the chunks of the index that hold the question's gold
 // quotes, as hits with full relevance.
-func goldHits(snap *disk.Snapshot, q eval.Question) []fonte.Hit {
+func (e *Engine) goldHits(ctx context.Context, q eval.Question) ([]fonte.Hit, error) {
 	var out []fonte.Hit
 	for _, g := range q.Gold {
-		lo, hi, ok := snap.ChunkRange(g.Doc)
-		if !ok {
+		chunks, err := e.chunksOf(ctx, g.Doc)
+		if errors.Is(err, fonte.ErrNotFound) {
 			continue
 		}
-		for i := lo; i < hi; i++ {
-			c := snap.Chunk(i)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range chunks {
 			if eval.IsHit(eval.Question{Gold: []eval.Gold{g}}, c.DocID, c.Text) {
 				out = append(out, fonte.Hit{Chunk: c, Score: 1, Relevance: 1})
 				break
 			}
 		}
 	}
-	return out
+	return out, nil
 }
 
 // answerMatches judges an answer right when it contains every number and
@@ -232,7 +238,7 @@ func (e *Engine) IndexDocuments(ctx context.Context, docs []fonte.Document, whol
 // ranking (a document ranks where its best chunk does), scored against the
 // qrels with nDCG@10, recall@k and MRR.
 func (e *Engine) EvalBEIR(ctx context.Context, b *eval.BEIR, mode retrieve.Mode, depth int) (*BEIRResult, error) {
-	_, idx, _, err := e.view()
+	v, err := e.view(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -245,13 +251,13 @@ func (e *Engine) EvalBEIR(ctx context.Context, b *eval.BEIR, mode retrieve.Mode,
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		h, err := e.search(ctx, idx, q.Text, SearchOptions{K: depth, Mode: mode, Lang: "en"})
+		h, err := e.search(ctx, v, q.Text, SearchOptions{K: depth, Mode: mode, Lang: "en"})
 		if err != nil {
 			return nil, fmt.Errorf("query %s: %w", q.ID, err)
 		}
 		run[q.ID] = eval.DocIDs(h)
 	}
-	res := &BEIRResult{Retrieval: eval.ScoreRun(b.Qrels, run), Recall: eval.RecallCurve(b.Qrels, run, depth), Indexed: idx.Len()}
+	res := &BEIRResult{Retrieval: eval.ScoreRun(b.Qrels, run), Recall: eval.RecallCurve(b.Qrels, run, depth), Indexed: v.chunks}
 	res.Took = time.Since(start)
 	if math.IsNaN(res.Retrieval.NDCG10) {
 		return nil, fmt.Errorf("BEIR: no judged query was run")

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"math"
 	"path"
 	"sort"
 	"strings"
@@ -13,7 +14,6 @@ import (
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/chunk"
-	"github.com/fonte-rag/fonte/disk"
 	"github.com/fonte-rag/fonte/ingest"
 )
 
@@ -87,7 +87,7 @@ func (e *Engine) Index(ctx context.Context, root string, progress func(Progress)
 				continue
 			case en.Refusal != nil:
 				reason := fmt.Sprintf("%s: %s", en.Refusal.Reason, en.Refusal.Detail)
-				if _, ok := r.base.Info(en.Path); ok {
+				if r.has(en.Path) {
 					r.seen[en.Path] = true // keep the last good version rather than lose it
 					reason += " (the previously indexed version is kept)"
 				}
@@ -121,11 +121,17 @@ func (e *Engine) Index(ctx context.Context, root string, progress func(Progress)
 type run struct {
 	e       *Engine
 	ctx     context.Context
-	tx      *disk.Tx
-	base    *disk.Snapshot
+	tx      fonte.StoreTx
+	base    map[string]fonte.DocInfo
 	rep     *IndexReport
 	seen    map[string]bool
 	pending []pendingDoc
+}
+
+// has reports whether the base generation holds document id.
+func (r *run) has(id string) bool {
+	_, ok := r.base[id]
+	return ok
 }
 
 // unchanged marks doc as seen and reports whether the index already holds
@@ -133,7 +139,7 @@ type run struct {
 // re-embedded).
 func (r *run) unchanged(doc fonte.Document) bool {
 	r.seen[doc.ID] = true
-	if old, ok := r.base.Info(doc.ID); ok && old.SHA256 == doc.SHA256 {
+	if old, ok := r.base[doc.ID]; ok && old.SHA256 == doc.SHA256 {
 		r.rep.Unchanged++
 		return true
 	}
@@ -145,27 +151,38 @@ func (r *run) add(d pendingDoc) error {
 	if len(r.pending) < embedBatch {
 		return nil
 	}
-	err := r.e.flush(r.ctx, r.tx, r.base, r.pending, r.rep)
+	err := r.e.flush(r, r.pending)
 	r.pending = r.pending[:0]
 	return err
 }
 
 // update runs fill in one transaction, then removes the documents it did
-// not see and completes the report from the committed snapshot.
+// not see and completes the report from the committed state.
 func (e *Engine) update(ctx context.Context, rep *IndexReport, fill func(r *run) error) (*IndexReport, error) {
 	start := time.Now()
-	e.loadPersisted()
-	err := e.store.Update(ctx, func(tx *disk.Tx) error {
-		r := &run{e: e, ctx: ctx, tx: tx, base: tx.Base(), rep: rep, seen: map[string]bool{}}
+	if e.local != nil {
+		e.local.Preload()
+	}
+	err := e.store.Update(ctx, func(tx fonte.StoreTx) error {
+		infos, err := tx.Base(ctx)
+		if err != nil {
+			return err
+		}
+		r := &run{e: e, ctx: ctx, tx: tx, base: make(map[string]fonte.DocInfo, len(infos)), rep: rep, seen: map[string]bool{}}
+		for _, d := range infos {
+			r.base[d.ID] = d
+		}
 		if err := fill(r); err != nil {
 			return err
 		}
-		if err := e.flush(ctx, tx, r.base, r.pending, rep); err != nil {
+		if err := e.flush(r, r.pending); err != nil {
 			return err
 		}
-		for _, d := range r.base.Docs() {
+		for _, d := range infos {
 			if !r.seen[d.ID] {
-				tx.Delete(d.ID)
+				if _, err := tx.Delete(ctx, d.ID); err != nil {
+					return err
+				}
 				rep.Removed = append(rep.Removed, d.ID)
 			}
 		}
@@ -174,13 +191,15 @@ func (e *Engine) update(ctx context.Context, rep *IndexReport, fill func(r *run)
 	if err != nil {
 		return nil, err
 	}
-	snap, err := e.store.Snapshot()
+	st, err := e.store.Status(ctx)
 	if err != nil {
 		return nil, err
 	}
-	rep.Chunks, rep.Generation = snap.NumChunks(), snap.Generation()
-	if err := e.persistDerived(ctx, false); err != nil {
-		slog.Warn("the index is committed, but its derived indexes were not saved; the next open rebuilds them", "err", err)
+	rep.Chunks, rep.Generation = st.Chunks, st.Generation
+	if e.local != nil {
+		if err := e.local.PersistDerived(ctx, false); err != nil {
+			slog.Warn("the index is committed, but its derived indexes were not saved; the next open rebuilds them", "err", err)
+		}
 	}
 	rep.Duration += time.Since(start)
 	sort.Strings(rep.Indexed)
@@ -193,32 +212,52 @@ type pendingDoc struct {
 	chunks []fonte.Chunk
 }
 
-// flush embeds what the pending documents need and puts them in tx.
-func (e *Engine) flush(ctx context.Context, tx *disk.Tx, base *disk.Snapshot, docs []pendingDoc, rep *IndexReport) error {
+// flush embeds what the pending documents need and puts them in the
+// run's transaction. Vectors are normalised to unit length, so the dot
+// product the embedded store ranks by is the cosine similarity the
+// database stores rank by.
+func (e *Engine) flush(r *run, docs []pendingDoc) error {
+	ctx := r.ctx
 	type ref struct{ doc, chunk int }
-	var texts []string
-	var refs []ref
+	var all []string
+	var allRefs []ref
 	vecs := make([][][]float32, len(docs))
 	hashes := make([][]string, len(docs))
+	texts := make([][]string, len(docs))
 	for i, d := range docs {
 		vecs[i] = make([][]float32, len(d.chunks))
 		hashes[i] = make([]string, len(d.chunks))
+		texts[i] = make([]string, len(d.chunks))
 		for j, c := range d.chunks {
 			text := chunk.Enriched(c)
 			sum := sha256.Sum256([]byte(text))
-			h := hex.EncodeToString(sum[:])
-			hashes[i][j] = h
-			if v, ok := base.VectorForText(h); ok {
-				vecs[i][j] = v
-				continue
-			}
-			texts = append(texts, text)
-			refs = append(refs, ref{i, j})
+			hashes[i][j] = hex.EncodeToString(sum[:])
+			texts[i][j] = text
+			all = append(all, hashes[i][j])
+			allRefs = append(allRefs, ref{i, j})
 		}
 	}
-	for lo := 0; lo < len(texts); lo += embedBatch {
-		hi := min(lo+embedBatch, len(texts))
-		out, err := e.settings.Embedder.Embed(ctx, texts[lo:hi])
+	if len(all) == 0 {
+		return nil
+	}
+	cached, err := r.tx.Vectors(ctx, all)
+	if err != nil {
+		return err
+	}
+	var missing []string
+	var refs []ref
+	for k, v := range cached {
+		rf := allRefs[k]
+		if v != nil {
+			vecs[rf.doc][rf.chunk] = v
+			continue
+		}
+		missing = append(missing, texts[rf.doc][rf.chunk])
+		refs = append(refs, rf)
+	}
+	for lo := 0; lo < len(missing); lo += embedBatch {
+		hi := min(lo+embedBatch, len(missing))
+		out, err := e.settings.Embedder.Embed(ctx, missing[lo:hi])
 		if err != nil {
 			return fmt.Errorf("embedding with %s: %w", e.settings.Embedder.Model(), err)
 		}
@@ -226,10 +265,10 @@ func (e *Engine) flush(ctx context.Context, tx *disk.Tx, base *disk.Snapshot, do
 			return fmt.Errorf("embedding with %s: %d vectors for %d texts", e.settings.Embedder.Model(), len(out), hi-lo)
 		}
 		for k, v := range out {
-			r := refs[lo+k]
-			vecs[r.doc][r.chunk] = v
+			rf := refs[lo+k]
+			vecs[rf.doc][rf.chunk] = normalised(v)
 		}
-		rep.ChunksEmbedded += hi - lo
+		r.rep.ChunksEmbedded += hi - lo
 	}
 	for i, d := range docs {
 		doc := d.doc
@@ -237,13 +276,39 @@ func (e *Engine) flush(ctx context.Context, tx *disk.Tx, base *disk.Snapshot, do
 		if d.format != "" {
 			meta = map[string]string{"format": d.format}
 		}
-		err := tx.Put(disk.Record{Doc: doc, Chunks: d.chunks, TextHashes: hashes[i], Vectors: vecs[i], Meta: meta})
-		if err != nil {
+		rec := fonte.Record{Doc: doc, Chunks: d.chunks, TextHashes: hashes[i], Vectors: vecs[i], Meta: meta}
+		if e.local == nil {
+			// The database runs the lexical leg over the terms fonte's
+			// analysis made; the embedded store derives them itself.
+			rec.Terms = make([][]string, len(d.chunks))
+			for j, c := range d.chunks {
+				rec.Terms[j] = e.an.Terms(c, doc.Language)
+			}
+		}
+		if err := r.tx.Put(ctx, rec); err != nil {
 			return fmt.Errorf("%s: %w", doc.ID, err)
 		}
-		rep.Indexed = append(rep.Indexed, doc.ID)
+		r.rep.Indexed = append(r.rep.Indexed, doc.ID)
 	}
 	return nil
+}
+
+// normalised returns v scaled to unit length (v itself when it already
+// is, or is zero).
+func normalised(v []float32) []float32 {
+	var ss float64
+	for _, x := range v {
+		ss += float64(x) * float64(x)
+	}
+	if ss == 0 || math.Abs(ss-1) < 1e-6 {
+		return v
+	}
+	inv := 1 / math.Sqrt(ss)
+	out := make([]float32, len(v))
+	for i, x := range v {
+		out[i] = float32(float64(x) * inv)
+	}
+	return out
 }
 
 // chunk cuts a parsed document with the configured chunker. A top
@@ -291,36 +356,40 @@ func (e *Engine) chunkText(d fonte.Document) []fonte.Chunk {
 }
 
 // Delete removes the documents whose id equals or matches (as an
-// ingest.Match glob) one of patterns, then purges every file of older
-// generations, so their text, postings and vectors leave no bytes behind.
+// ingest.Match glob) one of patterns, then purges the store, so their
+// text, terms and vectors leave no bytes behind (older generations'
+// files, dead rows, orphaned keys).
 func (e *Engine) Delete(ctx context.Context, patterns []string) ([]string, error) {
 	var deleted []string
-	e.loadPersisted()
-	err := e.store.Update(ctx, func(tx *disk.Tx) error {
-		for _, d := range tx.Base().Docs() {
+	if e.local != nil {
+		e.local.Preload()
+	}
+	err := e.store.Update(ctx, func(tx fonte.StoreTx) error {
+		deleted = deleted[:0]
+		infos, err := tx.Base(ctx)
+		if err != nil {
+			return err
+		}
+		for _, d := range infos {
 			for _, p := range patterns {
 				if d.ID == p || ingest.Match(p, d.ID) || (path.Clean(p) == d.ID) {
-					if tx.Delete(d.ID) {
+					ok, err := tx.Delete(ctx, d.ID)
+					if err != nil {
+						return err
+					}
+					if ok {
 						deleted = append(deleted, d.ID)
 					}
 					break
 				}
 			}
 		}
-		if len(deleted) > 0 {
-			dropDerived(tx)
-		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	if len(deleted) > 0 {
-		if err := e.persistDerived(ctx, true); err != nil {
-			return deleted, err
-		}
-	}
-	if err := e.store.Purge(); err != nil {
+	if err := e.store.Purge(ctx); err != nil {
 		return deleted, err
 	}
 	return deleted, nil

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -25,14 +26,14 @@ type SearchOptions struct {
 
 // Search retrieves the chunks that best match query.
 func (e *Engine) Search(ctx context.Context, query string, o SearchOptions) ([]fonte.Hit, error) {
-	_, idx, _, err := e.view()
+	v, err := e.view(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return e.search(ctx, idx, query, o)
+	return e.search(ctx, v, query, o)
 }
 
-func (e *Engine) search(ctx context.Context, idx *retrieve.Index, query string, o SearchOptions) ([]fonte.Hit, error) {
+func (e *Engine) search(ctx context.Context, v *view, query string, o SearchOptions) ([]fonte.Hit, error) {
 	s := e.settings
 	req := retrieve.Request{Query: query, K: o.K, Mode: o.Mode, Filter: o.Filter, Lang: o.Lang,
 		LexicalWeight: s.LexicalWeight, DenseWeight: s.DenseWeight}
@@ -45,17 +46,20 @@ func (e *Engine) search(ctx context.Context, idx *retrieve.Index, query string, 
 	if req.Lang == "" {
 		req.Lang = ingest.DetectLanguage(query)
 	}
-	if idx.Len() == 0 {
+	if v.chunks == 0 {
 		return nil, nil
 	}
-	if req.Mode != retrieve.BM25 && idx.HasDense() {
-		v, err := s.Embedder.Embed(ctx, []string{query})
+	if req.Mode != retrieve.BM25 && req.Mode != retrieve.TFIDF && v.hasDense() {
+		qv, err := s.Embedder.Embed(ctx, []string{query})
 		if err != nil {
 			return nil, fmt.Errorf("embedding the query with %s: %w", s.Embedder.Model(), err)
 		}
-		req.Vector = v[0]
+		if len(qv) != 1 {
+			return nil, fmt.Errorf("embedding the query with %s: %d vectors for 1 text", s.Embedder.Model(), len(qv))
+		}
+		req.Vector = normalised(qv[0])
 	}
-	hits, err := idx.Search(req)
+	hits, err := v.search(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -118,10 +122,11 @@ type AskOptions struct {
 // Ask answers a question from the index, with citations, or abstains.
 func (e *Engine) Ask(ctx context.Context, question string, o AskOptions) (*fonte.Answer, error) {
 	s := e.settings
-	snap, idx, docs, err := e.view()
+	v, err := e.view(ctx)
 	if err != nil {
 		return nil, err
 	}
+	docs := v.docs
 	query, err := answer.Rewrite(ctx, o.History, question, s.Generator)
 	if err != nil {
 		return nil, err
@@ -129,10 +134,19 @@ func (e *Engine) Ask(ctx context.Context, question string, o AskOptions) (*fonte
 	var hits []fonte.Hit
 	if o.All {
 		total := 0
-		for i := range snap.NumChunks() {
-			c := snap.Chunk(i)
-			total += answer.Tokens(c.Text)
-			hits = append(hits, fonte.Hit{Chunk: c, Score: 1, Relevance: 1})
+		ids := slices.Sorted(maps.Keys(docs))
+		for _, id := range ids {
+			chunks, err := e.chunksOf(ctx, id)
+			if err != nil {
+				return nil, err
+			}
+			for _, c := range chunks {
+				total += answer.Tokens(c.Text)
+				hits = append(hits, fonte.Hit{Chunk: c, Score: 1, Relevance: 1})
+			}
+			if total > s.Budget {
+				break
+			}
 		}
 		if total > s.Budget {
 			return nil, fmt.Errorf("--all: the index holds about %d tokens of text, over the %d-token budget; retrieve instead, or raise --budget", total, s.Budget)
@@ -143,7 +157,7 @@ func (e *Engine) Ask(ctx context.Context, question string, o AskOptions) (*fonte
 			k = max(s.K, 10)
 		}
 		o.SearchOptions.K = k
-		if hits, err = e.search(ctx, idx, query, o.SearchOptions); err != nil {
+		if hits, err = e.search(ctx, v, query, o.SearchOptions); err != nil {
 			return nil, err
 		}
 	}
@@ -177,7 +191,10 @@ type DocStatus struct {
 
 // Status describes the index.
 type Status struct {
-	Dir        string      `json:"dir"`
+	Dir        string      `json:"dir"` // the store's location (kept under its old name)
+	Backend    string      `json:"backend"`
+	Lexical    string      `json:"lexical"`
+	Dense      string      `json:"dense"`
 	Generation uint64      `json:"generation"`
 	Committed  time.Time   `json:"committed"`
 	Documents  int         `json:"documents"`
@@ -190,15 +207,23 @@ type Status struct {
 }
 
 // Status reports what the index holds.
-func (e *Engine) Status() (*Status, error) {
-	snap, err := e.store.Snapshot()
+func (e *Engine) Status(ctx context.Context) (*Status, error) {
+	ss, err := e.store.Status(ctx)
 	if err != nil {
 		return nil, err
 	}
-	cfg := snap.Config()
-	st := &Status{Dir: e.Dir(), Generation: snap.Generation(), Committed: snap.Committed(), Documents: snap.NumDocs(),
-		Chunks: snap.NumChunks(), Analyzer: e.an.Name(), Chunker: cfg.Chunker, Embedder: cfg.Embedder, Dimension: cfg.Dim}
-	for _, d := range snap.Docs() {
+	cfg, err := e.store.Settings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := e.store.Documents(ctx)
+	if err != nil {
+		return nil, err
+	}
+	st := &Status{Dir: e.Location(), Backend: ss.Backend, Lexical: ss.Lexical, Dense: ss.Dense, Generation: ss.Generation,
+		Committed: ss.Committed, Documents: ss.Documents, Chunks: ss.Chunks, Analyzer: e.an.Name(), Chunker: cfg.Chunker,
+		Embedder: cfg.Embedder, Dimension: cfg.Dim}
+	for _, d := range docs {
 		st.Docs = append(st.Docs, DocStatus{ID: d.ID, Title: d.Title, Language: d.Language, Chunks: d.Chunks, Updated: d.Updated})
 	}
 	return st, nil

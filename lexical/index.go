@@ -234,3 +234,6 @@ func (ix *Index) postingsLen(terms []uint32) int {
 	}
 	return n
 }
+
+// TotalLen is the sum of every document's analysed length.
+func (ix *Index) TotalLen() uint64 { return ix.total }

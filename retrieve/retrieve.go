@@ -118,25 +118,7 @@ func ParseMode(s string) (Mode, error) {
 // Filter restricts a search to chunks whose document id starts with one of
 // Prefixes (when any are given) and whose document carries every tag in
 // Tags.
-type Filter struct {
-	Prefixes []string
-	Tags     []string
-}
-
-// Empty reports whether the filter accepts everything.
-func (f Filter) Empty() bool { return len(f.Prefixes) == 0 && len(f.Tags) == 0 }
-
-func (f Filter) accepts(c fonte.Chunk, tags []string) bool {
-	if len(f.Prefixes) > 0 && !slices.ContainsFunc(f.Prefixes, func(p string) bool { return strings.HasPrefix(c.DocID, p) }) {
-		return false
-	}
-	for _, t := range f.Tags {
-		if !slices.Contains(tags, t) {
-			return false
-		}
-	}
-	return true
-}
+type Filter = fonte.Filter
 
 // Request is one search.
 type Request struct {
@@ -177,7 +159,7 @@ type Index struct {
 // MS MARCO benchmarks (Lucene's own 1.2/0.75 assume longer documents than
 // chunks are); chunks of a few hundred words saturate term frequency early
 // and vary less in length, which both lower values reflect.
-var BM25Params = lexical.BM25Options{K1: 0.9, B: 0.4}
+var BM25Params = lexical.BM25Options{K1: fonte.BM25K1, B: fonte.BM25B}
 
 // Options control how New builds an index, and hand it parts built
 // before over the same corpus (decoded from the store) so that opening a
@@ -487,7 +469,7 @@ func (ix *Index) allow(f Filter) func(int) bool {
 		if len(ix.corpus.Tags) > 0 {
 			tags = ix.corpus.Tags[i]
 		}
-		return f.accepts(ix.corpus.Chunks[i], tags)
+		return f.Accepts(ix.corpus.Chunks[i].DocID, tags)
 	}
 }
 

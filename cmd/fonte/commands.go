@@ -16,7 +16,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/fonte-rag/fonte"
-	"github.com/fonte-rag/fonte/disk"
 	"github.com/fonte-rag/fonte/engine"
 	"github.com/fonte-rag/fonte/retrieve"
 )
@@ -29,7 +28,7 @@ func openEngine(ctx context.Context, o *options, readOnly, rebuild bool) (*engin
 	}
 	e, err := engine.Open(ctx, s, engine.OpenOptions{ReadOnly: readOnly, Rebuild: rebuild})
 	if err != nil {
-		if errors.Is(err, disk.ErrConfigMismatch) {
+		if errors.Is(err, fonte.ErrSettingsMismatch) {
 			return nil, exitError{exitMismatchCfg, err}
 		}
 		return nil, err
@@ -464,7 +463,7 @@ func newStatus(o *options) *cobra.Command {
 				return err
 			}
 			defer e.Close()
-			st, err := e.Status()
+			st, err := e.Status(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -473,6 +472,7 @@ func newStatus(o *options) *cobra.Command {
 				return writeJSON(out, st)
 			}
 			fmt.Fprintf(out, "index     %s (generation %d, committed %s)\n", st.Dir, st.Generation, st.Committed.Format(time.RFC3339))
+			fmt.Fprintf(out, "store     %s; lexical leg: %s; dense leg: %s\n", st.Backend, st.Lexical, st.Dense)
 			fmt.Fprintf(out, "contents  %d documents, %d chunks\n", st.Documents, st.Chunks)
 			fmt.Fprintf(out, "analysis  %s\nchunker   %s\nembedder  %s (%d dimensions)\n", st.Analyzer, st.Chunker, st.Embedder, st.Dimension)
 			for _, d := range st.Docs {

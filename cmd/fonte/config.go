@@ -49,11 +49,13 @@ type options struct {
 	lexWeight  float64
 	denseWeigh float64
 	denseIndex string
+	store      string
 }
 
 func addCommonFlags(cmd *cobra.Command, o *options) {
 	f := cmd.PersistentFlags()
-	f.StringVar(&o.index, "index", engine.DefaultIndexDir, "index folder")
+	f.StringVar(&o.store, "store", "", "where the index lives: a folder (default ./.fonte), postgres://… or redis://…")
+	f.StringVar(&o.index, "index", engine.DefaultIndexDir, "index folder (an alias of --store for a folder)")
 	f.StringVar(&o.config, "config", "", "config file (YAML; default ./fonte.yaml when present)")
 	f.BoolVar(&o.asJSON, "json", false, "print JSON instead of text")
 	f.StringVar(&o.embedder, "embedder", "builtin", "embedding model: builtin, ollama:MODEL or openai:MODEL")
@@ -142,7 +144,10 @@ func applyEnvAndFile(cmd *cobra.Command, o *options) error {
 
 // settings turns options into engine settings, building the model clients.
 func (o *options) settings() (engine.Settings, error) {
-	s := engine.Settings{IndexDir: o.index, Chunker: o.chunker, ChunkSize: o.chunkSize, Overlap: o.overlap,
+	if o.store != "" && o.index != engine.DefaultIndexDir && o.index != o.store {
+		return engine.Settings{}, usageError{fmt.Errorf("--store %q and --index %q name two different stores: give one", o.store, o.index)}
+	}
+	s := engine.Settings{Store: o.store, IndexDir: o.index, Chunker: o.chunker, ChunkSize: o.chunkSize, Overlap: o.overlap,
 		K: o.k, Floor: o.floor, Budget: o.budget, Include: o.include, Exclude: o.exclude,
 		LexicalWeight: o.lexWeight, DenseWeight: o.denseWeigh}
 	mode, err := retrieve.ParseMode(o.retriever)

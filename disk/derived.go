@@ -1,4 +1,4 @@
-package engine
+package disk
 
 import (
 	"bytes"
@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"slices"
 
-	"github.com/fonte-rag/fonte/disk"
 	"github.com/fonte-rag/fonte/lexical"
 	"github.com/fonte-rag/fonte/retrieve"
 	"github.com/fonte-rag/fonte/vector"
@@ -28,14 +27,14 @@ import (
 //	lexical blob: "FDLX" v1, the corpus fingerprint (32 bytes), lexical.BM25's binary form
 //	graph blob:   "FDGR" v1, key count, the keys (uint64 each), vector.HNSW's encoding
 //
-// A lexical blob whose fingerprint differs from the data is ignored and
+// BlobLexical and BlobGraph name the two blobs. A lexical blob whose fingerprint differs from the data is ignored and
 // rebuilt. A graph is keyed by retrieve.ChunkKey, so an older graph is
 // brought up to date in place: the keys the data lost are deleted, the
 // new ones added. A crash between the two commits leaves stale blobs,
 // which the checks reject.
 const (
-	blobLexical = "derived/lexical"
-	blobGraph   = "derived/graph"
+	BlobLexical = "derived/lexical"
+	BlobGraph   = "derived/graph"
 )
 
 // PersistMinChunks is the corpus size from which derived indexes are kept
@@ -50,7 +49,7 @@ var (
 // fingerprint identifies what the lexical index is a function of: the
 // analysis, BM25's parameters and, in order, every chunk's id, text hash
 // (over its enriched text) and language.
-func fingerprint(snap *disk.Snapshot, an retrieve.Analyzers) [32]byte {
+func corpusFingerprint(snap *Snapshot, an retrieve.Analyzers) [32]byte {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%v\x00%v\x00%d\x00", an.Name(), retrieve.BM25Params.K1, retrieve.BM25Params.B, snap.NumChunks())
 	for _, d := range snap.Docs() {
@@ -70,7 +69,7 @@ func fingerprint(snap *disk.Snapshot, an retrieve.Analyzers) [32]byte {
 }
 
 // chunkKeys returns the graph key of every chunk of snap, in order.
-func chunkKeys(snap *disk.Snapshot) []uint64 {
+func chunkKeys(snap *Snapshot) []uint64 {
 	keys := make([]uint64, snap.NumChunks())
 	for i := range keys {
 		keys[i] = retrieve.ChunkKey(snap.Chunk(i).ID, snap.TextHash(i))
@@ -80,15 +79,15 @@ func chunkKeys(snap *disk.Snapshot) []uint64 {
 
 // derivedOptions collects what snap's blobs (or the previous in-memory
 // index, prev) offer to retrieve.NewWith.
-func (e *Engine) derivedOptions(snap *disk.Snapshot, prev *retrieve.Index) retrieve.Options {
-	o := retrieve.Options{Dense: e.settings.DenseIndex, Keys: chunkKeys(snap)}
-	if b, err := snap.ReadBlob(blobLexical); err == nil {
-		if m, err := decodeLexicalBlob(b, fingerprint(snap, e.an), e.an); err == nil {
+func (s *Store) derivedOptions(snap *Snapshot, prev *retrieve.Index) retrieve.Options {
+	o := retrieve.Options{Dense: s.opts.Dense, Keys: chunkKeys(snap)}
+	if b, err := snap.ReadBlob(BlobLexical); err == nil {
+		if m, err := decodeLexicalBlob(b, corpusFingerprint(snap, s.analyzers()), s.analyzers()); err == nil {
 			o.BM25 = m
 		} else {
 			slog.Debug("rebuilding the lexical index", "reason", err)
 		}
-	} else if !errors.Is(err, disk.ErrNoBlob) {
+	} else if !errors.Is(err, ErrNoBlob) {
 		slog.Warn("rebuilding the lexical index: its stored copy is unreadable", "err", err)
 	}
 	if prev != nil {
@@ -97,7 +96,7 @@ func (e *Engine) derivedOptions(snap *disk.Snapshot, prev *retrieve.Index) retri
 		}
 	}
 	if o.Graph == nil {
-		b, err := snap.ReadBlob(blobGraph)
+		b, err := snap.ReadBlob(BlobGraph)
 		if err == nil {
 			var g *vector.HNSW
 			var keys []uint64
@@ -106,27 +105,34 @@ func (e *Engine) derivedOptions(snap *disk.Snapshot, prev *retrieve.Index) retri
 				o.Graph, o.PreviousKeys = g, keys
 			}
 		}
-		if err != nil && !errors.Is(err, disk.ErrNoBlob) {
+		if err != nil && !errors.Is(err, ErrNoBlob) {
 			slog.Warn("rebuilding the HNSW graph: its stored copy is unreadable", "err", err)
 		}
 	}
 	return o
 }
 
-// persistDerived writes the derived indexes of the latest generation to
+// PersistDerived writes the derived indexes of the latest generation to
 // the store when the corpus is large enough and they were (re)built, in a
 // commit of their own. Failing to persist is not fatal: the data is
 // committed, and the next open rebuilds what is missing.
 //
 // After a deletion (compact set), the graph's tombstones are removed first,
 // so the deleted chunks' vectors are in no blob the commit writes.
-func (e *Engine) persistDerived(ctx context.Context, compact bool) error {
+func (s *Store) PersistDerived(ctx context.Context, compact bool) error {
+	if s.opts.ReadOnly {
+		return nil
+	}
 	// Small corpora keep nothing derived: don't build a search index the
 	// run itself does not need.
-	if snap, err := e.store.Snapshot(); err != nil || snap.NumChunks() < PersistMinChunks {
+	if snap, err := s.Snapshot(); err != nil || snap.NumChunks() < PersistMinChunks {
 		return err
 	}
-	snap, idx, _, err := e.view()
+	v, err := s.View()
+	if err != nil {
+		return err
+	}
+	snap, idx := v.Snap, v.Index
 	if err != nil {
 		return err
 	}
@@ -137,7 +143,7 @@ func (e *Engine) persistDerived(ctx context.Context, compact bool) error {
 		g.Compact()
 	}
 	built := idx.Built()
-	haveLex, haveGraph := hasBlob(snap, blobLexical), hasBlob(snap, blobGraph)
+	haveLex, haveGraph := hasBlob(snap, BlobLexical), hasBlob(snap, BlobGraph)
 	g, keys := idx.Graph()
 	writeLex := built.BM25 || !haveLex
 	writeGraph := g != nil && (built.Graph || compact || !haveGraph)
@@ -146,22 +152,22 @@ func (e *Engine) persistDerived(ctx context.Context, compact bool) error {
 	}
 	var lex, graph []byte
 	if writeLex {
-		lex = encodeLexicalBlob(idx.BM25(), fingerprint(snap, e.an))
+		lex = encodeLexicalBlob(idx.BM25(), corpusFingerprint(snap, s.analyzers()))
 	}
 	if writeGraph {
 		if graph, err = encodeGraphBlob(g, keys); err != nil {
 			return err
 		}
 	}
-	err = e.store.Update(ctx, func(tx *disk.Tx) error {
+	err = s.Write(ctx, func(tx *Tx) error {
 		if tx.Base().Generation() != snap.Generation() {
 			return errSuperseded // another writer committed: its run persists
 		}
 		if lex != nil {
-			tx.SetBlob(blobLexical, lex)
+			tx.SetBlob(BlobLexical, lex)
 		}
 		if graph != nil {
-			tx.SetBlob(blobGraph, graph)
+			tx.SetBlob(BlobGraph, graph)
 		}
 		return nil
 	})
@@ -173,36 +179,36 @@ func (e *Engine) persistDerived(ctx context.Context, compact bool) error {
 
 var errSuperseded = errors.New("superseded")
 
-// loadPersisted builds the search index of the current generation before
+// Preload builds the search index of the current generation before
 // a large corpus is changed, so that the change updates its graph in place
 // (deleting and adding the changed chunks' keys) rather than building a
 // graph from nothing afterwards.
 // It is an optimisation only: a store that cannot be read yet (one being
 // rebuilt with other settings) is left to the update itself.
-func (e *Engine) loadPersisted() {
-	snap, err := e.store.Snapshot()
+func (s *Store) Preload() {
+	snap, err := s.Snapshot()
 	if err != nil || snap.NumChunks() < PersistMinChunks {
 		return
 	}
-	if !hasBlob(snap, blobGraph) {
+	if !hasBlob(snap, BlobGraph) {
 		return
 	}
-	if _, _, _, err := e.view(); err != nil {
+	if _, err := s.View(); err != nil {
 		slog.Debug("not reusing the stored graph", "err", err)
 	}
 }
 
-// dropDerived removes the derived blobs in tx, for a commit that deletes
+// DropDerived removes the derived blobs in tx, for a commit that deletes
 // documents: their terms must not outlive them in a stale lexical blob.
-func dropDerived(tx *disk.Tx) {
-	for _, name := range []string{blobLexical, blobGraph} {
+func DropDerived(tx *Tx) {
+	for _, name := range []string{BlobLexical, BlobGraph} {
 		if hasBlob(tx.Base(), name) {
 			tx.SetBlob(name, nil)
 		}
 	}
 }
 
-func hasBlob(snap *disk.Snapshot, name string) bool {
+func hasBlob(snap *Snapshot, name string) bool {
 	return slices.Contains(snap.BlobNames(), name)
 }
 

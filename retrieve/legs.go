@@ -1,0 +1,59 @@
+package retrieve
+
+import (
+	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/chunk"
+)
+
+// Scored is one chunk of an Index with a leg's score.
+type Scored struct {
+	Pos   int // the chunk's position in the corpus
+	Score float64
+}
+
+// LexicalTopK is the lexical leg alone, as fonte.Store defines it: the k
+// chunks with the highest BM25 score for terms (analysed already) among
+// those f accepts, best first, ties by corpus position.
+func (ix *Index) LexicalTopK(terms []string, k int, f Filter) []Scored {
+	rs := ix.bm25.TopK(terms, k, ix.allow(f))
+	out := make([]Scored, len(rs))
+	for i, r := range rs {
+		out[i] = Scored{r.Doc, r.Score}
+	}
+	return out
+}
+
+// VectorTopK is the dense leg alone: the k chunks most similar to q among
+// those f accepts, best first. It returns nil without a dense leg.
+func (ix *Index) VectorTopK(q []float32, k int, f Filter) []Scored {
+	if ix.dense == nil {
+		return nil
+	}
+	var out []Scored
+	for _, s := range ix.dense.search(q, k, ix.allow(f)) {
+		out = append(out, Scored{s.doc, s.score})
+	}
+	return out
+}
+
+// TermStats returns the corpus statistics of terms, as fonte.Store does.
+func (ix *Index) TermStats(terms []string) fonte.TermStats {
+	lex := ix.bm25.Index()
+	st := fonte.TermStats{Chunks: lex.N(), TotalTerms: int64(lex.TotalLen()), DF: make([]int, len(terms))}
+	for i, t := range terms {
+		if id, ok := lex.TermID(t); ok {
+			st.DF[i] = lex.DocFreq(id)
+		}
+	}
+	return st
+}
+
+// Lang is chunk i's language.
+func (ix *Index) Lang(i int) string { return ix.lang(i) }
+
+// Terms returns the lexical terms of chunk c of a document in language
+// lang: its enriched text analysed as the index analyses it. Stores that
+// run the lexical leg in a database index these.
+func (a Analyzers) Terms(c fonte.Chunk, lang string) []string {
+	return a.of(lang).Analyze(chunk.Enriched(c))
+}

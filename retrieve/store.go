@@ -1,0 +1,269 @@
+package retrieve
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/chunk"
+	"github.com/fonte-rag/fonte/fusion"
+)
+
+// StoreSearch runs Index.Search's retrieval over a fonte.Store whose
+// legs run in the database (PostgreSQL, Redis): each leg's top list comes
+// from the store, and the rest happens here exactly as in Index.Search
+// (queries analysed per language, BM25 shares, fusion by RRF, relevance
+// over content words), so the same data answers the same way on every
+// store. Relevance needs only the hits' text and the store's term
+// statistics.
+type StoreSearch struct {
+	Store fonte.Store
+	An    Analyzers
+	// Langs are the corpus's languages, sorted ("" for unknown).
+	Langs []string
+	// Dim is the index's vector dimension; 0 means no dense leg.
+	Dim int
+}
+
+// storeHit is one chunk a leg returned.
+type storeHit struct {
+	chunk fonte.Chunk
+	lang  string
+	score float64
+}
+
+// fusionKey orders chunks as the embedded store's corpus does (document
+// ID, then position), so ties break alike on every store.
+func fusionKey(c fonte.Chunk) string { return fmt.Sprintf("%s\x00%010d", c.DocID, c.Position) }
+
+func (s *StoreSearch) queryLangs(lang string) []string {
+	if lang != "" {
+		return []string{lang}
+	}
+	if len(s.Langs) == 0 {
+		return []string{""}
+	}
+	return s.Langs
+}
+
+// idf is BM25's idf, the expression lexical.BM25 uses.
+func idf(n, df int) float64 { return math.Log(1 + (float64(n-df)+0.5)/(float64(df)+0.5)) }
+
+// maxScore is lexical.BM25.MaxScoreTokens over a store's statistics.
+func maxScore(st fonte.TermStats) float64 {
+	total := 0.0
+	for _, df := range st.DF {
+		total += idf(st.Chunks, df) * (fonte.BM25K1 + 1)
+	}
+	return total
+}
+
+// Search runs the request against the store.
+func (s *StoreSearch) Search(ctx context.Context, req Request) ([]fonte.Hit, error) {
+	if req.Mode == "" {
+		req.Mode = Hybrid
+	}
+	if req.K <= 0 {
+		req.K = 10
+	}
+	if req.Depth <= 0 {
+		req.Depth = max(50, 2*req.K)
+	}
+	if req.Mode == TFIDF {
+		return nil, fmt.Errorf("retrieve: the tfidf retriever runs on the embedded store only (a baseline for evaluations)")
+	}
+	if req.Mode != BM25 && s.Dim == 0 {
+		if req.Mode == Dense {
+			return nil, fmt.Errorf("retrieve: the index has no vectors for the dense leg")
+		}
+		req.Mode = BM25
+	}
+	if req.Mode != BM25 && len(req.Vector) != s.Dim {
+		return nil, fmt.Errorf("retrieve: query vector has dimension %d, the index has %d", len(req.Vector), s.Dim)
+	}
+
+	var lexHits, denseHits []storeHit
+	var content []contentTerms
+	if req.Mode != Dense {
+		var err error
+		if lexHits, err = s.lexicalTop(ctx, req); err != nil {
+			return nil, err
+		}
+		if content, err = s.content(ctx, req); err != nil {
+			return nil, err
+		}
+	}
+	if req.Mode != BM25 {
+		res, err := s.Store.VectorTopK(ctx, fonte.VectorQuery{Vector: req.Vector, K: req.Depth, Filter: req.Filter})
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range res {
+			denseHits = append(denseHits, storeHit{r.Chunk, r.Lang, r.Score})
+		}
+	}
+	relevance := func(h storeHit, lex, dense float64) float64 {
+		if req.Mode == Dense {
+			return max(dense, 0)
+		}
+		if c := s.share(content, h); c > 0 || lex == 0 {
+			return c
+		}
+		return lex
+	}
+	single := func(list []storeHit, leg string, rel func(storeHit) float64) []fonte.Hit {
+		var out []fonte.Hit
+		for i, h := range list {
+			if i == req.K {
+				break
+			}
+			out = append(out, fonte.Hit{Chunk: h.chunk, Score: h.score, Relevance: rel(h),
+				Legs: []fonte.Leg{{Name: leg, Rank: i + 1, Score: h.score}}})
+		}
+		return out
+	}
+	switch req.Mode {
+	case BM25:
+		return single(lexHits, "bm25", func(h storeHit) float64 { return relevance(h, h.score, 0) }), nil
+	case Dense:
+		return single(denseHits, "vector", func(h storeHit) float64 { return relevance(h, 0, h.score) }), nil
+	}
+
+	byKey := map[string]storeHit{}
+	ids := func(list []storeHit) ([]string, map[string]float64) {
+		out := make([]string, len(list))
+		scores := make(map[string]float64, len(list))
+		for i, h := range list {
+			k := fusionKey(h.chunk)
+			out[i], scores[k] = k, h.score
+			byKey[k] = h
+		}
+		return out, scores
+	}
+	lexIDs, lexScore := ids(lexHits)
+	denseIDs, denseScore := ids(denseHits)
+	lw, dw := req.LexicalWeight, req.DenseWeight
+	if lw == 0 && dw == 0 {
+		lw, dw = 1, 1
+	}
+	fused := fusion.RRF([][]string{lexIDs, denseIDs}, fusion.Options{K: req.RRFK, Weights: []float64{lw, dw}})
+	var out []fonte.Hit
+	for _, f := range fused {
+		if len(out) == req.K {
+			break
+		}
+		h := byKey[f.ID]
+		ls, ds := lexScore[f.ID], denseScore[f.ID]
+		out = append(out, fonte.Hit{
+			Chunk:     h.chunk,
+			Score:     f.Score,
+			Relevance: relevance(h, ls, ds),
+			Legs: []fonte.Leg{
+				{Name: "bm25", Rank: f.Ranks[0], Score: ls},
+				{Name: "vector", Rank: f.Ranks[1], Score: ds},
+			},
+		})
+	}
+	return out, nil
+}
+
+// lexicalTop is Index.lexicalTop over the store: per query language, the
+// store's BM25 top list divided by the query's MaxScore, each chunk
+// keeping its best share.
+func (s *StoreSearch) lexicalTop(ctx context.Context, req Request) ([]storeHit, error) {
+	best := map[string]storeHit{}
+	for _, l := range s.queryLangs(req.Lang) {
+		terms := s.An.of(l).Analyze(req.Query)
+		if len(terms) == 0 {
+			continue
+		}
+		st, err := s.Store.TermStats(ctx, terms)
+		if err != nil {
+			return nil, err
+		}
+		m := maxScore(st)
+		res, err := s.Store.LexicalTopK(ctx, fonte.LexicalQuery{Terms: terms, K: req.Depth, Filter: req.Filter})
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range res {
+			if m <= 0 || r.Score <= 0 {
+				continue
+			}
+			k := fusionKey(r.Chunk)
+			if share := r.Score / m; share > best[k].score {
+				best[k] = storeHit{r.Chunk, r.Lang, share}
+			}
+		}
+	}
+	out := make([]storeHit, 0, len(best))
+	for _, h := range best {
+		out = append(out, h)
+	}
+	slices.SortFunc(out, func(a, b storeHit) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
+		}
+		return cmp.Compare(fusionKey(a.chunk), fusionKey(b.chunk))
+	})
+	return out[:min(req.Depth, len(out))], nil
+}
+
+// contentTerms are one query language's content words with their
+// statistics and the score they could reach at most.
+type contentTerms struct {
+	terms []string
+	stats fonte.TermStats
+	max   float64
+}
+
+func (s *StoreSearch) content(ctx context.Context, req Request) ([]contentTerms, error) {
+	var out []contentTerms
+	for _, l := range s.queryLangs(req.Lang) {
+		toks := s.An.contentOf(l).Analyze(req.Query)
+		if len(toks) == 0 {
+			continue
+		}
+		st, err := s.Store.TermStats(ctx, toks)
+		if err != nil {
+			return nil, err
+		}
+		if m := maxScore(st); m > 0 {
+			out = append(out, contentTerms{toks, st, m})
+		}
+	}
+	return out, nil
+}
+
+// share is Index.share: the BM25 score of the content words in the hit's
+// chunk, analysed again from its text, divided by their MaxScore; the
+// best over the query's languages.
+func (s *StoreSearch) share(content []contentTerms, h storeHit) float64 {
+	if len(content) == 0 {
+		return 0
+	}
+	terms := s.An.of(h.lang).Analyze(chunk.Enriched(h.chunk))
+	tf := make(map[string]int, len(terms))
+	for _, t := range terms {
+		tf[t]++
+	}
+	k1, b := fonte.BM25K1, fonte.BM25B
+	best := 0.0
+	for _, c := range content {
+		avg := c.stats.AvgLen()
+		score := 0.0
+		for i, tok := range c.terms {
+			f := float64(tf[tok])
+			if f == 0 {
+				continue
+			}
+			// The expression of lexical.BM25.ScoreDoc, for the same bits.
+			score += idf(c.stats.Chunks, c.stats.DF[i]) * f * (k1 + 1) / (f + k1*(1-b+b*float64(len(terms))/avg))
+		}
+		best = max(best, score/c.max)
+	}
+	return best
+}
