@@ -4,8 +4,8 @@ import (
 	"context"
 	"maps"
 	"math"
-	"slices"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/fonte-rag/fonte"
@@ -84,4 +84,3 @@ func TestStoreSearchMatchesIndex(t *testing.T) {
 }
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
-
