@@ -256,7 +256,7 @@ func (e *Engine) Location() string {
 	if e.local != nil {
 		return filepath.Clean(e.local.Dir())
 	}
-	return redactURL(e.settings.Store)
+	return RedactURL(e.settings.Store)
 }
 
 // Close releases the store.

@@ -38,7 +38,7 @@ func OpenStore(ctx context.Context, location string, o fonte.StoreOptions, t Sto
 	case "redis", "rediss":
 		return openRedis(ctx, location, o)
 	}
-	return nil, fmt.Errorf("store %q: want a folder, postgres://… or redis://…", redactURL(location))
+	return nil, fmt.Errorf("store %q: want a folder, postgres://… or redis://…", RedactURL(location))
 }
 
 // scheme returns the URL scheme of location, or "" for a folder path.
@@ -58,8 +58,8 @@ func scheme(location string) string {
 
 func isFolder(location string) bool { return scheme(location) == "" }
 
-// redactURL hides a URL's password, so it never reaches a log or a status.
-func redactURL(location string) string {
+// RedactURL hides a URL's password, so it never reaches a log or a status.
+func RedactURL(location string) string {
 	if isFolder(location) {
 		return location
 	}

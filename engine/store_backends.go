@@ -9,9 +9,9 @@ import (
 
 // openPostgres and openRedis are filled in as the backends land.
 func openPostgres(ctx context.Context, location string, o fonte.StoreOptions) (fonte.Store, error) {
-	return nil, fmt.Errorf("store %s: the PostgreSQL backend is not built in yet", redactURL(location))
+	return nil, fmt.Errorf("store %s: the PostgreSQL backend is not built in yet", RedactURL(location))
 }
 
 func openRedis(ctx context.Context, location string, o fonte.StoreOptions) (fonte.Store, error) {
-	return nil, fmt.Errorf("store %s: the Redis backend is not built in yet", redactURL(location))
+	return nil, fmt.Errorf("store %s: the Redis backend is not built in yet", RedactURL(location))
 }

@@ -82,7 +82,8 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	o := &options{}
 	addCommonFlags(root, o)
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error { return applyEnvAndFile(cmd, o) }
-	root.AddCommand(newReproduce(), newIndex(o), newSearch(o), newAsk(o), newChat(o), newDelete(o), newStatus(o), newEval(o))
+	root.AddCommand(newReproduce(), newIndex(o), newSearch(o), newAsk(o), newChat(o), newDelete(o), newStatus(o), newEval(o),
+		newDump(o), newRestore(o), newCopy(o))
 	return root
 }
 
