@@ -211,7 +211,7 @@ func Restore(ctx context.Context, r io.Reader, name, location string, replace bo
 	}
 	an := retrieve.DefaultAnalyzers()
 	cfg := hdr.Settings
-	if !isFolder(location) {
+	if !IsFolder(location) {
 		// The database indexes terms made now, by this fonte's analysis.
 		cfg.Analyzer = an.Name()
 	}

@@ -201,7 +201,7 @@ func Open(ctx context.Context, s Settings, o OpenOptions) (*Engine, error) {
 	if o.ReadOnly {
 		// Searching needs an index that exists and was embedded by the
 		// model queries will be embedded with; its chunker does not matter.
-		if isFolder(s.Store) {
+		if IsFolder(s.Store) {
 			if _, err := os.Stat(filepath.Join(s.Store, "manifest")); err != nil {
 				return nil, fmt.Errorf("%w in %s: run `fonte index DIR` first", ErrNoIndex, s.Store)
 			}
@@ -234,7 +234,7 @@ func Open(ctx context.Context, s Settings, o OpenOptions) (*Engine, error) {
 	// rebuilt, rather than being re-embedded from scratch. Stores whose
 	// lexical leg runs in the database keep terms made by the recorded
 	// analysis, so there it is binding.
-	if !o.Rebuild && isFolder(s.Store) {
+	if !o.Rebuild && IsFolder(s.Store) {
 		if old, err := open(fonte.StoreOptions{ReadOnly: true}); err == nil {
 			if got, err := old.store.Settings(ctx); err == nil && !got.IsZero() && got.Analyzer != cfg.Analyzer {
 				cfg.Analyzer = got.Analyzer

@@ -56,11 +56,13 @@ func scheme(location string) string {
 	return s
 }
 
-func isFolder(location string) bool { return scheme(location) == "" }
+// IsFolder reports whether location names the embedded store's folder
+// rather than a server's URL.
+func IsFolder(location string) bool { return scheme(location) == "" }
 
 // RedactURL hides a URL's password, so it never reaches a log or a status.
 func RedactURL(location string) string {
-	if isFolder(location) {
+	if IsFolder(location) {
 		return location
 	}
 	u, err := url.Parse(location)

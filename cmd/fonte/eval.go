@@ -48,6 +48,12 @@ reports document retrieval on the split's judged queries.
 			modes := []retrieve.Mode{}
 			if o.retriever == "all" {
 				modes = []retrieve.Mode{retrieve.Hybrid, retrieve.BM25, retrieve.TFIDF, retrieve.Dense}
+				if !engine.IsFolder(o.location()) {
+					// TF-IDF is a baseline computed in memory over the
+					// embedded store's index; databases run BM25 only.
+					modes = []retrieve.Mode{retrieve.Hybrid, retrieve.BM25, retrieve.Dense}
+					fmt.Fprintln(cmd.ErrOrStderr(), "note: the tfidf baseline runs on the embedded store only; comparing hybrid, bm25 and vector")
+				}
 				o.retriever = "hybrid"
 			} else {
 				m, err := retrieve.ParseMode(o.retriever)
