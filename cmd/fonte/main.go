@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/fonte-rag/fonte"
 	"io"
 	"os"
 	"os/signal"
@@ -63,6 +64,10 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var ue usageError
 	if errors.As(err, &ue) {
 		return exitUsage
+	}
+	if errors.Is(err, fonte.ErrSettingsMismatch) {
+		// Database stores find out at the first commit, not at open.
+		return exitMismatchCfg
 	}
 	return exitFailure
 }
