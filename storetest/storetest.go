@@ -69,6 +69,7 @@ func Run(t *testing.T, b Backend) {
 	t.Run("SettingsMismatch", func(t *testing.T) { testMismatch(t, b) })
 	t.Run("NoPartialCommit", func(t *testing.T) { testNoPartialCommit(t, b) })
 	t.Run("DumpRestore", func(t *testing.T) { testDumpRestore(t, b) })
+	t.Run("CLI", func(t *testing.T) { testCLI(t, b) })
 	if b.Dead != nil {
 		t.Run("DeadServer", func(t *testing.T) { testDead(t, b) })
 	}
