@@ -1,0 +1,84 @@
+// Package redis is fonte's store on Redis with the Query Engine
+// (RediSearch 2.6 or later, single node or a Redis Cluster with the
+// search coordinator): a fonte.Store whose dense leg runs as FT.SEARCH
+// KNN in the engine and whose lexical leg is fonte's own BM25 over term
+// postings kept in Redis.
+//
+// # Keys
+//
+// A collection c (URL parameter collection) keeps everything a reader
+// must see change at once in one cluster slot, under the hash tag {c}:
+//
+//	fonte:{c}:settings  the IndexSettings and the layout's format version
+//	fonte:{c}:meta      generation, commit time, chunk and term totals, the
+//	                    current FT index and its vector algorithm, counters
+//	fonte:{c}:docs      document ID → live version, chunk count, terms, tags
+//	fonte:{c}:pending   versions that exist but are not live (being written,
+//	                    or replaced and being deleted) → chunk count
+//	fonte:{c}:lock      the write lock (SET NX PX, random token)
+//
+// The data is spread over the cluster by plain keys, each written under a
+// version number the collection hands out once per Put:
+//
+//	fonte:c:c:<ver>:<i>  HASH, chunk i: text, metadata, TAG/NUMERIC/TEXT
+//	                     fields and the vector (the FT index's PREFIX)
+//	fonte:c:d:<ver>      HASH, the document's description and text
+//	fonte:c:t:<term>     HASH, postings "<ver>.<i>" → "<tf>.<chunk length>"
+//
+// One FT index per collection, fonte:c:idx:<n>, over the chunk hashes.
+//
+// # Commits across shards
+//
+// A document's keys live on many shards, so no MULTI can cover them.
+// Instead, a version is invisible until the document map names it. Put
+// registers a new version as pending, then writes the document's chunk
+// hashes (one pipeline) and its postings; readers ignore every chunk,
+// posting and KNN hit whose version the document map does not hold. The
+// commit is then one MULTI/EXEC on the meta slot, under WATCH of the lock
+// and the meta hash: it bumps the generation, stores the totals, the
+// settings and the index, updates the document map, and moves the
+// replaced versions to pending. After it, the replaced versions' keys are
+// deleted (postings first, then chunk and document hashes, then their
+// pending entries), so an interrupted deletion resumes from pending.
+//
+// What a commit guarantees:
+//   - all or nothing: the switch is one EXEC on one slot; before it no
+//     reader sees any of the transaction's documents, after it every
+//     reader sees all of them. If fn fails, or the switch does, the
+//     versions written are deleted; if the server cannot be reached they
+//     stay pending, invisible, and the next commit or Purge deletes them.
+//   - one writer: writers take the lock (SET NX PX, refreshed while the
+//     commit runs, released by compare-and-delete); the switch also
+//     checks, under WATCH, that the lock is still its own and that the
+//     generation is the one it started from, so a writer that lost its
+//     lock (paused past the lock's expiry) commits nothing.
+//   - an EXEC whose reply is lost (the connection drops) is either
+//     applied whole or not at all; the error says the store was
+//     unavailable, and either way the next writer cleans up.
+//
+// What a reader sees mid-commit: the previous generation, whole. Every
+// read loads the document map of one generation (cached per generation),
+// filters by its live versions, and checks after its last round trip
+// that the generation has not moved; if it has (a switch happened, and
+// the cleanup after it may have deleted keys the read wanted), the read
+// runs again on the new generation. So a search, a Document or a
+// TermStats answer is always exactly one generation's. A reader only
+// pays for concurrent writes by filtering a few stale hits, and the dense
+// leg asks the engine for more hits when filtering leaves fewer than K.
+//
+// The vector index is replaced, not altered, when it must change: a
+// rebuild with another dimension, or a collection growing past
+// hnsw_above chunks (FLAT below, HNSW from there on). The new index is
+// created over the same prefix, scanned in full before the switch, named
+// by it, and the old one dropped after.
+//
+// # The lexical leg
+//
+// RediSearch 2.6 scores a multi-word query as one aggregated term
+// frequency with one idf (Redis 8 adds BM25STD); ranking by it loses most
+// of BM25's quality. So the lexical leg reads the query terms' postings
+// in one pipeline and computes fonte's BM25 (fonte.BM25K1, fonte.BM25B)
+// exactly in Go, with the collection's chunk count and total length from
+// the meta hash, then fetches the top K chunks. TermStats is exact: a
+// term's document frequency is the number of its live postings.
+package redis

@@ -1,0 +1,104 @@
+package redis
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/fonte-rag/fonte"
+)
+
+// maxPinned bounds the documents a prefix filter names one by one
+// (@ver:{v1|v2|…}) inside a query.
+const maxPinned = 128
+
+// engineFilter translates f into a query expression the engine applies
+// before the KNN cut, as narrow as it can make it exactly; the leg then
+// applies f itself to what comes back (Filter.Accepts on the live
+// document), so the expression may let more through but never less.
+// none reports that no live document passes f.
+//
+// Prefixes are not sent as TAG prefix queries (@doc:{pre*}): the engine
+// expands a prefix into at most MAXEXPANSIONS (default 200) tag values and
+// drops the rest without an error, and refuses prefixes shorter than
+// MINPREFIX (2). Instead:
+//   - a prefix ending in '/' matches the dir TAG (every '/'-ending
+//     prefix of each ID) exactly;
+//   - another prefix matching at most maxPinned live documents pins
+//     their versions (@ver:{…}), which also keeps stale versions out;
+//   - a wider one is narrowed to its directory, if it has one, and fonte's
+//     check does the rest (the leg asks the engine for more hits until
+//     enough pass).
+//
+// TAG values the engine would not match byte for byte (empty, with
+// surrounding spaces, with control characters such as the separator) are left to fonte's check.
+func engineFilter(st *state, f fonte.Filter) (expr string, none bool) {
+	var parts []string
+	for _, t := range f.Tags {
+		if tagSafe(t) {
+			parts = append(parts, "@"+fTags+":{"+escapeTag(t)+"}")
+		}
+	}
+	if len(f.Prefixes) > 0 {
+		var alts []string
+		matched, open := false, false
+		for _, p := range f.Prefixes {
+			ids := st.withPrefix(p)
+			if len(ids) == 0 {
+				continue
+			}
+			matched = true
+			dir := p[:strings.LastIndexByte(p, '/')+1]
+			switch {
+			case p == "":
+				open = true
+			case dir == p && tagSafe(p):
+				alts = append(alts, "@"+fDir+":{"+escapeTag(p)+"}")
+			case len(ids) <= maxPinned:
+				vers := make([]string, len(ids))
+				for i, id := range ids {
+					vers[i] = fmtVer(st.docs[id].V)
+				}
+				alts = append(alts, "@"+fVer+":{"+strings.Join(vers, "|")+"}")
+			case dir != "" && tagSafe(dir):
+				alts = append(alts, "@"+fDir+":{"+escapeTag(dir)+"}")
+			default:
+				open = true
+			}
+		}
+		if !matched {
+			return "", true
+		}
+		if !open {
+			parts = append(parts, "("+strings.Join(alts, " | ")+")")
+		}
+	}
+	if len(parts) == 0 {
+		return "*", false
+	}
+	return "(" + strings.Join(parts, " ") + ")", false
+}
+
+// tagSafe reports whether the engine's TAG index holds v exactly: it
+// trims spaces around a value and splits at the separator.
+func tagSafe(v string) bool {
+	if v == "" || !utf8.ValidString(v) || strings.ContainsFunc(v, unicode.IsControl) {
+		return false // the separator is a control character
+	}
+	first, _ := utf8.DecodeRuneInString(v)
+	last, _ := utf8.DecodeLastRuneInString(v)
+	return !unicode.IsSpace(first) && !unicode.IsSpace(last)
+}
+
+// escapeTag escapes a value for a TAG query ({…}): every ASCII character
+// but letters, digits and '_' is punctuation to the query parser.
+func escapeTag(v string) string {
+	var b strings.Builder
+	for _, r := range v {
+		if r < utf8.RuneSelf && !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

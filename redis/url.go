@@ -1,0 +1,150 @@
+package redis
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	goredis "github.com/redis/go-redis/v9"
+)
+
+// The URL parameters fonte reads itself; go-redis refuses parameters it
+// does not know, so these are removed before it parses the rest.
+const (
+	paramCollection  = "collection"
+	paramHNSWAbove   = "hnsw_above"
+	paramLockTimeout = "lock_timeout"
+)
+
+// Defaults for the URL parameters.
+const (
+	// DefaultCollection is the collection of a URL without ?collection=.
+	DefaultCollection = "default"
+	// DefaultHNSWAbove is the number of chunks from which a collection's
+	// vector index is HNSW rather than FLAT (retrieve.HNSWMinChunks, the
+	// embedded store's threshold).
+	DefaultHNSWAbove = 50_000
+	// DefaultLockTimeout is how long Update and Purge wait for another
+	// writer of the collection.
+	DefaultLockTimeout = 30 * time.Second
+)
+
+// config is what Open reads from the URL.
+type config struct {
+	collection  string
+	hnswAbove   int
+	lockTimeout time.Duration
+	cluster     bool   // named as a cluster (addr= parameters)
+	rest        string // the URL for go-redis, without fonte's parameters
+	location    string // the URL as given, password redacted
+	addrs       []string
+}
+
+// parseURL splits rawURL into fonte's parameters and the URL go-redis
+// parses. Errors never quote the URL, which may hold a password.
+func parseURL(rawURL string) (config, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return config{}, fmt.Errorf("redis: invalid store URL (redacted): %v", redactErr(err, rawURL))
+	}
+	if u.Scheme != "redis" && u.Scheme != "rediss" {
+		return config{}, fmt.Errorf("redis: store URL %s: want redis:// or rediss://", u.Redacted())
+	}
+	c := config{collection: DefaultCollection, hnswAbove: DefaultHNSWAbove, lockTimeout: DefaultLockTimeout, location: u.Redacted()}
+	q := u.Query()
+	if v, ok := q[paramCollection]; ok {
+		c.collection = v[len(v)-1]
+		if !validCollection(c.collection) {
+			return config{}, fmt.Errorf("redis: store URL %s: collection %q: use 1 to 64 letters, digits, '_' or '-'", c.location, c.collection)
+		}
+	}
+	if v, ok := q[paramHNSWAbove]; ok {
+		n, err := strconv.Atoi(v[len(v)-1])
+		if err != nil || n < 1 {
+			return config{}, fmt.Errorf("redis: store URL %s: %s=%q: want a positive number of chunks", c.location, paramHNSWAbove, v[len(v)-1])
+		}
+		c.hnswAbove = n
+	}
+	if v, ok := q[paramLockTimeout]; ok {
+		d, err := time.ParseDuration(v[len(v)-1])
+		if err != nil || d < 0 {
+			return config{}, fmt.Errorf("redis: store URL %s: %s=%q: want a duration such as 30s", c.location, paramLockTimeout, v[len(v)-1])
+		}
+		c.lockTimeout = d
+	}
+	q.Del(paramCollection)
+	q.Del(paramHNSWAbove)
+	q.Del(paramLockTimeout)
+	c.cluster = len(q["addr"]) > 0
+	host, port := u.Hostname(), u.Port()
+	if host == "" {
+		host = "localhost"
+	}
+	if port == "" {
+		port = "6379"
+	}
+	c.addrs = append([]string{net.JoinHostPort(host, port)}, q["addr"]...)
+	u.RawQuery = q.Encode()
+	c.rest = u.String()
+	return c, nil
+}
+
+// redactErr keeps a url.Parse error from echoing the URL.
+func redactErr(err error, raw string) string {
+	if ue, ok := err.(*url.Error); ok {
+		return ue.Err.Error()
+	}
+	return strings.ReplaceAll(err.Error(), raw, "…")
+}
+
+// connect opens the client the configuration names: a ClusterClient for a
+// URL with addr= parameters or a server that reports cluster_enabled:1,
+// a Client otherwise. Replies are read as RESP2 arrays, the shape every
+// Query Engine version answers FT.SEARCH in.
+func connect(ctx context.Context, c *config) (goredis.UniversalClient, error) {
+	if c.cluster {
+		return dialCluster(c)
+	}
+	opt, err := goredis.ParseURL(c.rest)
+	if err != nil {
+		return nil, fmt.Errorf("redis: store URL %s: %v", c.location, err)
+	}
+	opt.Protocol = 2
+	rdb := goredis.NewClient(opt)
+	info, err := rdb.Info(ctx, "cluster").Result()
+	if err != nil {
+		rdb.Close()
+		return nil, unavailable(c.where(), err)
+	}
+	if !strings.Contains(info, "cluster_enabled:1") {
+		return rdb, nil
+	}
+	rdb.Close()
+	if opt.DB != 0 {
+		return nil, fmt.Errorf("redis: store URL %s: a cluster has database 0 only, the URL names %d", c.location, opt.DB)
+	}
+	c.cluster = true
+	u, _ := url.Parse(c.rest)
+	u.Path = ""
+	c.rest = u.String()
+	return dialCluster(c)
+}
+
+func dialCluster(c *config) (goredis.UniversalClient, error) {
+	opt, err := goredis.ParseClusterURL(c.rest)
+	if err != nil {
+		return nil, fmt.Errorf("redis: store URL %s: %v", c.location, err)
+	}
+	opt.Protocol = 2
+	return goredis.NewClusterClient(opt), nil
+}
+
+// where names the server in messages: its addresses and the collection,
+// never the password.
+func (c *config) where() string {
+	return fmt.Sprintf("%s (collection %q)", strings.Join(c.addrs, ","), c.collection)
+}
