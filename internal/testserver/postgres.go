@@ -1,0 +1,142 @@
+package testserver
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// PostgresURLEnv names the environment variable that points the tests at a
+// PostgreSQL server of your own (with pgvector, and pg_textsearch if you
+// want the BM25 leg) instead of starting PGlite.
+const PostgresURLEnv = "FONTE_TEST_POSTGRES_URL"
+
+// pgliteExtensions are the extensions pglite-server loads: pgvector and
+// pg_textsearch, as package:export pairs.
+const pgliteExtensions = "@electric-sql/pglite-pgvector:vector,@electric-sql/pglite-pg_textsearch:pg_textsearch"
+
+// pgliteStartTimeout bounds the wait for the server to listen; loading the
+// WebAssembly build takes a second or two.
+const pgliteStartTimeout = 60 * time.Second
+
+// StartPostgres starts PGlite (PostgreSQL 18 compiled to WebAssembly, with
+// pgvector and pg_textsearch) through pglite-server on a free loopback
+// port, waits until it accepts a connection, and returns its URL and a
+// function that stops it. When FONTE_TEST_POSTGRES_URL is set it returns
+// that URL instead and stop does nothing.
+//
+// PGlite runs one backend: every connection shares its session and runs
+// one query at a time, so the URL asks pgx for the simple protocol
+// (default_query_exec_mode=simple_protocol), where each query is one
+// message and no connection's prepared statement collides with another's.
+func StartPostgres() (url string, stop func(), err error) {
+	if u := os.Getenv(PostgresURLEnv); u != "" {
+		return u, func() {}, nil
+	}
+	dir, err := pgliteDir()
+	if err != nil {
+		return "", nil, err
+	}
+	bin := filepath.Join(dir, "node_modules", ".bin", "pglite-server")
+	if _, err := os.Stat(bin); err != nil {
+		return "", nil, fmt.Errorf("testserver: PGlite is not installed (%s is missing): run `npm ci` in %s (Node.js 20 or newer), or set %s to a PostgreSQL server with pgvector", bin, dir, PostgresURLEnv)
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		return "", nil, fmt.Errorf("testserver: pglite-server needs Node.js (node is not on PATH): install Node.js 20 or newer, or set %s", PostgresURLEnv)
+	}
+	port, err := pgFreePort()
+	if err != nil {
+		return "", nil, err
+	}
+	out := &pgOutput{}
+	cmd := exec.Command(bin, "-p", strconv.Itoa(port), "-h", "127.0.0.1", "-m", "8", "-e", pgliteExtensions)
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		return "", nil, fmt.Errorf("testserver: starting pglite-server: %w", err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			_ = cmd.Process.Kill()
+			<-exited
+		})
+	}
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	deadline := time.Now().Add(pgliteStartTimeout)
+	for {
+		c, err := net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			c.Close()
+			break
+		}
+		select {
+		case werr := <-exited:
+			exited <- werr // stop waits on it
+			stop()
+			return "", nil, fmt.Errorf("testserver: pglite-server exited before listening on %s (%v); its output:\n%s", addr, werr, out.String())
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			stop()
+			return "", nil, fmt.Errorf("testserver: pglite-server did not listen on %s within %s; its output:\n%s", addr, pgliteStartTimeout, out.String())
+		}
+	}
+	url = fmt.Sprintf("postgres://postgres@%s/postgres?sslmode=disable&default_query_exec_mode=simple_protocol", addr)
+	return url, stop, nil
+}
+
+// pgliteDir is the folder with PGlite's package.json, beside this file.
+func pgliteDir() (string, error) {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		return "", errors.New("testserver: cannot locate the pglite folder (no caller information)")
+	}
+	return filepath.Join(filepath.Dir(file), "pglite"), nil
+}
+
+// pgFreePort asks the kernel for a free loopback port. Another process
+// could take it before the server binds it; the start then fails with
+// the server's own message.
+func pgFreePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("testserver: finding a free port: %w", err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// pgOutput keeps the last few kilobytes a server printed, for errors.
+type pgOutput struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (o *pgOutput) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.buf.Write(p)
+	if o.buf.Len() > 16<<10 {
+		tail := append([]byte(nil), o.buf.Bytes()[o.buf.Len()-8<<10:]...)
+		o.buf.Reset()
+		o.buf.Write(tail)
+	}
+	return len(p), nil
+}
+
+func (o *pgOutput) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.buf.String()
+}

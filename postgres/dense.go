@@ -1,0 +1,81 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/fonte-rag/fonte"
+	"github.com/jackc/pgx/v5"
+	"github.com/pgvector/pgvector-go"
+)
+
+// maxHNSWDim is the largest dimension pgvector's HNSW index takes for the
+// vector type; above it the dense leg stays exact.
+const maxHNSWDim = 2000
+
+// ensureHNSW creates the HNSW index once schema holds at least
+// exact_below chunks. It runs in the commit's transaction: the index
+// appears with the data that called for it.
+func (s *Store) ensureHNSW(ctx context.Context, tx pgx.Tx, schema string, chunks int64, dim int) error {
+	if chunks < int64(s.cfg.exactBelow) || dim > maxHNSWDim {
+		return nil
+	}
+	_, err := tx.Exec(ctx, fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s.chunks USING hnsw (embedding vector_cosine_ops) WITH (m = %d, ef_construction = %d)",
+		hnswIndex, quote(schema), s.cfg.hnswM, s.cfg.efConstruction))
+	return err
+}
+
+// efSearch is the HNSW candidate list for a top-k query: at least 100
+// and twice K, within pgvector's bound of 1000.
+func efSearch(k int) int { return min(max(100, 2*k), 1000) }
+
+// VectorTopK returns the K chunks whose vectors are nearest q.Vector by
+// cosine distance (score 1 − distance) among those the filter accepts,
+// best first, ties by document ID then position. Below exact_below chunks
+// the scan is exact; above, the HNSW index answers with ef_search =
+// max(100, 2K), and with pgvector 0.8's relaxed iterative scan a filtered
+// query keeps searching the graph until K chunks pass the filter.
+func (s *Store) VectorTopK(ctx context.Context, q fonte.VectorQuery) ([]fonte.ScoredChunk, error) {
+	if s.closed.Load() {
+		return nil, errClosed
+	}
+	if q.K <= 0 {
+		return nil, nil
+	}
+	if len(q.Vector) == 0 {
+		return nil, fmt.Errorf("postgres: vector search with an empty query vector")
+	}
+	for i, x := range q.Vector {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return nil, fmt.Errorf("postgres: the query vector has the non-finite value %v at entry %d", x, i)
+		}
+	}
+	args := []any{pgvector.NewVector(q.Vector), q.K}
+	where := filterSQL(q.Filter, &args)
+	// The inner query is what the HNSW index (when there is one)
+	// answers; a relaxed iterative scan may return its rows slightly out
+	// of order, so the outer query sorts them again. Without the index the
+	// inner query is an exact scan whose ties are cut by ID and position.
+	sql := `WITH hits AS MATERIALIZED (
+	SELECT ` + chunkColumns + `, embedding <=> $1 AS distance FROM ` + s.table("chunks") + ` WHERE true` + where + `
+	ORDER BY embedding <=> $1, doc_id, position LIMIT $2)
+SELECT ` + chunkColumns + `, 1 - distance FROM hits ORDER BY distance, doc_id, position`
+	var out []fonte.ScoredChunk
+	err := s.snapshot(ctx, "vector search", func(tx pgx.Tx) error {
+		// pgvector before 0.8 reserves the hnsw. prefix without
+		// iterative_scan: setting it there would be an error.
+		set := "SELECT set_config('hnsw.ef_search', $1, true)"
+		if s.iterative {
+			set += ", set_config('hnsw.iterative_scan', 'relaxed_order', true)"
+		}
+		if _, err := tx.Exec(ctx, set, strconv.Itoa(efSearch(q.K))); err != nil {
+			return err
+		}
+		var err error
+		out, err = s.scored(ctx, tx, sql, args)
+		return err
+	})
+	return out, err
+}

@@ -1,0 +1,255 @@
+package postgres
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/fonte-rag/fonte"
+	"github.com/jackc/pgx/v5"
+)
+
+// The lexical leg indexes fonte's own terms, never PostgreSQL's analysis:
+// fonte's analysis (English and Italian stemming, folding, identifiers
+// such as sop-014 kept whole) must give the same terms on every store.
+// PostgreSQL's text-search parser would split "sop-014" or "tnf-alpha"
+// and treat accented or non-Latin letters its own way, so each term is
+// written into the lex column as one token the default parser reads whole
+// and the simple configuration keeps as it is:
+//
+//	t + the term's bytes, where a-y and 0-9 stand for themselves and
+//	    every other byte (z included) is z followed by two hex digits
+//
+// so "sop-014" is "tsopz2d014" and "città" is "tcittzc3za0". The encoding is
+// injective (z always starts an escape) and every token starts with a
+// letter and holds only a-z and 0-9: one asciiword or numword token.
+// PostgreSQL drops words of 2048 bytes or more, so a term whose encoding
+// would exceed maxLexToken is written as h + the first 32 hex digits of
+// its SHA-256 instead (h never starts an ordinary token).
+const maxLexToken = 2000
+
+// lexToken encodes one term as a parser-safe token.
+func lexToken(term string) string {
+	const digits = "0123456789abcdef"
+	var b strings.Builder
+	b.Grow(len(term) + 1)
+	b.WriteByte('t')
+	for i := 0; i < len(term); i++ {
+		c := term[i]
+		if c >= 'a' && c <= 'y' || c >= '0' && c <= '9' {
+			b.WriteByte(c)
+		} else {
+			b.WriteByte('z')
+			b.WriteByte(digits[c>>4])
+			b.WriteByte(digits[c&15])
+		}
+		if b.Len() > maxLexToken {
+			sum := sha256.Sum256([]byte(term))
+			return "h" + hex.EncodeToString(sum[:16])
+		}
+	}
+	return b.String()
+}
+
+// lexText is the lex column of a chunk with terms: one token per term,
+// in order, separated by spaces.
+func lexText(terms []string) string {
+	var b strings.Builder
+	for i, t := range terms {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(lexToken(t))
+	}
+	return b.String()
+}
+
+// bm25IndexSQL creates pg_textsearch's index on the lex column, with the
+// simple configuration (lower-casing only, no stop words, no stemming:
+// the tokens are fonte's terms already) and fonte's k1 and b.
+func bm25IndexSQL(schema string) string {
+	return fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s.chunks USING bm25 (lex) WITH (text_config = 'simple', k1 = %g, b = %g)",
+		bm25Index, quote(schema), fonte.BM25K1, fonte.BM25B)
+}
+
+// ftsIndexSQL creates the GIN index full-text search matches with.
+func ftsIndexSQL(schema string) string {
+	return fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s.chunks USING gin (to_tsvector('simple'::regconfig, lex))",
+		ftsIndex, quote(schema))
+}
+
+// initLexical chooses the lexical leg (pg_textsearch where it is
+// installed or can be, unless the URL says lexical=fts) and creates its
+// index when the store may write.
+func (s *Store) initLexical(ctx context.Context) error {
+	write := !s.opts.ReadOnly
+	if s.cfg.lexical != lexicalFTS {
+		version, err := s.extension(ctx, "pg_textsearch", write)
+		if err != nil {
+			return err
+		}
+		switch {
+		case version == "":
+			s.lexicalNote = "the pg_textsearch extension is not installed"
+		case write:
+			err := s.inTx(ctx, "creating the pg_textsearch index", func(tx pgx.Tx) error {
+				if err := s.lock(ctx, tx); err != nil {
+					return err
+				}
+				_, err := tx.Exec(ctx, bm25IndexSQL(s.schema))
+				return err
+			})
+			if errors.Is(err, fonte.ErrUnavailable) {
+				return err
+			}
+			if err != nil {
+				s.lexicalNote = "creating the pg_textsearch index failed: " + err.Error()
+			} else {
+				s.bm25 = true
+			}
+		default:
+			has, _, err := s.lexicalIndexes(ctx, s.pool, s.schema)
+			if err != nil {
+				return s.cfg.wrap(ctx, "looking up the lexical index", err)
+			}
+			s.bm25 = has
+			if !has {
+				s.lexicalNote = "the collection has no pg_textsearch index yet"
+			}
+		}
+		if !s.bm25 && s.cfg.lexical == lexicalBM25 {
+			return s.cfg.errorf(nil, "postgres %s, collection %s: lexical=pg_textsearch, but %s", s.cfg.server, s.cfg.collection, s.lexicalNote)
+		}
+	}
+	if s.bm25 || !write {
+		return nil
+	}
+	return s.inTx(ctx, "creating the full-text index", func(tx pgx.Tx) error {
+		if err := s.lock(ctx, tx); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, ftsIndexSQL(s.schema))
+		return err
+	})
+}
+
+// LexicalTopK returns the K chunks with the highest lexical score for the
+// query's terms among those the filter accepts, best first, ties by
+// document ID then position. With pg_textsearch the score is its BM25
+// with fonte's k1 and b over fonte's terms (see the package README for
+// where it differs from fonte's own BM25); without it, ts_rank_cd.
+// Filters are conditions of the same SQL query, applied before the LIMIT.
+func (s *Store) LexicalTopK(ctx context.Context, q fonte.LexicalQuery) ([]fonte.ScoredChunk, error) {
+	if s.closed.Load() {
+		return nil, errClosed
+	}
+	if q.K <= 0 || len(q.Terms) == 0 {
+		return nil, nil
+	}
+	tokens := make([]string, len(q.Terms))
+	for i, t := range q.Terms {
+		tokens[i] = lexToken(t)
+	}
+	var sql string
+	var args []any
+	if s.bm25 {
+		// The index scan orders by pg_textsearch's score (negated: it
+		// returns -BM25 so that ascending order is best first) and
+		// yields matching chunks only; a plan that filters first scores
+		// every filtered chunk, and those without a query term score 0,
+		// sorted after every match and dropped below.
+		args = []any{strings.Join(tokens, " "), s.table(bm25Index), q.K}
+		sql = `SELECT ` + chunkColumns + `, -(lex <@> to_bm25query($1::text, $2::text)) AS score
+FROM ` + s.table("chunks") + ` WHERE true` + filterSQL(q.Filter, &args) + `
+ORDER BY lex <@> to_bm25query($1::text, $2::text), doc_id, position
+LIMIT $3`
+	} else {
+		args = []any{strings.Join(tokens, " | "), q.K}
+		sql = `SELECT ` + chunkColumns + `, ts_rank_cd(to_tsvector('simple'::regconfig, lex), query) AS score
+FROM ` + s.table("chunks") + `, to_tsquery('simple'::regconfig, $1::text) AS query
+WHERE to_tsvector('simple'::regconfig, lex) @@ query` + filterSQL(q.Filter, &args) + `
+ORDER BY score DESC, doc_id, position
+LIMIT $2`
+	}
+	out, err := s.scored(ctx, s.pool, sql, args)
+	return out, s.cfg.wrap(ctx, "lexical search", err)
+}
+
+// filterSQL renders f as " AND …" conditions on the chunks table,
+// appending their arguments to args.
+func filterSQL(f fonte.Filter, args *[]any) string {
+	var b strings.Builder
+	if len(f.Prefixes) > 0 {
+		*args = append(*args, f.Prefixes)
+		fmt.Fprintf(&b, " AND doc_id ^@ ANY($%d::text[])", len(*args))
+	}
+	if len(f.Tags) > 0 {
+		*args = append(*args, f.Tags)
+		fmt.Fprintf(&b, " AND tags @> $%d::text[]", len(*args))
+	}
+	return b.String()
+}
+
+// scored runs a leg's query, whose columns are chunkColumns and a score,
+// and keeps the rows scoring above 0.
+func (s *Store) scored(ctx context.Context, q querier, sql string, args []any) ([]fonte.ScoredChunk, error) {
+	rows, err := q.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []fonte.ScoredChunk
+	for rows.Next() {
+		var sc fonte.ScoredChunk
+		if err := rows.Scan(append(chunkDest(&sc.Chunk, &sc.Lang), &sc.Score)...); err != nil {
+			return nil, err
+		}
+		if sc.Score > 0 {
+			out = append(out, sc)
+		}
+	}
+	return out, rows.Err()
+}
+
+// TermStats returns the number of chunks, their total number of terms and
+// each term's document frequency, exactly: the counts are kept by every
+// commit in the meta row and the term_df table, and read in one
+// statement, so they describe one generation.
+func (s *Store) TermStats(ctx context.Context, terms []string) (fonte.TermStats, error) {
+	if s.closed.Load() {
+		return fonte.TermStats{}, errClosed
+	}
+	// A term PostgreSQL's text cannot hold (invalid UTF-8, NUL) was
+	// refused by Put, so no chunk holds it.
+	valid := make([]string, len(terms))
+	for i, t := range terms {
+		if storable(t) {
+			valid[i] = t
+		} else {
+			valid[i] = ""
+		}
+	}
+	var st fonte.TermStats
+	var df []int32
+	err := s.pool.QueryRow(ctx, `SELECT m.chunks, m.total_terms,
+	ARRAY(SELECT coalesce(d.df, 0) FROM unnest($1::text[]) WITH ORDINALITY AS q(term, i)
+		LEFT JOIN `+s.table("term_df")+` d ON d.term = q.term ORDER BY q.i)
+FROM `+s.table("meta")+" m", valid).Scan(&st.Chunks, &st.TotalTerms, &df)
+	if err != nil {
+		return fonte.TermStats{}, s.cfg.wrap(ctx, "reading term statistics", err)
+	}
+	st.DF = make([]int, len(terms))
+	for i := range terms {
+		if storable(terms[i]) {
+			st.DF[i] = int(df[i])
+		}
+	}
+	return st, nil
+}
+
+// storable reports whether PostgreSQL's text type can hold s.
+func storable(s string) bool { return utf8.ValidString(s) && !strings.ContainsRune(s, 0) }
