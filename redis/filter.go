@@ -69,7 +69,11 @@ func engineFilter(st *state, f fonte.Filter) (expr string, none bool) {
 		if !matched {
 			return "", true
 		}
-		if !open {
+		switch {
+		case open:
+		case len(alts) == 1:
+			parts = append(parts, alts[0])
+		default:
 			parts = append(parts, "("+strings.Join(alts, " | ")+")")
 		}
 	}

@@ -177,7 +177,9 @@ func TestPutValidation(t *testing.T) {
 			t.Fatal(err)
 		}
 		// Refused records wrote nothing.
-		if keys := collectionKeys(t, s); slices.ContainsFunc(keys, func(k string) bool { return strings.Contains(k, ":d:") && !strings.HasSuffix(k, ":d:"+fmtVer(mustVer(t, s, "doc"))) }) {
+		if keys := collectionKeys(t, s); slices.ContainsFunc(keys, func(k string) bool {
+			return strings.Contains(k, ":d:") && !strings.HasSuffix(k, ":d:"+fmtVer(mustVer(t, s, "doc")))
+		}) {
 			t.Fatalf("keys of refused records: %v", keys)
 		}
 	})
