@@ -52,30 +52,42 @@ func (s *Store) VectorTopK(ctx context.Context, q fonte.VectorQuery) ([]fonte.Sc
 			return nil, fmt.Errorf("postgres: the query vector has the non-finite value %v at entry %d", x, i)
 		}
 	}
-	args := []any{pgvector.NewVector(q.Vector), q.K}
-	where := filterSQL(q.Filter, &args)
-	// The inner query is what the HNSW index (when there is one)
-	// answers; a relaxed iterative scan may return its rows slightly out
-	// of order, so the outer query sorts them again. Without the index the
-	// inner query is an exact scan whose ties are cut by ID and position.
-	sql := `WITH hits AS MATERIALIZED (
-	SELECT ` + chunkColumns + `, embedding <=> $1 AS distance FROM ` + s.table("chunks") + ` WHERE true` + where + `
-	ORDER BY embedding <=> $1, doc_id, position LIMIT $2)
-SELECT ` + chunkColumns + `, 1 - distance FROM hits ORDER BY distance, doc_id, position`
+	sql, args := s.vectorSQL(q)
 	var out []fonte.ScoredChunk
 	err := s.snapshot(ctx, "vector search", func(tx pgx.Tx) error {
-		// pgvector before 0.8 reserves the hnsw. prefix without
-		// iterative_scan: setting it there would be an error.
-		set := "SELECT set_config('hnsw.ef_search', $1, true)"
-		if s.iterative {
-			set += ", set_config('hnsw.iterative_scan', 'relaxed_order', true)"
-		}
-		if _, err := tx.Exec(ctx, set, strconv.Itoa(efSearch(q.K))); err != nil {
+		if err := s.setSearch(ctx, tx, q.K); err != nil {
 			return err
 		}
 		var err error
-		out, err = s.scored(ctx, tx, sql, args)
+		// A zero vector has no direction: its distance is NaN.
+		out, err = s.scored(ctx, tx, sql, args, func(score float64) bool { return !math.IsNaN(score) })
 		return err
 	})
 	return out, err
+}
+
+// vectorSQL is the dense leg's query for q and its arguments. The inner
+// query is what the HNSW index (when there is one) answers; a relaxed
+// iterative scan may return its rows slightly out of order, so the outer
+// query sorts them again. Without the index the inner query is an exact
+// scan whose ties are cut by ID and position.
+func (s *Store) vectorSQL(q fonte.VectorQuery) (string, []any) {
+	args := []any{pgvector.NewVector(q.Vector), q.K}
+	where := filterSQL(q.Filter, &args)
+	return `WITH hits AS MATERIALIZED (
+	SELECT ` + chunkColumns + `, embedding <=> $1 AS distance FROM ` + s.table("chunks") + ` WHERE true` + where + `
+	ORDER BY embedding <=> $1, doc_id, position LIMIT $2)
+SELECT ` + chunkColumns + `, 1 - distance FROM hits ORDER BY distance, doc_id, position`, args
+}
+
+// setSearch sets the HNSW search parameters for the rest of tx.
+func (s *Store) setSearch(ctx context.Context, tx pgx.Tx, k int) error {
+	// pgvector before 0.8 reserves the hnsw. prefix without
+	// iterative_scan: setting it there would be an error.
+	set := "SELECT set_config('hnsw.ef_search', $1, true)"
+	if s.iterative {
+		set += ", set_config('hnsw.iterative_scan', 'relaxed_order', true)"
+	}
+	_, err := tx.Exec(ctx, set, strconv.Itoa(efSearch(k)))
+	return err
 }

@@ -175,7 +175,7 @@ WHERE to_tsvector('simple'::regconfig, lex) @@ query` + filterSQL(q.Filter, &arg
 ORDER BY score DESC, doc_id, position
 LIMIT $2`
 	}
-	out, err := s.scored(ctx, s.pool, sql, args)
+	out, err := s.scored(ctx, s.pool, sql, args, func(score float64) bool { return score > 0 })
 	return out, s.cfg.wrap(ctx, "lexical search", err)
 }
 
@@ -195,8 +195,8 @@ func filterSQL(f fonte.Filter, args *[]any) string {
 }
 
 // scored runs a leg's query, whose columns are chunkColumns and a score,
-// and keeps the rows scoring above 0.
-func (s *Store) scored(ctx context.Context, q querier, sql string, args []any) ([]fonte.ScoredChunk, error) {
+// and keeps the rows whose score keep accepts.
+func (s *Store) scored(ctx context.Context, q querier, sql string, args []any, keep func(score float64) bool) ([]fonte.ScoredChunk, error) {
 	rows, err := q.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, err
@@ -208,7 +208,7 @@ func (s *Store) scored(ctx context.Context, q querier, sql string, args []any) (
 		if err := rows.Scan(append(chunkDest(&sc.Chunk, &sc.Lang), &sc.Score)...); err != nil {
 			return nil, err
 		}
-		if sc.Score > 0 {
+		if keep(sc.Score) {
 			out = append(out, sc)
 		}
 	}

@@ -336,17 +336,26 @@ WHERE d.term = x.term`, replaced, t.newGen)
 SELECT u.term, count(*) FROM `+chunks+distinctTerms+`WHERE c.doc_id = ANY($1::text[]) AND c.gen = $2 GROUP BY u.term
 ON CONFLICT (term) DO UPDATE SET df = `+df+`.df + EXCLUDED.df`, puts, t.newGen)
 	}
-	var total int64
+	var total, added int64
 	b.Queue(`UPDATE `+meta+` SET
 	documents = documents + (SELECT count(*) FROM `+docs+` WHERE doc_id = ANY($1::text[]) AND gen = $2),
 	chunks = chunks + x.n, total_terms = total_terms + x.terms,
 	generation = $2, committed = clock_timestamp(),
 	analyzer = $3, chunker = $4, embedder = $5, dim = $6
 FROM (SELECT count(*) AS n, coalesce(sum(nterms), 0) AS terms FROM `+chunks+` WHERE doc_id = ANY($1::text[]) AND gen = $2) AS x
-RETURNING chunks`, puts, t.newGen, settings.Analyzer, settings.Chunker, settings.Embedder, settings.Dim).
-		QueryRow(func(row pgx.Row) error { return row.Scan(&total) })
+RETURNING chunks, x.n`, puts, t.newGen, settings.Analyzer, settings.Chunker, settings.Embedder, settings.Dim).
+		QueryRow(func(row pgx.Row) error { return row.Scan(&total, &added) })
 	if err := t.tx.SendBatch(ctx, b).Close(); err != nil {
 		return s.cfg.wrap(ctx, "committing", err)
+	}
+	// The planner chooses between the HNSW index, the other indexes and a
+	// scan by the tables' statistics; when a commit writes a tenth of the
+	// chunks or more, refresh them now rather than wait for autovacuum
+	// (which some servers, PGlite among them, do not run).
+	if added*10 >= total && added > 0 {
+		if _, err := t.tx.Exec(ctx, "ANALYZE "+chunks+", "+docs); err != nil {
+			return s.cfg.wrap(ctx, "committing (analyzing)", err)
+		}
 	}
 	if t.rebuild {
 		return t.replaceSchema(ctx, total)

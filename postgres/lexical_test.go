@@ -1,0 +1,447 @@
+package postgres
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/lexical"
+)
+
+// trickyTerms are terms PostgreSQL's own parser would split or change.
+var trickyTerms = []string{
+	"sop-014", "tnf-alpha", "città", "perché", "über", "naïve", "2019", "1e5", "3.14", "a.b.c", "user@example.com",
+	"http://x.y/z", "zz", "z", "t", "h", "", " ", "a b", "tab\there", "-", "--", "'", `"`, "&", "|", "!", ":*", "(", "\\",
+	"日本", "Ωmega", "MiXeD", "x" + strings.Repeat("é", 400), strings.Repeat("long", 700),
+}
+
+func TestLexTokensOnePerTerm(t *testing.T) {
+	ctx := context.Background()
+	c := rawConn(t)
+	seen := map[string]string{}
+	for _, term := range append(slices.Clone(trickyTerms), "secretword", "tsecretword") {
+		tok := lexToken(term)
+		if prev, dup := seen[tok]; dup {
+			t.Fatalf("terms %q and %q encode alike: %q", prev, term, tok)
+		}
+		seen[tok] = term
+	}
+	// Random byte strings never collide (the encoding is injective).
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		b := make([]byte, r.IntN(6))
+		for i := range b {
+			b[i] = "az0-ézt\x00\xff"[r.IntN(10)]
+		}
+		tok := lexToken(string(b))
+		if prev, dup := seen[tok]; dup && prev != string(b) {
+			t.Fatalf("terms %q and %q encode alike: %q", prev, b, tok)
+		}
+		seen[tok] = string(b)
+	}
+
+	// PostgreSQL reads each encoded term as exactly one token, kept as it
+	// is: the chunk's token count is len(terms) and its lexemes are the
+	// encoded terms.
+	terms := append(slices.Clone(trickyTerms), "sop-014", "sop-014", "città")
+	var lexemes []string
+	var positions int
+	err := c.QueryRow(ctx, `SELECT array_agg(lexeme ORDER BY lexeme), sum(cardinality(positions))
+FROM unnest(to_tsvector('simple'::regconfig, $1::text))`, lexText(terms)).Scan(&lexemes, &positions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if positions != len(terms) {
+		t.Errorf("to_tsvector counts %d tokens for %d terms", positions, len(terms))
+	}
+	var want []string
+	for _, term := range terms {
+		want = append(want, lexToken(term))
+	}
+	slices.Sort(want)
+	want = slices.Compact(want)
+	if !slices.Equal(lexemes, want) {
+		t.Errorf("lexemes %q,\nwant %q", lexemes, want)
+	}
+
+	// The same holds in the store, per chunk, for the tsvector and for
+	// pg_textsearch's document length.
+	u := newCollection(t)
+	s := open(t, u, fonte.StoreOptions{Settings: testSettings})
+	rec := record("tricky.md", 4, "one", "two")
+	rec.Terms = [][]string{terms, {"sop-014", "sop-014"}}
+	put(t, s, rec)
+	rows, err := c.Query(ctx, `SELECT nterms, (SELECT sum(cardinality(positions)) FROM unnest(to_tsvector('simple'::regconfig, lex)))
+FROM `+quote(schemaName(collectionOf(t, u)))+`.chunks ORDER BY position`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; rows.Next(); i++ {
+		var n, tokens int
+		if err := rows.Scan(&n, &tokens); err != nil {
+			t.Fatal(err)
+		}
+		if n != len(rec.Terms[i]) || tokens != n {
+			t.Errorf("chunk %d: %d terms, nterms %d, %d tokens", i, len(rec.Terms[i]), n, tokens)
+		}
+	}
+	for _, term := range trickyTerms {
+		hits, err := s.LexicalTopK(ctx, fonte.LexicalQuery{Terms: []string{term}, K: 3})
+		if term == "sop-014" && len(hits) == 2 { // in both chunks
+			hits = hits[1:]
+		}
+		if err != nil || len(hits) != 1 || hits[0].Chunk.Position != 0 {
+			t.Errorf("searching %q: %+v, %v", term, hits, err)
+		}
+	}
+	// "sop" alone is not a term of the chunk, though PostgreSQL's parser
+	// would have made it one.
+	if hits, _ := s.LexicalTopK(ctx, fonte.LexicalQuery{Terms: []string{"sop"}, K: 3}); len(hits) != 0 {
+		t.Errorf("searching sop: %+v", hits)
+	}
+}
+
+// vocabulary of the test corpus: Zipf-distributed words, some of them
+// terms PostgreSQL's parser would split.
+var vocabulary = func() []string {
+	v := []string{"policy", "leave", "travel", "sop-014", "tnf-alpha", "città", "expense", "report", "manager", "approval",
+		"remote", "office", "laptop", "security", "badge", "holiday", "sick", "parental", "training", "budget"}
+	for i := range 60 {
+		v = append(v, fmt.Sprintf("w%02d", i))
+	}
+	return v
+}()
+
+var prefixes = []string{"hr/", "it/", "eng/", "eng/docs/"}
+
+// corpus makes n documents of one to four chunks with Zipf-distributed
+// terms, tags and IDs under a few prefixes.
+func corpus(seed uint64, n, dim int) []fonte.Record {
+	r := rand.New(rand.NewPCG(seed, 99))
+	zipf := rand.NewZipf(r, 1.2, 2, uint64(len(vocabulary)-1))
+	var recs []fonte.Record
+	for d := range n {
+		id := fmt.Sprintf("%sdoc%03d.md", prefixes[r.IntN(len(prefixes))], d)
+		var texts []string
+		for range 1 + r.IntN(4) {
+			var w []string
+			for range 3 + r.IntN(25) {
+				w = append(w, vocabulary[zipf.Uint64()])
+			}
+			texts = append(texts, strings.Join(w, " "))
+		}
+		rec := record(id, dim, texts...)
+		switch r.IntN(3) {
+		case 0:
+			rec.Doc.Tags = []string{"public"}
+		case 1:
+			rec.Doc.Tags = []string{"public", "policy"}
+		}
+		recs = append(recs, rec)
+	}
+	return recs
+}
+
+// chunkRef names a chunk.
+type chunkRef struct {
+	doc string
+	pos int
+}
+
+// referenceBM25 scores every chunk of recs for the query terms with
+// fonte's own BM25 (package lexical, k1 and b of fonte), over the same
+// Terms the store indexes: the exact answer the lexical leg should give.
+type referenceBM25 struct {
+	refs  []chunkRef
+	tags  [][]string
+	model *lexical.BM25
+}
+
+func newReferenceBM25(recs []fonte.Record) *referenceBM25 {
+	ref := &referenceBM25{}
+	var terms [][]string
+	for _, r := range recs {
+		for i, c := range r.Chunks {
+			ref.refs = append(ref.refs, chunkRef{r.Doc.ID, c.Position})
+			ref.tags = append(ref.tags, r.Doc.Tags)
+			terms = append(terms, r.Terms[i])
+		}
+	}
+	ix := lexical.NewIndexTokens(len(terms), func(d int) []string { return terms[d] }, nil)
+	ref.model = lexical.NewBM25Index(ix, lexical.BM25Options{K1: fonte.BM25K1, B: fonte.BM25B})
+	return ref
+}
+
+type scoredRef struct {
+	chunkRef
+	score float64
+}
+
+// topK is the reference answer: chunks scoring above 0 that f accepts,
+// best first, ties by document ID then position.
+func (ref *referenceBM25) topK(terms []string, k int, f fonte.Filter) []scoredRef {
+	scores := ref.model.ScoresTokens(terms)
+	var out []scoredRef
+	for i, s := range scores {
+		if s > 0 && f.Accepts(ref.refs[i].doc, ref.tags[i]) {
+			out = append(out, scoredRef{ref.refs[i], s})
+		}
+	}
+	slices.SortFunc(out, func(a, b scoredRef) int {
+		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.doc, b.doc), cmp.Compare(a.pos, b.pos))
+	})
+	return out[:min(k, len(out))]
+}
+
+// scoreOf is the reference score of one chunk.
+func (ref *referenceBM25) scoreOf(terms []string, c chunkRef) float64 {
+	i := slices.Index(ref.refs, c)
+	if i < 0 {
+		return math.NaN()
+	}
+	return ref.model.ScoresTokens(terms)[i]
+}
+
+// compareTopK checks a leg's answer against the reference: the same
+// length, each score within tol (relative) of the reference's at that
+// rank, and the same chunk unless the two reference scores tie within
+// tol (float rounding may swap near-ties).
+func compareTopK(t *testing.T, what string, got []fonte.ScoredChunk, want []scoredRef, ref *referenceBM25, terms []string, tol float64) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%s: %d hits, want %d", what, len(got), len(want))
+		return
+	}
+	near := func(a, b float64) bool { return math.Abs(a-b) <= tol*max(1, math.Abs(b)) }
+	for i, g := range got {
+		w := want[i]
+		if !near(g.Score, w.score) {
+			t.Errorf("%s: rank %d score %.7f, want %.7f", what, i+1, g.Score, w.score)
+		}
+		c := chunkRef{g.Chunk.DocID, g.Chunk.Position}
+		if c != w.chunkRef && !near(ref.scoreOf(terms, c), w.score) {
+			t.Errorf("%s: rank %d is %v (reference score %.7f), want %v (%.7f)", what, i+1, c, ref.scoreOf(terms, c), w.chunkRef, w.score)
+		}
+	}
+}
+
+// queries are term lists over the vocabulary, with repeated and unknown
+// terms.
+func queries(seed uint64, n int) [][]string {
+	r := rand.New(rand.NewPCG(seed, 7))
+	var out [][]string
+	for range n {
+		var q []string
+		for range 1 + r.IntN(4) {
+			q = append(q, vocabulary[r.IntN(len(vocabulary))])
+		}
+		out = append(out, q)
+	}
+	return append(out, []string{"policy", "policy", "leave"}, []string{"nosuchterm"}, []string{"nosuchterm", "sop-014"}, []string{"città", "tnf-alpha"})
+}
+
+// TestLexicalMatchesBM25 compares pg_textsearch's top-k with fonte's BM25
+// over the same terms. pg_textsearch computes the same formula (idf
+// ln(1+(N-df+0.5)/(df+0.5)), k1 0.9 and b 0.4 from the index options, a
+// repeated query term counted each time, unknown terms contributing 0)
+// with these documented differences, each accounted for here:
+//
+//  1. It scores in float4: scores agree to about 1e-6 relative, and
+//     chunks whose exact scores tie that closely may swap ranks.
+//  2. Its corpus statistics (N, average length, df) keep counting the
+//     rows an update replaced or a delete removed until the index is
+//     rebuilt: after changes the scores drift until Purge (VACUUM FULL).
+//  3. A tsvector keeps at most 256 positions per term and positions up to
+//     16383, so a term repeated more than 256 times in a chunk, or a
+//     chunk of more than 16383 terms, is counted short; fonte's chunks
+//     are far smaller, and the corpus here stays within both limits.
+func TestLexicalMatchesBM25(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, newCollection(t), fonte.StoreOptions{Settings: testSettings})
+	recs := corpus(1, 80, 4)
+	put(t, s, recs...)
+	ref := newReferenceBM25(recs)
+	const tol = 2e-6
+	filters := []fonte.Filter{{}, {Prefixes: []string{"eng/"}}, {Tags: []string{"policy"}}, {Prefixes: []string{"hr/", "it/"}, Tags: []string{"public"}}}
+	for qi, q := range queries(3, 40) {
+		for fi, f := range filters {
+			got, err := s.LexicalTopK(ctx, fonte.LexicalQuery{Terms: q, K: 10, Filter: f})
+			if err != nil {
+				t.Fatal(err)
+			}
+			compareTopK(t, fmt.Sprintf("query %d %q filter %d", qi, q, fi), got, ref.topK(q, 10, f), ref, q, tol)
+		}
+	}
+
+	// Replace a third of the documents and delete a few: after Purge the
+	// statistics are exact again (difference 2).
+	r := rand.New(rand.NewPCG(5, 5))
+	fresh := corpus(2, 80, 4)
+	err := s.Update(ctx, func(tx fonte.StoreTx) error {
+		for i := range recs {
+			switch r.IntN(6) {
+			case 0, 1:
+				fresh[i].Doc.ID = recs[i].Doc.ID
+				for j := range fresh[i].Chunks {
+					fresh[i].Chunks[j].DocID = recs[i].Doc.ID
+				}
+				recs[i] = fresh[i]
+				if err := tx.Put(ctx, recs[i]); err != nil {
+					return err
+				}
+			case 2:
+				if _, err := tx.Delete(ctx, recs[i].Doc.ID); err != nil {
+					return err
+				}
+				recs[i].Doc.ID = ""
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs = slices.DeleteFunc(recs, func(r fonte.Record) bool { return r.Doc.ID == "" })
+	if err := s.Purge(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ref = newReferenceBM25(recs)
+	for qi, q := range queries(4, 25) {
+		got, err := s.LexicalTopK(ctx, fonte.LexicalQuery{Terms: q, K: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		compareTopK(t, fmt.Sprintf("after changes, query %d %q", qi, q), got, ref.topK(q, 10, fonte.Filter{}), ref, q, tol)
+	}
+}
+
+// termStatsOf computes TermStats from records.
+func termStatsOf(recs []fonte.Record, terms []string) fonte.TermStats {
+	st := fonte.TermStats{DF: make([]int, len(terms))}
+	for _, r := range recs {
+		for _, ts := range r.Terms {
+			st.Chunks++
+			st.TotalTerms += int64(len(ts))
+			for i, t := range terms {
+				if slices.Contains(ts, t) {
+					st.DF[i]++
+				}
+			}
+		}
+	}
+	return st
+}
+
+func TestTermStatsExact(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, newCollection(t), fonte.StoreOptions{Settings: testSettings})
+	probe := append(slices.Clone(vocabulary), "nosuchterm", "", "sop", "\xff", "a\x00b", "policy")
+	check := func(what string, recs []fonte.Record) {
+		t.Helper()
+		got, err := s.TermStats(ctx, probe)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := termStatsOf(recs, probe)
+		if got.Chunks != want.Chunks || got.TotalTerms != want.TotalTerms || !slices.Equal(got.DF, want.DF) {
+			t.Fatalf("%s: TermStats = %+v,\nwant %+v", what, got, want)
+		}
+	}
+	check("empty", nil)
+	recs := corpus(7, 40, 4)
+	put(t, s, recs...)
+	check("first commit", recs)
+	// Replace, delete, put twice in one transaction, delete what was put.
+	more := corpus(8, 50, 4)
+	err := s.Update(ctx, func(tx fonte.StoreTx) error {
+		for i := range 10 {
+			more[i].Doc.ID = recs[i].Doc.ID
+			for j := range more[i].Chunks {
+				more[i].Chunks[j].DocID = recs[i].Doc.ID
+			}
+			recs[i] = more[i]
+			if err := tx.Put(ctx, more[i]); err != nil {
+				return err
+			}
+		}
+		for i := 10; i < 15; i++ {
+			if _, err := tx.Delete(ctx, recs[i].Doc.ID); err != nil {
+				return err
+			}
+		}
+		recs = slices.Delete(recs, 10, 15)
+		for _, r := range more[40:45] {
+			r.Doc.ID = "new/" + r.Doc.ID
+			for j := range r.Chunks {
+				r.Chunks[j].DocID = r.Doc.ID
+			}
+			if err := tx.Put(ctx, r); err != nil {
+				return err
+			}
+			if err := tx.Put(ctx, r); err != nil {
+				return err
+			}
+			recs = append(recs, r)
+		}
+		if err := tx.Put(ctx, record("transient.md", 4, "policy policy nosuchterm")); err != nil {
+			return err
+		}
+		_, err := tx.Delete(ctx, "transient.md")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("after changes", recs)
+}
+
+func TestLexicalFullTextFallback(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, newCollection(t, "lexical", "fts"), fonte.StoreOptions{Settings: testSettings})
+	st := status(t, s)
+	if st.Lexical != "PostgreSQL full-text search (ts_rank_cd), not BM25" {
+		t.Fatalf("Lexical = %q", st.Lexical)
+	}
+	recs := corpus(11, 40, 4)
+	put(t, s, recs...)
+	ref := newReferenceBM25(recs)
+	for _, q := range queries(12, 15) {
+		for _, f := range []fonte.Filter{{}, {Prefixes: []string{"eng/"}, Tags: []string{"public"}}} {
+			got, err := s.LexicalTopK(ctx, fonte.LexicalQuery{Terms: q, K: 1000, Filter: f})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Every chunk holding a query term is found, and only those;
+			// ts_rank_cd orders them, ties by ID and position.
+			want := ref.topK(q, 1000, f)
+			if len(got) != len(want) {
+				t.Fatalf("%q %+v: %d hits, want %d", q, f, len(got), len(want))
+			}
+			in := map[chunkRef]bool{}
+			for _, w := range want {
+				in[w.chunkRef] = true
+			}
+			for i, g := range got {
+				if !in[chunkRef{g.Chunk.DocID, g.Chunk.Position}] {
+					t.Errorf("%q: %s#%d holds no query term", q, g.Chunk.DocID, g.Chunk.Position)
+				}
+				if i > 0 {
+					p := got[i-1]
+					if p.Score < g.Score || p.Score == g.Score && cmp.Or(cmp.Compare(p.Chunk.DocID, g.Chunk.DocID), cmp.Compare(p.Chunk.Position, g.Chunk.Position)) > 0 {
+						t.Errorf("%q: rank %d out of order", q, i+1)
+					}
+				}
+			}
+		}
+		top, err := s.LexicalTopK(ctx, fonte.LexicalQuery{Terms: q, K: 3})
+		if err != nil || len(top) > 3 {
+			t.Fatalf("K=3: %d hits, %v", len(top), err)
+		}
+	}
+}
