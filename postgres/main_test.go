@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -37,14 +38,27 @@ func TestMain(m *testing.M) {
 
 var collections atomic.Int64
 
+// runID keeps this run's collections apart from an earlier run's on a
+// server that outlives the tests (FONTE_TEST_POSTGRES_URL).
+var runID = strconv.FormatInt(time.Now().UnixNano()%(36*36*36*36*36), 36)
+
 var notName = regexp.MustCompile(`[^a-z0-9_]+`)
 
 // newCollection returns the server URL for a collection no other test
-// uses, with extra query parameters (name=value pairs).
+// uses, with extra query parameters (name=value pairs); the collection's
+// schema is dropped when the test ends.
 func newCollection(t testing.TB, params ...string) string {
 	t.Helper()
-	name := fmt.Sprintf("t%d_%s", collections.Add(1), notName.ReplaceAllString(strings.ToLower(t.Name()), "_"))
-	return withParams(t, serverURL, append([]string{"collection", name[:min(len(name), 40)]}, params...)...)
+	name := fmt.Sprintf("t%s_%d_%s", runID, collections.Add(1), notName.ReplaceAllString(strings.ToLower(t.Name()), "_"))
+	name = name[:min(len(name), 40)]
+	t.Cleanup(func() {
+		ctx := context.Background()
+		if c, err := pgx.Connect(ctx, serverURL); err == nil {
+			c.Exec(ctx, "DROP SCHEMA IF EXISTS "+quote(schemaName(name))+" CASCADE")
+			c.Close(ctx)
+		}
+	})
+	return withParams(t, serverURL, append([]string{"collection", name}, params...)...)
 }
 
 // withParams sets query parameters of raw.
