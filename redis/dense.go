@@ -3,10 +3,13 @@ package redis
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
+
+	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/fonte-rag/fonte"
 )
@@ -36,11 +39,11 @@ func (s *Store) VectorTopK(ctx context.Context, q fonte.VectorQuery) ([]fonte.Sc
 		if len(q.Vector) != st.dim {
 			return fmt.Errorf("the query vector has dimension %d, the index %d", len(q.Vector), st.dim)
 		}
-		expr, none := engineFilter(st, q.Filter)
-		if none {
+		cf := engineFilter(st, q.Filter)
+		if cf.none {
 			return nil
 		}
-		res, err := s.knn(ctx, st, expr, q)
+		res, err := s.knn(ctx, st, cf, q)
 		out = res
 		return err
 	})
@@ -57,7 +60,12 @@ type denseHit struct {
 // the engine runs out), and cuts exactly: a hit tied with the last one
 // kept may sit just beyond the engine's page, so a full page whose last
 // score equals the K-th widens too.
-func (s *Store) knn(ctx context.Context, st *state, expr string, q fonte.VectorQuery) ([]fonte.ScoredChunk, error) {
+//
+// Through the cluster coordinator, the KNN goes with a count of what the
+// filter matches: the coordinator leaves out a shard it cannot reach (or
+// that times out) without an error, and a count below the live chunks
+// the filter matches is how that shows.
+func (s *Store) knn(ctx context.Context, st *state, cf compiledFilter, q fonte.VectorQuery) ([]fonte.ScoredChunk, error) {
 	blob := vectorBytes(q.Vector)
 	qn := norm(q.Vector)
 	k := q.K + knnSlack
@@ -72,17 +80,32 @@ func (s *Store) knn(ctx context.Context, st *state, expr string, q fonte.VectorQ
 		return ok
 	}
 	for {
-		args := []any{"FT.SEARCH", st.index, expr + "=>[KNN $k @" + fVec + " $v AS dist]",
+		args := []any{"FT.SEARCH", st.index, cf.expr + "=>[KNN $k @" + fVec + " $v AS dist]",
 			"PARAMS", 4, "v", blob, "k", k, "SORTBY", "dist", "ASC", "RETURN", len(hitFields) + 1}
 		for _, f := range hitFields {
 			args = append(args, f)
 		}
 		args = append(args, fVec, "LIMIT", 0, k, "DIALECT", 2)
-		raw, err := s.rdb.Do(ctx, args...).Slice()
+		p := s.rdb.Pipeline()
+		knn := p.Do(ctx, args...)
+		var count *goredis.Cmd
+		if s.cfg.cluster {
+			count = p.Do(ctx, "FT.SEARCH", st.index, cf.expr, "LIMIT", 0, 0, "DIALECT", 2)
+		}
+		err := execPipe(ctx, p)
 		if err != nil {
 			if isUnknownIndex(err) {
 				return nil, errChanged // a commit replaced the index
 			}
+			return nil, err
+		}
+		if count != nil {
+			if err := checkComplete(count, cf.live); err != nil {
+				return nil, err
+			}
+		}
+		raw, err := knn.Slice()
+		if err != nil {
 			return nil, err
 		}
 		docs, err := parseSearch(raw)
@@ -129,6 +152,29 @@ func (s *Store) knn(ctx context.Context, st *state, expr string, q fonte.VectorQ
 		}
 		return out, nil
 	}
+}
+
+// ErrPartialAnswer is wrapped (with fonte.ErrUnavailable) when the
+// cluster coordinator answered for fewer chunks than the collection holds
+// live: a shard is down or timed out.
+var ErrPartialAnswer = errors.New("redis: the cluster coordinator answered without every shard")
+
+func checkComplete(count *goredis.Cmd, live int) error {
+	raw, err := count.Slice()
+	if err != nil {
+		return err
+	}
+	if len(raw) == 0 {
+		return fmt.Errorf("empty FT.SEARCH reply")
+	}
+	total, ok := raw[0].(int64)
+	if !ok {
+		return fmt.Errorf("FT.SEARCH reply: total of type %T", raw[0])
+	}
+	if int(total) < live {
+		return fmt.Errorf("%w: %w (it counts %d chunks where %d are live)", fonte.ErrUnavailable, ErrPartialAnswer, total, live)
+	}
+	return nil
 }
 
 func norm(v []float32) float64 {

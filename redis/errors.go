@@ -64,6 +64,8 @@ func (s *Store) wrapErr(what string, err error) error {
 	switch {
 	case err == nil:
 		return nil
+	case errors.Is(err, fonte.ErrUnavailable):
+		return fmt.Errorf("redis %s: %s: %w", s.cfg.where(), what, err)
 	case isUnavailable(err):
 		return fmt.Errorf("redis %s: %s: %w: %w", s.cfg.where(), what, fonte.ErrUnavailable, err)
 	case strings.Contains(err.Error(), "unknown command") && strings.Contains(strings.ToUpper(err.Error()), "FT."):

@@ -1,6 +1,7 @@
 package redis
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -12,11 +13,19 @@ import (
 // (@ver:{v1|v2|…}) inside a query.
 const maxPinned = 128
 
+// compiledFilter is a Filter as the engine applies it.
+type compiledFilter struct {
+	expr string // the query's pre-filter, "*" for none
+	none bool   // no live document passes the filter: no need to ask
+	// live is the number of live chunks expr matches: what a complete
+	// answer counts at least (stale versions may add to it).
+	live int
+}
+
 // engineFilter translates f into a query expression the engine applies
 // before the KNN cut, as narrow as it can make it exactly; the leg then
 // applies f itself to what comes back (Filter.Accepts on the live
 // document), so the expression may let more through but never less.
-// none reports that no live document passes f.
 //
 // Prefixes are not sent as TAG prefix queries (@doc:{pre*}): the engine
 // expands a prefix into at most MAXEXPANSIONS (default 200) tag values and
@@ -31,14 +40,19 @@ const maxPinned = 128
 //     enough pass).
 //
 // TAG values the engine would not match byte for byte (empty, with
-// surrounding spaces, with control characters such as the separator) are left to fonte's check.
-func engineFilter(st *state, f fonte.Filter) (expr string, none bool) {
+// surrounding spaces, with control characters such as the separator)
+// are left to fonte's check.
+func engineFilter(st *state, f fonte.Filter) compiledFilter {
 	var parts []string
+	var tags []string // the tags expr requires
 	for _, t := range f.Tags {
 		if tagSafe(t) {
 			parts = append(parts, "@"+fTags+":{"+escapeTag(t)+"}")
+			tags = append(tags, t)
 		}
 	}
+	var dirs []string          // prefixes expr matches through the dir TAG
+	var pinned map[string]bool // documents expr names by version
 	if len(f.Prefixes) > 0 {
 		var alts []string
 		matched, open := false, false
@@ -54,33 +68,66 @@ func engineFilter(st *state, f fonte.Filter) (expr string, none bool) {
 				open = true
 			case dir == p && tagSafe(p):
 				alts = append(alts, "@"+fDir+":{"+escapeTag(p)+"}")
+				dirs = append(dirs, p)
 			case len(ids) <= maxPinned:
 				vers := make([]string, len(ids))
+				if pinned == nil {
+					pinned = map[string]bool{}
+				}
 				for i, id := range ids {
 					vers[i] = fmtVer(st.docs[id].V)
+					pinned[id] = true
 				}
 				alts = append(alts, "@"+fVer+":{"+strings.Join(vers, "|")+"}")
 			case dir != "" && tagSafe(dir):
 				alts = append(alts, "@"+fDir+":{"+escapeTag(dir)+"}")
+				dirs = append(dirs, dir)
 			default:
 				open = true
 			}
 		}
 		if !matched {
-			return "", true
+			return compiledFilter{none: true}
 		}
 		switch {
 		case open:
+			dirs, pinned = nil, nil
 		case len(alts) == 1:
 			parts = append(parts, alts[0])
 		default:
 			parts = append(parts, "("+strings.Join(alts, " | ")+")")
 		}
+		if open {
+			f.Prefixes = nil
+		}
 	}
-	if len(parts) == 0 {
-		return "*", false
+	cf := compiledFilter{expr: "*"}
+	if len(parts) > 0 {
+		cf.expr = "(" + strings.Join(parts, " ") + ")"
 	}
-	return "(" + strings.Join(parts, " ") + ")", false
+	// What the engine will match among the live documents, by the same
+	// rules as expr.
+	constrained := len(f.Prefixes) > 0
+	for _, id := range st.ids {
+		e := st.docs[id]
+		if !hasAll(e.Tags, tags) {
+			continue
+		}
+		if constrained && !pinned[id] && !slices.ContainsFunc(dirs, func(d string) bool { return strings.HasPrefix(id, d) }) {
+			continue
+		}
+		cf.live += e.N
+	}
+	return cf
+}
+
+func hasAll(have, want []string) bool {
+	for _, w := range want {
+		if !slices.Contains(have, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // tagSafe reports whether the engine's TAG index holds v exactly: it

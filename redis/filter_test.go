@@ -40,9 +40,9 @@ func TestEngineFilter(t *testing.T) {
 		{fonte.Filter{Tags: []string{"città", "a-b.c"}}, `(@tags:{città} @tags:{a\-b\.c})`, false},
 	}
 	for _, c := range cases {
-		got, none := engineFilter(st, c.f)
-		if got != c.want || none != c.none {
-			t.Errorf("engineFilter(%+v) = %q, %v; want %q, %v", c.f, got, none, c.want, c.none)
+		cf := engineFilter(st, c.f)
+		if cf.expr != c.want || cf.none != c.none {
+			t.Errorf("engineFilter(%+v) = %q, %v; want %q, %v", c.f, cf.expr, cf.none, c.want, c.none)
 		}
 	}
 }

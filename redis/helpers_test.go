@@ -20,9 +20,11 @@ import (
 	"github.com/fonte-rag/fonte"
 )
 
-// backends runs fn once per server kind, in parallel subtests.
+// backends runs fn once per server kind, in parallel subtests of a
+// test that runs in parallel with the others (each has its collections).
 func backends(t *testing.T, fn func(t *testing.T, url string)) {
 	t.Helper()
+	t.Parallel()
 	for _, b := range []struct{ name, url string }{{"single", singleURL}, {"cluster", clusterURL}} {
 		t.Run(b.name, func(t *testing.T) {
 			t.Parallel()

@@ -1,10 +1,13 @@
 package redis
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"sync"
 	"testing"
+
+	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/fonte-rag/fonte/internal/testserver"
 )
@@ -16,7 +19,14 @@ var (
 	clusterURL string
 )
 
+// quietLog drops go-redis's log lines (dial failures the dead-server
+// tests cause on purpose).
+type quietLog struct{}
+
+func (quietLog) Printf(context.Context, string, ...any) {}
+
 func TestMain(m *testing.M) {
+	goredis.SetLogger(quietLog{})
 	var wg sync.WaitGroup
 	var stops []func()
 	var errs []error

@@ -42,7 +42,14 @@ type config struct {
 	rest        string // the URL for go-redis, without fonte's parameters
 	location    string // the URL as given, password redacted
 	addrs       []string
+	// dialRetriesSet: the URL chose go-redis's dialer_retries itself.
+	dialRetriesSet bool
 }
+
+// defaultDialerRetries replaces go-redis's five dial attempts per
+// connection (each command is retried up to max_retries times on top),
+// so a server that is down is reported in about a second, not many.
+const defaultDialerRetries = 2
 
 // parseURL splits rawURL into fonte's parameters and the URL go-redis
 // parses. Errors never quote the URL, which may hold a password.
@@ -80,6 +87,7 @@ func parseURL(rawURL string) (config, error) {
 	q.Del(paramHNSWAbove)
 	q.Del(paramLockTimeout)
 	c.cluster = len(q["addr"]) > 0
+	c.dialRetriesSet = q.Has("dialer_retries")
 	host, port := u.Hostname(), u.Port()
 	if host == "" {
 		host = "localhost"
@@ -114,6 +122,9 @@ func connect(ctx context.Context, c *config) (goredis.UniversalClient, error) {
 		return nil, fmt.Errorf("redis: store URL %s: %v", c.location, err)
 	}
 	opt.Protocol = 2
+	if !c.dialRetriesSet {
+		opt.DialerRetries = defaultDialerRetries
+	}
 	rdb := goredis.NewClient(opt)
 	info, err := rdb.Info(ctx, "cluster").Result()
 	if err != nil {
@@ -140,6 +151,9 @@ func dialCluster(c *config) (goredis.UniversalClient, error) {
 		return nil, fmt.Errorf("redis: store URL %s: %v", c.location, err)
 	}
 	opt.Protocol = 2
+	if !c.dialRetriesSet {
+		opt.DialerRetries = defaultDialerRetries
+	}
 	return goredis.NewClusterClient(opt), nil
 }
 
