@@ -122,16 +122,6 @@ func uintOf(v any) (uint64, error) {
 	return strconv.ParseUint(s, 10, 64)
 }
 
-// current returns the latest generation, from the cache when the
-// generation has not moved.
-func (s *Store) current(ctx context.Context) (*state, error) {
-	pr, err := s.probe(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return s.stateAt(ctx, pr.gen)
-}
-
 // stateAt returns the cached state when it is generation gen, and loads
 // the latest otherwise.
 func (s *Store) stateAt(ctx context.Context, gen uint64) (*state, error) {

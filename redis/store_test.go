@@ -3,6 +3,7 @@ package redis
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"slices"
@@ -59,6 +60,30 @@ func TestOpenReopen(t *testing.T) {
 		mustErrIs(t, ro.Update(ctxT(t), func(fonte.StoreTx) error { return nil }), fonte.ErrReadOnly)
 		mustErrIs(t, ro.Purge(ctxT(t)), fonte.ErrReadOnly)
 	})
+}
+
+// TestClusterBySingleAddress opens a cluster named by one of its nodes:
+// INFO cluster tells, and the store works as a cluster.
+func TestClusterBySingleAddress(t *testing.T) {
+	t.Parallel()
+	first, _, _ := strings.Cut(clusterURL, "?")
+	coll := newCollection(t)
+	s := open(t, first, coll, fonte.StoreOptions{Settings: testSettings})
+	if s.Backend() != "redis-cluster" {
+		t.Fatalf("Backend = %q for %s", s.Backend(), first)
+	}
+	var recs []fonte.Record
+	for i := range 12 {
+		recs = append(recs, genDoc(fmt.Sprintf("d%02d", i), 2, 8, uint64(i)))
+	}
+	put(t, s, recs...)
+	st, err := s.Status(ctxT(t))
+	if err != nil || st.Backend != "redis-cluster" || st.Chunks != 24 {
+		t.Fatalf("Status = %+v, %v", st, err)
+	}
+	if _, err := Open(ctxT(t), first+"/2?collection=x", fonte.StoreOptions{}); err == nil || !strings.Contains(err.Error(), "database 0") {
+		t.Fatalf("a cluster URL naming database 2: %v", err)
+	}
 }
 
 func TestURL(t *testing.T) {

@@ -125,16 +125,21 @@ func connect(ctx context.Context, c *config) (goredis.UniversalClient, error) {
 	if !c.dialRetriesSet {
 		opt.DialerRetries = defaultDialerRetries
 	}
-	rdb := goredis.NewClient(opt)
-	info, err := rdb.Info(ctx, "cluster").Result()
+	// Asked on database 0: a cluster node refuses SELECT.
+	probeOpt := *opt
+	probeOpt.DB = 0
+	probe := goredis.NewClient(&probeOpt)
+	info, err := probe.Info(ctx, "cluster").Result()
+	probe.Close()
 	if err != nil {
-		rdb.Close()
-		return nil, unavailable(c.where(), err)
+		if isUnavailable(err) {
+			return nil, unavailable(c.where(), err)
+		}
+		return nil, fmt.Errorf("redis %s: %w", c.where(), err)
 	}
 	if !strings.Contains(info, "cluster_enabled:1") {
-		return rdb, nil
+		return goredis.NewClient(opt), nil
 	}
-	rdb.Close()
 	if opt.DB != 0 {
 		return nil, fmt.Errorf("redis: store URL %s: a cluster has database 0 only, the URL names %d", c.location, opt.DB)
 	}
