@@ -80,5 +80,34 @@
 // in one pipeline and computes fonte's BM25 (fonte.BM25K1, fonte.BM25B)
 // exactly in Go, with the collection's chunk count and total length from
 // the meta hash, then fetches the top K chunks. TermStats is exact: a
-// term's document frequency is the number of its live postings.
+// term's document frequency is the number of its live postings (HLEN
+// when no version is pending).
+//
+// Measured on BEIR SciFact (5,183 abstracts as one chunk each, fonte's
+// English analysis, 300 test queries, one client on loopback, RediSearch
+// 2.6.37 single node, two runs on a shared 2-core machine), the same terms
+// in the TEXT field:
+//
+//	how the leg ranks                                nDCG@10      recall@100   queries/s
+//	fonte's BM25 over the postings (this package)    0.684        0.919        82–112
+//	one OR query, SCORER BM25                        0.099        0.607        487–650
+//	one query per term, SCORER BM25, summed          0.534–0.536  0.875–0.879  40–60
+//
+// The first equals fonte's in-memory BM25 on the same set (0.684/0.919).
+//
+// The TEXT field holds fonte's terms, not the chunk text: the databases
+// index what fonte's analysis made (its identifier-aware tokens, its
+// Italian), with the engine's stemming and stop words off, so FT.SEARCH
+// by hand finds what the lexical leg scores.
+//
+// # The dense leg
+//
+// FT.SEARCH "(filter)=>[KNN k @vec $v AS dist]" SORTBY dist with
+// DIALECT 2, FLAT (exact) below hnsw_above chunks and HNSW from there on,
+// the filter applied by the engine before the cut (see engineFilter),
+// scores recomputed as cosine similarity from the returned vectors. The
+// cluster coordinator leaves out a shard it cannot reach without an
+// error, so on a cluster a count of what the filter matches goes with
+// each KNN, and an answer counting fewer chunks than are live fails with
+// fonte.ErrUnavailable rather than returning a partial list.
 package redis

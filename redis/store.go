@@ -50,7 +50,8 @@ func Open(ctx context.Context, url string, o fonte.StoreOptions) (*Store, error)
 	if o.ReadOnly && o.Rebuild {
 		return nil, errors.New("redis: StoreOptions.ReadOnly and StoreOptions.Rebuild exclude each other")
 	}
-	if !o.Settings.IsZero() {
+	if !o.Settings.IsZero() || o.Rebuild {
+		// A rebuild creates an index: it needs settings to create it with.
 		if err := o.Settings.Validate(); err != nil {
 			return nil, fmt.Errorf("redis: %w", err)
 		}

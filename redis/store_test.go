@@ -86,6 +86,24 @@ func TestClusterBySingleAddress(t *testing.T) {
 	}
 }
 
+func TestNewerFormatRefused(t *testing.T) {
+	backends(t, func(t *testing.T, url string) {
+		coll := newCollection(t)
+		s := open(t, url, coll, fonte.StoreOptions{Settings: testSettings})
+		put(t, s, genDoc("a", 1, 8, 1))
+		raw := `{"format":99,"settings":{"analyzer":"a","chunker":"c","embedder":"e","dim":8}}`
+		if err := s.rdb.Set(ctxT(t), s.k.settings(), raw, 0).Err(); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Open(ctxT(t), withParams(url, "collection="+coll), fonte.StoreOptions{})
+		mustErrIs(t, err, fonte.ErrStoreVersion)
+		_, err = s.Status(ctxT(t))
+		mustErrIs(t, err, fonte.ErrStoreVersion)
+		_, err = Open(ctxT(t), withParams(url, "collection="+coll), fonte.StoreOptions{Rebuild: true})
+		mustErrIs(t, err, fonte.ErrInvalidSettings)
+	})
+}
+
 func TestURL(t *testing.T) {
 	for _, bad := range []string{"http://x:1", "redis://h:1?collection=a:b", "redis://h:1?collection=", "redis://h:1?hnsw_above=0", "redis://:pw@h:1?lock_timeout=x"} {
 		_, err := parseURL(bad)

@@ -382,9 +382,25 @@ func TestConcurrentWriters(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		// Puts from several goroutines of one transaction.
+		err := s2.Update(ctxT(t), func(tx fonte.StoreTx) error {
+			errs := make(chan error, 8)
+			for i := range 8 {
+				go func() { errs <- tx.Put(ctxT(t), genDoc(fmt.Sprintf("par-%d", i), 3, 8, uint64(500+i))) }()
+			}
+			for range 8 {
+				if err := <-errs; err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 		st, _ := s2.Status(ctxT(t))
-		if st.Generation != 12 || st.Documents != 12 || st.Chunks != 24 {
-			t.Fatalf("Status after 12 concurrent commits = %+v", st)
+		if st.Generation != 13 || st.Documents != 20 || st.Chunks != 48 {
+			t.Fatalf("Status after 13 commits = %+v", st)
 		}
 		assertOnlyLive(t, s1)
 
@@ -398,7 +414,7 @@ func TestConcurrentWriters(t *testing.T) {
 		})
 		<-hold
 		start := time.Now()
-		err := s3.Update(ctxT(t), func(tx fonte.StoreTx) error { return nil })
+		err = s3.Update(ctxT(t), func(tx fonte.StoreTx) error { return nil })
 		close(release)
 		if !errors.Is(err, ErrLocked) || time.Since(start) > 5*time.Second {
 			t.Fatalf("Update while another writer holds the lock = %v after %v", err, time.Since(start))
