@@ -2,16 +2,24 @@ package engine
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/postgres"
+	"github.com/fonte-rag/fonte/redis"
 )
 
-// openPostgres and openRedis are filled in as the backends land.
 func openPostgres(ctx context.Context, location string, o fonte.StoreOptions) (fonte.Store, error) {
-	return nil, fmt.Errorf("store %s: the PostgreSQL backend is not built in yet", RedactURL(location))
+	st, err := postgres.Open(ctx, location, o)
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
 }
 
 func openRedis(ctx context.Context, location string, o fonte.StoreOptions) (fonte.Store, error) {
-	return nil, fmt.Errorf("store %s: the Redis backend is not built in yet", RedactURL(location))
+	st, err := redis.Open(ctx, location, o)
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
 }
