@@ -271,6 +271,9 @@ func (tx *storeTx) commit(ctx context.Context, l *writeLock) error {
 		}
 		if err != nil {
 			tx.discard(tx.registered)
+			if index != base.index {
+				s.dropIndex(context.Background(), index) // else the next writer drops it
+			}
 			return s.wrapErr("creating the vector index", err)
 		}
 	}

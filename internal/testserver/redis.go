@@ -124,6 +124,9 @@ func StartRedisCluster() (url string, stop func(), err error) {
 // holding go.mod, found by walking up from the working directory).
 func redisQEDir() (string, error) {
 	if d := os.Getenv(EnvRedisQEDir); d != "" {
+		if _, err := os.Stat(filepath.Join(d, "start-redis-qe.sh")); err != nil {
+			return "", fmt.Errorf("testserver: %s=%s holds no start-redis-qe.sh: %w", EnvRedisQEDir, d, err)
+		}
 		return d, nil
 	}
 	wd, err := os.Getwd()
