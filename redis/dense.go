@@ -39,7 +39,7 @@ func (s *Store) VectorTopK(ctx context.Context, q fonte.VectorQuery) ([]fonte.Sc
 		if len(q.Vector) != st.dim {
 			return fmt.Errorf("the query vector has dimension %d, the index %d", len(q.Vector), st.dim)
 		}
-		cf := engineFilter(st, q.Filter)
+		cf := engineFilter(st, q.Filter, s.cfg.cluster)
 		if cf.none {
 			return nil
 		}

@@ -42,7 +42,10 @@ type compiledFilter struct {
 // TAG values the engine would not match byte for byte (empty, with
 // surrounding spaces, with control characters such as the separator)
 // are left to fonte's check.
-func engineFilter(st *state, f fonte.Filter) compiledFilter {
+//
+// With count, it also counts the live chunks the expression matches (a
+// pass over the documents, which only a cluster's check needs).
+func engineFilter(st *state, f fonte.Filter, count bool) compiledFilter {
 	var parts []string
 	var tags []string // the tags expr requires
 	for _, t := range f.Tags {
@@ -104,6 +107,9 @@ func engineFilter(st *state, f fonte.Filter) compiledFilter {
 	cf := compiledFilter{expr: "*"}
 	if len(parts) > 0 {
 		cf.expr = "(" + strings.Join(parts, " ") + ")"
+	}
+	if !count {
+		return cf
 	}
 	// What the engine will match among the live documents, by the same
 	// rules as expr.

@@ -40,7 +40,7 @@ func TestEngineFilter(t *testing.T) {
 		{fonte.Filter{Tags: []string{"città", "a-b.c"}}, `(@tags:{città} @tags:{a\-b\.c})`, false},
 	}
 	for _, c := range cases {
-		cf := engineFilter(st, c.f)
+		cf := engineFilter(st, c.f, true)
 		if cf.expr != c.want || cf.none != c.none {
 			t.Errorf("engineFilter(%+v) = %q, %v; want %q, %v", c.f, cf.expr, cf.none, c.want, c.none)
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	goredis "github.com/redis/go-redis/v9"
 
@@ -171,7 +172,8 @@ func (s *Store) livePostings(ctx context.Context, st *state, terms []string) (ma
 // term's document frequency, exactly as of one generation. When no
 // version is pending (no commit in flight, nothing left by a failed one)
 // every posting is live and a term's frequency is its hash's length
-// (HLEN); otherwise the postings are read and the live ones counted.
+// (HLEN); otherwise the postings' fields are read and the live ones
+// counted.
 func (s *Store) TermStats(ctx context.Context, terms []string) (fonte.TermStats, error) {
 	var out fonte.TermStats
 	if s.isClosed() {
@@ -209,15 +211,24 @@ func (s *Store) TermStats(ctx context.Context, terms []string) (fonte.TermStats,
 		}
 	}
 	err = s.read(ctx, "term statistics", func(st *state) error {
-		distinct := slices.Clone(terms)
-		slices.Sort(distinct)
-		postings, err := s.livePostings(ctx, st, slices.Compact(distinct))
-		if err != nil {
+		p := s.rdb.Pipeline()
+		cmds := make([]*goredis.StringSliceCmd, len(terms))
+		for i, t := range terms {
+			cmds[i] = p.HKeys(ctx, s.k.term(t))
+		}
+		if err := execPipe(ctx, p); err != nil {
 			return err
 		}
 		out = fonte.TermStats{Chunks: st.chunks, TotalTerms: st.terms, DF: make([]int, len(terms))}
-		for i, t := range terms {
-			out.DF[i] = len(postings[t])
+		for i, c := range cmds {
+			for _, f := range c.Val() {
+				v, _, _ := strings.Cut(f, ".")
+				if ver, err := parseVer(v); err == nil {
+					if _, live := st.byVer[ver]; live {
+						out.DF[i]++
+					}
+				}
+			}
 		}
 		return nil
 	})
