@@ -65,7 +65,7 @@ func StartRedis() (url string, stop func(), err error) {
 			os.RemoveAll(run)
 			return "", nil, fmt.Errorf("testserver: start-redis-qe.sh printed %q, not a pid", out)
 		}
-		return fmt.Sprintf("redis://127.0.0.1:%d", port), func() { killAll(pids); os.RemoveAll(run) }, nil
+		return fmt.Sprintf("redis://127.0.0.1:%d", port), cleanup(pids, run), nil
 	}
 }
 
@@ -116,7 +116,7 @@ func StartRedisCluster() (url string, stop func(), err error) {
 			return "", nil, fmt.Errorf("testserver: start_redis_qe_cluster.sh printed %q, not three pids", out)
 		}
 		u := fmt.Sprintf("redis://127.0.0.1:%s?addr=127.0.0.1:%s&addr=127.0.0.1:%s", ports[0], ports[1], ports[2])
-		return u, func() { killAll(pids); os.RemoveAll(run) }, nil
+		return u, cleanup(pids, run), nil
 	}
 }
 
@@ -187,6 +187,30 @@ func pidsOfRun(run string) []int {
 		}
 	}
 	return pids
+}
+
+// cleanup returns the stop function of servers started in run, and starts
+// a watchdog that does the same if this process dies without calling it
+// (a test binary killed by a time-out or a signal): the servers are
+// daemons, so nothing else would stop them.
+func cleanup(pids []int, run string) func() {
+	var list []string
+	for _, pid := range pids {
+		list = append(list, strconv.Itoa(pid))
+	}
+	script := fmt.Sprintf(`while kill -0 %d 2>/dev/null; do sleep 1; done; kill %[2]s 2>/dev/null; sleep 3; kill -9 %[2]s 2>/dev/null; rm -rf %[3]q`,
+		os.Getpid(), strings.Join(list, " "), run)
+	dog := exec.Command("bash", "-c", script)
+	dog.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // outlives a signal to the test's process group
+	started := dog.Start() == nil
+	return func() {
+		if started {
+			dog.Process.Kill()
+			dog.Wait()
+		}
+		killAll(pids)
+		os.RemoveAll(run)
+	}
 }
 
 // killAll stops the servers (daemons, so not our children): SIGTERM,
