@@ -202,7 +202,7 @@ func (s *Store) TermStats(ctx context.Context, terms []string) (fonte.TermStats,
 		}
 		// No version handed out and no switch meanwhile: no posting
 		// appeared or went while the lengths were read.
-		if after.gen == st.gen && after.seq == pr.seq {
+		if st.gen == pr.gen && after.gen == pr.gen && after.seq == pr.seq {
 			out = fonte.TermStats{Chunks: st.chunks, TotalTerms: st.terms, DF: make([]int, len(terms))}
 			for i, c := range cmds {
 				out.DF[i] = int(c.Val())
