@@ -101,6 +101,13 @@ func (s *Store) knn(ctx context.Context, st *state, cf compiledFilter, q fonte.V
 		}
 		if count != nil {
 			if err := checkComplete(count, cf.live); err != nil {
+				// A commit that deleted chunks since st was loaded also
+				// lowers the count: then the read starts over.
+				if errors.Is(err, ErrPartialAnswer) {
+					if pr, perr := s.probe(ctx); perr == nil && pr.gen != st.gen {
+						return nil, errChanged
+					}
+				}
 				return nil, err
 			}
 		}
