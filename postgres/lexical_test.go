@@ -5,7 +5,10 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
+	"regexp"
+	"strconv"
 	"slices"
 	"strings"
 	"testing"
@@ -131,7 +134,7 @@ func corpus(seed uint64, n, dim int) []fonte.Record {
 		var texts []string
 		for range 1 + r.IntN(4) {
 			var w []string
-			for range 3 + r.IntN(25) {
+			for range 3 + r.IntN(140) {
 				w = append(w, vocabulary[zipf.Uint64()])
 			}
 			texts = append(texts, strings.Join(w, " "))
@@ -154,28 +157,95 @@ type chunkRef struct {
 	pos int
 }
 
-// referenceBM25 scores every chunk of recs for the query terms with
-// fonte's own BM25 (package lexical, k1 and b of fonte), over the same
-// Terms the store indexes: the exact answer the lexical leg should give.
+// referenceBM25 scores chunks for query terms with fonte's BM25 (k1 and b
+// of fonte, idf ln(1+(N-df+0.5)/(df+0.5)), each query term occurrence
+// counted) over the same Terms the store indexes: the answer the lexical
+// leg should give. With quantize, a chunk's length is the one
+// pg_textsearch's segments keep (see fieldnorm); N, df and the average
+// length stay exact, as pg_textsearch keeps them.
 type referenceBM25 struct {
-	refs  []chunkRef
-	tags  [][]string
-	model *lexical.BM25
+	refs     []chunkRef
+	tags     [][]string
+	terms    [][]string
+	tf       []map[string]int
+	df       map[string]int
+	avgLen   float64
+	quantize bool
 }
 
 func newReferenceBM25(recs []fonte.Record) *referenceBM25 {
-	ref := &referenceBM25{}
-	var terms [][]string
+	ref := &referenceBM25{df: map[string]int{}}
+	total := 0
 	for _, r := range recs {
 		for i, c := range r.Chunks {
 			ref.refs = append(ref.refs, chunkRef{r.Doc.ID, c.Position})
 			ref.tags = append(ref.tags, r.Doc.Tags)
-			terms = append(terms, r.Terms[i])
+			ref.terms = append(ref.terms, r.Terms[i])
+			total += len(r.Terms[i])
+			tf := map[string]int{}
+			for _, t := range r.Terms[i] {
+				if tf[t]++; tf[t] == 1 {
+					ref.df[t]++
+				}
+			}
+			ref.tf = append(ref.tf, tf)
 		}
 	}
-	ix := lexical.NewIndexTokens(len(terms), func(d int) []string { return terms[d] }, nil)
-	ref.model = lexical.NewBM25Index(ix, lexical.BM25Options{K1: fonte.BM25K1, B: fonte.BM25B})
+	ref.avgLen = float64(total) / float64(len(ref.terms))
 	return ref
+}
+
+// fieldnorm is the length pg_textsearch's segments keep for a document
+// of n terms: one byte in Lucene's SmallFloat encoding (intToByte4, then
+// byte4ToInt back), exact below 40 and rounded down to 4 significant bits
+// of n-24 above, so at most about 6% short.
+func fieldnorm(n int) int {
+	const exact = 24
+	if n < exact {
+		return n
+	}
+	v := n - exact
+	shift := max(bits.Len(uint(v))-4, 0)
+	return exact + v>>shift<<shift
+}
+
+// scores returns every chunk's score.
+func (ref *referenceBM25) scores(query []string) []float64 {
+	const k1, b = fonte.BM25K1, fonte.BM25B
+	n := float64(len(ref.terms))
+	out := make([]float64, len(ref.terms))
+	for i, terms := range ref.terms {
+		length := len(terms)
+		if ref.quantize {
+			length = fieldnorm(length)
+		}
+		for _, q := range query {
+			f := float64(ref.tf[i][q])
+			if f == 0 {
+				continue
+			}
+			df := float64(ref.df[q])
+			idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+			out[i] += idf * f * (k1 + 1) / (f + k1*(1-b+b*float64(length)/ref.avgLen))
+		}
+	}
+	return out
+}
+
+// checkAgainstLexical checks the unquantized reference is fonte's own
+// BM25: package lexical's scores over the same terms.
+func (ref *referenceBM25) checkAgainstLexical(t *testing.T, queries [][]string) {
+	t.Helper()
+	ix := lexical.NewIndexTokens(len(ref.terms), func(d int) []string { return ref.terms[d] }, nil)
+	model := lexical.NewBM25Index(ix, lexical.BM25Options{K1: fonte.BM25K1, B: fonte.BM25B})
+	for _, q := range queries {
+		want, got := model.ScoresTokens(q), ref.scores(q)
+		for i := range want {
+			if math.Abs(want[i]-got[i]) > 1e-9 {
+				t.Fatalf("the reference scores chunk %v %.12f for %q, package lexical %.12f", ref.refs[i], got[i], q, want[i])
+			}
+		}
+	}
 }
 
 type scoredRef struct {
@@ -186,7 +256,7 @@ type scoredRef struct {
 // topK is the reference answer: chunks scoring above 0 that f accepts,
 // best first, ties by document ID then position.
 func (ref *referenceBM25) topK(terms []string, k int, f fonte.Filter) []scoredRef {
-	scores := ref.model.ScoresTokens(terms)
+	scores := ref.scores(terms)
 	var out []scoredRef
 	for i, s := range scores {
 		if s > 0 && f.Accepts(ref.refs[i].doc, ref.tags[i]) {
@@ -205,7 +275,7 @@ func (ref *referenceBM25) scoreOf(terms []string, c chunkRef) float64 {
 	if i < 0 {
 		return math.NaN()
 	}
-	return ref.model.ScoresTokens(terms)[i]
+	return ref.scores(terms)[i]
 }
 
 // compareTopK checks a leg's answer against the reference: the same
@@ -250,37 +320,73 @@ func queries(seed uint64, n int) [][]string {
 // over the same terms. pg_textsearch computes the same formula (idf
 // ln(1+(N-df+0.5)/(df+0.5)), k1 0.9 and b 0.4 from the index options, a
 // repeated query term counted each time, unknown terms contributing 0)
-// with these documented differences, each accounted for here:
+// with these differences, each accounted for here:
 //
 //  1. It scores in float4: scores agree to about 1e-6 relative, and
 //     chunks whose exact scores tie that closely may swap ranks.
-//  2. Its corpus statistics (N, average length, df) keep counting the
+//  2. It keeps each chunk's length in one byte, Lucene's SmallFloat:
+//     exact up to 39 terms, rounded down by up to about 6% above (N, df
+//     and the average length stay exact). The reference rounds lengths
+//     the same way (fieldnorm). In its memtable (recent inserts, until a
+//     spill) it picks the top k by exact lengths but reports scores
+//     with rounded ones; the store asks for more than K and keeps the K
+//     best by the reported score, so both phases match the reference.
+//  3. Its corpus statistics (N, average length, df) keep counting the
 //     rows an update replaced or a delete removed until the index is
 //     rebuilt: after changes the scores drift until Purge (VACUUM FULL).
-//  3. A tsvector keeps at most 256 positions per term and positions up to
+//  4. A tsvector keeps at most 256 positions per term and positions up to
 //     16383, so a term repeated more than 256 times in a chunk, or a
 //     chunk of more than 16383 terms, is counted short; fonte's chunks
 //     are far smaller, and the corpus here stays within both limits.
 func TestLexicalMatchesBM25(t *testing.T) {
 	ctx := context.Background()
-	s := open(t, newCollection(t), fonte.StoreOptions{Settings: testSettings})
+	u := newCollection(t)
+	s := open(t, u, fonte.StoreOptions{Settings: testSettings})
 	recs := corpus(1, 80, 4)
-	put(t, s, recs...)
 	ref := newReferenceBM25(recs)
+	ref.checkAgainstLexical(t, queries(3, 40))
 	const tol = 2e-6
+	if longest := slices.MaxFunc(ref.terms, func(a, b []string) int { return len(a) - len(b) }); len(longest) < 100 {
+		t.Fatalf("the corpus's longest chunk has %d terms; the test needs lengths that SmallFloat rounds", len(longest))
+	}
 	filters := []fonte.Filter{{}, {Prefixes: []string{"eng/"}}, {Tags: []string{"policy"}}, {Prefixes: []string{"hr/", "it/"}, Tags: []string{"public"}}}
-	for qi, q := range queries(3, 40) {
-		for fi, f := range filters {
-			got, err := s.LexicalTopK(ctx, fonte.LexicalQuery{Terms: q, K: 10, Filter: f})
-			if err != nil {
-				t.Fatal(err)
+	check := func(what string, queries [][]string, filters []fonte.Filter) {
+		t.Helper()
+		for qi, q := range queries {
+			for fi, f := range filters {
+				got, err := s.LexicalTopK(ctx, fonte.LexicalQuery{Terms: q, K: 10, Filter: f})
+				if err != nil {
+					t.Fatal(err)
+				}
+				compareTopK(t, fmt.Sprintf("%s, query %d %q filter %d", what, qi, q, fi), got, ref.topK(q, 10, f), ref, q, tol)
 			}
-			compareTopK(t, fmt.Sprintf("query %d %q filter %d", qi, q, fi), got, ref.topK(q, 10, f), ref, q, tol)
 		}
 	}
+	// Difference 2: a small first commit stays in the memtable.
+	put(t, s, recs[:8]...)
+	small := newReferenceBM25(recs[:8])
+	if n := memtableDocs(t, u); n != len(small.terms) {
+		t.Fatalf("pg_textsearch's memtable holds %d of %d chunks", n, len(small.terms))
+	}
+	ref = small
+	ref.quantize = true
+	check("memtable", queries(3, 40), filters)
+	// The rest spills some chunks to segments (which ones depends on
+	// pg_textsearch's thresholds); once Purge has rebuilt the index,
+	// every chunk is in a segment.
+	put(t, s, recs[8:]...)
+	if err := s.Purge(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := memtableDocs(t, u); n != 0 {
+		t.Fatalf("after Purge pg_textsearch's memtable holds %d chunks", n)
+	}
+	ref = newReferenceBM25(recs)
+	ref.quantize = true
+	check("segments", queries(3, 40), filters)
 
-	// Replace a third of the documents and delete a few: after Purge the
-	// statistics are exact again (difference 2).
+	// Difference 3: replace a third of the documents and delete a few;
+	// after Purge the statistics count live chunks only again.
 	r := rand.New(rand.NewPCG(5, 5))
 	fresh := corpus(2, 80, 4)
 	err := s.Update(ctx, func(tx fonte.StoreTx) error {
@@ -312,13 +418,27 @@ func TestLexicalMatchesBM25(t *testing.T) {
 		t.Fatal(err)
 	}
 	ref = newReferenceBM25(recs)
-	for qi, q := range queries(4, 25) {
-		got, err := s.LexicalTopK(ctx, fonte.LexicalQuery{Terms: q, K: 10})
-		if err != nil {
-			t.Fatal(err)
-		}
-		compareTopK(t, fmt.Sprintf("after changes, query %d %q", qi, q), got, ref.topK(q, 10, fonte.Filter{}), ref, q, tol)
+	ref.quantize = true
+	check("after changes and Purge", queries(4, 25), filters[:2])
+}
+
+var memtableLine = regexp.MustCompile(`Memtable:\s+terms: \d+\s+documents: (\d+)`)
+
+// memtableDocs is the number of chunks in pg_textsearch's memtable, from
+// its index summary.
+func memtableDocs(t *testing.T, u string) int {
+	t.Helper()
+	var summary string
+	err := rawConn(t).QueryRow(context.Background(), "SELECT bm25_summarize_index($1)", schemaName(collectionOf(t, u))+"."+bm25Index).Scan(&summary)
+	if err != nil {
+		t.Fatal(err)
 	}
+	m := memtableLine.FindStringSubmatch(summary)
+	if m == nil {
+		t.Fatalf("no memtable line in pg_textsearch's summary:\n%s", summary)
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
 }
 
 // termStatsOf computes TermStats from records.

@@ -105,6 +105,7 @@ var SchemaVersion = len(migrations)
 const (
 	bm25Index = "chunks_lex_bm25"
 	ftsIndex  = "chunks_lex_fts"
+	ftsColumn = "lex_tsv" // full-text search's stored tsvector
 	hnswIndex = "chunks_embedding_hnsw"
 )
 

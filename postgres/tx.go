@@ -60,6 +60,16 @@ func (s *Store) Update(ctx context.Context, fn func(tx fonte.StoreTx) error) err
 		if err := s.migrate(ctx, tx, schema, settings.Dim); err != nil {
 			return err
 		}
+		// The rebuilt schema gets full-text search's column before any
+		// row (adding it later would rewrite the table), when the
+		// collection has it or this store searches with it.
+		if _, fts, err := s.lexicalIndexes(ctx, tx, s.schema); err != nil {
+			return s.cfg.wrap(ctx, "rebuilding", err)
+		} else if fts || !s.bm25 {
+			if err := addFTS(ctx, tx, schema); err != nil {
+				return s.cfg.wrap(ctx, "rebuilding the full-text index", err)
+			}
+		}
 	case stored.IsZero() && settings.IsZero():
 		return s.cfg.errorf([]error{fonte.ErrInvalidSettings},
 			"postgres %s, collection %s: the collection holds no index yet, and the store was opened without settings to create one with: %v",
@@ -363,23 +373,18 @@ RETURNING chunks, x.n`, puts, t.newGen, settings.Analyzer, settings.Chunker, set
 	return s.wrapCommit(ctx, s.ensureHNSW(ctx, t.tx, t.schema, total, settings.Dim))
 }
 
-// replaceSchema finishes a rebuild: the rebuilt schema gets its indexes
-// (built once over all rows, faster than row by row), then takes the
-// collection's name.
+// replaceSchema finishes a rebuild: the rebuilt schema gets its
+// pg_textsearch and HNSW indexes (built once over all rows, faster than
+// row by row), then takes the collection's name.
 func (t *storeTx) replaceSchema(ctx context.Context, total int64) error {
 	s := t.s
-	bm25, fts, err := s.lexicalIndexes(ctx, t.tx, s.schema)
+	bm25, _, err := s.lexicalIndexes(ctx, t.tx, s.schema)
 	if err != nil {
 		return s.cfg.wrap(ctx, "rebuilding", err)
 	}
 	if bm25 || s.bm25 {
 		if _, err := t.tx.Exec(ctx, bm25IndexSQL(t.schema)); err != nil {
 			return s.cfg.wrap(ctx, "rebuilding the pg_textsearch index", err)
-		}
-	}
-	if fts || !s.bm25 {
-		if _, err := t.tx.Exec(ctx, ftsIndexSQL(t.schema)); err != nil {
-			return s.cfg.wrap(ctx, "rebuilding the full-text index", err)
 		}
 	}
 	if err := s.ensureHNSW(ctx, t.tx, t.schema, total, t.dim); err != nil {
