@@ -105,8 +105,12 @@ func BenchmarkSciFactLexical(b *testing.B) {
 		name string
 		run  func(q []string) ([]string, error)
 	}{
-		{"pg_textsearch", func(q []string) ([]string, error) { return ids(s.LexicalTopK(ctx, fonte.LexicalQuery{Terms: q, K: 10})) }},
-		{"ts_rank_cd", func(q []string) ([]string, error) { return ids(fts.LexicalTopK(ctx, fonte.LexicalQuery{Terms: q, K: 10})) }},
+		{"pg_textsearch", func(q []string) ([]string, error) {
+			return ids(s.LexicalTopK(ctx, fonte.LexicalQuery{Terms: q, K: 10}))
+		}},
+		{"ts_rank_cd", func(q []string) ([]string, error) {
+			return ids(fts.LexicalTopK(ctx, fonte.LexicalQuery{Terms: q, K: 10}))
+		}},
 		{"sql_bm25", func(q []string) ([]string, error) {
 			rows, err := s.pool.Query(ctx, fmt.Sprintf(sqlBM25, schema, fonte.BM25K1+1, fonte.BM25K1, fonte.BM25B), q, 10)
 			if err != nil {

@@ -8,8 +8,8 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"regexp"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
