@@ -10,7 +10,12 @@
 //     one thread;
 //   - hnsw: fonte's HNSW against hnswlib (native and Python) and
 //     coder/hnsw: build time, memory per vector, recall@10 and queries per
-//     second at ef 32, 64 and 128, on one thread.
+//     second at ef 32, 64 and 128, on one thread;
+//   - stores: one SciFact index on every store fonte opens by location
+//     (the embedded folder, PostgreSQL, Redis, a Redis Cluster): indexing
+//     throughput, search latency, the dense leg's recall against the
+//     embedded store's exact top 10, each retriever's nDCG@10 and
+//     recall@100, peak memory and size (see stores.go).
 //
 // The dense engines read one data file (issue 4's clustered vectors, see
 // data.go), so all of them see the same bytes. Every measurement is a
@@ -18,8 +23,8 @@
 // and each run goes through all engines in turn, starting with a different
 // one each time, so that they share the machine's load. See BENCHMARKS.md.
 //
-//	cd bench && go run . -runs 5                  # everything, about half an hour
-//	go run . -quick                               # a smoke run, about a minute
+//	cd bench && go run . -runs 5                  # everything, about an hour
+//	go run . -quick                               # a smoke run, a few minutes
 //	go run . -only hnsw -runs 7                   # one part
 //	go run . -runs 5 -out ../BENCHMARKS.md        # rewrite BENCHMARKS.md's tables
 package main
@@ -27,6 +32,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -41,6 +47,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -81,6 +88,8 @@ func worker(args []string) error {
 		return workerHNSWFonte(rest)
 	case "hnsw-coder":
 		return workerHNSWCoder(rest)
+	case "stores":
+		return workerStores(rest)
 	default:
 		return fmt.Errorf("worker: unknown %q", name)
 	}
@@ -88,10 +97,13 @@ func worker(args []string) error {
 
 type config struct {
 	runs, builds, n, queries, single, passes int
+	storeRuns, storeQueries                  int
+	stores                                   []string
 	seed                                     uint64
 	only                                     map[string]bool
 	quick, keep                              bool
 	out, work, scifact, python, taskset      string
+	redisQE                                  string
 	k1, b                                    float64
 	args                                     []string
 }
@@ -99,7 +111,7 @@ type config struct {
 func parseConfig(args []string) (*config, error) {
 	fl := flag.NewFlagSet("bench", flag.ContinueOnError)
 	c := &config{args: args}
-	var only string
+	var only, stores string
 	fl.IntVar(&c.runs, "runs", 5, "runs of every measurement (the HNSW search runs; see -builds)")
 	fl.IntVar(&c.builds, "builds", 0, "HNSW builds of every engine (default: -runs)")
 	fl.IntVar(&c.n, "n", 100_000, "dense vectors")
@@ -107,12 +119,15 @@ func parseConfig(args []string) (*config, error) {
 	fl.IntVar(&c.single, "single", 200, "queries searched one at a time in a flat run")
 	fl.IntVar(&c.passes, "passes", 3, "passes over the queries at each ef in an HNSW search run")
 	fl.Uint64Var(&c.seed, "seed", 1, "seed of the dense data")
-	fl.StringVar(&only, "only", "", "parts to run, comma-separated: lexical, flat, hnsw (default all)")
-	fl.BoolVar(&c.quick, "quick", false, "a smoke run of about a minute: -n 10000 -runs 2 -builds 1 -single 50 -passes 1 unless set")
+	fl.StringVar(&only, "only", "", "parts to run, comma-separated: lexical, flat, hnsw, stores (default all)")
+	fl.StringVar(&stores, "stores", "disk,postgres,redis,redis-cluster", "the stores part's backends, comma-separated")
+	fl.IntVar(&c.storeQueries, "store-queries", 0, "SciFact test queries of the stores part, the first by id (0: all 300)")
+	fl.BoolVar(&c.quick, "quick", false, "a smoke run: -n 10000 -runs 2 -builds 1 -single 50 -passes 1, and 1 run of 50 queries in the stores part, unless set")
 	fl.StringVar(&c.out, "out", "", "Markdown file whose section between the bench markers is rewritten with the results (created if missing; with -only, the other parts' blocks are kept)")
 	fl.StringVar(&c.work, "work", filepath.Join(os.TempDir(), "fonte-bench"), "folder for the data files, indexes, peer binaries and raw outputs (data files are reused)")
 	fl.BoolVar(&c.keep, "keep", false, "keep the indexes in -work after the run")
 	fl.StringVar(&c.scifact, "scifact", "../../shared/data/scifact", "BEIR SciFact folder")
+	fl.StringVar(&c.redisQE, "redis-qe", "../../shared/redis", "the Redis Query Engine build testserver starts Redis with (unless FONTE_REDIS_QE_DIR is set)")
 	fl.StringVar(&c.python, "python", "/usr/bin/python3", "the Python with Debian's python3-faiss and python3-hnswlib")
 	fl.StringVar(&c.taskset, "taskset", "", "pin the one-thread runs to these CPUs (taskset -c LIST); default unpinned")
 	fl.Float64Var(&c.k1, "k1", 0.9, "BM25 k1, for both lexical engines")
@@ -136,24 +151,35 @@ func parseConfig(args []string) (*config, error) {
 			}
 		}
 	}
+	c.storeRuns = c.runs
+	if c.quick && !set["runs"] {
+		c.storeRuns = 1 // each run of a store indexes the corpus twice
+	}
+	if c.quick && !set["store-queries"] {
+		c.storeQueries = 50
+	}
 	if c.builds == 0 {
 		c.builds = c.runs
 	}
-	if c.runs < 1 || c.builds < 1 || c.n < denseK || c.queries < 1 || c.single < 1 || c.passes < 1 {
-		return nil, errors.New("-runs, -builds, -single, -passes and -queries must be positive and -n at least 10")
+	if c.runs < 1 || c.builds < 1 || c.n < denseK || c.queries < 1 || c.single < 1 || c.passes < 1 || c.storeQueries < 0 {
+		return nil, errors.New("-runs, -builds, -single, -passes and -queries must be positive, -n at least 10 and -store-queries at least 0")
+	}
+	var err error
+	if c.stores, err = parseStoreIDs(stores); err != nil {
+		return nil, err
 	}
 	c.only = map[string]bool{}
 	for p := range strings.SplitSeq(only, ",") {
 		switch p = strings.TrimSpace(p); p {
 		case "":
-		case "lexical", "flat", "hnsw":
+		case "lexical", "flat", "hnsw", "stores":
 			c.only[p] = true
 		default:
-			return nil, fmt.Errorf("-only %q: want lexical, flat or hnsw", p)
+			return nil, fmt.Errorf("-only %q: want lexical, flat, hnsw or stores", p)
 		}
 	}
 	if len(c.only) == 0 {
-		c.only = map[string]bool{"lexical": true, "flat": true, "hnsw": true}
+		c.only = map[string]bool{"lexical": true, "flat": true, "hnsw": true, "stores": true}
 	}
 	return c, nil
 }
@@ -182,6 +208,9 @@ type bench struct {
 	commit  string
 	parts   []*part
 	start   time.Time
+
+	mu    sync.Mutex
+	stops []func() // stop the servers started for the stores part
 }
 
 func run(args []string) int {
@@ -194,6 +223,7 @@ func run(args []string) int {
 		return 2
 	}
 	b := &bench{cfg: cfg, start: time.Now()}
+	defer b.stopServers()
 	if err := b.setup(); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		return 1
@@ -203,6 +233,9 @@ func run(args []string) int {
 		if err := p.run(b); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 			return 1
+		}
+		if p.id == "stores" {
+			storesDerive(p)
 		}
 	}
 	header, blocks := b.report()
@@ -287,7 +320,7 @@ func (b *bench) setup() error {
 			return err
 		}
 	}
-	if c.only["lexical"] {
+	if c.only["lexical"] || c.only["stores"] {
 		if scifact, err = filepath.Abs(c.scifact); err != nil {
 			return err
 		}
@@ -310,6 +343,15 @@ func (b *bench) setup() error {
 	}
 	if c.only["hnsw"] {
 		b.parts = append(b.parts, b.hnswPart(dense, native, py[1]))
+	}
+	if c.only["stores"] {
+		t := time.Now()
+		truth, err := storeTruth(context.Background(), scifact, b.work)
+		if err != nil {
+			return fmt.Errorf("stores: the embedded store's exact dense top 10: %w", err)
+		}
+		b.logf("stores: the exact dense top 10 of every query from an embedded store in %.1f s", time.Since(t).Seconds())
+		b.parts = append(b.parts, b.storesPart(scifact, truth, c.stores))
 	}
 	return nil
 }
@@ -569,7 +611,9 @@ const (
 // writeSection rewrites the generated section of path (between the begin
 // and end markers, appended when the file has none) with header and the
 // blocks of the parts run, keeping the blocks of the parts not run from
-// the section already there, so that one part can be re-run alone.
+// the section already there, so that one part can be re-run alone; the
+// header is then kept too, since it describes the machine and versions of
+// the kept blocks (each block names the machine it was run on).
 func writeSection(path, header string, blocks map[string]string) error {
 	old, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -586,6 +630,7 @@ func writeSection(path, header string, blocks map[string]string) error {
 	} else if before != "" && !strings.HasSuffix(before, "\n") {
 		before += "\n"
 	}
+	kept := false
 	for _, id := range partOrder {
 		if blocks[id] != "" {
 			continue
@@ -597,7 +642,13 @@ func writeSection(path, header string, blocks map[string]string) error {
 				block = block[:e]
 			}
 			blocks[id] = block
+			kept = true
 		}
+	}
+	// The header describes the machine and versions the kept blocks were
+	// measured with; the new blocks name their own machine.
+	if k := strings.Index(inside, "<!-- bench:part "); kept && k >= 0 {
+		header = strings.TrimRight(inside[:k], "\n") + "\n"
 	}
 	var sb strings.Builder
 	sb.WriteString(before + beginMarker + header)

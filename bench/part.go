@@ -339,7 +339,7 @@ func shortName(e *engine) string {
 }
 
 // partOrder is the order of the parts in the report.
-var partOrder = []string{"lexical", "flat", "hnsw"}
+var partOrder = []string{"lexical", "flat", "hnsw", "stores"}
 
 // report renders the results: a header on the machine, the versions and
 // the method, and one block for each part run.
@@ -362,9 +362,11 @@ func (b *bench) report() (header string, blocks map[string]string) {
 	blocks = map[string]string{}
 	for _, p := range b.parts {
 		sb.Reset()
-		w("### %s\n\n", map[string]string{"lexical": "Lexical: BM25 on BEIR SciFact", "flat": "Exact dense search", "hnsw": "HNSW"}[p.id])
+		w("### %s\n\n", map[string]string{"lexical": "Lexical: BM25 on BEIR SciFact", "flat": "Exact dense search", "hnsw": "HNSW",
+			"stores": "Stores: one SciFact index on every backend"}[p.id])
 		w("Run %s by `cd bench && %s` on fonte %s; the part took %s.\n", p.when.UTC().Format("2006-01-02 15:04 MST"),
 			strings.Join(append([]string{"go run ."}, c.args...), " "), b.commit, p.took.Round(time.Second))
+		w("Machine: %s (family %s, model %s), %s cores, %s RAM, %s; %s.\n", m["cpu"], m["family"], m["model"], m["cores"], m["ram"], m["kernel"], m["go"])
 		for _, ph := range p.phases {
 			what := map[string]string{"run": "runs", "build": "builds", "search": "search runs"}[ph.mode]
 			if ph.count == 1 {
