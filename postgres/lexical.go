@@ -112,13 +112,19 @@ func (s *Store) initLexical(ctx context.Context) error {
 		case version == "":
 			s.lexicalNote = "the pg_textsearch extension is not installed"
 		case write:
-			err := s.inTx(ctx, "creating the pg_textsearch index", func(tx pgx.Tx) error {
-				if err := s.lock(ctx, tx); err != nil {
+			has, _, err := s.lexicalIndexes(ctx, s.pool, s.schema)
+			if err != nil {
+				return s.cfg.wrap(ctx, "looking up the lexical index", err)
+			}
+			if !has {
+				err = s.inTx(ctx, "creating the pg_textsearch index", func(tx pgx.Tx) error {
+					if err := s.lock(ctx, tx); err != nil {
+						return err
+					}
+					_, err := tx.Exec(ctx, bm25IndexSQL(s.schema))
 					return err
-				}
-				_, err := tx.Exec(ctx, bm25IndexSQL(s.schema))
-				return err
-			})
+				})
+			}
 			if errors.Is(err, fonte.ErrUnavailable) {
 				return err
 			}
@@ -144,24 +150,25 @@ func (s *Store) initLexical(ctx context.Context) error {
 	if s.bm25 {
 		return nil
 	}
-	if write {
-		s.ftsExpr = ftsColumn
-		return s.inTx(ctx, "adding the full-text column and index", func(tx pgx.Tx) error {
-			if err := s.lock(ctx, tx); err != nil {
-				return err
-			}
-			return addFTS(ctx, tx, s.schema)
-		})
-	}
 	_, has, err := s.lexicalIndexes(ctx, s.pool, s.schema)
 	if err != nil {
 		return s.cfg.wrap(ctx, "looking up the full-text index", err)
 	}
-	s.ftsExpr = ftsExprSlow
 	if has {
 		s.ftsExpr = ftsColumn
+		return nil
 	}
-	return nil
+	if !write {
+		s.ftsExpr = ftsExprSlow
+		return nil
+	}
+	s.ftsExpr = ftsColumn
+	return s.inTx(ctx, "adding the full-text column and index", func(tx pgx.Tx) error {
+		if err := s.lock(ctx, tx); err != nil {
+			return err
+		}
+		return addFTS(ctx, tx, s.schema)
+	})
 }
 
 // LexicalTopK returns the K chunks with the highest lexical score for the

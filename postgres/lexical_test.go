@@ -523,7 +523,8 @@ func TestTermStatsExact(t *testing.T) {
 
 func TestLexicalFullTextFallback(t *testing.T) {
 	ctx := context.Background()
-	s := open(t, newCollection(t, "lexical", "fts"), fonte.StoreOptions{Settings: testSettings})
+	u := newCollection(t, "lexical", "fts")
+	s := open(t, u, fonte.StoreOptions{Settings: testSettings})
 	st := status(t, s)
 	if st.Lexical != "PostgreSQL full-text search (ts_rank_cd), not BM25" {
 		t.Fatalf("Lexical = %q", st.Lexical)
@@ -563,5 +564,16 @@ func TestLexicalFullTextFallback(t *testing.T) {
 		if err != nil || len(top) > 3 {
 			t.Fatalf("K=3: %d hits, %v", len(top), err)
 		}
+	}
+	// A rebuild keeps the full-text column, and a read-only store reads it.
+	rb := open(t, u, fonte.StoreOptions{Settings: testSettings, Rebuild: true})
+	put(t, rb, record("rebuilt.md", 4, "policy rebuilt"))
+	ro := open(t, u, fonte.StoreOptions{ReadOnly: true})
+	if ro.bm25 || ro.ftsExpr != ftsColumn {
+		t.Fatalf("read-only store: bm25 %v, full-text expression %q", ro.bm25, ro.ftsExpr)
+	}
+	hits, err := ro.LexicalTopK(ctx, fonte.LexicalQuery{Terms: []string{"policy"}, K: 5})
+	if err != nil || len(hits) != 1 || hits[0].Chunk.DocID != "rebuilt.md" {
+		t.Fatalf("after the rebuild: %+v, %v", hits, err)
 	}
 }

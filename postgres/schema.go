@@ -185,18 +185,27 @@ func (s *Store) schemaVersion(ctx context.Context, q querier, schema string) (in
 	return version, nil
 }
 
+// dimAligned reports whether schema's vector column can take vectors of
+// dimension dim: it has that dimension, or the collection holds an index
+// already (whose settings Update checks).
+func (s *Store) dimAligned(ctx context.Context, q querier, schema string, dim int) (bool, error) {
+	var stored int
+	var typ string
+	err := q.QueryRow(ctx, `SELECT m.dim, format_type(a.atttypid, a.atttypmod) FROM `+quote(schema)+`.meta m, pg_attribute a
+WHERE a.attrelid = $1::regclass AND a.attname = 'embedding'`, quote(schema)+".chunks").Scan(&stored, &typ)
+	if err != nil {
+		return false, s.cfg.wrap(ctx, "reading the vector column's type", err)
+	}
+	return stored != 0 || strings.HasSuffix(typ, vectorType(dim)), nil
+}
+
 // alignDim gives the vector column dimension dim while the collection
 // holds no index yet (created by an Open that did not know the
 // dimension, or by a writer with another one that never committed).
 func (s *Store) alignDim(ctx context.Context, tx pgx.Tx, schema string, dim int) error {
-	var typ string
-	err := tx.QueryRow(ctx, `SELECT format_type(a.atttypid, a.atttypmod) FROM pg_attribute a
-WHERE a.attrelid = $1::regclass AND a.attname = 'embedding'`, quote(schema)+".chunks").Scan(&typ)
-	if err != nil {
-		return s.cfg.wrap(ctx, "reading the vector column's type", err)
-	}
-	if strings.HasSuffix(typ, vectorType(dim)) {
-		return nil
+	ok, err := s.dimAligned(ctx, tx, schema, dim)
+	if err != nil || ok {
+		return err
 	}
 	q := quote(schema)
 	if _, err := tx.Exec(ctx, "DROP INDEX IF EXISTS "+q+"."+hnswIndex); err != nil {

@@ -460,3 +460,43 @@ func TestConcurrentWriters(t *testing.T) {
 		t.Fatalf("TermStats = %+v, %v", ts, err)
 	}
 }
+
+// TestFirstCommitSetsDimension opens a new collection without settings,
+// then with two dimensions before anything is committed: the first commit
+// decides, and the other writer is refused.
+func TestFirstCommitSetsDimension(t *testing.T) {
+	ctx := context.Background()
+	u := newCollection(t)
+	reader := open(t, u, fonte.StoreOptions{})
+	err := reader.Update(ctx, func(tx fonte.StoreTx) error { return nil })
+	if !errors.Is(err, fonte.ErrInvalidSettings) {
+		t.Fatalf("Update without settings on an empty collection: %v", err)
+	}
+	four := open(t, u, fonte.StoreOptions{Settings: testSettings})
+	eight := testSettings
+	eight.Dim = 8
+	wide := open(t, u, fonte.StoreOptions{Settings: eight})
+	put(t, four, record("a.md", 4, "four dimensions"))
+	err = wide.Update(ctx, func(tx fonte.StoreTx) error { return tx.Put(ctx, record("b.md", 8, "eight")) })
+	if !errors.Is(err, fonte.ErrSettingsMismatch) || !strings.Contains(err.Error(), "dim: stored 4, requested 8") {
+		t.Fatalf("the second dimension: %v", err)
+	}
+	// The store opened without settings reads and deletes with the
+	// collection's.
+	if st, _ := reader.Settings(ctx); st != testSettings {
+		t.Fatalf("Settings = %+v", st)
+	}
+	err = reader.Update(ctx, func(tx fonte.StoreTx) error {
+		ok, err := tx.Delete(ctx, "a.md")
+		if !ok {
+			t.Error("Delete(a.md) = false")
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := status(t, reader); st.Documents != 0 || st.Generation != 2 {
+		t.Fatalf("status %+v", st)
+	}
+}
