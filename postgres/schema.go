@@ -98,8 +98,8 @@ CREATE TABLE %[1]s.term_df (
 `},
 }
 
-// SchemaVersion is the schema version this package writes and reads.
-var SchemaVersion = len(migrations)
+// latestVersion is the schema version this package writes and reads.
+var latestVersion = len(migrations)
 
 // Index names inside a collection's schema.
 const (
@@ -137,7 +137,7 @@ func vectorType(dim int) string {
 	return fmt.Sprintf("vector(%d)", dim)
 }
 
-// migrate brings schema to SchemaVersion inside tx (which holds the
+// migrate brings schema to latestVersion inside tx (which holds the
 // collection's lock), creating it when absent. A schema written by a
 // newer fonte is refused with fonte.ErrStoreVersion.
 func (s *Store) migrate(ctx context.Context, tx pgx.Tx, schema string, dim int) error {
@@ -177,10 +177,10 @@ func (s *Store) schemaVersion(ctx context.Context, q querier, schema string) (in
 	if err != nil {
 		return 0, s.cfg.wrap(ctx, "reading the schema version", err)
 	}
-	if version > SchemaVersion {
+	if version > latestVersion {
 		return 0, s.cfg.errorf([]error{fonte.ErrStoreVersion},
 			"postgres %s: collection %s has schema version %d, and this fonte knows versions up to %d: %v; upgrade fonte to use it",
-			s.cfg.server, s.cfg.collection, version, SchemaVersion, fonte.ErrStoreVersion)
+			s.cfg.server, s.cfg.collection, version, latestVersion, fonte.ErrStoreVersion)
 	}
 	return version, nil
 }

@@ -190,7 +190,7 @@ func (s *Store) init(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		current = v == SchemaVersion
+		current = v == latestVersion
 	}
 	aligned := true
 	if current && !s.opts.Settings.IsZero() && !s.opts.Rebuild {

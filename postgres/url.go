@@ -12,8 +12,12 @@ import (
 
 // Defaults of the URL's query parameters.
 const (
-	DefaultCollection     = "default"
-	DefaultHNSWM          = 16
+	// DefaultCollection is the collection a URL without one opens.
+	DefaultCollection = "default"
+	// DefaultHNSWM is the number of links per HNSW node (hnsw_m).
+	DefaultHNSWM = 16
+	// DefaultEfConstruction is the HNSW build's candidate list
+	// (hnsw_ef_construction).
 	DefaultEfConstruction = 200
 	// DefaultExactBelow is the number of chunks from which the dense leg
 	// searches an HNSW index; below it an exact scan is fast enough and
