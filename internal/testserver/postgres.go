@@ -24,14 +24,25 @@ const PostgresURLEnv = "FONTE_TEST_POSTGRES_URL"
 const pgliteExtensions = "@electric-sql/pglite-pgvector:vector,@electric-sql/pglite-pg_textsearch:pg_textsearch"
 
 // pgliteStartTimeout bounds the wait for the server to listen; loading the
-// WebAssembly build takes a second or two.
+// WebAssembly build takes a few seconds, more on a busy machine.
 const pgliteStartTimeout = 60 * time.Second
+
+// exitWithParent is a module node imports before pglite-server: it exits
+// when its standard input ends, which happens when the process holding
+// the other end (the tests) dies, even by SIGKILL or a test time-out
+// that skips every stop function.
+const exitWithParent = `data:text/javascript,process.stdin.on("end",()=>process.exit(0));process.stdin.resume()`
+
+// pgliteStdins keeps each server's standard input open until it is
+// stopped: a pipe the garbage collector closed would stop the server.
+var pgliteStdins sync.Map
 
 // StartPostgres starts PGlite (PostgreSQL 18 compiled to WebAssembly, with
 // pgvector and pg_textsearch) through pglite-server on a free loopback
 // port, waits until it accepts a connection, and returns its URL and a
-// function that stops it. When FONTE_TEST_POSTGRES_URL is set it returns
-// that URL instead and stop does nothing.
+// function that stops it. The server keeps its data in memory and exits
+// with the process that started it. When FONTE_TEST_POSTGRES_URL is set
+// it returns that URL instead and stop does nothing.
 //
 // PGlite runs one backend: every connection shares its session and runs
 // one query at a time, so the URL asks pgx for the simple protocol
@@ -47,22 +58,27 @@ func StartPostgres() (url string, stop func(), err error) {
 	}
 	bin := filepath.Join(dir, "node_modules", ".bin", "pglite-server")
 	if _, err := os.Stat(bin); err != nil {
-		return "", nil, fmt.Errorf("testserver: PGlite is not installed (%s is missing): run `npm ci` in %s (Node.js 20 or newer), or set %s to a PostgreSQL server with pgvector", bin, dir, PostgresURLEnv)
+		return "", nil, fmt.Errorf("testserver: PGlite is not installed (%s is missing): run `npm ci` in %s (with Node.js; the tests run on Node.js 20), or set %s to a PostgreSQL server with pgvector", bin, dir, PostgresURLEnv)
 	}
 	if _, err := exec.LookPath("node"); err != nil {
-		return "", nil, fmt.Errorf("testserver: pglite-server needs Node.js (node is not on PATH): install Node.js 20 or newer, or set %s", PostgresURLEnv)
+		return "", nil, fmt.Errorf("testserver: pglite-server needs Node.js (node is not on PATH): install Node.js (the tests run on version 20), or set %s", PostgresURLEnv)
 	}
 	port, err := pgFreePort()
 	if err != nil {
 		return "", nil, err
 	}
 	out := &pgOutput{}
-	cmd := exec.Command(bin, "-p", strconv.Itoa(port), "-h", "127.0.0.1", "-m", "8", "-e", pgliteExtensions)
+	cmd := exec.Command("node", "--import", exitWithParent, bin, "-p", strconv.Itoa(port), "-h", "127.0.0.1", "-m", "8", "-e", pgliteExtensions)
 	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = out, out
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return "", nil, fmt.Errorf("testserver: starting pglite-server: %w", err)
+	}
 	if err := cmd.Start(); err != nil {
 		return "", nil, fmt.Errorf("testserver: starting pglite-server: %w", err)
 	}
+	pgliteStdins.Store(cmd.Process.Pid, stdin)
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	var once sync.Once
@@ -70,6 +86,7 @@ func StartPostgres() (url string, stop func(), err error) {
 		once.Do(func() {
 			_ = cmd.Process.Kill()
 			<-exited
+			pgliteStdins.Delete(cmd.Process.Pid)
 		})
 	}
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
