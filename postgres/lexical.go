@@ -173,10 +173,13 @@ func (s *Store) initLexical(ctx context.Context) error {
 
 // LexicalTopK returns the K chunks with the highest lexical score for the
 // query's terms among those the filter accepts, best first, ties by
-// document ID then position. With pg_textsearch the score is its BM25
-// with fonte's k1 and b over fonte's terms (the package documentation says
-// where it differs from fonte's own BM25); without it, ts_rank_cd.
-// Filters are conditions of the same SQL query, applied before the LIMIT.
+// document ID then position. With pg_textsearch, its index finds the
+// candidates (its own BM25 with fonte's k1 and b over fonte's terms) and
+// each is scored again with fonte's exact BM25 from the counts the
+// commits keep, so scores are the embedded store's (the package
+// documentation says why pg_textsearch's own differ). Without it the
+// score is ts_rank_cd. Filters are conditions of the same SQL query,
+// applied before the LIMIT.
 func (s *Store) LexicalTopK(ctx context.Context, q fonte.LexicalQuery) ([]fonte.ScoredChunk, error) {
 	if s.closed.Load() {
 		return nil, errClosed
@@ -185,26 +188,30 @@ func (s *Store) LexicalTopK(ctx context.Context, q fonte.LexicalQuery) ([]fonte.
 		return nil, nil
 	}
 	tokens := make([]string, len(q.Terms))
+	var terms []string // the terms a chunk can hold
 	for i, t := range q.Terms {
 		tokens[i] = lexToken(t)
+		if storable(t) {
+			terms = append(terms, t)
+		}
 	}
 	var sql string
 	var args []any
 	if s.bm25 {
 		// The index scan orders by pg_textsearch's score (negated: it
-		// returns -BM25 so that ascending order is best first) and
-		// yields matching chunks only; a plan that filters first scores
-		// every filtered chunk, and those without a query term score 0,
-		// sorted after every match and dropped below. pg_textsearch
-		// picks the top of its memtable (recent inserts) by exact
-		// lengths but reports scores with rounded ones (see the package
-		// documentation), so it is asked for bm25Slack(K) more chunks,
-		// and the K best by the score it reports are kept.
-		args = []any{strings.Join(tokens, " "), s.table(bm25Index), q.K + bm25Slack(q.K)}
-		sql = `SELECT ` + chunkColumns + `, -(lex <@> to_bm25query($1::text, $2::text)) AS score
-FROM ` + s.table("chunks") + ` WHERE true` + filterSQL(q.Filter, &args) + `
-ORDER BY lex <@> to_bm25query($1::text, $2::text), doc_id, position
-LIMIT $3`
+		// returns -BM25 so that ascending order is best first) and yields
+		// matching chunks only; a plan that filters first scores every
+		// filtered chunk, and those without a query term come last and
+		// score 0 below. pg_textsearch ranks with rounded lengths (and,
+		// in its memtable, picks by exact ones), so it is asked for
+		// bm25Slack(K) more candidates than K, which bm25SQL scores
+		// again.
+		args = []any{strings.Join(tokens, " "), s.table(bm25Index), q.K + bm25Slack(q.K), terms}
+		sql = `WITH hits AS MATERIALIZED (
+	SELECT ` + chunkColumns + `, terms, nterms FROM ` + s.table("chunks") + ` WHERE true` + filterSQL(q.Filter, &args) + `
+	ORDER BY lex <@> to_bm25query($1::text, $2::text), doc_id, position
+	LIMIT $3)
+` + s.bm25SQL("$4")
 	} else {
 		args = []any{strings.Join(tokens, " | "), q.K}
 		sql = `SELECT ` + chunkColumns + `, ts_rank_cd(` + s.ftsExpr + `, query) AS score
@@ -223,8 +230,36 @@ LIMIT $2`
 	return out[:min(len(out), q.K)], nil
 }
 
-// bm25Slack is how many chunks beyond K the pg_textsearch leg asks for.
-func bm25Slack(k int) int { return max(10, k/2) }
+// bm25Slack is how many candidates beyond K the pg_textsearch leg asks
+// for, so that a chunk its rounded lengths rank a little below the K-th
+// is still scored exactly.
+func bm25Slack(k int) int { return max(10, k) }
+
+// bm25SQL scores the chunks of the CTE hits (chunkColumns, terms, nterms)
+// with fonte's BM25 for the query terms in the text[] parameter param:
+// the sum over query terms (a repeated one counted each time, as qf) of
+// idf · f · (k1 + 1) / (f + k1 · (1 − b + b · len / avglen)), with N, the
+// average length and df from the meta row and term_df, which every
+// commit keeps exact. It yields chunkColumns and the score.
+func (s *Store) bm25SQL(param string) string {
+	return fmt.Sprintf(`, q AS (SELECT term, count(*)::float8 AS qf FROM unnest(%[1]s::text[]) AS term GROUP BY term),
+stats AS (SELECT chunks::float8 AS n, total_terms::float8 / greatest(chunks, 1) AS avglen FROM %[2]s),
+w AS (SELECT q.term, q.qf, ln(1 + (stats.n - d.df + 0.5) / (d.df + 0.5)) AS idf FROM q JOIN %[3]s AS d USING (term), stats)
+SELECT %[4]s, coalesce((
+	SELECT sum(w.qf * w.idf * tf.f * %[5]g / (tf.f + %[6]g * (1 - %[7]g + %[7]g * hits.nterms / stats.avglen)))
+	FROM (SELECT t AS term, count(*)::float8 AS f FROM unnest(hits.terms) AS t GROUP BY t) AS tf JOIN w USING (term)), 0) AS score
+FROM hits, stats`, param, s.table("meta"), s.table("term_df"), qualified("hits", chunkColumns),
+		fonte.BM25K1+1, fonte.BM25K1, fonte.BM25B)
+}
+
+// qualified prefixes each of a comma-separated column list with table.
+func qualified(table, columns string) string {
+	cols := strings.Split(columns, ", ")
+	for i, c := range cols {
+		cols[i] = table + "." + c
+	}
+	return strings.Join(cols, ", ")
+}
 
 // filterSQL renders f as " AND …" conditions on the chunks table,
 // appending their arguments to args.

@@ -316,28 +316,12 @@ func queries(seed uint64, n int) [][]string {
 	return append(out, []string{"policy", "policy", "leave"}, []string{"nosuchterm"}, []string{"nosuchterm", "sop-014"}, []string{"città", "tnf-alpha"})
 }
 
-// TestLexicalMatchesBM25 compares pg_textsearch's top-k with fonte's BM25
-// over the same terms. pg_textsearch computes the same formula (idf
-// ln(1+(N-df+0.5)/(df+0.5)), k1 0.9 and b 0.4 from the index options, a
-// repeated query term counted each time, unknown terms contributing 0)
-// with these differences, each accounted for here:
-//
-//  1. It scores in float4: scores agree to about 1e-6 relative, and
-//     chunks whose exact scores tie that closely may swap ranks.
-//  2. It keeps each chunk's length in one byte, Lucene's SmallFloat:
-//     exact up to 39 terms, rounded down by up to about 6% above (N, df
-//     and the average length stay exact). The reference rounds lengths
-//     the same way (fieldnorm). In its memtable (recent inserts, until a
-//     spill) it picks the top k by exact lengths but reports scores
-//     with rounded ones; the store asks for more than K and keeps the K
-//     best by the reported score, so both phases match the reference.
-//  3. Its corpus statistics (N, average length, df) keep counting the
-//     rows an update replaced or a delete removed until the index is
-//     rebuilt: after changes the scores drift until Purge (VACUUM FULL).
-//  4. A tsvector keeps at most 256 positions per term and positions up to
-//     16383, so a term repeated more than 256 times in a chunk, or a
-//     chunk of more than 16383 terms, is counted short; fonte's chunks
-//     are far smaller, and the corpus here stays within both limits.
+// TestLexicalMatchesBM25 compares the lexical leg with fonte's BM25 over
+// the same terms: pg_textsearch finds the candidates and the store scores
+// them again exactly, so the top-k is fonte's whether the chunks sit in
+// pg_textsearch's memtable or its segments, and even when its statistics
+// still count replaced chunks. Only float rounding separates the scores
+// (the sums run in another order).
 func TestLexicalMatchesBM25(t *testing.T) {
 	ctx := context.Background()
 	u := newCollection(t)
@@ -345,48 +329,39 @@ func TestLexicalMatchesBM25(t *testing.T) {
 	recs := corpus(1, 80, 4)
 	ref := newReferenceBM25(recs)
 	ref.checkAgainstLexical(t, queries(3, 40))
-	const tol = 2e-6
 	if longest := slices.MaxFunc(ref.terms, func(a, b []string) int { return len(a) - len(b) }); len(longest) < 100 {
-		t.Fatalf("the corpus's longest chunk has %d terms; the test needs lengths that SmallFloat rounds", len(longest))
+		t.Fatalf("the corpus's longest chunk has %d terms; the test needs lengths that pg_textsearch rounds", len(longest))
 	}
+	const tol = 1e-9
 	filters := []fonte.Filter{{}, {Prefixes: []string{"eng/"}}, {Tags: []string{"policy"}}, {Prefixes: []string{"hr/", "it/"}, Tags: []string{"public"}}}
 	check := func(what string, queries [][]string, filters []fonte.Filter) {
 		t.Helper()
 		for qi, q := range queries {
 			for fi, f := range filters {
-				got, err := s.LexicalTopK(ctx, fonte.LexicalQuery{Terms: q, K: 10, Filter: f})
-				if err != nil {
-					t.Fatal(err)
+				for _, k := range []int{3, 10} {
+					got, err := s.LexicalTopK(ctx, fonte.LexicalQuery{Terms: q, K: k, Filter: f})
+					if err != nil {
+						t.Fatal(err)
+					}
+					compareTopK(t, fmt.Sprintf("%s, query %d %q filter %d k %d", what, qi, q, fi, k), got, ref.topK(q, k, f), ref, q, tol)
 				}
-				compareTopK(t, fmt.Sprintf("%s, query %d %q filter %d", what, qi, q, fi), got, ref.topK(q, 10, f), ref, q, tol)
 			}
 		}
 	}
-	// Difference 2: a small first commit stays in the memtable.
+	// A small first commit stays in pg_textsearch's memtable.
 	put(t, s, recs[:8]...)
-	small := newReferenceBM25(recs[:8])
-	if n := memtableDocs(t, u); n != len(small.terms) {
-		t.Fatalf("pg_textsearch's memtable holds %d of %d chunks", n, len(small.terms))
+	if n := memtableDocs(t, u); n != len(newReferenceBM25(recs[:8]).terms) {
+		t.Fatalf("pg_textsearch's memtable holds %d chunks", n)
 	}
-	ref = small
-	ref.quantize = true
+	ref = newReferenceBM25(recs[:8])
 	check("memtable", queries(3, 40), filters)
-	// The rest spills some chunks to segments (which ones depends on
-	// pg_textsearch's thresholds); once Purge has rebuilt the index,
-	// every chunk is in a segment.
+	// The rest spills chunks to segments.
 	put(t, s, recs[8:]...)
-	if err := s.Purge(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if n := memtableDocs(t, u); n != 0 {
-		t.Fatalf("after Purge pg_textsearch's memtable holds %d chunks", n)
-	}
 	ref = newReferenceBM25(recs)
-	ref.quantize = true
-	check("segments", queries(3, 40), filters)
+	check("memtable and segments", queries(3, 40), filters)
 
-	// Difference 3: replace a third of the documents and delete a few;
-	// after Purge the statistics count live chunks only again.
+	// Replace a third of the documents and delete a few: pg_textsearch's
+	// statistics count the old rows until Purge, the scores do not.
 	r := rand.New(rand.NewPCG(5, 5))
 	fresh := corpus(2, 80, 4)
 	err := s.Update(ctx, func(tx fonte.StoreTx) error {
@@ -414,12 +389,114 @@ func TestLexicalMatchesBM25(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs = slices.DeleteFunc(recs, func(r fonte.Record) bool { return r.Doc.ID == "" })
+	ref = newReferenceBM25(recs)
+	check("after changes", queries(4, 25), filters[:2])
 	if err := s.Purge(ctx); err != nil {
 		t.Fatal(err)
 	}
-	ref = newReferenceBM25(recs)
+	check("after Purge", queries(4, 25), filters[:2])
+}
+
+// TestPgTextsearchScores pins what pg_textsearch's own scores are, which
+// is why the store scores its candidates again: the same formula (idf
+// ln(1+(N-df+0.5)/(df+0.5)), k1 0.9 and b 0.4 from the index options, a
+// repeated query term counted each time, unknown terms adding 0), but
+//
+//  1. in float4, about 1e-6 relative;
+//  2. with each chunk's length kept in one byte, Lucene's SmallFloat:
+//     exact up to 39 terms, rounded down by up to about 6% above (N, df
+//     and the average length stay exact); the reference rounds the same
+//     way (fieldnorm);
+//  3. with corpus statistics that count the rows an update replaced or a
+//     delete removed until the index is rebuilt (Purge);
+//  4. and, from a tsvector, at most 256 positions per term and positions
+//     up to 16383: a term repeated more than 256 times in a chunk, or a
+//     chunk of more than 16383 terms, counts short (not exercised: the
+//     corpus stays within both limits, as fonte's chunks do).
+func TestPgTextsearchScores(t *testing.T) {
+	ctx := context.Background()
+	u := newCollection(t)
+	s := open(t, u, fonte.StoreOptions{Settings: testSettings})
+	recs := corpus(9, 60, 4)
+	put(t, s, recs...)
+	c := rawConn(t)
+	raw := func(q []string) map[chunkRef]float64 {
+		tokens := make([]string, len(q))
+		for i, term := range q {
+			tokens[i] = lexToken(term)
+		}
+		rows, err := c.Query(ctx, "SELECT doc_id, position, -(lex <@> to_bm25query($1::text, $2::text)) FROM "+s.table("chunks")+
+			" ORDER BY lex <@> to_bm25query($1::text, $2::text) LIMIT 1000", strings.Join(tokens, " "), s.table(bm25Index))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		out := map[chunkRef]float64{}
+		for rows.Next() {
+			var r chunkRef
+			var score float64
+			if err := rows.Scan(&r.doc, &r.pos, &score); err != nil {
+				t.Fatal(err)
+			}
+			if score > 0 {
+				out[r] = score
+			}
+		}
+		return out
+	}
+	compare := func(what string, ref *referenceBM25, tol float64) (worst float64) {
+		t.Helper()
+		for _, q := range queries(10, 20) {
+			want := ref.scores(q)
+			got := raw(q)
+			for i, w := range want {
+				g, found := got[ref.refs[i]]
+				if w > 0 != found {
+					t.Fatalf("%s %q: %v scores %v, reference %v", what, q, ref.refs[i], g, w)
+				}
+				worst = max(worst, math.Abs(g-w)/max(w, 1e-9))
+			}
+		}
+		if tol > 0 && worst > tol {
+			t.Errorf("%s: scores differ by up to %.2g (relative), want at most %.2g", what, worst, tol)
+		}
+		return worst
+	}
+	if err := s.Purge(ctx); err != nil { // every chunk in a segment
+		t.Fatal(err)
+	}
+	ref := newReferenceBM25(recs)
 	ref.quantize = true
-	check("after changes and Purge", queries(4, 25), filters[:2])
+	compare("rounded lengths", ref, 2e-6) // differences 1 and 2
+	ref.quantize = false
+	exact := compare("exact lengths", ref, 0)
+	t.Logf("pg_textsearch's scores differ from fonte's BM25 by up to %.3f%% on this corpus (rounded lengths)", 100*exact)
+	if exact < 1e-4 {
+		t.Errorf("pg_textsearch no longer rounds lengths (largest difference %.2g): the store could use its scores as they are", exact)
+	}
+
+	// Difference 3: delete half the documents; until Purge, N and df
+	// still count them.
+	err := s.Update(ctx, func(tx fonte.StoreTx) error {
+		for _, r := range recs[:30] {
+			if _, err := tx.Delete(ctx, r.Doc.ID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref = newReferenceBM25(recs[30:])
+	ref.quantize = true
+	if stale := compare("after deletes", ref, 0); stale < 1e-3 {
+		t.Errorf("pg_textsearch's scores after deletes differ from live statistics by only %.2g: it now drops deleted rows at once", stale)
+	}
+	if err := s.Purge(ctx); err != nil {
+		t.Fatal(err)
+	}
+	compare("after deletes and Purge", ref, 2e-6)
 }
 
 var memtableLine = regexp.MustCompile(`Memtable:\s+terms: \d+\s+documents: (\d+)`)

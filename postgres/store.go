@@ -18,27 +18,27 @@
 // # Lexical scores
 //
 // With pg_textsearch (an index with text_config 'simple', k1 0.9 and b
-// 0.4 over the lex column, see lexToken) the score is BM25 with fonte's
-// formula and parameters, with these differences from fonte's own:
+// 0.4 over the lex column, see lexToken) the index finds the candidates,
+// 2K of them (at least K+10), and the store scores each again with
+// fonte's BM25 from the counts every commit keeps (meta and term_df): the
+// scores are the embedded store's, to float rounding. pg_textsearch's own
+// scores differ from fonte's (TestPgTextsearchScores pins how):
 //
-//   - pg_textsearch computes in float4 (about 1e-6 relative).
-//   - It keeps each chunk's length in one byte (Lucene's SmallFloat):
-//     exact up to 39 terms, rounded down by up to about 6% above; N, df
-//     and the average length stay exact. In its memtable (recent
-//     inserts) it picks the top k by exact lengths but reports scores
-//     with rounded ones, so LexicalTopK asks for more than K and keeps
-//     the K best by the reported score.
-//   - Its corpus statistics count the chunks an update replaced or a
-//     delete removed until its index is rebuilt, which Purge does.
-//   - A tsvector keeps 256 positions per term and positions up to 16383:
+//   - it computes in float4 (about 1e-6 relative);
+//   - it keeps each chunk's length in one byte (Lucene's SmallFloat):
+//     exact up to 39 terms, rounded down by up to about 6% above, which
+//     moved scores by up to 1.7% on the test corpus; in its memtable
+//     (recent inserts) it picks the top k by exact lengths but reports
+//     scores with rounded ones;
+//   - its corpus statistics count the chunks an update replaced or a
+//     delete removed until its index is rebuilt, which Purge does;
+//   - a tsvector keeps 256 positions per term and positions up to 16383:
 //     a term repeated more than 256 times in a chunk, or a chunk of more
 //     than 16383 terms, counts short.
 //
-// On BEIR SciFact the ranking quality is the same (nDCG@10 0.6847 against
-// fonte's 0.6838) and 64% of the top-10 lists are identical to fonte's
-// (BenchmarkSciFactLexical).
-// TermStats is exact whichever leg runs: the counts come from the meta
-// row and the term_df table, which every commit keeps.
+// These only choose the candidates: a chunk whose exact score is in the
+// top K but that pg_textsearch ranks below the 2K-th is missed.
+// TermStats is exact whichever leg runs.
 //
 // Without pg_textsearch (or with lexical=fts) the leg is PostgreSQL's
 // full-text search: chunks holding any query term, ranked by ts_rank_cd
@@ -333,9 +333,9 @@ FROM `+s.table("meta")+" m", s.table(hnswIndex), s.table(bm25Index)).
 	}
 	switch {
 	case s.bm25 && bm25Opts != nil:
-		st.Lexical = "pg_textsearch BM25 (" + *bm25Opts + ")"
+		st.Lexical = "pg_textsearch BM25 (" + *bm25Opts + "; candidates scored again with fonte's BM25)"
 	case s.bm25:
-		st.Lexical = "pg_textsearch BM25"
+		st.Lexical = "pg_textsearch BM25 (candidates scored again with fonte's BM25)"
 	default:
 		st.Lexical = "PostgreSQL full-text search (ts_rank_cd), not BM25"
 		if s.lexicalNote != "" {
