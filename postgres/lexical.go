@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -195,36 +196,87 @@ func (s *Store) LexicalTopK(ctx context.Context, q fonte.LexicalQuery) ([]fonte.
 			terms = append(terms, t)
 		}
 	}
-	var sql string
-	var args []any
 	if s.bm25 {
-		// The index scan orders by pg_textsearch's score (negated: it
-		// returns -BM25 so that ascending order is best first) and yields
-		// matching chunks only; a plan that filters first scores every
-		// filtered chunk, and those without a query term come last and
-		// score 0 below. pg_textsearch ranks with rounded lengths (and,
-		// in its memtable, picks by exact ones), so it is asked for
-		// bm25Slack(K) more candidates than K, which bm25SQL scores
-		// again.
-		args = []any{strings.Join(tokens, " "), s.table(bm25Index), q.K + bm25Slack(q.K), terms}
-		sql = `WITH hits AS MATERIALIZED (
-	SELECT ` + chunkColumns + `, terms, nterms FROM ` + s.table("chunks") + ` WHERE true` + filterSQL(q.Filter, &args) + `
-	ORDER BY lex <@> to_bm25query($1::text, $2::text), doc_id, position
-	LIMIT $3)
-` + s.bm25SQL("$4")
-	} else {
-		args = []any{strings.Join(tokens, " | "), q.K}
-		sql = `SELECT ` + chunkColumns + `, ts_rank_cd(` + s.ftsExpr + `, query) AS score
+		out, err := s.bm25TopK(ctx, q, tokens, terms)
+		return out, s.cfg.wrap(ctx, "lexical search", err)
+	}
+	args := []any{strings.Join(tokens, " | "), q.K}
+	sql := `SELECT ` + chunkColumns + `, ts_rank_cd(` + s.ftsExpr + `, query) AS score
 FROM ` + s.table("chunks") + `, to_tsquery('simple'::regconfig, $1::text) AS query
 WHERE ` + s.ftsExpr + ` @@ query` + filterSQL(q.Filter, &args) + `
 ORDER BY score DESC, doc_id, position
 LIMIT $2`
-	}
 	out, err := s.scored(ctx, s.pool, sql, args, func(score float64) bool { return score > 0 })
+	return out, s.cfg.wrap(ctx, "lexical search", err)
+}
+
+// bm25TopK is the lexical leg on pg_textsearch. Its index scan orders by
+// pg_textsearch's score (negated: it returns -BM25 so that ascending
+// order is best first) and yields matching chunks only; a plan that
+// filters first scores every filtered chunk, and those without a query
+// term come last. pg_textsearch ranks with rounded lengths (and, in its
+// memtable, picks by exact ones), so it is asked for bm25Slack(K) more
+// candidates than K, which come back with their terms and, in the same
+// statement (so from the same commit), the corpus counts and the query
+// terms' document frequencies; each candidate is then scored with
+// fonte's BM25, the same expression in the same order as package
+// lexical.
+func (s *Store) bm25TopK(ctx context.Context, q fonte.LexicalQuery, tokens, terms []string) ([]fonte.ScoredChunk, error) {
+	args := []any{strings.Join(tokens, " "), s.table(bm25Index), q.K + bm25Slack(q.K), terms}
+	sql := `WITH hits AS MATERIALIZED (
+	SELECT ` + chunkColumns + `, terms FROM ` + s.table("chunks") + ` WHERE true` + filterSQL(q.Filter, &args) + `
+	ORDER BY lex <@> to_bm25query($1::text, $2::text), doc_id, position
+	LIMIT $3)
+SELECT hits.*, m.chunks, m.total_terms,
+	ARRAY(SELECT coalesce(d.df, 0) FROM unnest($4::text[]) WITH ORDINALITY AS q(term, i)
+		LEFT JOIN ` + s.table("term_df") + ` AS d ON d.term = q.term ORDER BY q.i)
+FROM hits, ` + s.table("meta") + ` AS m`
+	rows, err := s.pool.Query(ctx, sql, args...)
 	if err != nil {
-		return nil, s.cfg.wrap(ctx, "lexical search", err)
+		return nil, err
 	}
-	slices.SortStableFunc(out, func(a, b fonte.ScoredChunk) int {
+	defer rows.Close()
+	var idf map[string]float64
+	var avgLen float64
+	var out []fonte.ScoredChunk
+	for rows.Next() {
+		var sc fonte.ScoredChunk
+		var chunkTerms []string
+		var n, total int64
+		var df []int32
+		if err := rows.Scan(append(chunkDest(&sc.Chunk, &sc.Lang), &chunkTerms, &n, &total, &df)...); err != nil {
+			return nil, err
+		}
+		if idf == nil {
+			idf = make(map[string]float64, len(terms))
+			for i, t := range terms {
+				if df[i] > 0 {
+					idf[t] = math.Log(1 + (float64(n-int64(df[i]))+0.5)/(float64(df[i])+0.5))
+				}
+			}
+			avgLen = float64(total) / float64(n)
+		}
+		tf := make(map[string]int, len(idf))
+		for _, t := range chunkTerms {
+			if _, ok := idf[t]; ok {
+				tf[t]++
+			}
+		}
+		const k1, b = fonte.BM25K1, fonte.BM25B
+		norm := k1 * (1 - b + b*float64(len(chunkTerms))/avgLen)
+		for _, t := range q.Terms {
+			if f := float64(tf[t]); f > 0 {
+				sc.Score += idf[t] * f * (k1 + 1) / (f + norm)
+			}
+		}
+		if sc.Score > 0 {
+			out = append(out, sc)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	slices.SortFunc(out, func(a, b fonte.ScoredChunk) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Chunk.DocID, b.Chunk.DocID), cmp.Compare(a.Chunk.Position, b.Chunk.Position))
 	})
 	return out[:min(len(out), q.K)], nil
@@ -234,32 +286,6 @@ LIMIT $2`
 // for, so that a chunk its rounded lengths rank a little below the K-th
 // is still scored exactly.
 func bm25Slack(k int) int { return max(10, k) }
-
-// bm25SQL scores the chunks of the CTE hits (chunkColumns, terms, nterms)
-// with fonte's BM25 for the query terms in the text[] parameter param:
-// the sum over query terms (a repeated one counted each time, as qf) of
-// idf · f · (k1 + 1) / (f + k1 · (1 − b + b · len / avglen)), with N, the
-// average length and df from the meta row and term_df, which every
-// commit keeps exact. It yields chunkColumns and the score.
-func (s *Store) bm25SQL(param string) string {
-	return fmt.Sprintf(`, q AS (SELECT term, count(*)::float8 AS qf FROM unnest(%[1]s::text[]) AS term GROUP BY term),
-stats AS (SELECT chunks::float8 AS n, total_terms::float8 / greatest(chunks, 1) AS avglen FROM %[2]s),
-w AS (SELECT q.term, q.qf, ln(1 + (stats.n - d.df + 0.5) / (d.df + 0.5)) AS idf FROM q JOIN %[3]s AS d USING (term), stats)
-SELECT %[4]s, coalesce((
-	SELECT sum(w.qf * w.idf * tf.f * %[5]g / (tf.f + %[6]g * (1 - %[7]g + %[7]g * hits.nterms / stats.avglen)))
-	FROM (SELECT t AS term, count(*)::float8 AS f FROM unnest(hits.terms) AS t GROUP BY t) AS tf JOIN w USING (term)), 0) AS score
-FROM hits, stats`, param, s.table("meta"), s.table("term_df"), qualified("hits", chunkColumns),
-		fonte.BM25K1+1, fonte.BM25K1, fonte.BM25B)
-}
-
-// qualified prefixes each of a comma-separated column list with table.
-func qualified(table, columns string) string {
-	cols := strings.Split(columns, ", ")
-	for i, c := range cols {
-		cols[i] = table + "." + c
-	}
-	return strings.Join(cols, ", ")
-}
 
 // filterSQL renders f as " AND …" conditions on the chunks table,
 // appending their arguments to args.

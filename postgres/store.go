@@ -20,8 +20,9 @@
 // With pg_textsearch (an index with text_config 'simple', k1 0.9 and b
 // 0.4 over the lex column, see lexToken) the index finds the candidates,
 // 2K of them (at least K+10), and the store scores each again with
-// fonte's BM25 from the counts every commit keeps (meta and term_df): the
-// scores are the embedded store's, to float rounding. pg_textsearch's own
+// fonte's BM25 from the counts every commit keeps (meta and term_df), in
+// the same expression and order as package lexical: the scores are the
+// embedded store's. pg_textsearch's own
 // scores differ from fonte's (TestPgTextsearchScores pins how):
 //
 //   - it computes in float4 (about 1e-6 relative);
