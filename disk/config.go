@@ -14,10 +14,6 @@ import (
 // analysed, cut or embedded differently are never mixed in one index.
 type Config = fonte.IndexSettings
 
-// maxDim bounds the dimension so a corrupted header cannot request an
-// absurd allocation.
-const maxDim = fonte.MaxDim
-
 func validateConfig(c Config) error {
 	if err := c.Validate(); err != nil {
 		return fmt.Errorf("disk: %w", err)
