@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -291,3 +292,49 @@ var (
 	// connection, time-out, lost connection).
 	ErrUnavailable = errors.New("store unavailable")
 )
+
+// Check validates r the way every store's Put does: a document ID; one
+// vector of dim finite entries per chunk; a text hash per chunk when any
+// are given; chunks of this document in increasing Position order; and,
+// when terms is set (stores whose lexical leg runs in the database), one
+// term list per chunk. Errors wrap ErrInvalidRecord and name the document
+// and chunk.
+func (r Record) Check(dim int, terms bool) error {
+	id := r.Doc.ID
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: document %q: %s", ErrInvalidRecord, id, fmt.Sprintf(format, args...))
+	}
+	if id == "" {
+		return fmt.Errorf("%w: a document needs an ID", ErrInvalidRecord)
+	}
+	n := len(r.Chunks)
+	switch {
+	case len(r.Vectors) != n:
+		return bad("%d chunks but %d vectors", n, len(r.Vectors))
+	case r.TextHashes != nil && len(r.TextHashes) != n:
+		return bad("%d chunks but %d text hashes", n, len(r.TextHashes))
+	case terms && len(r.Terms) != n:
+		return bad("%d chunks but %d term lists (this store indexes each chunk's Terms)", n, len(r.Terms))
+	}
+	for i, c := range r.Chunks {
+		switch {
+		case c.DocID != "" && c.DocID != id:
+			return bad("chunk %d (%q) belongs to document %q", i, c.ID, c.DocID)
+		case i > 0 && c.Position <= r.Chunks[i-1].Position:
+			return bad("chunk %d (%q) has Position %d after %d; chunks must be in increasing Position order", i, c.ID, c.Position, r.Chunks[i-1].Position)
+		case len(r.Vectors[i]) != dim:
+			return bad("chunk %d (%q) has a vector of %d entries, the index stores dimension %d", i, c.ID, len(r.Vectors[i]), dim)
+		}
+		for j, x := range r.Vectors[i] {
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return bad("chunk %d (%q) has the non-finite value %v at vector entry %d", i, c.ID, x, j)
+			}
+		}
+	}
+	return nil
+}
+
+// Document returns the document d describes, without its text.
+func (d DocInfo) Document() Document {
+	return Document{ID: d.ID, Title: d.Title, Source: d.Source, Language: d.Language, SHA256: d.SHA256, Updated: d.Updated, Tags: d.Tags}
+}

@@ -98,7 +98,7 @@ var (
 	// ErrFormatVersion means the folder was written by a newer fonte.
 	ErrFormatVersion = fmt.Errorf("disk: unsupported index format version: %w", fonte.ErrStoreVersion)
 	// ErrInvalidRecord is wrapped by every error Tx.Put returns.
-	ErrInvalidRecord = fmt.Errorf("disk: %w", fonte.ErrInvalidRecord)
+	ErrInvalidRecord = fonte.ErrInvalidRecord
 	// ErrTxDone is returned by Tx.Put after the transaction's function has
 	// returned.
 	ErrTxDone = errors.New("disk: transaction already finished")

@@ -3,7 +3,6 @@ package disk
 import (
 	"fmt"
 	"maps"
-	"math"
 	"slices"
 
 	"github.com/fonte-rag/fonte"
@@ -31,20 +30,10 @@ type docData struct {
 // newDocData validates r against the dimension and copies it, so the
 // caller may reuse its slices once Put returns.
 func newDocData(r Record, dim int) (*docData, error) {
-	id := r.Doc.ID
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: document %q: %s", ErrInvalidRecord, id, fmt.Sprintf(format, args...))
-	}
-	if id == "" {
-		return nil, fmt.Errorf("%w: a document needs an ID", ErrInvalidRecord)
+	if err := r.Check(dim, false); err != nil {
+		return nil, fmt.Errorf("disk: %w", err)
 	}
 	n := len(r.Chunks)
-	if len(r.Vectors) != n {
-		return nil, bad("%d chunks but %d vectors", n, len(r.Vectors))
-	}
-	if r.TextHashes != nil && len(r.TextHashes) != n {
-		return nil, bad("%d chunks but %d text hashes", n, len(r.TextHashes))
-	}
 	d := &docData{
 		doc:    r.Doc,
 		meta:   maps.Clone(r.Meta),
@@ -54,25 +43,10 @@ func newDocData(r Record, dim int) (*docData, error) {
 	}
 	d.doc.Tags = slices.Clone(r.Doc.Tags)
 	for i, c := range r.Chunks {
-		switch {
-		case c.DocID != "" && c.DocID != id:
-			return nil, bad("chunk %d (%q) belongs to document %q", i, c.ID, c.DocID)
-		case i > 0 && c.Position <= r.Chunks[i-1].Position:
-			return nil, bad("chunk %d (%q) has Position %d after %d; chunks must be in increasing Position order", i, c.ID, c.Position, r.Chunks[i-1].Position)
-		}
-		v := r.Vectors[i]
-		if len(v) != dim {
-			return nil, bad("chunk %d (%q) has a vector of %d entries, the index stores dimension %d", i, c.ID, len(v), dim)
-		}
-		for j, x := range v {
-			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-				return nil, bad("chunk %d (%q) has the non-finite value %v at vector entry %d", i, c.ID, x, j)
-			}
-		}
-		c.DocID = id
+		c.DocID = r.Doc.ID
 		c.Headings = slices.Clone(c.Headings)
 		d.chunks[i] = c
-		copy(d.vecs[i*dim:], v)
+		copy(d.vecs[i*dim:], r.Vectors[i])
 		if r.TextHashes != nil {
 			d.hashes[i] = r.TextHashes[i]
 		}

@@ -46,7 +46,7 @@ func (s *Store) View() (*View, error) {
 		Vectors: snap.Vectors(), Dim: snap.Dim()}
 	docs := make(map[string]fonte.Document, snap.NumDocs())
 	for _, d := range snap.Docs() {
-		docs[d.ID] = fonte.Document{ID: d.ID, Title: d.Title, Source: d.Source, Language: d.Language, SHA256: d.SHA256, Updated: d.Updated, Tags: d.Tags}
+		docs[d.ID] = d.Document()
 		lo, hi, _ := snap.ChunkRange(d.ID)
 		for i := lo; i < hi; i++ {
 			c.Chunks[i] = snap.Chunk(i)

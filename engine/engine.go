@@ -325,7 +325,7 @@ func (e *Engine) view(ctx context.Context) (*view, error) {
 	v := &view{gen: st.Generation, docs: make(map[string]fonte.Document, len(infos)), chunker: cfg.Chunker}
 	langs := map[string]bool{}
 	for _, d := range infos {
-		v.docs[d.ID] = fonte.Document{ID: d.ID, Title: d.Title, Source: d.Source, Language: d.Language, SHA256: d.SHA256, Updated: d.Updated, Tags: d.Tags}
+		v.docs[d.ID] = d.Document()
 		v.chunks += d.Chunks
 		langs[d.Language] = true
 	}

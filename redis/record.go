@@ -74,22 +74,10 @@ type preparedChunk struct {
 // fonte.ErrInvalidRecord and name the document and chunk) and encodes it.
 // It copies what it keeps, so the caller may reuse r.
 func prepare(r fonte.Record, dim int) (*prepared, error) {
-	id := r.Doc.ID
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("redis: %w: document %q: %s", fonte.ErrInvalidRecord, id, fmt.Sprintf(format, args...))
+	if err := r.Check(dim, true); err != nil {
+		return nil, fmt.Errorf("redis: %w", err)
 	}
-	if id == "" {
-		return nil, fmt.Errorf("redis: %w: a document needs an ID", fonte.ErrInvalidRecord)
-	}
-	n := len(r.Chunks)
-	switch {
-	case len(r.Vectors) != n:
-		return nil, bad("%d chunks but %d vectors", n, len(r.Vectors))
-	case r.TextHashes != nil && len(r.TextHashes) != n:
-		return nil, bad("%d chunks but %d text hashes", n, len(r.TextHashes))
-	case len(r.Terms) != n:
-		return nil, bad("%d chunks but %d term lists (this store indexes Terms: one list per chunk)", n, len(r.Terms))
-	}
+	id, n := r.Doc.ID, len(r.Chunks)
 	d := &prepared{id: id, text: r.Doc.Text, chunks: make([]preparedChunk, n)}
 	d.info = fonte.DocInfo{ID: id, Title: r.Doc.Title, Source: r.Doc.Source, Language: r.Doc.Language, SHA256: r.Doc.SHA256,
 		Updated: r.Doc.Updated, Tags: slices.Clone(r.Doc.Tags), Bytes: len(r.Doc.Text), Chunks: n, Meta: maps.Clone(r.Meta)}
@@ -98,21 +86,7 @@ func prepare(r fonte.Record, dim int) (*prepared, error) {
 	tags := strings.Join(r.Doc.Tags, tagSep)
 	updated := strconv.FormatInt(r.Doc.Updated.Unix(), 10)
 	for i, c := range r.Chunks {
-		switch {
-		case c.DocID != "" && c.DocID != id:
-			return nil, bad("chunk %d (%q) belongs to document %q", i, c.ID, c.DocID)
-		case i > 0 && c.Position <= r.Chunks[i-1].Position:
-			return nil, bad("chunk %d (%q) has Position %d after %d; chunks must be in increasing Position order", i, c.ID, c.Position, r.Chunks[i-1].Position)
-		}
 		v := r.Vectors[i]
-		if len(v) != dim {
-			return nil, bad("chunk %d (%q) has a vector of %d entries, the index stores dimension %d", i, c.ID, len(v), dim)
-		}
-		for j, x := range v {
-			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-				return nil, bad("chunk %d (%q) has the non-finite value %v at vector entry %d", i, c.ID, x, j)
-			}
-		}
 		hash := ""
 		if r.TextHashes != nil {
 			hash = r.TextHashes[i]
