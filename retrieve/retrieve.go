@@ -139,6 +139,19 @@ type Request struct {
 	Filter Filter
 }
 
+// defaults fills the zero fields of a request.
+func (req *Request) defaults() {
+	if req.Mode == "" {
+		req.Mode = Hybrid
+	}
+	if req.K <= 0 {
+		req.K = 10
+	}
+	if req.Depth <= 0 {
+		req.Depth = max(50, 2*req.K)
+	}
+}
+
 // Index searches one corpus.
 type Index struct {
 	corpus Corpus
@@ -362,15 +375,7 @@ func (ix *Index) share(c contentShare, doc int) float64 {
 
 // Search runs the request and returns at most K hits, best first.
 func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
-	if req.Mode == "" {
-		req.Mode = Hybrid
-	}
-	if req.K <= 0 {
-		req.K = 10
-	}
-	if req.Depth <= 0 {
-		req.Depth = max(50, 2*req.K)
-	}
+	req.defaults()
 	if req.Mode == TFIDF {
 		ix.tfidfOnce.Do(func() { ix.tfidf = lexical.NewTFIDFIndex(ix.bm25.Index(), lexical.TFIDFOptions{Sublinear: true}) })
 		scores := ix.tfidf.ScoresTokens(ix.queryTokens(req.Query, req.Lang))

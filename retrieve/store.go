@@ -63,15 +63,7 @@ func maxScore(st fonte.TermStats) float64 {
 
 // Search runs the request against the store.
 func (s *StoreSearch) Search(ctx context.Context, req Request) ([]fonte.Hit, error) {
-	if req.Mode == "" {
-		req.Mode = Hybrid
-	}
-	if req.K <= 0 {
-		req.K = 10
-	}
-	if req.Depth <= 0 {
-		req.Depth = max(50, 2*req.K)
-	}
+	req.defaults()
 	if req.Mode == TFIDF {
 		return nil, fmt.Errorf("retrieve: the tfidf retriever runs on the embedded store only (a baseline for evaluations)")
 	}
