@@ -223,14 +223,15 @@ LIMIT $2`
 // lexical.
 func (s *Store) bm25TopK(ctx context.Context, q fonte.LexicalQuery, tokens, terms []string) ([]fonte.ScoredChunk, error) {
 	args := []any{strings.Join(tokens, " "), s.table(bm25Index), q.K + bm25Slack(q.K), terms}
-	sql := `WITH hits AS MATERIALIZED (
-	SELECT ` + chunkColumns + `, terms FROM ` + s.table("chunks") + ` WHERE true` + filterSQL(q.Filter, &args) + `
-	ORDER BY lex <@> to_bm25query($1::text, $2::text), doc_id, position
-	LIMIT $3)
-SELECT hits.*, m.chunks, m.total_terms,
+	// One flat statement (the same query inside a CTE took three times
+	// as long on SciFact); its uncorrelated subqueries run once.
+	sql := `SELECT ` + chunkColumns + `, terms,
+	(SELECT chunks FROM ` + s.table("meta") + `), (SELECT total_terms FROM ` + s.table("meta") + `),
 	ARRAY(SELECT coalesce(d.df, 0) FROM unnest($4::text[]) WITH ORDINALITY AS q(term, i)
 		LEFT JOIN ` + s.table("term_df") + ` AS d ON d.term = q.term ORDER BY q.i)
-FROM hits, ` + s.table("meta") + ` AS m`
+FROM ` + s.table("chunks") + ` WHERE true` + filterSQL(q.Filter, &args) + `
+ORDER BY lex <@> to_bm25query($1::text, $2::text), doc_id, position
+LIMIT $3`
 	rows, err := s.pool.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, err
