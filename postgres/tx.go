@@ -337,7 +337,10 @@ FROM (SELECT count(*) AS n, coalesce(sum(nterms), 0) AS terms FROM `+chunks+` WH
 		b.Queue(`UPDATE `+df+` AS d SET df = d.df - x.n
 FROM (SELECT u.term, count(*) AS n FROM `+chunks+distinctTerms+`WHERE c.doc_id = ANY($1::text[]) AND c.gen < $2 GROUP BY u.term) AS x
 WHERE d.term = x.term`, replaced, t.newGen)
-		b.Queue("DELETE FROM " + df + " WHERE df <= 0")
+		// Only the terms these chunks hold can have reached 0: no scan of
+		// the whole table.
+		b.Queue(`DELETE FROM `+df+` WHERE df <= 0 AND term = ANY (ARRAY(
+	SELECT DISTINCT unnest(terms) FROM `+chunks+` WHERE doc_id = ANY($1::text[]) AND gen < $2))`, replaced, t.newGen)
 		b.Queue("DELETE FROM "+chunks+" WHERE doc_id = ANY($1::text[]) AND gen < $2", replaced, t.newGen)
 		b.Queue("DELETE FROM "+docs+" WHERE doc_id = ANY($1::text[]) AND gen < $2", replaced, t.newGen)
 	}
