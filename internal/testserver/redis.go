@@ -120,8 +120,10 @@ func StartRedisCluster() (url string, stop func(), err error) {
 	}
 }
 
-// redisQEDir finds ../shared/redis beside the module root (the folder
-// holding go.mod, found by walking up from the working directory).
+// redisQEDir finds ../shared/redis beside the repository root: the
+// nearest folder above the working directory that holds go.mod and has
+// ../shared/redis beside it (a nested module such as bench/ has its own
+// go.mod, so the first go.mod found is not always the root).
 func redisQEDir() (string, error) {
 	if d := os.Getenv(EnvRedisQEDir); d != "" {
 		if _, err := os.Stat(filepath.Join(d, "start-redis-qe.sh")); err != nil {
@@ -133,16 +135,18 @@ func redisQEDir() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	var tried []string
 	for d := wd; ; d = filepath.Dir(d) {
 		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
 			qe := filepath.Join(d, "..", "shared", "redis")
-			if _, err := os.Stat(filepath.Join(qe, "start-redis-qe.sh")); err != nil {
-				return "", fmt.Errorf("testserver: no Redis Query Engine build in %s (set %s to the folder holding start-redis-qe.sh): %w", qe, EnvRedisQEDir, err)
+			if _, err := os.Stat(filepath.Join(qe, "start-redis-qe.sh")); err == nil {
+				return filepath.Clean(qe), nil
 			}
-			return filepath.Clean(qe), nil
+			tried = append(tried, filepath.Clean(qe))
 		}
 		if filepath.Dir(d) == d {
-			return "", fmt.Errorf("testserver: no go.mod above %s to find ../shared/redis from (set %s)", wd, EnvRedisQEDir)
+			return "", fmt.Errorf("testserver: no Redis Query Engine build beside the module root (looked in %s; set %s to the folder holding start-redis-qe.sh)",
+				strings.Join(tried, ", "), EnvRedisQEDir)
 		}
 	}
 }
