@@ -85,13 +85,16 @@
 //
 // Measured on BEIR SciFact (5,183 abstracts as one chunk each, fonte's
 // English analysis, 300 test queries, one client on loopback, RediSearch
-// 2.6.37 single node, two runs on a shared 2-core machine), the same terms
-// in the TEXT field:
+// 2.6.37 single node, three runs on a shared 2-core machine), the same
+// terms in the TEXT field, by BenchmarkSciFactLexical:
 //
-//	how the leg ranks                                nDCG@10      recall@100   queries/s
-//	fonte's BM25 over the postings (this package)    0.684        0.919        82–112
-//	one OR query, SCORER BM25                        0.099        0.607        487–650
-//	one query per term, SCORER BM25, summed          0.534–0.536  0.875–0.879  40–60
+//	go test ./redis -run '^$' -bench SciFact -benchtime 1x -v
+//
+//	how the leg ranks                                nDCG@10  recall@100  ms/query
+//	fonte's BM25 over the postings (this package)    0.684    0.919       6.4–8.6
+//	one OR query, SCORER BM25                        0.102    0.576       0.7–0.8
+//	one query per term (top 1,000), SCORER BM25,     0.536    0.872       7.4–8.8
+//	summed
 //
 // The first equals fonte's in-memory BM25 on the same set (0.684/0.919).
 //
