@@ -117,6 +117,9 @@ type AskOptions struct {
 	All bool
 	// OnDelta receives the answer as it streams.
 	OnDelta func(string)
+	// Floor overrides the engine's abstain floor for this question when
+	// non-zero; a negative one never abstains (as Settings.Floor).
+	Floor float64
 }
 
 // Ask answers a question from the index, with citations, or abstains.
@@ -162,6 +165,9 @@ func (e *Engine) Ask(ctx context.Context, question string, o AskOptions) (*fonte
 		}
 	}
 	floor := s.Floor
+	if o.Floor != 0 {
+		floor = o.Floor
+	}
 	if floor < 0 {
 		floor = 0
 	}

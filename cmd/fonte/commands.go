@@ -18,6 +18,7 @@ import (
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/engine"
 	"github.com/fonte-rag/fonte/retrieve"
+	"github.com/fonte-rag/fonte/wire"
 )
 
 // openEngine opens the index the options name, read-only for queries.
@@ -145,20 +146,6 @@ func (f *searchFlags) options(o *options) engine.SearchOptions {
 	return engine.SearchOptions{K: o.k, Mode: mode, Lang: f.lang, Filter: retrieve.Filter{Prefixes: f.prefixes, Tags: f.tags}}
 }
 
-// jsonHit is a hit as `search --json` prints it.
-type jsonHit struct {
-	Doc       string      `json:"doc"`
-	Chunk     string      `json:"chunk"`
-	Score     float64     `json:"score"`
-	Relevance float64     `json:"relevance"`
-	Title     string      `json:"title"`
-	Heading   string      `json:"heading"`
-	Headings  []string    `json:"headings"`
-	Page      int         `json:"page,omitempty"`
-	Text      string      `json:"text"`
-	Legs      []fonte.Leg `json:"legs"`
-}
-
 func newSearch(o *options) *cobra.Command {
 	var sf searchFlags
 	cmd := &cobra.Command{
@@ -177,12 +164,7 @@ func newSearch(o *options) *cobra.Command {
 			}
 			out := cmd.OutOrStdout()
 			if o.asJSON {
-				list := make([]jsonHit, 0, len(hits))
-				for _, h := range hits {
-					list = append(list, jsonHit{Doc: h.Chunk.DocID, Chunk: h.Chunk.ID, Score: h.Score, Relevance: h.Relevance, Title: h.Chunk.Title,
-						Heading: strings.Join(h.Chunk.Headings, " › "), Headings: h.Chunk.Headings, Page: h.Chunk.Page, Text: h.Chunk.Text, Legs: h.Legs})
-				}
-				return writeJSON(out, map[string]any{"query": strings.Join(args, " "), "hits": list})
+				return writeJSON(out, map[string]any{"query": strings.Join(args, " "), "hits": wire.Hits(hits)})
 			}
 			if len(hits) == 0 {
 				fmt.Fprintln(out, "no matches")
@@ -220,49 +202,7 @@ func snippet(s string, n int) string {
 	return s
 }
 
-// jsonCitation is a citation as `ask --json` prints it.
-type jsonCitation struct {
-	N        int       `json:"n"`
-	Doc      string    `json:"doc"`
-	Title    string    `json:"title"`
-	Heading  string    `json:"heading"`
-	Headings []string  `json:"headings"`
-	Source   string    `json:"source"`
-	Page     int       `json:"page"`
-	Updated  time.Time `json:"updated"`
-	Quote    string    `json:"quote"`
-	Start    int       `json:"start"`
-	End      int       `json:"end"`
-}
-
-type jsonAnswer struct {
-	Question     string         `json:"question"`
-	Query        string         `json:"query"`
-	Answer       string         `json:"answer"`
-	Abstained    bool           `json:"abstained"`
-	Relevance    float64        `json:"relevance"`
-	Citations    []jsonCitation `json:"citations"`
-	Unsupported  []string       `json:"unsupported"`
-	BadCitations []int          `json:"bad_citations"`
-	Model        string         `json:"model"`
-	Prompt       string         `json:"prompt,omitempty"`
-}
-
-func toJSON(a *fonte.Answer, withPrompt bool) jsonAnswer {
-	j := jsonAnswer{Question: a.Question, Query: a.Query, Answer: a.Text, Abstained: a.Abstained, Relevance: a.Relevance,
-		Citations: []jsonCitation{}, Unsupported: nonNil(a.Unsupported), BadCitations: a.BadCitations, Model: a.Model}
-	if j.BadCitations == nil {
-		j.BadCitations = []int{}
-	}
-	if withPrompt {
-		j.Prompt = a.Prompt
-	}
-	for _, c := range a.Citations {
-		j.Citations = append(j.Citations, jsonCitation{N: c.N, Doc: c.DocID, Title: c.Title, Heading: strings.Join(c.Headings, " › "),
-			Headings: c.Headings, Source: c.Source, Page: c.Page, Updated: c.Updated, Quote: c.Quote, Start: c.Start, End: c.End})
-	}
-	return j
-}
+func toJSON(a *fonte.Answer, withPrompt bool) wire.Answer { return wire.FromAnswer(a, withPrompt) }
 
 // printAnswer writes an answer for a person: the text, then each source
 // with where to find it, how fresh it is, and the quoted span.
