@@ -1,0 +1,86 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fonte-rag/fonte"
+)
+
+// DocumentInput is the get_document tool's arguments.
+type DocumentInput struct {
+	ID string `json:"id" jsonschema:"the document id, as search and ask return it in doc"`
+}
+
+// Section is one chunk of a document.
+type Section struct {
+	Chunk    string   `json:"chunk" jsonschema:"the chunk id, as search returns it"`
+	Position int      `json:"position" jsonschema:"0-based order within the document"`
+	Heading  string   `json:"heading" jsonschema:"the heading path joined by ' › '"`
+	Headings []string `json:"headings" jsonschema:"the heading path, outermost first"`
+	Page     int      `json:"page,omitempty" jsonschema:"1-based page for paginated sources"`
+	Text     string   `json:"text"`
+}
+
+// DocumentOutput is the get_document tool's structured result.
+type DocumentOutput struct {
+	ID       string    `json:"id"`
+	Title    string    `json:"title"`
+	Language string    `json:"language" jsonschema:"ISO 639-1 code, e.g. en or it"`
+	Source   string    `json:"source" jsonschema:"where the original is (path or URL)"`
+	Updated  string    `json:"updated,omitempty" jsonschema:"when the document last changed (YYYY-MM-DD)"`
+	Tags     []string  `json:"tags"`
+	Chunks   []Section `json:"chunks" jsonschema:"the document's passages in reading order"`
+}
+
+func documentTool() *sdk.Tool {
+	return &sdk.Tool{
+		Name: "get_document",
+		Description: `Read one indexed document whole: its title, language, updated date and every passage in order, each with its chunk id and heading path.
+Use it after search or ask when a passage needs its surroundings (the steps before and after, the table it belongs to, the exceptions in the next section); the id is the doc field those tools return.
+An unknown id is an error naming it; search to find valid ids.`,
+		Annotations: readOnly("Read a document"),
+	}
+}
+
+func (t tools) document(ctx context.Context, _ *sdk.CallToolRequest, in DocumentInput) (*sdk.CallToolResult, DocumentOutput, error) {
+	r, err := t.e.Document(ctx, in.ID)
+	if errors.Is(err, fonte.ErrNotFound) {
+		return nil, DocumentOutput{}, fmt.Errorf("no document with id %q in the index; ids are the doc field of search results", in.ID)
+	}
+	if err != nil {
+		return nil, DocumentOutput{}, err
+	}
+	d := r.Doc
+	out := DocumentOutput{ID: d.ID, Title: d.Title, Language: d.Language, Source: d.Source, Updated: day(d.Updated),
+		Tags: nonNil(d.Tags), Chunks: make([]Section, 0, len(r.Chunks))}
+	for _, c := range r.Chunks {
+		out.Chunks = append(out.Chunks, Section{Chunk: c.ID, Position: c.Position, Heading: strings.Join(c.Headings, " › "),
+			Headings: nonNil(c.Headings), Page: c.Page, Text: c.Text})
+	}
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: out.text()}}}, out, nil
+}
+
+// text renders the document with a heading line wherever the heading path
+// changes, so a model reads it as the original's structure.
+func (o DocumentOutput) text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\ndoc %s, language %s, source %s%s\n", o.Title, o.ID, o.Language, o.Source, where(0, o.Updated))
+	last := "\x00"
+	for _, c := range o.Chunks {
+		if c.Heading != last && c.Heading != "" {
+			fmt.Fprintf(&b, "\n## %s\n", c.Heading)
+		}
+		last = c.Heading
+		page := ""
+		if c.Page > 0 {
+			page = fmt.Sprintf(", page %d", c.Page)
+		}
+		fmt.Fprintf(&b, "\n(chunk %s%s)\n%s\n", c.Chunk, page, c.Text)
+	}
+	return b.String()
+}

@@ -1,0 +1,314 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fonte-rag/fonte/engine"
+)
+
+// handbook is the example handbook indexed once for every test: the tools
+// only read it.
+var handbook *engine.Engine
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "fonte-mcp-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := func() int {
+		ctx := context.Background()
+		e, err := engine.Open(ctx, engine.Settings{Store: dir}, engine.OpenOptions{})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer e.Close()
+		if _, err := e.Index(ctx, "../examples/handbook", nil); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		handbook = e
+		return m.Run()
+	}()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// connect returns a client session to the MCP server over one transport.
+type connect func(t *testing.T) *sdk.ClientSession
+
+func newClient() *sdk.Client {
+	return sdk.NewClient(&sdk.Implementation{Name: "fonte-test", Version: "0"}, nil)
+}
+
+// inMemory runs the server as `fonte mcp` does over stdio: one session on
+// a newline-delimited JSON stream.
+func inMemory(t *testing.T) *sdk.ClientSession {
+	st, ct := sdk.NewInMemoryTransports()
+	ss, err := New(handbook).Connect(t.Context(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := newClient().Connect(t.Context(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+	})
+	return cs
+}
+
+// overHTTP runs the server behind HTTPHandler on a real loopback listener.
+func overHTTP(t *testing.T) *sdk.ClientSession {
+	ts := httptest.NewServer(HTTPHandler(handbook, []string{"https://allowed.example"}))
+	t.Cleanup(ts.Close)
+	cs, err := newClient().Connect(t.Context(), &sdk.StreamableClientTransport{Endpoint: ts.URL}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func TestTools(t *testing.T) {
+	for _, tr := range []struct {
+		name    string
+		connect connect
+	}{{"in-memory", inMemory}, {"streamable-http", overHTTP}} {
+		t.Run(tr.name, func(t *testing.T) {
+			cs := tr.connect(t)
+			t.Run("list", func(t *testing.T) { testList(t, cs) })
+			t.Run("search", func(t *testing.T) { testSearch(t, cs) })
+			t.Run("search-bad-k", func(t *testing.T) { testSearchBadK(t, cs) })
+			t.Run("ask", func(t *testing.T) { testAsk(t, cs) })
+			t.Run("ask-abstains", func(t *testing.T) { testAbstain(t, cs) })
+			t.Run("get-document", func(t *testing.T) { testDocument(t, cs) })
+			t.Run("get-document-unknown", func(t *testing.T) { testUnknownDocument(t, cs) })
+		})
+	}
+}
+
+func testList(t *testing.T, cs *sdk.ClientSession) {
+	res, err := cs.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+		a := tool.Annotations
+		if a == nil || !a.ReadOnlyHint || a.DestructiveHint != nil && *a.DestructiveHint {
+			t.Errorf("%s: annotations %+v, want read-only", tool.Name, a)
+		}
+		if len(tool.Description) < 200 {
+			t.Errorf("%s: description too thin for an agent to choose by: %q", tool.Name, tool.Description)
+		}
+		schema, _ := json.Marshal(tool.InputSchema)
+		if !strings.Contains(string(schema), `"required"`) {
+			t.Errorf("%s: input schema without required fields: %s", tool.Name, schema)
+		}
+		if tool.OutputSchema == nil {
+			t.Errorf("%s: no output schema", tool.Name)
+		}
+	}
+	slices.Sort(names)
+	if want := []string{"ask", "get_document", "search"}; !slices.Equal(names, want) {
+		t.Fatalf("tools %v, want %v", names, want)
+	}
+	for _, tool := range res.Tools {
+		if tool.Name != "search" {
+			continue
+		}
+		schema, _ := json.Marshal(tool.InputSchema)
+		for _, want := range []string{`"query"`, `"k"`, `"maximum":50`, `"default":10`, `"prefixes"`, `"tags"`} {
+			if !strings.Contains(string(schema), want) {
+				t.Errorf("search input schema lacks %s: %s", want, schema)
+			}
+		}
+	}
+}
+
+// call invokes a tool and decodes its structured output into out.
+func call(t *testing.T, cs *sdk.ClientSession, name string, args any, out any) *sdk.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if res.IsError || out == nil {
+		return res
+	}
+	raw, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		t.Fatalf("%s: structured output %s: %v", name, raw, err)
+	}
+	return res
+}
+
+func text(res *sdk.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+func testSearch(t *testing.T, cs *sdk.ClientSession) {
+	const q = "How far ahead must I request two weeks of leave?"
+	var out SearchOutput
+	res := call(t, cs, "search", map[string]any{"query": q, "k": 5}, &out)
+	if res.IsError {
+		t.Fatalf("error result: %s", text(res))
+	}
+	hits, err := handbook.Search(t.Context(), q, engine.SearchOptions{K: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Passages) != len(hits) || len(hits) == 0 {
+		t.Fatalf("%d passages, engine.Search gives %d", len(out.Passages), len(hits))
+	}
+	p, h := out.Passages[0], hits[0]
+	if p.Chunk != h.Chunk.ID || p.Doc != h.Chunk.DocID || p.Title != h.Chunk.Title || p.Text != h.Chunk.Text ||
+		p.Score != h.Score || p.Relevance != h.Relevance || !slices.Equal(p.Headings, h.Chunk.Headings) || p.Rank != 1 {
+		t.Errorf("top passage %+v differs from engine.Search's top hit %+v", p, h)
+	}
+	if p.Doc != "people/leave.md" || p.Updated == "" {
+		t.Errorf("top passage from %s (updated %q), want people/leave.md with a date", p.Doc, p.Updated)
+	}
+	if !strings.Contains(text(res), p.Chunk) || !strings.Contains(text(res), p.Title) {
+		t.Errorf("text content does not show the top passage:\n%s", text(res))
+	}
+
+	// A filter reaches the engine: no passage outside the prefix.
+	call(t, cs, "search", map[string]any{"query": q, "filters": map[string]any{"prefixes": []string{"security/"}}}, &out)
+	for _, p := range out.Passages {
+		if !strings.HasPrefix(p.Doc, "security/") {
+			t.Errorf("filtered search returned %s", p.Doc)
+		}
+	}
+}
+
+func testSearchBadK(t *testing.T, cs *sdk.ClientSession) {
+	res, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "search", Arguments: map[string]any{"query": "leave", "k": 500}})
+	// The SDK validates arguments against the schema: the refusal is a
+	// tool error or a protocol error, never a result.
+	if err == nil && !res.IsError {
+		t.Fatalf("k=500 accepted: %s", text(res))
+	}
+}
+
+func testAsk(t *testing.T, cs *sdk.ClientSession) {
+	var out AskOutput
+	res := call(t, cs, "ask", map[string]any{"question": "How many vacation days do I get in a year if I work full time?"}, &out)
+	if res.IsError || out.Abstained {
+		t.Fatalf("no answer: %s", text(res))
+	}
+	if len(out.Citations) == 0 || !strings.Contains(out.Answer, "[1]") && !strings.Contains(out.Answer, "[") {
+		t.Fatalf("answer without citations: %+v", out)
+	}
+	found := false
+	for _, c := range out.Citations {
+		if c.Doc == "people/leave.md" && c.Quote != "" && c.Updated != "" && c.Chunk != "" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no citation of people/leave.md with quote and date: %+v", out.Citations)
+	}
+	if !strings.Contains(text(res), "Sources:") {
+		t.Errorf("text content without sources:\n%s", text(res))
+	}
+}
+
+func testAbstain(t *testing.T, cs *sdk.ClientSession) {
+	var out AskOutput
+	res := call(t, cs, "ask", map[string]any{"question": "What is the canteen menu on Fridays?"}, &out)
+	if res.IsError {
+		t.Fatalf("abstention returned as an error: %s", text(res))
+	}
+	if !out.Abstained || out.Relevance >= out.Floor || out.Floor <= 0 {
+		t.Fatalf("abstained %v, relevance %.2f, floor %.2f", out.Abstained, out.Relevance, out.Floor)
+	}
+	if !strings.Contains(text(res), "do not answer") {
+		t.Errorf("text content does not say the documents do not answer:\n%s", text(res))
+	}
+}
+
+func testDocument(t *testing.T, cs *sdk.ClientSession) {
+	var out DocumentOutput
+	res := call(t, cs, "get_document", map[string]any{"id": "people/leave.md"}, &out)
+	if res.IsError {
+		t.Fatalf("error result: %s", text(res))
+	}
+	r, err := handbook.Document(t.Context(), "people/leave.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.ID != "people/leave.md" || out.Title != r.Doc.Title || out.Language != "en" || out.Updated == "" {
+		t.Errorf("document %s %q %s %s", out.ID, out.Title, out.Language, out.Updated)
+	}
+	if len(out.Chunks) != len(r.Chunks) || len(out.Chunks) < 2 {
+		t.Fatalf("%d chunks, want %d", len(out.Chunks), len(r.Chunks))
+	}
+	for i, c := range out.Chunks {
+		if c.Position != i || c.Text != r.Chunks[i].Text || c.Chunk != r.Chunks[i].ID {
+			t.Errorf("chunk %d: %+v, want %+v", i, c, r.Chunks[i])
+		}
+	}
+	if !strings.Contains(text(res), "26 working days") {
+		t.Errorf("text content lacks the document's text:\n%s", text(res))
+	}
+}
+
+func testUnknownDocument(t *testing.T, cs *sdk.ClientSession) {
+	res := call(t, cs, "get_document", map[string]any{"id": "people/no-such.md"}, nil)
+	if !res.IsError || !strings.Contains(text(res), `"people/no-such.md"`) {
+		t.Fatalf("unknown id: error %v, %q", res.IsError, text(res))
+	}
+}
+
+// TestForeignOrigin: a browser page from another origin cannot reach the
+// tools (DNS rebinding, cross-site requests); a configured one can.
+func TestForeignOrigin(t *testing.T) {
+	ts := httptest.NewServer(HTTPHandler(handbook, []string{"https://allowed.example"}))
+	defer ts.Close()
+	const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
+	for origin, want := range map[string]int{"https://evil.example": http.StatusForbidden, "null": http.StatusForbidden,
+		"https://allowed.example": http.StatusOK, "": http.StatusOK} {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, ts.URL, strings.NewReader(initialize))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Origin %q: status %d, want %d", origin, resp.StatusCode, want)
+		}
+	}
+}

@@ -1,0 +1,150 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/engine"
+	"github.com/fonte-rag/fonte/retrieve"
+)
+
+// Bounds of search's k: enough passages to choose from, few enough to fit
+// an agent's context.
+const (
+	DefaultK = 10
+	MaxK     = 50
+)
+
+// SearchInput is the search tool's arguments.
+type SearchInput struct {
+	Query   string   `json:"query" jsonschema:"what to look for: a question or keywords, in the documents' language (English or Italian)"`
+	K       int      `json:"k,omitempty" jsonschema:"how many passages to return, 1 to 50 (default 10)"`
+	Filters *Filters `json:"filters,omitempty" jsonschema:"restrict the search to some documents"`
+}
+
+// Filters restrict a search to some documents.
+type Filters struct {
+	Prefixes []string `json:"prefixes,omitempty" jsonschema:"only documents whose id starts with one of these prefixes, e.g. a folder such as hr/"`
+	Tags     []string `json:"tags,omitempty" jsonschema:"only documents carrying every one of these tags"`
+}
+
+// Passage is one retrieved chunk with what a citation needs.
+type Passage struct {
+	Rank      int      `json:"rank" jsonschema:"1-based position in the result list"`
+	Chunk     string   `json:"chunk" jsonschema:"the chunk id"`
+	Doc       string   `json:"doc" jsonschema:"the document id: pass it to get_document to read the whole document"`
+	Title     string   `json:"title" jsonschema:"the document title"`
+	Heading   string   `json:"heading" jsonschema:"the heading path joined by ' › '"`
+	Headings  []string `json:"headings" jsonschema:"the heading path, outermost first"`
+	Page      int      `json:"page,omitempty" jsonschema:"1-based page for paginated sources such as PDF"`
+	Updated   string   `json:"updated,omitempty" jsonschema:"when the document last changed (YYYY-MM-DD)"`
+	Score     float64  `json:"score" jsonschema:"the ranking score (fused across retrievers): orders this list only"`
+	Relevance float64  `json:"relevance" jsonschema:"share of the query's evidence the passage matches, 0 to 1; comparable across queries"`
+	Text      string   `json:"text" jsonschema:"the passage text"`
+}
+
+// SearchOutput is the search tool's structured result.
+type SearchOutput struct {
+	Query    string    `json:"query"`
+	Passages []Passage `json:"passages"`
+}
+
+func searchTool() *sdk.Tool {
+	return &sdk.Tool{
+		Name: "search",
+		Description: `Find the passages of the indexed documents that best match a query (hybrid BM25 + vector retrieval).
+Use it to look facts up yourself, to compare several sources, or when you need exact wording; prefer ask for a direct cited answer to one question.
+Returns up to k passages, best first, each with its chunk id, document id, title, heading path, page, updated date, score and relevance (0-1; below about 0.3 a passage rarely answers the query) and text.
+No passages, or only low-relevance ones, means the documents do not cover the query. Use get_document with a passage's doc to read around it.`,
+		Annotations: readOnly("Search the documents"),
+		InputSchema: searchSchema(),
+	}
+}
+
+// searchSchema is the schema inferred from SearchInput with k's bounds and
+// default added, so a client sees them before calling.
+func searchSchema() *jsonschema.Schema {
+	s, err := jsonschema.For[SearchInput](nil)
+	if err != nil {
+		panic(err) // a fixed Go type: cannot fail at run time if it passed once
+	}
+	lo, hi := 1.0, float64(MaxK)
+	k := s.Properties["k"]
+	k.Minimum, k.Maximum, k.Default = &lo, &hi, json.RawMessage(strconv.Itoa(DefaultK))
+	return s
+}
+
+func (t tools) search(ctx context.Context, _ *sdk.CallToolRequest, in SearchInput) (*sdk.CallToolResult, SearchOutput, error) {
+	query := strings.TrimSpace(in.Query)
+	if query == "" {
+		return nil, SearchOutput{}, errors.New("query is empty: give a question or keywords")
+	}
+	k := in.K
+	if k == 0 {
+		k = DefaultK
+	}
+	if k < 1 || k > MaxK {
+		return nil, SearchOutput{}, fmt.Errorf("k is %d: it must be between 1 and %d", in.K, MaxK)
+	}
+	o := engine.SearchOptions{K: k}
+	if in.Filters != nil {
+		o.Filter = retrieve.Filter{Prefixes: in.Filters.Prefixes, Tags: in.Filters.Tags}
+	}
+	hits, err := t.e.Search(ctx, query, o)
+	if err != nil {
+		return nil, SearchOutput{}, err
+	}
+	updated, err := t.updated(ctx)
+	if err != nil {
+		return nil, SearchOutput{}, err
+	}
+	out := SearchOutput{Query: query, Passages: make([]Passage, 0, len(hits))}
+	for i, h := range hits {
+		out.Passages = append(out.Passages, passage(i+1, h, updated[h.Chunk.DocID]))
+	}
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: out.text()}}}, out, nil
+}
+
+// updated maps each document id to its last change, which hits do not carry.
+func (t tools) updated(ctx context.Context) (map[string]string, error) {
+	docs, err := t.e.Store().Documents(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[string]string, len(docs))
+	for _, d := range docs {
+		m[d.ID] = day(d.Updated)
+	}
+	return m, nil
+}
+
+func passage(rank int, h fonte.Hit, updated string) Passage {
+	c := h.Chunk
+	return Passage{Rank: rank, Chunk: c.ID, Doc: c.DocID, Title: c.Title, Heading: strings.Join(c.Headings, " › "),
+		Headings: nonNil(c.Headings), Page: c.Page, Updated: updated, Score: h.Score, Relevance: h.Relevance, Text: c.Text}
+}
+
+// text renders the result for a model that reads text content only.
+func (o SearchOutput) text() string {
+	if len(o.Passages) == 0 {
+		return fmt.Sprintf("No passage matches %q: the indexed documents do not cover it.", o.Query)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d passages for %q, best first:\n", len(o.Passages), o.Query)
+	for _, p := range o.Passages {
+		fmt.Fprintf(&b, "\n[%d] %s", p.Rank, p.Title)
+		if p.Heading != "" {
+			fmt.Fprintf(&b, " › %s", p.Heading)
+		}
+		fmt.Fprintf(&b, "\n    doc %s, chunk %s%s, relevance %.2f\n%s\n", p.Doc, p.Chunk, where(p.Page, p.Updated), p.Relevance, p.Text)
+	}
+	return b.String()
+}
