@@ -1,0 +1,172 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/engine"
+	"github.com/fonte-rag/fonte/wire"
+)
+
+// Message is one turn of a conversation.
+type Message struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// AskRequest is the body of POST /v1/ask and POST /v1/chat.
+type AskRequest struct {
+	Question string    `json:"question"`
+	History  []Message `json:"history"`
+	K        *int      `json:"k"`
+	// Floor overrides the abstain floor: 0 or absent keeps the server's,
+	// negative never abstains.
+	Floor     float64  `json:"floor"`
+	Filters   *Filters `json:"filters"`
+	Retriever string   `json:"retriever"`
+}
+
+// ChatResponse is what POST /v1/chat returns: the answer (whose query is
+// the standalone rewrite of the question) and the history to send with
+// the next turn.
+type ChatResponse struct {
+	wire.Answer
+	History []Message `json:"history"`
+}
+
+func (s *Server) handleAsk(w http.ResponseWriter, r *http.Request)  { s.ask(w, r, false) }
+func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) { s.ask(w, r, true) }
+
+func (s *Server) ask(w http.ResponseWriter, r *http.Request, chat bool) {
+	var req AskRequest
+	if p := decode(w, r, &req); p != nil {
+		writeProblem(w, *p)
+		return
+	}
+	if strings.TrimSpace(req.Question) == "" {
+		writeProblem(w, *fieldProblem("question", "question is required"))
+		return
+	}
+	if req.Floor > 1 {
+		writeProblem(w, *fieldProblem("floor", "floor must be at most 1 (a relevance share; negative never abstains)"))
+		return
+	}
+	so, p := searchOptions(req.K, req.Filters, req.Retriever)
+	if p != nil {
+		writeProblem(w, *p)
+		return
+	}
+	o := engine.AskOptions{SearchOptions: so, Floor: req.Floor}
+	for i, m := range req.History {
+		if m.Role != "user" && m.Role != "assistant" {
+			writeProblem(w, *fieldProblem(fmt.Sprintf("history[%d].role", i), "role must be user or assistant"))
+			return
+		}
+		o.History = append(o.History, fonte.Message{Role: m.Role, Content: m.Content})
+	}
+	if strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
+		s.askStream(w, r, req, o, chat)
+		return
+	}
+	a, err := s.engine.Ask(r.Context(), req.Question, o)
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	s.counted(a)
+	writeJSON(w, http.StatusOK, result(a, req.History, chat))
+}
+
+// result is the JSON body of an answer: the CLI's object for ask, with the
+// next turn's history for chat.
+func result(a *fonte.Answer, history []Message, chat bool) any {
+	j := wire.FromAnswer(a, false)
+	if !chat {
+		return j
+	}
+	// The standalone query stands in for the user's turn, so a chain of
+	// follow-ups keeps its subject (as `fonte chat` does).
+	h := append(append([]Message{}, history...), Message{Role: "user", Content: a.Query}, Message{Role: "assistant", Content: a.Text})
+	return ChatResponse{Answer: j, History: h}
+}
+
+func (s *Server) counted(a *fonte.Answer) {
+	if a.Abstained {
+		s.metrics.abstentions.Inc()
+	}
+}
+
+// sse writes Server-Sent Events, one at a time, flushing each.
+type sse struct {
+	mu sync.Mutex
+	w  http.ResponseWriter
+	rc *http.ResponseController
+}
+
+// begin sends the headers and a comment line, so a client sees the
+// stream open while retrieval runs.
+func (e *sse) begin() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	h := e.w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no") // proxies must not hold tokens back
+	e.w.WriteHeader(http.StatusOK)
+	if _, err := fmt.Fprint(e.w, ": fonte\n\n"); err != nil {
+		return err
+	}
+	return e.rc.Flush()
+}
+
+func (e *sse) send(event string, v any) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(e.w, "event: %s\ndata: %s\n\n", event, data); err != nil {
+		return err
+	}
+	return e.rc.Flush()
+}
+
+// tokenEvent is the data of an `event: token`.
+type tokenEvent struct {
+	Text string `json:"text"`
+}
+
+// askStream answers as Server-Sent Events: token… citations, done. Once
+// the stream has begun an error is an `event: error` carrying a problem,
+// so a client can tell a failure from a dropped connection.
+func (s *Server) askStream(w http.ResponseWriter, r *http.Request, req AskRequest, o engine.AskOptions, chat bool) {
+	ev := &sse{w: w, rc: http.NewResponseController(w)}
+	if err := ev.begin(); err != nil {
+		return
+	}
+	deltas := 0
+	o.OnDelta = func(t string) {
+		if t == "" {
+			return
+		}
+		deltas++
+		_ = ev.send("token", tokenEvent{Text: t})
+	}
+	a, err := s.engine.Ask(r.Context(), req.Question, o)
+	if err != nil {
+		s.log.Error("request failed", "route", r.Pattern, "err", err)
+		_ = ev.send("error", s.internalProblem(r, err))
+		return
+	}
+	s.counted(a)
+	if deltas == 0 && a.Text != "" {
+		_ = ev.send("token", tokenEvent{Text: a.Text})
+	}
+	_ = ev.send("citations", wire.Citations(a.Citations))
+	_ = ev.send("done", result(a, req.History, chat))
+}

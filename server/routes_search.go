@@ -1,0 +1,81 @@
+package server
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/fonte-rag/fonte/engine"
+	"github.com/fonte-rag/fonte/retrieve"
+	"github.com/fonte-rag/fonte/wire"
+)
+
+// Filters narrow a search to documents by id prefix and tags.
+type Filters struct {
+	Prefixes []string `json:"prefixes"`
+	Tags     []string `json:"tags"`
+}
+
+// SearchRequest is the body of POST /v1/search.
+type SearchRequest struct {
+	Query     string   `json:"query"`
+	K         *int     `json:"k"`
+	Filters   *Filters `json:"filters"`
+	Retriever string   `json:"retriever"`
+}
+
+// SearchResponse is what POST /v1/search returns: the same fields as
+// `fonte search --json`.
+type SearchResponse struct {
+	Query string     `json:"query"`
+	Hits  []wire.Hit `json:"hits"`
+}
+
+func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
+	var req SearchRequest
+	if p := decode(w, r, &req); p != nil {
+		writeProblem(w, *p)
+		return
+	}
+	if strings.TrimSpace(req.Query) == "" {
+		writeProblem(w, *fieldProblem("query", "query is required"))
+		return
+	}
+	opts, p := searchOptions(req.K, req.Filters, req.Retriever)
+	if p != nil {
+		writeProblem(w, *p)
+		return
+	}
+	hits, err := s.engine.Search(r.Context(), req.Query, opts)
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, SearchResponse{Query: req.Query, Hits: wire.Hits(hits)})
+}
+
+// searchOptions validates the fields search, ask and chat share.
+func searchOptions(k *int, f *Filters, retriever string) (engine.SearchOptions, *Problem) {
+	var o engine.SearchOptions
+	if p := checkK(deref(k), k != nil); p != nil {
+		return o, p
+	}
+	o.K = deref(k)
+	if retriever != "" {
+		m, err := retrieve.ParseMode(retriever)
+		if err != nil {
+			return o, fieldProblem("retriever", "retriever must be hybrid, bm25, tfidf or vector")
+		}
+		o.Mode = m
+	}
+	if f != nil {
+		o.Filter = retrieve.Filter{Prefixes: f.Prefixes, Tags: f.Tags}
+	}
+	return o, nil
+}
+
+func deref(k *int) int {
+	if k == nil {
+		return 0
+	}
+	return *k
+}
