@@ -218,4 +218,3 @@ func (ts *testServer) stream(t *testing.T, path string, body any) (*http.Respons
 	defer resp.Body.Close()
 	return resp, readEvents(t, resp.Body)
 }
-
