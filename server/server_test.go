@@ -7,9 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/fonte-rag/fonte"
@@ -53,14 +55,22 @@ func start(t *testing.T, c config) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
+	logs := &lockedBuffer{}
+	t.Cleanup(func() {
+		// Tokens never reach the log, whatever happened.
+		if out := logs.String(); strings.Contains(out, readToken) || strings.Contains(out, adminToken) {
+			t.Errorf("a token was logged: %s", out)
+		}
+	})
 	srv, err := server.New(e, server.Options{Addr: ln.Addr().String(), AdminToken: adminToken, PublicRead: c.publicRead,
+		Logger: slog.New(slog.NewTextHandler(logs, nil)),
 		Tokens: []server.TokenDigest{{SHA256: server.Digest(readToken), Scope: server.ScopeRead}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	sctx, stop := context.WithCancel(ctx)
 	ts := &testServer{url: "http://" + ln.Addr().String(), addr: ln.Addr().String(), engine: e, srv: srv, done: make(chan error, 1), stop: stop}
-	go func() { ts.done <- server.Serve(sctx, ln, srv, nil) }()
+	go func() { ts.done <- server.Serve(sctx, ln, srv, slog.New(slog.NewTextHandler(logs, nil))) }()
 	t.Cleanup(func() {
 		stop()
 		if err := <-ts.done; err != nil {
@@ -217,4 +227,22 @@ func (ts *testServer) stream(t *testing.T, path string, body any) (*http.Respons
 	}
 	defer resp.Body.Close()
 	return resp, readEvents(t, resp.Body)
+}
+
+// lockedBuffer collects log output from the server's goroutines.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
