@@ -81,7 +81,7 @@ func (t tools) ask(ctx context.Context, _ *sdk.CallToolRequest, in AskInput) (*s
 		return nil, AskOutput{}, err
 	}
 	out := AskOutput{Question: question, Query: a.Query, Answer: a.Text, Abstained: a.Abstained, Relevance: a.Relevance,
-		Floor: max(t.e.Settings().Floor, 0), Citations: make([]Citation, 0, len(a.Citations)), Unsupported: nonNil(a.Unsupported), Model: a.Model}
+		Floor: t.floor(), Citations: make([]Citation, 0, len(a.Citations)), Unsupported: nonNil(a.Unsupported), Model: a.Model}
 	for _, c := range a.Citations {
 		out.Citations = append(out.Citations, Citation{N: c.N, Doc: c.DocID, Chunk: c.Chunk.ID, Title: c.Title,
 			Heading: strings.Join(c.Headings, " › "), Headings: nonNil(c.Headings), Source: c.Source, Page: c.Page,

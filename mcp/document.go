@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -14,7 +15,17 @@ import (
 // DocumentInput is the get_document tool's arguments.
 type DocumentInput struct {
 	ID string `json:"id" jsonschema:"the document id, as search and ask return it in doc"`
+	// Around and Window keep a long document's answer short: the passage
+	// an agent holds and its neighbours, instead of every chunk.
+	Around string `json:"around,omitempty" jsonschema:"a chunk id of this document: return only that chunk and its neighbours (default: the whole document)"`
+	Window int    `json:"window,omitempty" jsonschema:"with around: how many chunks before and after it, 0 to 20 (default 2)"`
 }
+
+// Bounds of get_document's window.
+const (
+	DefaultWindow = 2
+	MaxWindow     = 20
+)
 
 // Section is one chunk of a document.
 type Section struct {
@@ -34,7 +45,8 @@ type DocumentOutput struct {
 	Source   string    `json:"source" jsonschema:"where the original is (path or URL)"`
 	Updated  string    `json:"updated,omitempty" jsonschema:"when the document last changed (YYYY-MM-DD)"`
 	Tags     []string  `json:"tags"`
-	Chunks   []Section `json:"chunks" jsonschema:"the document's passages in reading order"`
+	Total    int       `json:"total_chunks" jsonschema:"how many chunks the whole document has"`
+	Chunks   []Section `json:"chunks" jsonschema:"the document's passages in reading order (only those around the given chunk when around is set)"`
 }
 
 func documentTool() *sdk.Tool {
@@ -42,8 +54,10 @@ func documentTool() *sdk.Tool {
 		Name: "get_document",
 		Description: `Read one indexed document whole: its title, language, updated date and every passage in order, each with its chunk id and heading path.
 Use it after search or ask when a passage needs its surroundings (the steps before and after, the table it belongs to, the exceptions in the next section); the id is the doc field those tools return.
+For a long document pass around (a chunk id from search or ask) and window to get only that passage and its neighbours.
 An unknown id is an error naming it; search to find valid ids.`,
 		Annotations: readOnly("Read a document"),
+		InputSchema: schema[DocumentInput]("window", 0, MaxWindow, DefaultWindow),
 	}
 }
 
@@ -55,14 +69,33 @@ func (t tools) document(ctx context.Context, _ *sdk.CallToolRequest, in Document
 	if err != nil {
 		return nil, DocumentOutput{}, err
 	}
+	chunks := r.Chunks
+	if in.Around != "" {
+		if chunks, err = around(chunks, in.ID, in.Around, in.Window); err != nil {
+			return nil, DocumentOutput{}, err
+		}
+	}
 	d := r.Doc
 	out := DocumentOutput{ID: d.ID, Title: d.Title, Language: d.Language, Source: d.Source, Updated: day(d.Updated),
-		Tags: nonNil(d.Tags), Chunks: make([]Section, 0, len(r.Chunks))}
-	for _, c := range r.Chunks {
+		Tags: nonNil(d.Tags), Total: len(r.Chunks), Chunks: make([]Section, 0, len(chunks))}
+	for _, c := range chunks {
 		out.Chunks = append(out.Chunks, Section{Chunk: c.ID, Position: c.Position, Heading: strings.Join(c.Headings, " › "),
 			Headings: nonNil(c.Headings), Page: c.Page, Text: c.Text})
 	}
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: out.text()}}}, out, nil
+}
+
+// around returns the chunk with id chunkID and window chunks either side
+// (the SDK fills in the schema's default window when none is given).
+func around(chunks []fonte.Chunk, docID, chunkID string, window int) ([]fonte.Chunk, error) {
+	if window < 0 || window > MaxWindow {
+		return nil, fmt.Errorf("window is %d: it must be between 0 and %d", window, MaxWindow)
+	}
+	i := slices.IndexFunc(chunks, func(c fonte.Chunk) bool { return c.ID == chunkID })
+	if i < 0 {
+		return nil, fmt.Errorf("document %q has no chunk %q; chunk ids are the chunk field of search results", docID, chunkID)
+	}
+	return chunks[max(i-window, 0):min(i+window+1, len(chunks))], nil
 }
 
 // text renders the document with a heading line wherever the heading path
@@ -70,6 +103,9 @@ func (t tools) document(ctx context.Context, _ *sdk.CallToolRequest, in Document
 func (o DocumentOutput) text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\ndoc %s, language %s, source %s%s\n", o.Title, o.ID, o.Language, o.Source, where(0, o.Updated))
+	if len(o.Chunks) < o.Total {
+		fmt.Fprintf(&b, "chunks %d to %d of %d\n", o.Chunks[0].Position, o.Chunks[len(o.Chunks)-1].Position, o.Total)
+	}
 	last := "\x00"
 	for _, c := range o.Chunks {
 		if c.Heading != last && c.Heading != "" {

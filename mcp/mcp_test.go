@@ -276,6 +276,23 @@ func testDocument(t *testing.T, cs *sdk.ClientSession) {
 	if !strings.Contains(text(res), "26 working days") {
 		t.Errorf("text content lacks the document's text:\n%s", text(res))
 	}
+
+	// Around a chunk: it and the default 2 neighbours each side, or fewer
+	// at the document's start.
+	mid := r.Chunks[len(r.Chunks)/2]
+	call(t, cs, "get_document", map[string]any{"id": "people/leave.md", "around": mid.ID}, &out)
+	if lo, hi := max(mid.Position-DefaultWindow, 0), min(mid.Position+DefaultWindow, len(r.Chunks)-1); len(out.Chunks) != hi-lo+1 ||
+		out.Chunks[0].Position != lo || out.Total != len(r.Chunks) {
+		t.Errorf("around %s: %d chunks from %d of %d", mid.ID, len(out.Chunks), out.Chunks[0].Position, out.Total)
+	}
+	call(t, cs, "get_document", map[string]any{"id": "people/leave.md", "around": r.Chunks[0].ID, "window": 0}, &out)
+	if len(out.Chunks) != 1 || out.Chunks[0].Chunk != r.Chunks[0].ID {
+		t.Errorf("around %s, window 0: %+v", r.Chunks[0].ID, out.Chunks)
+	}
+	res = call(t, cs, "get_document", map[string]any{"id": "people/leave.md", "around": "security/backup.md#0"}, nil)
+	if !res.IsError || !strings.Contains(text(res), `"security/backup.md#0"`) {
+		t.Errorf("around a chunk of another document: error %v, %q", res.IsError, text(res))
+	}
 }
 
 func testUnknownDocument(t *testing.T, cs *sdk.ClientSession) {

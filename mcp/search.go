@@ -2,13 +2,10 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fonte-rag/fonte"
@@ -57,29 +54,18 @@ type SearchOutput struct {
 	Passages []Passage `json:"passages"`
 }
 
-func searchTool() *sdk.Tool {
+// searchTool describes search; floor is the relevance below which ask
+// abstains, the best yardstick an agent has for a passage's relevance.
+func searchTool(floor float64) *sdk.Tool {
 	return &sdk.Tool{
 		Name: "search",
-		Description: `Find the passages of the indexed documents that best match a query (hybrid BM25 + vector retrieval).
+		Description: fmt.Sprintf(`Find the passages of the indexed documents that best match a query (hybrid BM25 + vector retrieval).
 Use it to look facts up yourself, to compare several sources, or when you need exact wording; prefer ask for a direct cited answer to one question.
-Returns up to k passages, best first, each with its chunk id, document id, title, heading path, page, updated date, score and relevance (0-1; below about 0.3 a passage rarely answers the query) and text.
-No passages, or only low-relevance ones, means the documents do not cover the query. Use get_document with a passage's doc to read around it.`,
+Returns up to k passages, best first, each with its chunk id, document id, title, heading path, page, updated date, score and relevance (0-1, comparable across queries; ask abstains when no passage reaches %.2f) and text.
+No passages, or only ones below that relevance, means the documents do not cover the query. Use get_document with a passage's doc to read around it.`, floor),
 		Annotations: readOnly("Search the documents"),
-		InputSchema: searchSchema(),
+		InputSchema: schema[SearchInput]("k", 1, MaxK, DefaultK),
 	}
-}
-
-// searchSchema is the schema inferred from SearchInput with k's bounds and
-// default added, so a client sees them before calling.
-func searchSchema() *jsonschema.Schema {
-	s, err := jsonschema.For[SearchInput](nil)
-	if err != nil {
-		panic(err) // a fixed Go type: cannot fail at run time if it passed once
-	}
-	lo, hi := 1.0, float64(MaxK)
-	k := s.Properties["k"]
-	k.Minimum, k.Maximum, k.Default = &lo, &hi, json.RawMessage(strconv.Itoa(DefaultK))
-	return s
 }
 
 func (t tools) search(ctx context.Context, _ *sdk.CallToolRequest, in SearchInput) (*sdk.CallToolResult, SearchOutput, error) {

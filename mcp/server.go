@@ -28,7 +28,7 @@ func New(e *engine.Engine) *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: Name, Title: "fonte document search", Version: Version},
 		&sdk.ServerOptions{Instructions: instructions})
 	t := tools{e: e}
-	sdk.AddTool(s, searchTool(), t.search)
+	sdk.AddTool(s, searchTool(t.floor()), t.search)
 	sdk.AddTool(s, askTool(), t.ask)
 	sdk.AddTool(s, documentTool(), t.document)
 	return s
@@ -36,6 +36,10 @@ func New(e *engine.Engine) *sdk.Server {
 
 // tools holds the engine the tool handlers query.
 type tools struct{ e *engine.Engine }
+
+// floor is the relevance below which ask abstains (a negative setting
+// never abstains, which reads as 0).
+func (t tools) floor() float64 { return max(t.e.Settings().Floor, 0) }
 
 // readOnly annotates a tool that only reads the index: clients may call it
 // without asking the user, and calling it twice changes nothing. It is not
