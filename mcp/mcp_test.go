@@ -95,6 +95,7 @@ func TestTools(t *testing.T) {
 			t.Run("search-bad-k", func(t *testing.T) { testSearchBadK(t, cs) })
 			t.Run("ask", func(t *testing.T) { testAsk(t, cs) })
 			t.Run("ask-abstains", func(t *testing.T) { testAbstain(t, cs) })
+			t.Run("ask-history", func(t *testing.T) { testHistory(t, cs) })
 			t.Run("get-document", func(t *testing.T) { testDocument(t, cs) })
 			t.Run("get-document-unknown", func(t *testing.T) { testUnknownDocument(t, cs) })
 		})
@@ -252,6 +253,23 @@ func testAbstain(t *testing.T, cs *sdk.ClientSession) {
 	}
 }
 
+func testHistory(t *testing.T, cs *sdk.ClientSession) {
+	history := []map[string]any{
+		{"role": "user", "content": "How many vacation days do I get in a year if I work full time?"},
+		{"role": "assistant", "content": "26 working days of annual leave per year [1]."},
+	}
+	var out AskOutput
+	res := call(t, cs, "ask", map[string]any{"question": "And how far ahead do I have to request two weeks off?", "history": history}, &out)
+	if res.IsError || out.Query == "" {
+		t.Fatalf("follow-up: error %v, query %q: %s", res.IsError, out.Query, text(res))
+	}
+	history[1]["role"] = "system"
+	res = call(t, cs, "ask", map[string]any{"question": "And for part-time staff?", "history": history}, nil)
+	if !res.IsError || !strings.Contains(text(res), "history[1].role") {
+		t.Errorf("a system turn in the history: error %v, %q", res.IsError, text(res))
+	}
+}
+
 func testDocument(t *testing.T, cs *sdk.ClientSession) {
 	var out DocumentOutput
 	res := call(t, cs, "get_document", map[string]any{"id": "people/leave.md"}, &out)
@@ -326,6 +344,42 @@ func TestForeignOrigin(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode != want {
 			t.Errorf("Origin %q: status %d, want %d", origin, resp.StatusCode, want)
+		}
+	}
+}
+
+// TestConcurrentHTTP: several agents at once over HTTP, each its own
+// session, all reading the same engine (run with -race).
+func TestConcurrentHTTP(t *testing.T) {
+	ts := httptest.NewServer(HTTPHandler(handbook, nil))
+	defer ts.Close()
+	questions := []string{"expense claim deadline", "password length", "backup retention", "leave request notice"}
+	errs := make(chan error, 8)
+	for i := range 8 {
+		go func() {
+			errs <- func() error {
+				cs, err := newClient().Connect(t.Context(), &sdk.StreamableClientTransport{Endpoint: ts.URL}, nil)
+				if err != nil {
+					return err
+				}
+				defer cs.Close()
+				for j := range 3 {
+					q := questions[(i+j)%len(questions)]
+					res, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "search", Arguments: map[string]any{"query": q, "k": 3}})
+					if err != nil {
+						return err
+					}
+					if res.IsError {
+						return fmt.Errorf("%q: %s", q, text(res))
+					}
+				}
+				return nil
+			}()
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
 		}
 	}
 }
