@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -17,10 +18,20 @@ import (
 )
 
 // handbook is the example handbook indexed once for every test: the tools
-// only read it.
-var handbook *engine.Engine
+// only read it. handbookDir is its folder.
+var (
+	handbook    *engine.Engine
+	handbookDir string
+)
+
+// serveEnv names the index a re-executed test binary serves over stdio,
+// as `fonte mcp` does, for the subprocess transport.
+const serveEnv = "FONTE_MCP_TEST_SERVE"
 
 func TestMain(m *testing.M) {
+	if dir := os.Getenv(serveEnv); dir != "" {
+		os.Exit(serveStdio(dir))
+	}
 	dir, err := os.MkdirTemp("", "fonte-mcp-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -38,11 +49,28 @@ func TestMain(m *testing.M) {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
-		handbook = e
+		handbook, handbookDir = e, dir
 		return m.Run()
 	}()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// serveStdio is the subprocess: the index opened read-only and served on
+// the process's own stdin and stdout until stdin closes.
+func serveStdio(dir string) int {
+	ctx := context.Background()
+	e, err := engine.Open(ctx, engine.Settings{Store: dir}, engine.OpenOptions{ReadOnly: true})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer e.Close()
+	if err := New(e).Run(ctx, &sdk.StdioTransport{}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
 }
 
 // connect returns a client session to the MCP server over one transport.
@@ -71,6 +99,24 @@ func inMemory(t *testing.T) *sdk.ClientSession {
 	return cs
 }
 
+// subprocess runs the server in another process on real stdin and stdout,
+// started by the SDK's command transport as an MCP client starts fonte.
+func subprocess(t *testing.T) *sdk.ClientSession {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), serveEnv+"="+handbookDir)
+	cmd.Stderr = os.Stderr
+	cs, err := newClient().Connect(t.Context(), &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := cs.Close(); err != nil {
+			t.Errorf("closing the subprocess: %v", err)
+		}
+	})
+	return cs
+}
+
 // overHTTP runs the server behind HTTPHandler on a real loopback listener.
 func overHTTP(t *testing.T) *sdk.ClientSession {
 	ts := httptest.NewServer(HTTPHandler(handbook, []string{"https://allowed.example"}))
@@ -87,7 +133,7 @@ func TestTools(t *testing.T) {
 	for _, tr := range []struct {
 		name    string
 		connect connect
-	}{{"in-memory", inMemory}, {"streamable-http", overHTTP}} {
+	}{{"in-memory", inMemory}, {"stdio-subprocess", subprocess}, {"streamable-http", overHTTP}} {
 		t.Run(tr.name, func(t *testing.T) {
 			cs := tr.connect(t)
 			t.Run("list", func(t *testing.T) { testList(t, cs) })
