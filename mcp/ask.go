@@ -64,7 +64,7 @@ If the documents do not answer, ask abstains: abstained is true, the answer says
 	}
 }
 
-func (t tools) ask(ctx context.Context, _ *sdk.CallToolRequest, in AskInput) (*sdk.CallToolResult, AskOutput, error) {
+func (t tools) ask(ctx context.Context, req *sdk.CallToolRequest, in AskInput) (*sdk.CallToolResult, AskOutput, error) {
 	question := strings.TrimSpace(in.Question)
 	if question == "" {
 		return nil, AskOutput{}, errors.New("question is empty")
@@ -76,7 +76,7 @@ func (t tools) ask(ctx context.Context, _ *sdk.CallToolRequest, in AskInput) (*s
 		}
 		history = append(history, fonte.Message{Role: m.Role, Content: m.Content})
 	}
-	a, err := t.e.Ask(ctx, question, engine.AskOptions{History: history})
+	a, err := t.e.Ask(ctx, question, engine.AskOptions{History: history, OnDelta: progress(ctx, req)})
 	if err != nil {
 		return nil, AskOutput{}, err
 	}
@@ -127,4 +127,25 @@ func (o AskOutput) text() string {
 		fmt.Fprintf(&b, "warning: not supported by the cited sources: %s\n", s)
 	}
 	return b.String()
+}
+
+// progress streams the answer as it is generated to a client that asked
+// for progress (a progress token in the call): each piece of text is a
+// progress notification's message, and progress counts the bytes so far.
+// A model answer can take seconds; the client shows it as it comes.
+func progress(ctx context.Context, req *sdk.CallToolRequest) func(string) {
+	if req == nil || req.Params == nil || req.Session == nil {
+		return nil
+	}
+	token := req.Params.GetProgressToken()
+	if token == nil {
+		return nil
+	}
+	n := 0
+	return func(delta string) {
+		n += len(delta)
+		// A lost notification only costs the preview: the result carries
+		// the whole answer.
+		_ = req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: token, Progress: float64(n), Message: delta})
+	}
 }

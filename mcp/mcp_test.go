@@ -10,7 +10,9 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -427,5 +429,62 @@ func TestConcurrentHTTP(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestAskProgress: a client that passes a progress token receives the
+// answer's text as progress notifications before the result.
+func TestAskProgress(t *testing.T) {
+	ts := httptest.NewServer(HTTPHandler(handbook, nil))
+	defer ts.Close()
+	for name, transport := range map[string]func() sdk.Transport{
+		"in-memory": func() sdk.Transport {
+			st, ct := sdk.NewInMemoryTransports()
+			ss, err := New(handbook).Connect(t.Context(), st, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { ss.Wait() })
+			return ct
+		},
+		"streamable-http": func() sdk.Transport { return &sdk.StreamableClientTransport{Endpoint: ts.URL} },
+	} {
+		t.Run(name, func(t *testing.T) {
+			var mu sync.Mutex
+			var streamed strings.Builder
+			client := sdk.NewClient(&sdk.Implementation{Name: "fonte-test", Version: "0"}, &sdk.ClientOptions{
+				ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
+					mu.Lock()
+					defer mu.Unlock()
+					if r.Params.ProgressToken == "answer-1" {
+						streamed.WriteString(r.Params.Message)
+					}
+				}})
+			cs, err := client.Connect(t.Context(), transport(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			params := &sdk.CallToolParams{Name: "ask", Arguments: map[string]any{"question": "How many vacation days do I get in a year if I work full time?"}}
+			params.SetProgressToken("answer-1")
+			res, err := cs.CallTool(t.Context(), params)
+			if err != nil || res.IsError {
+				t.Fatalf("ask: %v %+v", err, res)
+			}
+			answer := res.StructuredContent.(map[string]any)["answer"].(string)
+			// The client handles notifications apart from responses, so the
+			// last one may be handled just after the result arrives.
+			got := func() string {
+				mu.Lock()
+				defer mu.Unlock()
+				return streamed.String()
+			}
+			for deadline := time.Now().Add(5 * time.Second); got() != answer && time.Now().Before(deadline); {
+				time.Sleep(5 * time.Millisecond)
+			}
+			if got() != answer {
+				t.Errorf("streamed %q, answer %q", got(), answer)
+			}
+		})
 	}
 }
