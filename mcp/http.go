@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"encoding/json"
 	"net/http"
 	"slices"
 
@@ -23,9 +24,19 @@ func HTTPHandler(e *engine.Engine, allowedOrigins []string) http.Handler {
 	allowed := slices.Clone(allowedOrigins)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if o := r.Header.Get("Origin"); o != "" && !slices.Contains(allowed, o) {
-			http.Error(w, "origin "+o+" is not allowed", http.StatusForbidden)
+			forbidden(w, o)
 			return
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// forbidden refuses an origin with an RFC 9457 problem, the shape of every
+// refusal of fonte's HTTP API.
+func forbidden(w http.ResponseWriter, origin string) {
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(http.StatusForbidden)
+	_ = json.NewEncoder(w).Encode(map[string]any{"type": "about:blank", "title": "Forbidden", "status": http.StatusForbidden,
+		"detail": "requests from the web origin " + origin + " are not allowed; configure it among the allowed origins"})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -389,9 +390,13 @@ func TestForeignOrigin(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if resp.StatusCode != want {
 			t.Errorf("Origin %q: status %d, want %d", origin, resp.StatusCode, want)
+		}
+		if want == http.StatusForbidden && (resp.Header.Get("Content-Type") != "application/problem+json" || !strings.Contains(string(body), origin)) {
+			t.Errorf("Origin %q: %s %s, want a problem naming the origin", origin, resp.Header.Get("Content-Type"), body)
 		}
 	}
 }
