@@ -17,14 +17,32 @@ import (
 // and other non-browser clients send no Origin and pass. Authentication is
 // the caller's: fonte serve puts its token check in front.
 func HTTPHandler(e *engine.Engine, allowedOrigins []string) http.Handler {
+	return NewHTTPHandler(e, HTTPOptions{AllowedOrigins: allowedOrigins})
+}
+
+// HTTPOptions configure NewHTTPHandler.
+type HTTPOptions struct {
+	// AllowedOrigins are the web origins a browser may call from; a
+	// request with any other Origin header is refused with 403.
+	AllowedOrigins []string
+	// HostChecked says the caller already refuses Host headers it does
+	// not serve (fonte serve does), which turns off the SDK's own guard:
+	// that one refuses any non-localhost Host on a loopback connection,
+	// so it would refuse a reverse proxy's configured name.
+	HostChecked bool
+}
+
+// NewHTTPHandler is HTTPHandler with every option.
+func NewHTTPHandler(e *engine.Engine, o HTTPOptions) http.Handler {
 	s := New(e)
 	// Stateless: every request stands alone, so the server keeps no
 	// session table to grow or expire; fonte's tools never call the client.
-	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, &sdk.StreamableHTTPOptions{Stateless: true})
-	allowed := slices.Clone(allowedOrigins)
+	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s },
+		&sdk.StreamableHTTPOptions{Stateless: true, DisableLocalhostProtection: o.HostChecked})
+	allowed := slices.Clone(o.AllowedOrigins)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if o := r.Header.Get("Origin"); o != "" && !slices.Contains(allowed, o) {
-			forbidden(w, o)
+		if origin := r.Header.Get("Origin"); origin != "" && !slices.Contains(allowed, origin) {
+			forbidden(w, origin)
 			return
 		}
 		h.ServeHTTP(w, r)

@@ -369,12 +369,15 @@ func testUnknownDocument(t *testing.T, cs *sdk.ClientSession) {
 	}
 }
 
+// initialize is a client's first request, enough to see whether the
+// handler lets a request through.
+const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
+
 // TestForeignOrigin: a browser page from another origin cannot reach the
 // tools (DNS rebinding, cross-site requests); a configured one can.
 func TestForeignOrigin(t *testing.T) {
 	ts := httptest.NewServer(HTTPHandler(handbook, []string{"https://allowed.example"}))
 	defer ts.Close()
-	const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
 	for origin, want := range map[string]int{"https://evil.example": http.StatusForbidden, "null": http.StatusForbidden,
 		"https://allowed.example": http.StatusOK, "": http.StatusOK} {
 		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, ts.URL, strings.NewReader(initialize))
@@ -491,5 +494,30 @@ func TestAskProgress(t *testing.T) {
 				t.Errorf("streamed %q, answer %q", got(), answer)
 			}
 		})
+	}
+}
+
+// TestHostBehindProxy: on loopback a foreign Host is refused (DNS
+// rebinding) unless the caller checks hosts itself, as fonte serve does
+// for the names a reverse proxy uses.
+func TestHostBehindProxy(t *testing.T) {
+	for checked, want := range map[bool]int{false: http.StatusForbidden, true: http.StatusOK} {
+		ts := httptest.NewServer(NewHTTPHandler(handbook, HTTPOptions{HostChecked: checked}))
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, ts.URL, strings.NewReader(initialize))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Host = "fonte.example.com"
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		ts.Close()
+		if resp.StatusCode != want {
+			t.Errorf("host checked %v: status %d, want %d", checked, resp.StatusCode, want)
+		}
 	}
 }
