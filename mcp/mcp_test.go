@@ -237,7 +237,8 @@ func testSearch(t *testing.T, cs *sdk.ClientSession) {
 	}
 	p, h := out.Passages[0], hits[0]
 	if p.Chunk != h.Chunk.ID || p.Doc != h.Chunk.DocID || p.Title != h.Chunk.Title || p.Text != h.Chunk.Text ||
-		p.Score != h.Score || p.Relevance != h.Relevance || !slices.Equal(p.Headings, h.Chunk.Headings) || p.Rank != 1 {
+		p.Score != h.Score || p.Relevance != h.Relevance || !slices.Equal(p.Headings, h.Chunk.Headings) || p.Rank != 1 ||
+		!slices.Equal(p.Legs, h.Legs) || len(p.Legs) == 0 {
 		t.Errorf("top passage %+v differs from engine.Search's top hit %+v", p, h)
 	}
 	if p.Doc != "people/leave.md" || p.Updated == "" {

@@ -45,7 +45,10 @@ type Passage struct {
 	Updated   string   `json:"updated,omitempty" jsonschema:"when the document last changed (YYYY-MM-DD)"`
 	Score     float64  `json:"score" jsonschema:"the ranking score (fused across retrievers): orders this list only"`
 	Relevance float64  `json:"relevance" jsonschema:"share of the query's evidence the passage matches, 0 to 1; comparable across queries"`
-	Text      string   `json:"text" jsonschema:"the passage text"`
+	// Legs say which retriever found the passage, for an agent (or its
+	// user) asking why it came up.
+	Legs []fonte.Leg `json:"legs" jsonschema:"each retriever's rank (0 when it did not find the passage) and own score"`
+	Text string      `json:"text" jsonschema:"the passage text"`
 }
 
 // SearchOutput is the search tool's structured result.
@@ -115,7 +118,7 @@ func (t tools) updated(ctx context.Context) (map[string]string, error) {
 func passage(rank int, h fonte.Hit, updated string) Passage {
 	c := h.Chunk
 	return Passage{Rank: rank, Chunk: c.ID, Doc: c.DocID, Title: c.Title, Heading: strings.Join(c.Headings, " › "),
-		Headings: nonNil(c.Headings), Page: c.Page, Updated: updated, Score: h.Score, Relevance: h.Relevance, Text: c.Text}
+		Headings: nonNil(c.Headings), Page: c.Page, Updated: updated, Score: h.Score, Relevance: h.Relevance, Legs: nonNil(h.Legs), Text: c.Text}
 }
 
 // text renders the result for a model that reads text content only.
