@@ -202,3 +202,30 @@ func TestHealthReadyOpen(t *testing.T) {
 		t.Errorf("unknown route: %d", status)
 	}
 }
+
+// TestStreamChatAndAbstention: chat streams like ask and its done event
+// carries the next history; an abstention still ends with citations, done.
+func TestStreamChatAndAbstention(t *testing.T) {
+	ts := start(t, config{})
+	_, events := ts.stream(t, "/v1/chat", map[string]any{"question": "and part time?",
+		"history": []server.Message{{Role: "user", Content: "How many vacation days do I get in a year?"}, {Role: "assistant", Content: "26 [1]."}}})
+	if len(events) < 3 || events[len(events)-1].name != "done" || events[len(events)-2].name != "citations" {
+		t.Fatalf("chat events %+v", events)
+	}
+	var chat server.ChatResponse
+	if err := json.Unmarshal([]byte(events[len(events)-1].data), &chat); err != nil || len(chat.History) != 4 || chat.Query == chat.Question {
+		t.Errorf("chat done %s: %v", events[len(events)-1].data, err)
+	}
+	_, events = ts.stream(t, "/v1/ask", map[string]any{"question": "How many vacation days?", "floor": 0.999})
+	var names []string
+	for _, e := range events {
+		names = append(names, e.name)
+	}
+	if got := strings.Join(names, ","); got != "token,citations,done" {
+		t.Fatalf("abstention events %s", got)
+	}
+	var a wire.Answer
+	if err := json.Unmarshal([]byte(events[2].data), &a); err != nil || !a.Abstained {
+		t.Errorf("abstention done %s: %v", events[2].data, err)
+	}
+}
