@@ -12,18 +12,20 @@ import (
 // routeCalls is one request per route, each valid for an admin.
 var routeCalls = []struct {
 	method, path, body string
-	scope              string // "" public, "read", "admin"
+	scope              string   // "" public, "read", "admin"
+	header             []string // extra request headers, name then value
 }{
-	{"POST", "/v1/search", `{"query": "vacation"}`, "read"},
-	{"POST", "/v1/ask", `{"question": "How many vacation days?"}`, "read"},
-	{"POST", "/v1/chat", `{"question": "and part time?", "history": [{"role": "user", "content": "vacation days"}]}`, "read"},
-	{"GET", "/v1/documents", ``, "read"},
-	{"GET", "/v1/status", ``, "read"},
-	{"GET", "/metrics", ``, "read"},
-	{"DELETE", "/v1/documents/finance/fatture.md", ``, "admin"},
-	{"GET", "/healthz", ``, ""},
-	{"GET", "/readyz", ``, ""},
-	{"GET", "/openapi.json", ``, ""},
+	{"POST", "/v1/search", `{"query": "vacation"}`, "read", nil},
+	{"POST", "/v1/ask", `{"question": "How many vacation days?"}`, "read", nil},
+	{"POST", "/v1/chat", `{"question": "and part time?", "history": [{"role": "user", "content": "vacation days"}]}`, "read", nil},
+	{"GET", "/v1/documents", ``, "read", nil},
+	{"GET", "/v1/status", ``, "read", nil},
+	{"GET", "/metrics", ``, "read", nil},
+	{"DELETE", "/v1/documents/finance/fatture.md", ``, "admin", nil},
+	{"GET", "/healthz", ``, "", nil},
+	{"GET", "/readyz", ``, "", nil},
+	{"GET", "/openapi.json", ``, "", nil},
+	{"POST", "/mcp", `{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}`, "read", []string{"Accept", "application/json, text/event-stream"}},
 }
 
 func TestTokensAndScopes(t *testing.T) {
@@ -35,7 +37,7 @@ func TestTokensAndScopes(t *testing.T) {
 				if c.body != "" {
 					body = c.body
 				}
-				status, raw, hdr := ts.call(t, c.method, c.path, token, body)
+				status, raw, hdr := ts.call(t, c.method, c.path, token, body, c.header...)
 				var want int
 				switch {
 				case c.scope == "", token == adminToken:

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/fonte-rag/fonte/engine"
+	"github.com/fonte-rag/fonte/mcp"
 )
 
 // Options configure a Server.
@@ -31,6 +32,9 @@ type Options struct {
 	AdminToken string
 	// PublicRead lets requests without a token search, ask and list.
 	PublicRead bool
+	// MCPOrigins are the browser origins allowed to call /mcp (none by
+	// default: requests from any web page are refused).
+	MCPOrigins []string
 	// Logger receives request errors; nil means slog.Default(). Tokens are
 	// never logged.
 	Logger *slog.Logger
@@ -45,6 +49,7 @@ type Server struct {
 	log        *slog.Logger
 	metrics    *metrics
 	mux        *http.ServeMux
+	mcp        http.Handler // the MCP tools over streamable HTTP, at /mcp
 	handler    http.Handler
 }
 
@@ -73,6 +78,9 @@ func New(e *engine.Engine, o Options) (*Server, error) {
 		return nil, err
 	}
 	s.keys = keys
+	// The server checks Host itself (a proxy's configured name included),
+	// so the SDK's loopback-only Host guard stays off.
+	s.mcp = mcp.NewHTTPHandler(e, mcp.HTTPOptions{AllowedOrigins: o.MCPOrigins, HostChecked: true})
 	s.routes()
 	s.handler = s.metrics.instrument(newHostGuard(o.Addr, o.Hosts).wrap(s.mux))
 	return s, nil
@@ -115,6 +123,7 @@ func (s *Server) table() []route {
 		{"GET /healthz", "", s.handleHealth},
 		{"GET /readyz", "", s.handleReady},
 		{"GET /openapi.json", "", s.handleOpenAPI},
+		{"POST /mcp", ScopeRead, s.mcp.ServeHTTP},
 	}
 }
 
