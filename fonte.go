@@ -122,10 +122,14 @@ type Citation struct {
 	Source   string    // path or URL of the original
 	Page     int       // 1-based page, 0 when not paginated
 	Updated  time.Time // last modification of the source
-	Quote    string    // the sentence or passage the answer rests on
-	Start    int       // byte span of Quote in the document text
-	End      int
-	Chunk    Chunk // the whole chunk given to the generator
+	// DocSHA256 is the content hash of the document version quoted, so
+	// a client that keeps the answer can later tell whether the
+	// document changed since.
+	DocSHA256 string
+	Quote     string // the sentence or passage the answer rests on
+	Start     int    // byte span of Quote in the document text
+	End       int
+	Chunk     Chunk // the whole chunk given to the generator
 }
 
 // Answer is the result of asking a question.

@@ -140,7 +140,7 @@ func citation(n int, c fonte.Chunk, docs map[string]fonte.Document, start, end i
 	cit := fonte.Citation{N: n, DocID: c.DocID, Title: c.Title, Headings: c.Headings, Page: c.Page, Chunk: c,
 		Source: c.DocID, Start: c.Start, End: c.End, Quote: c.Text}
 	if d, ok := docs[c.DocID]; ok {
-		cit.Source, cit.Updated = d.Source, d.Updated
+		cit.Source, cit.Updated, cit.DocSHA256 = d.Source, d.Updated, d.SHA256
 		if cit.Title == "" {
 			cit.Title = d.Title
 		}

@@ -20,6 +20,7 @@ var routeCalls = []struct {
 	{"POST", "/v1/chat", `{"question": "and part time?", "history": [{"role": "user", "content": "vacation days"}]}`, "read", nil},
 	{"GET", "/v1/documents", ``, "read", nil},
 	{"GET", "/v1/status", ``, "read", nil},
+	{"GET", "/v1/passages/people/leave.md%230", ``, "read", nil},
 	{"GET", "/metrics", ``, "read", nil},
 	{"DELETE", "/v1/documents/finance/fatture.md", ``, "admin", nil},
 	{"GET", "/healthz", ``, "", nil},

@@ -118,6 +118,7 @@ func (s *Server) table() []route {
 		{"POST /v1/chat", ScopeRead, s.handleChat},
 		{"GET /v1/documents", ScopeRead, s.handleDocuments},
 		{"DELETE /v1/documents/{id...}", ScopeAdmin, s.handleDelete},
+		{"GET /v1/passages/{id...}", ScopeRead, s.handlePassage},
 		{"GET /v1/status", ScopeRead, s.handleStatus},
 		{"GET /metrics", ScopeRead, s.handleMetrics()},
 		{"GET /healthz", "", s.handleHealth},

@@ -50,6 +50,11 @@ type Citation struct {
 	Quote    string    `json:"quote"`
 	Start    int       `json:"start"`
 	End      int       `json:"end"`
+	// Chunk and DocSHA256 let a client that keeps the answer ask later
+	// (GET /v1/passages/{chunk}) whether the passage still exists and
+	// whether its document changed.
+	Chunk     string `json:"chunk"`
+	DocSHA256 string `json:"doc_sha256"`
 }
 
 // Answer is an answer with its citations, or an abstention.
@@ -88,7 +93,8 @@ func Citations(cs []fonte.Citation) []Citation {
 	out := make([]Citation, 0, len(cs))
 	for _, c := range cs {
 		out = append(out, Citation{N: c.N, Doc: c.DocID, Title: c.Title, Heading: strings.Join(c.Headings, HeadingSep),
-			Headings: c.Headings, Source: c.Source, Page: c.Page, Updated: c.Updated, Quote: c.Quote, Start: c.Start, End: c.End})
+			Headings: c.Headings, Source: c.Source, Page: c.Page, Updated: c.Updated, Quote: c.Quote, Start: c.Start, End: c.End,
+			Chunk: c.Chunk.ID, DocSHA256: c.DocSHA256})
 	}
 	return out
 }
