@@ -8,8 +8,6 @@ import (
 	"sync"
 
 	goredis "github.com/redis/go-redis/v9"
-
-	"github.com/fonte-rag/fonte"
 )
 
 // deleteVersions deletes every key of the given versions: first the
@@ -152,23 +150,11 @@ func (s *Store) collectGarbage(ctx context.Context, st *state) error {
 // collection's unused indexes. Commits already delete what they replace;
 // Purge is what guarantees it after a failed or crashed writer.
 func (s *Store) Purge(ctx context.Context) error {
-	if s.opts.ReadOnly {
-		return fmt.Errorf("redis %s: %w", s.cfg.where(), fonte.ErrReadOnly)
-	}
-	if s.isClosed() {
-		return ErrClosed
-	}
-	select {
-	case s.writer <- struct{}{}:
-	case <-ctx.Done():
-		return fmt.Errorf("redis %s: waiting to purge: %w", s.cfg.where(), ctx.Err())
-	}
-	defer func() { <-s.writer }()
-	l, err := s.lock(ctx)
+	_, release, err := s.beginWrite(ctx, "purge")
 	if err != nil {
 		return err
 	}
-	defer l.unlock()
+	defer release()
 	st, err := s.load(ctx)
 	if err != nil {
 		return s.wrapErr("purging", err)

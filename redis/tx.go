@@ -53,23 +53,11 @@ type storeTx struct {
 // transaction wrote are deleted (or, if the server cannot be reached, left
 // invisible for the next commit or Purge to delete).
 func (s *Store) Update(ctx context.Context, fn func(tx fonte.StoreTx) error) error {
-	if s.opts.ReadOnly {
-		return fmt.Errorf("redis %s: %w", s.cfg.where(), fonte.ErrReadOnly)
-	}
-	if s.isClosed() {
-		return ErrClosed
-	}
-	select {
-	case s.writer <- struct{}{}:
-	case <-ctx.Done():
-		return fmt.Errorf("redis %s: waiting to write: %w", s.cfg.where(), ctx.Err())
-	}
-	defer func() { <-s.writer }()
-	l, err := s.lock(ctx)
+	l, release, err := s.beginWrite(ctx, "write")
 	if err != nil {
 		return err
 	}
-	defer l.unlock()
+	defer release()
 
 	base, err := s.load(ctx)
 	if err != nil {
@@ -380,4 +368,30 @@ func cloneInfos(in []fonte.DocInfo) []fonte.DocInfo {
 		out[i] = d
 	}
 	return out
+}
+
+// beginWrite takes this process's writer slot and the collection's lock,
+// for an Update or a Purge (what names it in errors); release gives both
+// back.
+func (s *Store) beginWrite(ctx context.Context, what string) (l *writeLock, release func(), err error) {
+	if s.opts.ReadOnly {
+		return nil, nil, fmt.Errorf("redis %s: %w", s.cfg.where(), fonte.ErrReadOnly)
+	}
+	if s.isClosed() {
+		return nil, nil, ErrClosed
+	}
+	select {
+	case s.writer <- struct{}{}:
+	case <-ctx.Done():
+		return nil, nil, fmt.Errorf("redis %s: waiting to %s: %w", s.cfg.where(), what, ctx.Err())
+	}
+	l, err = s.lock(ctx)
+	if err != nil {
+		<-s.writer
+		return nil, nil, err
+	}
+	return l, func() {
+		l.unlock()
+		<-s.writer
+	}, nil
 }
