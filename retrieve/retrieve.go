@@ -451,17 +451,24 @@ func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
 		}
 		doc := unkey(f.ID)
 		ls, ds := lexScore[doc], denseScore[doc]
-		out = append(out, fonte.Hit{
-			Chunk:     ix.corpus.Chunks[doc],
-			Score:     f.Score,
-			Relevance: relevance(doc, ls, ds),
-			Legs: []fonte.Leg{
-				{Name: "bm25", Rank: f.Ranks[0], Score: ls},
-				{Name: "vector", Rank: f.Ranks[1], Score: ds},
-			},
-		})
+		out = append(out, fusedHit(ix.corpus.Chunks[doc], f, ls, ds, relevance(doc, ls, ds)))
 	}
 	return out, nil
+}
+
+// fusedHit is one hybrid hit: the fused score, and each leg's rank and
+// own score (the lexical leg first), so every search path explains a hit
+// alike.
+func fusedHit(c fonte.Chunk, f fusion.Fused, lexScore, denseScore, relevance float64) fonte.Hit {
+	return fonte.Hit{
+		Chunk:     c,
+		Score:     f.Score,
+		Relevance: relevance,
+		Legs: []fonte.Leg{
+			{Name: "bm25", Rank: f.Ranks[0], Score: lexScore},
+			{Name: "vector", Rank: f.Ranks[1], Score: denseScore},
+		},
+	}
 }
 
 // allow returns the filter as a predicate over chunk numbers, or nil.

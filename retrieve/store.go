@@ -149,15 +149,7 @@ func (s *StoreSearch) Search(ctx context.Context, req Request) ([]fonte.Hit, err
 		}
 		h := byKey[f.ID]
 		ls, ds := lexScore[f.ID], denseScore[f.ID]
-		out = append(out, fonte.Hit{
-			Chunk:     h.chunk,
-			Score:     f.Score,
-			Relevance: relevance(h, ls, ds),
-			Legs: []fonte.Leg{
-				{Name: "bm25", Rank: f.Ranks[0], Score: ls},
-				{Name: "vector", Rank: f.Ranks[1], Score: ds},
-			},
-		})
+		out = append(out, fusedHit(h.chunk, f, ls, ds, relevance(h, ls, ds)))
 	}
 	return out, nil
 }
