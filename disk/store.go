@@ -371,8 +371,17 @@ func (s *Store) Purge(ctx context.Context) error {
 	if s.opts.ReadOnly {
 		return ErrReadOnly
 	}
-	if err := s.PersistDerived(ctx, true); err != nil {
+	// A commit that deleted documents dropped the derived blobs; only then
+	// are there tombstoned vectors to compact away before writing them
+	// again. A purge with nothing deleted rewrites nothing.
+	snap, err := s.Snapshot()
+	if err != nil {
 		return err
+	}
+	if !hasBlob(snap, BlobLexical) {
+		if err := s.PersistDerived(ctx, true); err != nil {
+			return err
+		}
 	}
 	return s.purgeFiles()
 }
