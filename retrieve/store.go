@@ -80,12 +80,17 @@ func (s *StoreSearch) Search(ctx context.Context, req Request) ([]fonte.Hit, err
 	var lexHits, denseHits []storeHit
 	var content []contentTerms
 	if req.Mode != Dense {
-		var err error
-		if lexHits, err = s.lexicalTop(ctx, req); err != nil {
+		qs, err := s.analyse(ctx, req)
+		if err != nil {
 			return nil, err
 		}
-		if content, err = s.content(ctx, req); err != nil {
+		if lexHits, err = s.lexicalTop(ctx, req, qs); err != nil {
 			return nil, err
+		}
+		for _, q := range qs {
+			if m := maxScore(q.contentStats); m > 0 {
+				content = append(content, contentTerms{q.content, q.contentStats, m})
+			}
 		}
 	}
 	if req.Mode != BM25 {
@@ -154,22 +159,63 @@ func (s *StoreSearch) Search(ctx context.Context, req Request) ([]fonte.Hit, err
 	return out, nil
 }
 
+// langQuery is the query analysed in one language: its ranking terms and
+// its content words, each with their statistics.
+type langQuery struct {
+	terms, content          []string
+	termStats, contentStats fonte.TermStats
+}
+
+// analyse analyses the query in each of its languages and reads the
+// statistics of every term involved in one TermStats call, one round
+// trip to the store however many languages and lists there are.
+func (s *StoreSearch) analyse(ctx context.Context, req Request) ([]langQuery, error) {
+	var qs []langQuery
+	var all []string
+	at := map[string]int{}
+	for _, l := range s.queryLangs(req.Lang) {
+		q := langQuery{terms: s.An.of(l).Analyze(req.Query), content: s.An.contentOf(l).Analyze(req.Query)}
+		for _, list := range [][]string{q.terms, q.content} {
+			for _, t := range list {
+				if _, ok := at[t]; !ok {
+					at[t] = len(all)
+					all = append(all, t)
+				}
+			}
+		}
+		qs = append(qs, q)
+	}
+	if len(all) == 0 {
+		return qs, nil
+	}
+	st, err := s.Store.TermStats(ctx, all)
+	if err != nil {
+		return nil, err
+	}
+	of := func(list []string) fonte.TermStats {
+		out := fonte.TermStats{Chunks: st.Chunks, TotalTerms: st.TotalTerms, DF: make([]int, len(list))}
+		for i, t := range list {
+			out.DF[i] = st.DF[at[t]]
+		}
+		return out
+	}
+	for i := range qs {
+		qs[i].termStats, qs[i].contentStats = of(qs[i].terms), of(qs[i].content)
+	}
+	return qs, nil
+}
+
 // lexicalTop is Index.lexicalTop over the store: per query language, the
 // store's BM25 top list divided by the query's MaxScore, each chunk
 // keeping its best share.
-func (s *StoreSearch) lexicalTop(ctx context.Context, req Request) ([]storeHit, error) {
+func (s *StoreSearch) lexicalTop(ctx context.Context, req Request, qs []langQuery) ([]storeHit, error) {
 	best := map[string]storeHit{}
-	for _, l := range s.queryLangs(req.Lang) {
-		terms := s.An.of(l).Analyze(req.Query)
-		if len(terms) == 0 {
+	for _, q := range qs {
+		if len(q.terms) == 0 {
 			continue
 		}
-		st, err := s.Store.TermStats(ctx, terms)
-		if err != nil {
-			return nil, err
-		}
-		m := maxScore(st)
-		res, err := s.Store.LexicalTopK(ctx, fonte.LexicalQuery{Terms: terms, K: req.Depth, Filter: req.Filter})
+		m := maxScore(q.termStats)
+		res, err := s.Store.LexicalTopK(ctx, fonte.LexicalQuery{Terms: q.terms, K: req.Depth, Filter: req.Filter})
 		if err != nil {
 			return nil, err
 		}
@@ -202,24 +248,6 @@ type contentTerms struct {
 	terms []string
 	stats fonte.TermStats
 	max   float64
-}
-
-func (s *StoreSearch) content(ctx context.Context, req Request) ([]contentTerms, error) {
-	var out []contentTerms
-	for _, l := range s.queryLangs(req.Lang) {
-		toks := s.An.contentOf(l).Analyze(req.Query)
-		if len(toks) == 0 {
-			continue
-		}
-		st, err := s.Store.TermStats(ctx, toks)
-		if err != nil {
-			return nil, err
-		}
-		if m := maxScore(st); m > 0 {
-			out = append(out, contentTerms{toks, st, m})
-		}
-	}
-	return out, nil
 }
 
 // share is Index.share: the BM25 score of the content words in the hit's
