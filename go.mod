@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/blevesearch/snowballstem v0.9.0
+	github.com/fsnotify/fsnotify v1.10.1
 	github.com/go-pdf/fpdf v0.9.0
 	github.com/google/jsonschema-go v0.4.3
 	github.com/jackc/pgx/v5 v5.12.0
