@@ -183,17 +183,54 @@ type StoreStatus struct {
 
 // Filter restricts a search to chunks whose document ID starts with one
 // of Prefixes (when any are given) and whose document carries every tag
-// in Tags. Stores apply it inside both legs, before the top-k cut.
+// in Tags; with Restricted, also to documents the reader may see (see
+// Readable). Stores apply it inside both legs, before the top-k cut, so
+// what one reader may not see never shifts what another sees.
 type Filter struct {
 	Prefixes []string `json:"prefixes,omitempty"`
 	Tags     []string `json:"tags,omitempty"`
+	// Restricted limits the search to documents without access labels and
+	// to those carrying one of Labels.
+	Restricted bool     `json:"restricted,omitempty"`
+	Labels     []string `json:"labels,omitempty"`
 }
 
+// AccessTagPrefix marks a document tag as an access label: a document
+// tagged "access:hr" is readable only by readers allowed label "hr".
+const AccessTagPrefix = "access:"
+
+// AccessTag is the tag that carries access label l.
+func AccessTag(l string) string { return AccessTagPrefix + l }
+
 // Empty reports whether the filter accepts everything.
-func (f Filter) Empty() bool { return len(f.Prefixes) == 0 && len(f.Tags) == 0 }
+func (f Filter) Empty() bool { return len(f.Prefixes) == 0 && len(f.Tags) == 0 && !f.Restricted }
+
+// Readable reports whether a document carrying tags may be read under
+// the filter's access restriction: always when unrestricted; otherwise
+// when it has no access label or one of f.Labels.
+func (f Filter) Readable(tags []string) bool {
+	if !f.Restricted {
+		return true
+	}
+	labelled := false
+	for _, t := range tags {
+		if len(t) > len(AccessTagPrefix) && t[:len(AccessTagPrefix)] == AccessTagPrefix {
+			labelled = true
+			for _, l := range f.Labels {
+				if t[len(AccessTagPrefix):] == l {
+					return true
+				}
+			}
+		}
+	}
+	return !labelled
+}
 
 // Accepts reports whether a chunk of document docID carrying tags passes.
 func (f Filter) Accepts(docID string, tags []string) bool {
+	if !f.Readable(tags) {
+		return false
+	}
 	if len(f.Prefixes) > 0 {
 		ok := false
 		for _, p := range f.Prefixes {

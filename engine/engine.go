@@ -61,6 +61,11 @@ type Settings struct {
 	Budget int
 	// Include and Exclude are globs for `Index` (see ingest.WalkOptions).
 	Include, Exclude []string
+	// Access gives documents access labels by folder: a document whose ID
+	// starts with a key gets that key's labels, besides those of its own
+	// front matter (`access: [hr]`). Only readers allowed one of a
+	// document's labels see it (fonte.Filter.Restricted).
+	Access map[string][]string
 }
 
 // DefaultEmbedder is the dense leg fonte runs when no model server is

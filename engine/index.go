@@ -6,8 +6,10 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"maps"
 	"math"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -69,6 +71,13 @@ func (e *Engine) Index(ctx context.Context, root string, progress func(Progress)
 		return nil, fmt.Errorf("reading %s: %w", root, err)
 	}
 	return e.update(ctx, rep, func(r *run) error {
+		// Uploaded documents are not the folder's: a run over it keeps
+		// them (a file of the same id replaces one below).
+		for id, d := range r.base {
+			if d.Source == UploadSource {
+				r.seen[id] = true
+			}
+		}
 		done := 0
 		report := func(p string) {
 			done++
@@ -96,6 +105,7 @@ func (e *Engine) Index(ctx context.Context, root string, progress func(Progress)
 				continue
 			}
 			p := en.Parsed
+			p.Doc.Tags = e.withAccess(p.Doc.ID, p.Doc.Tags)
 			if r.unchanged(p.Doc) {
 				report(en.Path)
 				continue
@@ -139,7 +149,8 @@ func (r *run) has(id string) bool {
 // re-embedded).
 func (r *run) unchanged(doc fonte.Document) bool {
 	r.seen[doc.ID] = true
-	if old, ok := r.base[doc.ID]; ok && old.SHA256 == doc.SHA256 {
+	// Equal tags too: a changed access rule must reach the stored copy.
+	if old, ok := r.base[doc.ID]; ok && old.SHA256 == doc.SHA256 && slices.Equal(old.Tags, doc.Tags) {
 		r.rep.Unchanged++
 		return true
 	}
@@ -204,6 +215,21 @@ func (e *Engine) update(ctx context.Context, rep *IndexReport, fill func(r *run)
 	rep.Duration += time.Since(start)
 	sort.Strings(rep.Indexed)
 	return rep, nil
+}
+
+// withAccess adds the access tags the folder rules give document id.
+func (e *Engine) withAccess(id string, tags []string) []string {
+	for _, prefix := range slices.Sorted(maps.Keys(e.settings.Access)) {
+		if !strings.HasPrefix(id, prefix) {
+			continue
+		}
+		for _, l := range e.settings.Access[prefix] {
+			if t := fonte.AccessTag(l); !slices.Contains(tags, t) {
+				tags = append(tags, t)
+			}
+		}
+	}
+	return tags
 }
 
 type pendingDoc struct {

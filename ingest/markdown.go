@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -18,6 +19,8 @@ import (
 	"go.abhg.dev/goldmark/frontmatter"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/fonte-rag/fonte"
 )
 
 // markdown is the shared goldmark instance: CommonMark plus GitHub tables,
@@ -85,7 +88,7 @@ func ParseMarkdown(name string, raw []byte) (*Parsed, error) {
 	if out.Doc.Title == "" {
 		out.Doc.Title = titleFromName(name)
 	}
-	out.Doc.Tags = metaTags(meta)
+	out.Doc.Tags = append(metaTags(meta), accessTags(meta)...)
 	for _, key := range []string{"lang", "language", "locale"} {
 		if l := normalizeLang(metaString(meta, key)); l != "" {
 			out.Doc.Language = l
@@ -459,6 +462,30 @@ func metaString(meta map[string]any, key string) string {
 	default:
 		return fmt.Sprint(v)
 	}
+}
+
+// accessTags turns the front matter's "access" labels (a list, or a
+// string separated by commas) into access tags: only readers allowed one
+// of them see the document.
+func accessTags(meta map[string]any) []string {
+	var labels []string
+	switch v := meta["access"].(type) {
+	case string:
+		labels = strings.Split(v, ",")
+	case []any:
+		for _, l := range v {
+			if s, ok := l.(string); ok {
+				labels = append(labels, s)
+			}
+		}
+	}
+	var tags []string
+	for _, l := range labels {
+		if l = strings.TrimSpace(l); l != "" && !slices.Contains(tags, fonte.AccessTag(l)) {
+			tags = append(tags, fonte.AccessTag(l))
+		}
+	}
+	return tags
 }
 
 // metaTags gathers tags from "tags", "keywords" and "categories": lists of

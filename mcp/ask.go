@@ -16,6 +16,8 @@ import (
 type AskInput struct {
 	Question string `json:"question" jsonschema:"the question to answer from the documents"`
 	History  []Turn `json:"history,omitempty" jsonschema:"earlier turns of the conversation, oldest first, so that a follow-up such as 'and for contractors?' is understood"`
+	// Collection names the index to ask when the server holds several.
+	Collection string `json:"collection,omitempty" jsonschema:"the collection to ask (default: default)"`
 }
 
 // Turn is one message of a conversation.
@@ -76,7 +78,11 @@ func (t tools) ask(ctx context.Context, req *sdk.CallToolRequest, in AskInput) (
 		}
 		history = append(history, fonte.Message{Role: m.Role, Content: m.Content})
 	}
-	a, err := t.e.Ask(ctx, question, engine.AskOptions{History: history, OnDelta: progress(ctx, req)})
+	e, access, err := t.resolve(ctx, in.Collection)
+	if err != nil {
+		return nil, AskOutput{}, err
+	}
+	a, err := e.Ask(ctx, question, engine.AskOptions{SearchOptions: engine.SearchOptions{Filter: access}, History: history, OnDelta: progress(ctx, req)})
 	if err != nil {
 		return nil, AskOutput{}, err
 	}

@@ -19,6 +19,8 @@ type DocumentInput struct {
 	// an agent holds and its neighbours, instead of every chunk.
 	Around string `json:"around,omitempty" jsonschema:"a chunk id of this document: return only that chunk and its neighbours (default: the whole document)"`
 	Window int    `json:"window,omitempty" jsonschema:"with around: how many chunks before and after it, 0 to 20 (default 2)"`
+	// Collection names the index to read when the server holds several.
+	Collection string `json:"collection,omitempty" jsonschema:"the collection the document is in (default: default)"`
 }
 
 // Bounds of get_document's window.
@@ -62,7 +64,14 @@ An unknown id is an error naming it; search to find valid ids.`,
 }
 
 func (t tools) document(ctx context.Context, _ *sdk.CallToolRequest, in DocumentInput) (*sdk.CallToolResult, DocumentOutput, error) {
-	r, err := t.e.Document(ctx, in.ID)
+	e, access, err := t.resolve(ctx, in.Collection)
+	if err != nil {
+		return nil, DocumentOutput{}, err
+	}
+	r, err := e.Document(ctx, in.ID)
+	if err == nil && !access.Readable(r.Doc.Tags) {
+		err = fonte.ErrNotFound // a document the caller may not read is not there for it
+	}
 	if errors.Is(err, fonte.ErrNotFound) {
 		return nil, DocumentOutput{}, fmt.Errorf("no document with id %q in the index; ids are the doc field of search results", in.ID)
 	}

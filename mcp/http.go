@@ -17,7 +17,8 @@ import (
 // and other non-browser clients send no Origin and pass. Authentication is
 // the caller's: fonte serve puts its token check in front.
 func HTTPHandler(e *engine.Engine, allowedOrigins []string) http.Handler {
-	return NewHTTPHandler(e, HTTPOptions{AllowedOrigins: allowedOrigins})
+	s := New(e)
+	return NewHTTPHandler(func(*http.Request) *sdk.Server { return s }, HTTPOptions{AllowedOrigins: allowedOrigins})
 }
 
 // HTTPOptions configure NewHTTPHandler.
@@ -32,12 +33,13 @@ type HTTPOptions struct {
 	HostChecked bool
 }
 
-// NewHTTPHandler is HTTPHandler with every option.
-func NewHTTPHandler(e *engine.Engine, o HTTPOptions) http.Handler {
-	s := New(e)
+// NewHTTPHandler serves, for each request, the MCP server serverFor
+// returns (one bound to the caller's collections and access, say), with
+// every option.
+func NewHTTPHandler(serverFor func(*http.Request) *sdk.Server, o HTTPOptions) http.Handler {
 	// Stateless: every request stands alone, so the server keeps no
 	// session table to grow or expire; fonte's tools never call the client.
-	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s },
+	h := sdk.NewStreamableHTTPHandler(serverFor,
 		&sdk.StreamableHTTPOptions{Stateless: true, DisableLocalhostProtection: o.HostChecked})
 	allowed := slices.Clone(o.AllowedOrigins)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -503,7 +503,8 @@ func TestAskProgress(t *testing.T) {
 // for the names a reverse proxy uses.
 func TestHostBehindProxy(t *testing.T) {
 	for checked, want := range map[bool]int{false: http.StatusForbidden, true: http.StatusOK} {
-		ts := httptest.NewServer(NewHTTPHandler(handbook, HTTPOptions{HostChecked: checked}))
+		srv := New(handbook)
+		ts := httptest.NewServer(NewHTTPHandler(func(*http.Request) *sdk.Server { return srv }, HTTPOptions{HostChecked: checked}))
 		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, ts.URL, strings.NewReader(initialize))
 		if err != nil {
 			t.Fatal(err)

@@ -10,7 +10,6 @@ import (
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/engine"
-	"github.com/fonte-rag/fonte/retrieve"
 )
 
 // Bounds of search's k: enough passages to choose from, few enough to fit
@@ -25,6 +24,8 @@ type SearchInput struct {
 	Query   string   `json:"query" jsonschema:"what to look for: a question or keywords, in the documents' language (English or Italian)"`
 	K       int      `json:"k,omitempty" jsonschema:"how many passages to return, 1 to 50 (default 10)"`
 	Filters *Filters `json:"filters,omitempty" jsonschema:"restrict the search to some documents"`
+	// Collection names the index to search when the server holds several.
+	Collection string `json:"collection,omitempty" jsonschema:"the collection to search (default: default)"`
 }
 
 // Filters restrict a search to some documents.
@@ -83,15 +84,19 @@ func (t tools) search(ctx context.Context, _ *sdk.CallToolRequest, in SearchInpu
 	if k < 1 || k > MaxK {
 		return nil, SearchOutput{}, fmt.Errorf("k is %d: it must be between 1 and %d", in.K, MaxK)
 	}
-	o := engine.SearchOptions{K: k}
-	if in.Filters != nil {
-		o.Filter = retrieve.Filter{Prefixes: in.Filters.Prefixes, Tags: in.Filters.Tags}
-	}
-	hits, err := t.e.Search(ctx, query, o)
+	e, access, err := t.resolve(ctx, in.Collection)
 	if err != nil {
 		return nil, SearchOutput{}, err
 	}
-	updated, err := t.updated(ctx)
+	o := engine.SearchOptions{K: k, Filter: access}
+	if in.Filters != nil {
+		o.Filter.Prefixes, o.Filter.Tags = in.Filters.Prefixes, in.Filters.Tags
+	}
+	hits, err := e.Search(ctx, query, o)
+	if err != nil {
+		return nil, SearchOutput{}, err
+	}
+	updated, err := updatedDates(ctx, e)
 	if err != nil {
 		return nil, SearchOutput{}, err
 	}
@@ -103,8 +108,8 @@ func (t tools) search(ctx context.Context, _ *sdk.CallToolRequest, in SearchInpu
 }
 
 // updated maps each document id to its last change, which hits do not carry.
-func (t tools) updated(ctx context.Context) (map[string]string, error) {
-	docs, err := t.e.Store().Documents(ctx)
+func updatedDates(ctx context.Context, e *engine.Engine) (map[string]string, error) {
+	docs, err := e.Store().Documents(ctx)
 	if err != nil {
 		return nil, err
 	}

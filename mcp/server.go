@@ -5,8 +5,12 @@
 package mcp
 
 import (
+	"context"
+	"fmt"
+
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/engine"
 )
 
@@ -22,24 +26,53 @@ const instructions = `fonte answers from an indexed collection of documents (han
 Use search to find passages, ask for a cited answer, get_document to read a whole document.
 When ask abstains, the documents do not answer the question: say so rather than guessing.`
 
-// New returns an MCP server whose tools read e. The server holds no state
-// of its own, so one value can serve any number of sessions.
+// New returns an MCP server whose tools read e (the collection
+// "default"). The server holds no state of its own, so one value can serve
+// any number of sessions.
 func New(e *engine.Engine) *sdk.Server {
+	return NewFor(Single(e), max(e.Settings().Floor, 0))
+}
+
+// Resolver gives the tools the engine of a collection ("" names the
+// default one) and the access filter of the caller, which goes into every
+// search so that passages the caller may not read never come back.
+type Resolver func(ctx context.Context, collection string) (*engine.Engine, fonte.Filter, error)
+
+// Single resolves the default collection to e, unrestricted, and refuses
+// any other.
+func Single(e *engine.Engine) Resolver {
+	return func(_ context.Context, collection string) (*engine.Engine, fonte.Filter, error) {
+		if collection != "" && collection != DefaultCollection {
+			return nil, fonte.Filter{}, fmt.Errorf("unknown collection %q: this server has only %q", collection, DefaultCollection)
+		}
+		return e, fonte.Filter{}, nil
+	}
+}
+
+// DefaultCollection is the collection tools read when none is named.
+const DefaultCollection = "default"
+
+// NewFor returns an MCP server whose tools read the collections resolve
+// gives; floor is the abstain floor the tool descriptions quote.
+func NewFor(resolve Resolver, floor float64) *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: Name, Title: "fonte document search", Version: Version},
 		&sdk.ServerOptions{Instructions: instructions})
-	t := tools{e: e}
+	t := tools{resolve: resolve, floorValue: floor}
 	sdk.AddTool(s, searchTool(t.floor()), t.search)
 	sdk.AddTool(s, askTool(), t.ask)
 	sdk.AddTool(s, documentTool(), t.document)
 	return s
 }
 
-// tools holds the engine the tool handlers query.
-type tools struct{ e *engine.Engine }
+// tools holds what the tool handlers query.
+type tools struct {
+	resolve    Resolver
+	floorValue float64
+}
 
 // floor is the relevance below which ask abstains (a negative setting
 // never abstains, which reads as 0).
-func (t tools) floor() float64 { return max(t.e.Settings().Floor, 0) }
+func (t tools) floor() float64 { return t.floorValue }
 
 // readOnly annotates a tool that only reads the index: clients may call it
 // without asking the user, and calling it twice changes nothing. It is not

@@ -300,6 +300,16 @@ func filterSQL(f fonte.Filter, args *[]any) string {
 		*args = append(*args, f.Tags)
 		fmt.Fprintf(&b, " AND tags @> $%d::text[]", len(*args))
 	}
+	if f.Restricted {
+		// Readable: no access label at all, or one the reader holds.
+		allowed := make([]string, len(f.Labels))
+		for i, l := range f.Labels {
+			allowed[i] = fonte.AccessTag(l)
+		}
+		*args = append(*args, allowed)
+		fmt.Fprintf(&b, " AND (tags && $%d::text[] OR NOT EXISTS (SELECT 1 FROM unnest(tags) AS t(v) WHERE starts_with(t.v, '%s') AND t.v <> '%s'))",
+			len(*args), fonte.AccessTagPrefix, fonte.AccessTagPrefix)
+	}
 	return b.String()
 }
 

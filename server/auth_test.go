@@ -185,9 +185,9 @@ func TestMetrics(t *testing.T) {
 		`fonte_http_request_duration_seconds_bucket{route="POST /v1/search",status="200",le="0.001"}`,
 		`fonte_http_request_duration_seconds_count{route="POST /v1/search",status="400"} 1`,
 		`fonte_http_request_duration_seconds_count{route="DELETE /v1/documents/{id...}",status="200"} 1`,
-		`fonte_abstentions_total 1`,
-		`fonte_documents `,
-		`fonte_chunks `,
+		`fonte_abstentions_total{collection="default"} 1`,
+		`fonte_documents{collection="default"} `,
+		`fonte_chunks{collection="default"} `,
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("metrics lack %s", want)

@@ -15,9 +15,9 @@ import (
 type metrics struct {
 	reg         *prometheus.Registry
 	latency     *prometheus.HistogramVec
-	abstentions prometheus.Counter
-	documents   prometheus.Gauge
-	chunks      prometheus.Gauge
+	abstentions *prometheus.CounterVec
+	documents   *prometheus.GaugeVec
+	chunks      *prometheus.GaugeVec
 }
 
 func newMetrics() *metrics {
@@ -28,12 +28,12 @@ func newMetrics() *metrics {
 			Help:    "Time to answer an HTTP request, by route pattern and status.",
 			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60},
 		}, []string{"route", "status"}),
-		abstentions: prometheus.NewCounter(prometheus.CounterOpts{
+		abstentions: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "fonte_abstentions_total",
-			Help: "Questions fonte declined to answer because no passage reached the floor.",
-		}),
-		documents: prometheus.NewGauge(prometheus.GaugeOpts{Name: "fonte_documents", Help: "Documents in the collection."}),
-		chunks:    prometheus.NewGauge(prometheus.GaugeOpts{Name: "fonte_chunks", Help: "Chunks in the collection."}),
+			Help: "Questions fonte declined to answer because no passage reached the floor, by collection.",
+		}, []string{"collection"}),
+		documents: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "fonte_documents", Help: "Documents in each open collection."}, []string{"collection"}),
+		chunks:    prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "fonte_chunks", Help: "Chunks in each open collection."}, []string{"collection"}),
 	}
 	m.reg.MustRegister(m.latency, m.abstentions, m.documents, m.chunks,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -85,11 +85,13 @@ func (m *metrics) instrument(h http.Handler) http.Handler {
 func (s *Server) handleMetrics() http.HandlerFunc {
 	prom := promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{})
 	return func(w http.ResponseWriter, r *http.Request) {
-		if st, err := s.engine.Status(r.Context()); err == nil {
-			s.metrics.documents.Set(float64(st.Documents))
-			s.metrics.chunks.Set(float64(st.Chunks))
-		} else {
-			s.log.Error("metrics: reading the status", "err", err)
+		for _, c := range s.reg.opened() {
+			if st, err := c.Engine.Status(r.Context()); err == nil {
+				s.metrics.documents.WithLabelValues(c.Name).Set(float64(st.Documents))
+				s.metrics.chunks.WithLabelValues(c.Name).Set(float64(st.Chunks))
+			} else {
+				s.log.Error("metrics: reading the status", "collection", c.Name, "err", err)
+			}
 		}
 		prom.ServeHTTP(w, r)
 	}

@@ -55,7 +55,7 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request, chat bool) {
 		writeProblem(w, *fieldProblem("floor", "floor must be at most 1 (a relevance share; negative never abstains)"))
 		return
 	}
-	so, p := searchOptions(req.K, req.Filters, req.Retriever)
+	so, p := searchOptions(r, req.K, req.Filters, req.Retriever)
 	if p != nil {
 		writeProblem(w, *p)
 		return
@@ -68,16 +68,20 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request, chat bool) {
 		}
 		o.History = append(o.History, fonte.Message{Role: m.Role, Content: m.Content})
 	}
-	if strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
-		s.askStream(w, r, req, o, chat)
+	c, ok := s.collection(w, r)
+	if !ok {
 		return
 	}
-	a, err := s.engine.Ask(r.Context(), req.Question, o)
+	if strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
+		s.askStream(w, r, c, req, o, chat)
+		return
+	}
+	a, err := c.Engine.Ask(r.Context(), req.Question, o)
 	if err != nil {
 		s.internal(w, r, err)
 		return
 	}
-	s.counted(a)
+	s.counted(c, a)
 	writeJSON(w, http.StatusOK, result(a, req.History, chat))
 }
 
@@ -94,9 +98,9 @@ func result(a *fonte.Answer, history []Message, chat bool) any {
 	return ChatResponse{Answer: j, History: h}
 }
 
-func (s *Server) counted(a *fonte.Answer) {
+func (s *Server) counted(c *Collection, a *fonte.Answer) {
 	if a.Abstained {
-		s.metrics.abstentions.Inc()
+		s.metrics.abstentions.WithLabelValues(c.Name).Inc()
 	}
 }
 
@@ -144,7 +148,7 @@ type tokenEvent struct {
 // askStream answers as Server-Sent Events: token… citations, done. Once
 // the stream has begun an error is an `event: error` carrying a problem,
 // so a client can tell a failure from a dropped connection.
-func (s *Server) askStream(w http.ResponseWriter, r *http.Request, req AskRequest, o engine.AskOptions, chat bool) {
+func (s *Server) askStream(w http.ResponseWriter, r *http.Request, c *Collection, req AskRequest, o engine.AskOptions, chat bool) {
 	ev := &sse{w: w, rc: http.NewResponseController(w)}
 	if err := ev.begin(); err != nil {
 		return
@@ -157,13 +161,13 @@ func (s *Server) askStream(w http.ResponseWriter, r *http.Request, req AskReques
 		deltas++
 		_ = ev.send("token", tokenEvent{Text: t})
 	}
-	a, err := s.engine.Ask(r.Context(), req.Question, o)
+	a, err := c.Engine.Ask(r.Context(), req.Question, o)
 	if err != nil {
 		s.log.Error("request failed", "route", r.Pattern, "err", err)
 		_ = ev.send("error", s.internalProblem(r, err))
 		return
 	}
-	s.counted(a)
+	s.counted(c, a)
 	if deltas == 0 && a.Text != "" {
 		_ = ev.send("token", tokenEvent{Text: a.Text})
 	}

@@ -1,10 +1,12 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"slices"
 	"strings"
 
+	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/engine"
 )
 
@@ -18,17 +20,52 @@ type DeleteResponse struct {
 	Deleted []string `json:"deleted"`
 }
 
+// readableStatus is the collection's status as the caller may see it:
+// documents it may not read are left out of the list and the counts.
+func readableStatus(ctx context.Context, c *Collection, access fonte.Filter) (*engine.Status, error) {
+	st, err := c.Engine.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if st.Docs == nil {
+		st.Docs = []engine.DocStatus{}
+	}
+	if !access.Restricted {
+		return st, nil
+	}
+	infos, err := c.Engine.Store().Documents(ctx)
+	if err != nil {
+		return nil, err
+	}
+	readable := map[string]bool{}
+	for _, d := range infos {
+		if access.Readable(d.Tags) {
+			readable[d.ID] = true
+		}
+	}
+	docs := st.Docs[:0:0]
+	st.Chunks = 0
+	for _, d := range st.Docs {
+		if readable[d.ID] {
+			docs = append(docs, d)
+			st.Chunks += d.Chunks
+		}
+	}
+	st.Docs, st.Documents = docs, len(docs)
+	return st, nil
+}
+
 func (s *Server) handleDocuments(w http.ResponseWriter, r *http.Request) {
-	st, err := s.engine.Status(r.Context())
+	c, ok := s.collection(w, r)
+	if !ok {
+		return
+	}
+	st, err := readableStatus(r.Context(), c, grantOf(r).filter())
 	if err != nil {
 		s.internal(w, r, err)
 		return
 	}
-	docs := st.Docs
-	if docs == nil {
-		docs = []engine.DocStatus{}
-	}
-	writeJSON(w, http.StatusOK, DocumentsResponse{Documents: docs})
+	writeJSON(w, http.StatusOK, DocumentsResponse{Documents: st.Docs})
 }
 
 // handleDelete deletes one document by its exact id and purges the store,
@@ -40,7 +77,13 @@ func (s *Server) handleDelete(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, *fieldProblem("id", "the document id is required"))
 		return
 	}
-	deleted, err := s.engine.Delete(r.Context(), []string{escapeGlob(id)})
+	c, ok := s.collection(w, r)
+	if !ok {
+		return
+	}
+	done := s.beginWrite(c)
+	deleted, err := c.Engine.Delete(r.Context(), []string{escapeGlob(id)})
+	done()
 	if err != nil {
 		s.internal(w, r, err)
 		return
@@ -50,6 +93,17 @@ func (s *Server) handleDelete(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, DeleteResponse{Deleted: deleted})
+}
+
+// beginWrite takes the collection's writer turn and counts the write in
+// flight until the returned func is called.
+func (s *Server) beginWrite(c *Collection) func() {
+	s.writes.Add(1)
+	c.write.Lock()
+	return func() {
+		c.write.Unlock()
+		s.writes.Done()
+	}
 }
 
 // escapeGlob makes id match only itself under path.Match's syntax.
@@ -64,13 +118,32 @@ func escapeGlob(id string) string {
 	return b.String()
 }
 
+// StatusResponse is what GET /v1/status returns: the index's status and,
+// when the collection's folder is watched, the last re-index run.
+type StatusResponse struct {
+	*engine.Status
+	Collection string `json:"collection"`
+	Watch      any    `json:"watch,omitempty"`
+}
+
 func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
-	st, err := s.engine.Status(r.Context())
+	c, ok := s.collection(w, r)
+	if !ok {
+		return
+	}
+	st, err := readableStatus(r.Context(), c, grantOf(r).filter())
 	if err != nil {
 		s.internal(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, st)
+	resp := StatusResponse{Status: st, Collection: c.Name}
+	s.reg.mu.Lock()
+	watch := c.watch
+	s.reg.mu.Unlock()
+	if watch != nil {
+		resp.Watch = watch()
+	}
+	writeJSON(w, http.StatusOK, resp)
 }
 
 // Health is the body of /healthz and /readyz.
@@ -83,12 +156,15 @@ func (s *Server) handleHealth(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, Health{Status: "ok"})
 }
 
-// handleReady says the store answers: a status read succeeds.
+// handleReady says the stores answer: a status read of every open
+// collection succeeds.
 func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
-	if _, err := s.engine.Status(r.Context()); err != nil {
-		s.log.Error("readyz: the store does not answer", "err", err)
-		writeProblem(w, newProblem(http.StatusServiceUnavailable, "not-ready", "the store does not answer", ""))
-		return
+	for _, c := range s.reg.opened() {
+		if _, err := c.Engine.Status(r.Context()); err != nil {
+			s.log.Error("readyz: a store does not answer", "collection", c.Name, "err", err)
+			writeProblem(w, newProblem(http.StatusServiceUnavailable, "not-ready", "the store of collection "+c.Name+" does not answer", ""))
+			return
+		}
 	}
 	writeJSON(w, http.StatusOK, Health{Status: "ready"})
 }

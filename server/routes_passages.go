@@ -37,7 +37,14 @@ func (s *Server) handlePassage(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, *fieldProblem("id", "a passage id is a chunk id, \"<document id>#<position>\", as citations carry it"))
 		return
 	}
-	rec, err := s.engine.Document(r.Context(), id[:cut])
+	c, ok := s.collection(w, r)
+	if !ok {
+		return
+	}
+	rec, err := c.Engine.Document(r.Context(), id[:cut])
+	if err == nil && !grantOf(r).filter().Readable(rec.Doc.Tags) {
+		err = fonte.ErrNotFound // what a token may not read is not there for it
+	}
 	if errors.Is(err, fonte.ErrNotFound) {
 		writeProblem(w, newProblem(http.StatusNotFound, "not-found", "no indexed document has id "+quoteHost(id[:cut]), "id"))
 		return

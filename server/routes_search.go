@@ -40,12 +40,16 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, *fieldProblem("query", "query is required"))
 		return
 	}
-	opts, p := searchOptions(req.K, req.Filters, req.Retriever)
+	opts, p := searchOptions(r, req.K, req.Filters, req.Retriever)
 	if p != nil {
 		writeProblem(w, *p)
 		return
 	}
-	hits, err := s.engine.Search(r.Context(), req.Query, opts)
+	c, ok := s.collection(w, r)
+	if !ok {
+		return
+	}
+	hits, err := c.Engine.Search(r.Context(), req.Query, opts)
 	if err != nil {
 		s.internal(w, r, err)
 		return
@@ -53,8 +57,10 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, SearchResponse{Query: req.Query, Hits: wire.Hits(hits)})
 }
 
-// searchOptions validates the fields search, ask and chat share.
-func searchOptions(k *int, f *Filters, retriever string) (engine.SearchOptions, *Problem) {
+// searchOptions validates the fields search, ask and chat share, and
+// limits the search to what the caller may read: the restriction goes
+// into both legs, before fusion.
+func searchOptions(r *http.Request, k *int, f *Filters, retriever string) (engine.SearchOptions, *Problem) {
 	var o engine.SearchOptions
 	if p := checkK(deref(k), k != nil); p != nil {
 		return o, p
@@ -70,6 +76,8 @@ func searchOptions(k *int, f *Filters, retriever string) (engine.SearchOptions, 
 	if f != nil {
 		o.Filter = retrieve.Filter{Prefixes: f.Prefixes, Tags: f.Tags}
 	}
+	access := grantOf(r).filter()
+	o.Filter.Restricted, o.Filter.Labels = access.Restricted, access.Labels
 	return o, nil
 }
 

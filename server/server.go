@@ -12,6 +12,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/fonte-rag/fonte/engine"
@@ -30,20 +32,43 @@ type Options struct {
 	// AdminToken is one admin token in clear (FONTE_ADMIN_TOKEN); only its
 	// digest is kept.
 	AdminToken string
-	// PublicRead lets requests without a token search, ask and list.
+	// PublicRead lets requests without a token search, ask and list the
+	// documents that carry no access label.
 	PublicRead bool
+	// Default configures the default collection (the engine New is given):
+	// its documents folder and access rules.
+	Default CollectionConfig
+	// DataDir is the server's data folder: collections without a store of
+	// their own live in folders under it, and the collections made through
+	// the API are recorded in it. Empty: no collection but the configured
+	// ones can be made.
+	DataDir string
+	// Collections are the collections configured besides the default.
+	Collections map[string]CollectionConfig
+	// Template are the settings (models, retrieval, chunking) of every
+	// collection but the default, before a collection's own.
+	Template engine.Settings
+	// RateLimit bounds each token's requests; nil means DefaultRateLimit,
+	// a zero Rate none.
+	RateLimit *RateLimit
+	// CORSOrigins are the web origins whose pages may call the API from a
+	// browser (exact match); none by default.
+	CORSOrigins []string
 	// MCPOrigins are the browser origins allowed to call /mcp (none by
 	// default: requests from any web page are refused).
 	MCPOrigins []string
+	// Models, when set, are the model clients' metrics, shown at /metrics.
+	Models *ModelMetrics
 	// Logger receives request errors; nil means slog.Default(). Tokens are
 	// never logged.
 	Logger *slog.Logger
 }
 
-// Server serves one engine over HTTP. It is an http.Handler.
+// Server serves collections over HTTP. It is an http.Handler.
 type Server struct {
-	engine     *engine.Engine
+	reg        *registry
 	keys       *keyring
+	limits     *limiters
 	publicRead bool
 	generated  string
 	log        *slog.Logger
@@ -51,16 +76,27 @@ type Server struct {
 	mux        *http.ServeMux
 	mcp        http.Handler // the MCP tools over streamable HTTP, at /mcp
 	handler    http.Handler
+	// write is the writes in flight (uploads, index runs, deletes), which
+	// Drain waits for.
+	writes sync.WaitGroup
 }
 
-// New builds a server over e. When no token is configured it makes a
-// random admin token, which GeneratedToken returns: there is never a
-// server that accepts a write without a token.
+// New builds a server whose default collection is e. When no token is
+// configured it makes a random admin token, which GeneratedToken returns:
+// there is never a server that accepts a write without a token.
 func New(e *engine.Engine, o Options) (*Server, error) {
 	ds := append([]TokenDigest(nil), o.Tokens...)
-	s := &Server{engine: e, publicRead: o.PublicRead, log: o.Logger, metrics: newMetrics(), mux: http.NewServeMux()}
+	s := &Server{publicRead: o.PublicRead, log: o.Logger, metrics: newMetrics(), mux: http.NewServeMux()}
 	if s.log == nil {
 		s.log = slog.Default()
+	}
+	limit := DefaultRateLimit
+	if o.RateLimit != nil {
+		limit = *o.RateLimit
+	}
+	s.limits = newLimiters(limit)
+	if o.Models != nil {
+		s.metrics.reg.MustRegister(o.Models.latency, o.Models.errors)
 	}
 	if o.AdminToken != "" {
 		ds = append(ds, TokenDigest{SHA256: Digest(o.AdminToken), Scope: ScopeAdmin})
@@ -78,13 +114,20 @@ func New(e *engine.Engine, o Options) (*Server, error) {
 		return nil, err
 	}
 	s.keys = keys
+	if s.reg, err = newRegistry(e, o.Default, o); err != nil {
+		return nil, err
+	}
 	// The server checks Host itself (a proxy's configured name included),
 	// so the SDK's loopback-only Host guard stays off.
-	s.mcp = mcp.NewHTTPHandler(e, mcp.HTTPOptions{AllowedOrigins: o.MCPOrigins, HostChecked: true})
+	s.mcp = mcp.NewHTTPHandler(s.mcpLibrary, mcp.HTTPOptions{AllowedOrigins: o.MCPOrigins, HostChecked: true})
 	s.routes()
-	s.handler = s.metrics.instrument(newHostGuard(o.Addr, o.Hosts).wrap(s.mux))
+	s.handler = s.metrics.instrument(newHostGuard(o.Addr, o.Hosts).wrap(newCORS(o.CORSOrigins).wrap(s.mux)))
 	return s, nil
 }
+
+// Close closes the collections the server opened (not the default one,
+// which its caller owns).
+func (s *Server) Close() error { return s.reg.close() }
 
 // GeneratedToken is the admin token New made when none was configured, or
 // "". Show it once; it lives only in this process.
@@ -99,7 +142,7 @@ func (s *Server) routes() {
 	for _, rt := range s.table() {
 		h := rt.handler
 		if rt.scope != "" {
-			h = s.require(rt.scope, h)
+			h = s.require(rt.scope, rt.global, h)
 		}
 		s.mux.HandleFunc(rt.pattern, h)
 	}
@@ -109,23 +152,45 @@ type route struct {
 	pattern string
 	scope   Scope // "" for public routes
 	handler http.HandlerFunc
+	// global routes are not about one collection: the token's scope is
+	// checked, and the handler checks each collection it touches.
+	global bool
+}
+
+// collectionRoutes act on one collection: the default one at /v1/…, any
+// at /v1/collections/{collection}/….
+func (s *Server) collectionRoutes() []route {
+	return []route{
+		{pattern: "POST /search", scope: ScopeRead, handler: s.handleSearch},
+		{pattern: "POST /ask", scope: ScopeRead, handler: s.handleAsk},
+		{pattern: "POST /chat", scope: ScopeRead, handler: s.handleChat},
+		{pattern: "GET /documents", scope: ScopeRead, handler: s.handleDocuments},
+		{pattern: "POST /documents", scope: ScopeAdmin, handler: s.handleUpload},
+		{pattern: "DELETE /documents/{id...}", scope: ScopeAdmin, handler: s.handleDelete},
+		{pattern: "GET /passages/{id...}", scope: ScopeRead, handler: s.handlePassage},
+		{pattern: "POST /index", scope: ScopeAdmin, handler: s.handleIndex},
+		{pattern: "GET /status", scope: ScopeRead, handler: s.handleStatus},
+	}
 }
 
 func (s *Server) table() []route {
-	return []route{
-		{"POST /v1/search", ScopeRead, s.handleSearch},
-		{"POST /v1/ask", ScopeRead, s.handleAsk},
-		{"POST /v1/chat", ScopeRead, s.handleChat},
-		{"GET /v1/documents", ScopeRead, s.handleDocuments},
-		{"DELETE /v1/documents/{id...}", ScopeAdmin, s.handleDelete},
-		{"GET /v1/passages/{id...}", ScopeRead, s.handlePassage},
-		{"GET /v1/status", ScopeRead, s.handleStatus},
-		{"GET /metrics", ScopeRead, s.handleMetrics()},
-		{"GET /healthz", "", s.handleHealth},
-		{"GET /readyz", "", s.handleReady},
-		{"GET /openapi.json", "", s.handleOpenAPI},
-		{"POST /mcp", ScopeRead, s.mcp.ServeHTTP},
+	var out []route
+	for _, rt := range s.collectionRoutes() {
+		method, path, _ := strings.Cut(rt.pattern, " ")
+		out = append(out, route{method + " /v1" + path, rt.scope, rt.handler, false},
+			route{method + " /v1/collections/{collection}" + path, rt.scope, rt.handler, false})
 	}
+	return append(out,
+		route{"GET /v1/collections", ScopeRead, s.handleCollections, true},
+		route{"POST /v1/collections", ScopeAdmin, s.handleCreateCollection, true},
+		route{"POST /v1/chat/completions", ScopeRead, s.handleChatCompletions, true},
+		route{"GET /v1/models", ScopeRead, s.handleModels, true},
+		route{"GET /metrics", ScopeRead, s.handleMetrics(), true},
+		route{"GET /healthz", "", s.handleHealth, true},
+		route{"GET /readyz", "", s.handleReady, true},
+		route{"GET /openapi.json", "", s.handleOpenAPI, true},
+		route{"POST /mcp", ScopeRead, s.mcp.ServeHTTP, true},
+	)
 }
 
 // Routes lists the patterns the server registers ("METHOD /path").

@@ -1,0 +1,118 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/fonte-rag/fonte/ingest"
+)
+
+// Upload is one file given to Add: the document id it is indexed under
+// (a slash-separated relative path, as a folder's files are named) and
+// its bytes.
+type Upload struct {
+	ID      string
+	Data    []byte
+	Updated time.Time // zero: the time of the upload
+}
+
+// UploadSource is the Source of an uploaded document. Index runs over a
+// folder leave such documents alone (they are not the folder's), unless
+// the folder holds a file of the same id, which then replaces it.
+const UploadSource = "upload"
+
+// CleanUploadID checks and normalises an uploaded file's id: a relative
+// slash path without "..", empty or hidden parts (a hidden file is never
+// indexed from a folder either).
+func CleanUploadID(id string) (string, error) {
+	id = strings.ReplaceAll(id, `\`, "/")
+	if id == "" || strings.HasPrefix(id, "/") || strings.ContainsRune(id, 0) {
+		return "", fmt.Errorf("file name %q: want a relative path", id)
+	}
+	for _, part := range strings.Split(id, "/") {
+		if part == "" || part == "." || part == ".." || strings.HasPrefix(part, ".") {
+			return "", fmt.Errorf("file name %q: empty, dot, '..' or hidden parts are not allowed", id)
+		}
+	}
+	return path.Clean(id), nil
+}
+
+// Add ingests uploaded files and indexes the ones that pass, with every
+// document already indexed kept, in one atomic commit: either all the
+// accepted files become searchable together or, on failure, none. Files
+// that fail to parse or to pass the quality check are refused with their
+// reason (Refused) and do not stop the others; an upload of a document
+// id already indexed replaces it (unchanged bytes are left alone).
+func (e *Engine) Add(ctx context.Context, files []Upload, progress func(Progress)) (*IndexReport, error) {
+	start := time.Now()
+	rep := &IndexReport{}
+	defer func() { rep.Duration = time.Since(start) }()
+	type parsed struct {
+		id string
+		p  *ingest.Parsed
+	}
+	var ok []parsed
+	now := time.Now()
+	for _, f := range files {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		id, err := CleanUploadID(f.ID)
+		if err != nil {
+			rep.Refused = append(rep.Refused, Refused{Path: f.ID, Reason: err.Error()})
+			continue
+		}
+		if ingest.ParserFor(id) == nil {
+			rep.Refused = append(rep.Refused, Refused{Path: id, Reason: fmt.Sprintf("unsupported: no parser for extension %q", path.Ext(id))})
+			continue
+		}
+		p, err := ingest.Parse(id, f.Data)
+		if err != nil {
+			var r *ingest.Refusal
+			if errors.As(err, &r) {
+				rep.Refused = append(rep.Refused, Refused{Path: id, Reason: fmt.Sprintf("%s: %s", r.Reason, r.Detail)})
+				continue
+			}
+			return nil, err
+		}
+		p.Doc.ID, p.Doc.Source = id, UploadSource
+		p.Doc.Updated = f.Updated
+		if p.Doc.Updated.IsZero() {
+			p.Doc.Updated = now
+		}
+		p.Doc.Tags = e.withAccess(id, p.Doc.Tags)
+		ok = append(ok, parsed{id, p})
+	}
+	if len(ok) == 0 {
+		return rep, nil
+	}
+	return e.update(ctx, rep, func(r *run) error {
+		for id := range r.base {
+			r.seen[id] = true // an upload adds; it never removes
+		}
+		for i, f := range ok {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if progress != nil {
+				progress(Progress{Files: i + 1, Total: len(ok), ChunksEmbedded: rep.ChunksEmbedded, Path: f.id})
+			}
+			if r.unchanged(f.p.Doc) {
+				continue
+			}
+			chunks := e.chunk(f.p)
+			if len(chunks) == 0 {
+				rep.Refused = append(rep.Refused, Refused{Path: f.id, Reason: "empty: no text to chunk"})
+				continue
+			}
+			if err := r.add(pendingDoc{doc: f.p.Doc, format: f.p.Format, chunks: chunks}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

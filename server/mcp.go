@@ -1,0 +1,43 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/engine"
+	"github.com/fonte-rag/fonte/mcp"
+)
+
+// mcpLibrary builds the MCP server one /mcp request talks to: its tools
+// resolve collections through the caller's token, so an agent sees the
+// collections and the documents its token may read, and nothing else.
+func (s *Server) mcpLibrary(r *http.Request) *sdk.Server {
+	gs, _ := r.Context().Value(grantKey{}).(grants)
+	resolve := func(ctx context.Context, name string) (*engine.Engine, fonte.Filter, error) {
+		if name == "" {
+			name = DefaultCollection
+		}
+		g, ok := gs.merge(ScopeRead, name)
+		if !ok {
+			return nil, fonte.Filter{}, fmt.Errorf("this token may not use collection %q", name)
+		}
+		c, err := s.reg.get(ctx, name)
+		if errors.Is(err, ErrNoCollection) {
+			return nil, fonte.Filter{}, fmt.Errorf("there is no collection %q", name)
+		}
+		if err != nil {
+			return nil, fonte.Filter{}, err
+		}
+		return c.Engine, g.filter(), nil
+	}
+	floor := 0.0
+	if c, err := s.reg.get(r.Context(), DefaultCollection); err == nil {
+		floor = max(c.Engine.Settings().Floor, 0)
+	}
+	return mcp.NewFor(resolve, floor)
+}

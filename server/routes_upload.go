@@ -1,0 +1,188 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/fonte-rag/fonte/engine"
+)
+
+// MaxUploadBytes bounds the body of one upload request (all its files).
+const MaxUploadBytes = 256 << 20
+
+// UploadResponse is what POST /v1/documents returns: what was indexed,
+// what was refused and why, and the commit.
+type UploadResponse struct {
+	Collection string           `json:"collection"`
+	Indexed    []string         `json:"indexed"`
+	Unchanged  int              `json:"unchanged"`
+	Refused    []engine.Refused `json:"refused"`
+	Chunks     int              `json:"chunks"`
+	Generation uint64           `json:"generation"`
+}
+
+// handleUpload indexes the files of a multipart/form-data body (every
+// part with a file name, under any field name) in one atomic commit.
+// Uploading to a collection that does not exist yet creates it with the
+// server's settings.
+func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
+	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
+		writeProblem(w, newProblem(http.StatusUnsupportedMediaType, "multipart-required",
+			"send the files as multipart/form-data (curl -F file=@handbook.md)", "Content-Type"))
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, MaxUploadBytes)
+	mr := multipart.NewReader(r.Body, params["boundary"])
+	var files []engine.Upload
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			writeProblem(w, uploadProblem(err))
+			return
+		}
+		name := part.FileName()
+		if name == "" {
+			part.Close()
+			continue // a plain form field
+		}
+		data, err := io.ReadAll(part)
+		part.Close()
+		if err != nil {
+			writeProblem(w, uploadProblem(err))
+			return
+		}
+		files = append(files, engine.Upload{ID: name, Data: data})
+	}
+	if len(files) == 0 {
+		writeProblem(w, *fieldProblem("file", "the body holds no file; send each as a form part with a file name"))
+		return
+	}
+	c, ok := s.openCollection(w, r, true)
+	if !ok {
+		return
+	}
+	done := s.beginWrite(c)
+	rep, err := c.Engine.Add(r.Context(), files, nil)
+	done()
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	resp := UploadResponse{Collection: c.Name, Indexed: rep.Indexed, Unchanged: rep.Unchanged, Refused: rep.Refused,
+		Chunks: rep.Chunks, Generation: rep.Generation}
+	if resp.Indexed == nil {
+		resp.Indexed = []string{}
+	}
+	if resp.Refused == nil {
+		resp.Refused = []engine.Refused{}
+	}
+	status := http.StatusOK
+	if len(resp.Indexed) == 0 && resp.Unchanged == 0 {
+		status = http.StatusUnprocessableEntity // every file refused
+	}
+	writeJSON(w, status, resp)
+}
+
+func uploadProblem(err error) Problem {
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return newProblem(http.StatusRequestEntityTooLarge, "body-too-large", fmt.Sprintf("the upload is over %d bytes", tooBig.Limit), "body")
+	}
+	return newProblem(http.StatusBadRequest, "malformed-multipart", "the multipart body is malformed: "+err.Error(), "body")
+}
+
+// IndexProgress is the data of an `event: progress` of POST /v1/index.
+type IndexProgress struct {
+	Files          int    `json:"files"`
+	Total          int    `json:"total"`
+	ChunksEmbedded int    `json:"chunks_embedded"`
+	Path           string `json:"path"`
+}
+
+// IndexResponse is the result of POST /v1/index (the body, or the data
+// of its `event: done`).
+type IndexResponse struct {
+	Collection string           `json:"collection"`
+	Indexed    []string         `json:"indexed"`
+	Removed    []string         `json:"removed"`
+	Unchanged  int              `json:"unchanged"`
+	Refused    []engine.Refused `json:"refused"`
+	Skipped    int              `json:"skipped"`
+	Chunks     int              `json:"chunks"`
+	Generation uint64           `json:"generation"`
+	Seconds    float64          `json:"seconds"`
+}
+
+// handleIndex re-indexes the collection's configured folder. With
+// Accept: text/event-stream it streams `event: progress` (at most every
+// 100 ms) and ends with `event: done` (the result) or `event: error`.
+func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
+	c, ok := s.collection(w, r)
+	if !ok {
+		return
+	}
+	if c.Config.Folder == "" {
+		writeProblem(w, newProblem(http.StatusConflict, "no-folder",
+			fmt.Sprintf("collection %q has no documents folder to re-index; configure one (folder: in fonte.yaml, --docs for the default) or upload files", c.Name), ""))
+		return
+	}
+	stream := strings.Contains(r.Header.Get("Accept"), "text/event-stream")
+	var ev *sse
+	var progress func(engine.Progress)
+	if stream {
+		ev = &sse{w: w, rc: http.NewResponseController(w)}
+		if err := ev.begin(); err != nil {
+			return
+		}
+		var last time.Time
+		progress = func(p engine.Progress) {
+			if now := time.Now(); now.Sub(last) >= 100*time.Millisecond || p.Files == p.Total {
+				last = now
+				_ = ev.send("progress", IndexProgress{Files: p.Files, Total: p.Total, ChunksEmbedded: p.ChunksEmbedded, Path: p.Path})
+			}
+		}
+	}
+	done := s.beginWrite(c)
+	rep, err := c.Engine.Index(r.Context(), c.Config.Folder, progress)
+	done()
+	if err != nil {
+		if stream {
+			s.log.Error("request failed", "route", r.Pattern, "err", err)
+			_ = ev.send("error", s.internalProblem(r, err))
+			return
+		}
+		s.internal(w, r, err)
+		return
+	}
+	resp := indexResponse(c.Name, rep)
+	if stream {
+		_ = ev.send("done", resp)
+		return
+	}
+	writeJSON(w, http.StatusOK, resp)
+}
+
+func indexResponse(name string, rep *engine.IndexReport) IndexResponse {
+	resp := IndexResponse{Collection: name, Indexed: rep.Indexed, Removed: rep.Removed, Unchanged: rep.Unchanged,
+		Refused: rep.Refused, Skipped: rep.Skipped, Chunks: rep.Chunks, Generation: rep.Generation, Seconds: rep.Duration.Seconds()}
+	if resp.Indexed == nil {
+		resp.Indexed = []string{}
+	}
+	if resp.Removed == nil {
+		resp.Removed = []string{}
+	}
+	if resp.Refused == nil {
+		resp.Refused = []engine.Refused{}
+	}
+	return resp
+}
