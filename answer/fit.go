@@ -50,13 +50,23 @@ func Chars(c fonte.Chunk) int { return utf8.RuneCountInString(c.Text) }
 // The order given is the selection priority. Pass hits in score order
 // (Fit does) unless measuring what a different order loses.
 func FitInOrder(hits []fonte.Hit, budget int, size func(fonte.Chunk) int) []fonte.Hit {
+	return fitInOrder(hits, budget, size, nil)
+}
+
+// fitInOrder is FitInOrder, telling note (when set) about every hit.
+func fitInOrder(hits []fonte.Hit, budget int, size func(fonte.Chunk) int, note fitNote) []fonte.Hit {
 	if size == nil {
 		size = Chars
 	}
 	var kept []fonte.Hit
 	used := 0
 	for _, h := range hits {
-		if n := size(h.Chunk); used+n <= budget {
+		n := size(h.Chunk)
+		fits := used+n <= budget
+		if note != nil {
+			note(h, n, used, fits)
+		}
+		if fits {
 			kept = append(kept, h)
 			used += n
 		}
@@ -137,10 +147,16 @@ type Strategy struct {
 // Apply trims hits to the budget in Select order and returns the kept hits
 // in Present order.
 func (s Strategy) Apply(hits []fonte.Hit, budget int, size func(fonte.Chunk) int) []fonte.Hit {
+	return s.apply(hits, budget, size, nil)
+}
+
+// apply is Apply, telling note (when set) about every hit FitInOrder
+// walks.
+func (s Strategy) apply(hits []fonte.Hit, budget int, size func(fonte.Chunk) int, note fitNote) []fonte.Hit {
 	if s.Select != nil {
 		hits = s.Select(hits)
 	}
-	kept := FitInOrder(hits, budget, size)
+	kept := fitInOrder(hits, budget, size, note)
 	if s.Present != nil {
 		kept = s.Present(kept)
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/fonte-rag/fonte"
@@ -29,6 +30,9 @@ type Config struct {
 	Generator fonte.Generator
 	// OnDelta, when set, receives the generator's text as it streams.
 	OnDelta func(string)
+	// Trace, when set, is filled with the floor decision, the fit, the
+	// prompt and the grounding verdicts (see Trace); nil traces nothing.
+	Trace *Trace
 }
 
 // DefaultBudget is the default context budget: 2,000 tokens leaves room
@@ -58,8 +62,17 @@ func Tokens(s string) int { return (len(s) + 3) / 4 }
 // sources [1]..[n] in the order presented, generates, and checks the
 // answer's citations and support.
 func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string]fonte.Document, cfg Config) (*fonte.Answer, error) {
+	tr := cfg.Trace
+	var t0 time.Time
+	if tr != nil {
+		t0 = time.Now()
+	}
 	a := &fonte.Answer{Question: question}
-	for _, h := range hits {
+	best := -1
+	for i, h := range hits {
+		if best < 0 || h.Relevance > a.Relevance {
+			best = i
+		}
 		a.Relevance = max(a.Relevance, h.Relevance)
 	}
 	if len(hits) == 0 || a.Relevance < cfg.Floor {
@@ -67,28 +80,68 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 		for i, h := range hits[:min(3, len(hits))] {
 			a.Citations = append(a.Citations, citation(i+1, h.Chunk, docs, -1, -1))
 		}
+		if tr != nil {
+			tr.Floor = floorDecision(hits, best, a.Relevance, cfg.Floor, true)
+			tr.Abstained, tr.AbstainReason = true, tr.Floor.Reason
+			tr.FloorTime = since(&t0)
+		}
 		return a, nil
+	}
+	var note fitNote
+	if tr != nil {
+		tr.Floor = floorDecision(hits, best, a.Relevance, cfg.Floor, false)
+		tr.FloorTime = since(&t0)
+		tr.Fit = &FitTrace{}
+		note = func(h fonte.Hit, n, used int, kept bool) {
+			if !kept {
+				tr.Fit.Cut = append(tr.Fit.Cut, FitChunk{ChunkID: h.Chunk.ID, DocID: h.Chunk.DocID, Score: h.Score, Tokens: n,
+					Reason: fmt.Sprintf("over budget: %d tokens with %d of %d used", n, used, tr.Fit.Budget)})
+			}
+		}
 	}
 	budget := cfg.Budget
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
-	kept := DefaultStrategy().Apply(hits, budget, func(c fonte.Chunk) int { return Tokens(c.Text) })
-	if len(kept) == 0 {
+	size := func(c fonte.Chunk) int { return Tokens(c.Text) }
+	if tr != nil {
+		tr.Fit.Budget = budget
+	}
+	kept := DefaultStrategy().apply(hits, budget, size, note)
+	alone := len(kept) == 0
+	if alone {
 		kept = hits[:1] // one chunk over budget still beats an empty context
 	}
 	chunks := Chunks(kept)
+	if tr != nil {
+		for i, h := range kept {
+			fc := FitChunk{ChunkID: h.Chunk.ID, DocID: h.Chunk.DocID, Score: h.Score, Tokens: size(h.Chunk), Source: i + 1}
+			if alone {
+				fc.Reason = "over budget, kept alone: one chunk beats an empty context"
+				tr.Fit.Cut = slices.DeleteFunc(tr.Fit.Cut, func(c FitChunk) bool { return c.ChunkID == h.Chunk.ID })
+			}
+			tr.Fit.Fitted = append(tr.Fit.Fitted, fc)
+			tr.Fit.Used += fc.Tokens
+		}
+		tr.FitTime = since(&t0)
+	}
 	tmpl := DefaultTemplate()
 	if cfg.Template != nil {
 		tmpl = *cfg.Template
 	}
 	a.Prompt = tmpl.Prompt(question, chunks)
+	if tr != nil {
+		tr.PromptTime = since(&t0)
+	}
 
 	if cfg.Generator == nil {
 		text, n, span := Extract(question, chunks)
 		a.Model = "fonte/extractive"
 		if n == 0 {
 			a.Text, a.Abstained = DontKnow, true
+			if tr != nil {
+				tr.AbstainReason = "the extractive answerer found no sentence sharing a content word with the question"
+			}
 		} else {
 			a.Text = fmt.Sprintf("%s [%d]", text, n)
 		}
@@ -104,22 +157,62 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 		}
 	} else {
 		a.Model = cfg.Generator.Model()
+		if tr != nil {
+			tr.Prompt = a.Prompt
+		}
 		text, err := cfg.Generator.Generate(ctx, []fonte.Message{{Role: "user", Content: a.Prompt}}, cfg.OnDelta)
 		if err != nil {
 			return nil, fmt.Errorf("answer: generating with %s: %w", a.Model, err)
 		}
 		a.Text = strings.TrimSpace(text)
 		a.Abstained = IsDontKnow(a.Text)
+		if a.Abstained && tr != nil {
+			tr.AbstainReason = fmt.Sprintf("the generator (%s) answered that it does not know", a.Model)
+		}
 		for i, c := range chunks {
 			s, e := quoteFor(a.Text, i+1, c)
 			a.Citations = append(a.Citations, citation(i+1, c, docs, s, e))
 		}
 	}
+	if tr != nil {
+		tr.GenerateTime = since(&t0)
+		tr.Abstained = a.Abstained
+	}
 	a.BadCitations = BadCitations(a.Text, len(chunks))
 	if !a.Abstained {
-		a.Unsupported = UnsupportedSentences(a.Text, chunks)
+		if tr != nil {
+			tr.Grounding = groundSentences(a.Text, chunks, true)
+			for _, v := range tr.Grounding {
+				if !v.Supported {
+					a.Unsupported = append(a.Unsupported, v.Sentence)
+				}
+			}
+		} else {
+			a.Unsupported = UnsupportedSentences(a.Text, chunks)
+		}
+	}
+	if tr != nil {
+		tr.GroundingTime = since(&t0)
 	}
 	return a, nil
+}
+
+// floorDecision describes the floor's decision for a trace; best is the
+// hit with the highest relevance (-1 without hits).
+func floorDecision(hits []fonte.Hit, best int, relevance, floor float64, abstained bool) FloorDecision {
+	d := FloorDecision{Floor: floor, Relevance: relevance, Abstained: abstained}
+	if best >= 0 {
+		d.ChunkID = hits[best].Chunk.ID
+	}
+	switch {
+	case len(hits) == 0:
+		d.Reason = "no hits: nothing matched the query"
+	case abstained:
+		d.Reason = fmt.Sprintf("the best relevance %.4f is below the floor %.4f", relevance, floor)
+	default:
+		d.Reason = fmt.Sprintf("the best relevance %.4f reaches the floor %.4f", relevance, floor)
+	}
+	return d
 }
 
 // IsDontKnow reports whether a generated answer is a refusal.
@@ -281,39 +374,91 @@ func hasAny(keys, want map[string]bool) bool {
 // source when they cite none. Numbers count as keys, so a changed figure
 // is caught. A sentence of only function words is never flagged.
 func UnsupportedSentences(answer string, chunks []fonte.Chunk) []string {
-	var all map[string]bool
 	var out []string
+	for _, v := range groundSentences(answer, chunks, false) {
+		if !v.Supported {
+			out = append(out, v.Sentence)
+		}
+	}
+	return out
+}
+
+// groundSentences checks every sentence of answer as UnsupportedSentences
+// describes. Without detail it stops at the first missing key and leaves
+// Score, Missing and the supporting source out.
+func groundSentences(answer string, chunks []fonte.Chunk, detail bool) []SentenceVerdict {
+	var all map[string]bool
+	var per []map[string]bool // each chunk's keys, for the detail
+	keysOf := func(i int) map[string]bool {
+		if per == nil {
+			per = make([]map[string]bool, len(chunks))
+		}
+		if per[i] == nil {
+			per[i] = ContentKeys(chunk.Enriched(chunks[i]))
+		}
+		return per[i]
+	}
+	var out []SentenceVerdict
 	for _, s := range Sentences(answer) {
+		v := SentenceVerdict{Sentence: s, Supported: true, Score: 1}
 		keys := ContentKeys(stripCitations(s))
 		if len(keys) == 0 || IsDontKnow(s) {
+			out = append(out, v)
 			continue
 		}
+		v.Checked = true
 		ctx := map[string]bool{}
 		cited := Citations(s)
+		var checked []int
 		for _, n := range cited {
 			if n >= 1 && n <= len(chunks) {
-				for k := range ContentKeys(chunk.Enriched(chunks[n-1])) {
+				for k := range keysOf(n - 1) {
 					ctx[k] = true
 				}
+				checked = append(checked, n)
 			}
 		}
 		if len(cited) == 0 {
 			if all == nil {
 				all = map[string]bool{}
-				for _, c := range chunks {
-					for k := range ContentKeys(chunk.Enriched(c)) {
+				for i := range chunks {
+					for k := range keysOf(i) {
 						all[k] = true
 					}
 				}
 			}
 			ctx = all
+			for i := range chunks {
+				checked = append(checked, i+1)
+			}
 		}
 		for k := range keys {
 			if !ctx[k] {
-				out = append(out, s)
-				break
+				v.Supported = false
+				if !detail {
+					break
+				}
+				v.Missing = append(v.Missing, k)
 			}
 		}
+		if detail {
+			v.Cited = cited
+			slices.Sort(v.Missing)
+			v.Score = float64(len(keys)-len(v.Missing)) / float64(len(keys))
+			most := 0
+			for _, n := range checked {
+				shared := 0
+				for k := range keys {
+					if keysOf(n - 1)[k] {
+						shared++
+					}
+				}
+				if shared > most {
+					most, v.Source, v.ChunkID = shared, n, chunks[n-1].ID
+				}
+			}
+		}
+		out = append(out, v)
 	}
 	return out
 }

@@ -22,6 +22,9 @@ type SearchOptions struct {
 	// Lang is the query's language; "" detects it when the text is long
 	// enough, else analyses the query in every language of the corpus.
 	Lang string
+	// Trace, when set, is reset and filled with what the search (or the
+	// question) did and why (see Trace); nil traces nothing.
+	Trace *Trace
 }
 
 // Search retrieves the chunks that best match query.
@@ -29,6 +32,9 @@ func (e *Engine) Search(ctx context.Context, query string, o SearchOptions) ([]f
 	v, err := e.view(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if o.Trace != nil {
+		*o.Trace = Trace{}
 	}
 	return e.search(ctx, v, query, o)
 }
@@ -46,10 +52,19 @@ func (e *Engine) search(ctx context.Context, v *view, query string, o SearchOpti
 	if req.Lang == "" {
 		req.Lang = ingest.DetectLanguage(query)
 	}
+	tr := o.Trace
+	var t0 time.Time
+	if tr != nil {
+		tr.Query, tr.Lang, tr.Mode, tr.K = query, req.Lang, req.Mode, req.K
+		req.Trace = &retrieve.LegTrace{}
+	}
 	if v.chunks == 0 {
 		return nil, nil
 	}
 	if req.Mode != retrieve.BM25 && req.Mode != retrieve.TFIDF && v.hasDense() {
+		if tr != nil {
+			t0 = time.Now()
+		}
 		qv, err := s.Embedder.Embed(ctx, []string{query})
 		if err != nil {
 			return nil, fmt.Errorf("embedding the query with %s: %w", s.Embedder.Model(), err)
@@ -58,14 +73,28 @@ func (e *Engine) search(ctx context.Context, v *view, query string, o SearchOpti
 			return nil, fmt.Errorf("embedding the query with %s: %d vectors for 1 text", s.Embedder.Model(), len(qv))
 		}
 		req.Vector = normalised(qv[0])
+		if tr != nil {
+			tr.stage("embed_query", time.Since(t0))
+		}
 	}
 	hits, err := v.search(ctx, req)
 	if err != nil {
 		return nil, err
 	}
+	if tr != nil {
+		tr.legs(req.Trace, req.K)
+		tr.Fused = ranking(hits)
+	}
 	if s.Reranker != nil && len(hits) > 1 {
+		if tr != nil {
+			t0 = time.Now()
+		}
 		if hits, err = rerank(ctx, s.Reranker, query, hits); err != nil {
 			return nil, err
+		}
+		if tr != nil {
+			tr.stage("rerank", time.Since(t0))
+			tr.Reranked = ranking(hits)
 		}
 	}
 	return hits, nil
@@ -130,9 +159,19 @@ func (e *Engine) Ask(ctx context.Context, question string, o AskOptions) (*fonte
 		return nil, err
 	}
 	docs := v.docs
+	tr := o.Trace
+	var t0 time.Time
+	if tr != nil {
+		*tr = Trace{Question: question}
+		t0 = time.Now()
+	}
 	query, err := answer.Rewrite(ctx, o.History, question, s.Generator)
 	if err != nil {
 		return nil, err
+	}
+	if tr != nil {
+		tr.stage("rewrite", time.Since(t0))
+		tr.Query = query
 	}
 	var hits []fonte.Hit
 	if o.All {
@@ -153,6 +192,9 @@ func (e *Engine) Ask(ctx context.Context, question string, o AskOptions) (*fonte
 		}
 		if total > s.Budget {
 			return nil, fmt.Errorf("--all: the index holds about %d tokens of text, over the %d-token budget; retrieve instead, or raise --budget", total, s.Budget)
+		}
+		if tr != nil {
+			tr.Mode, tr.K, tr.Fused = "all", len(hits), ranking(hits)
 		}
 	} else {
 		k := o.K
@@ -175,12 +217,18 @@ func (e *Engine) Ask(ctx context.Context, question string, o AskOptions) (*fonte
 	if o.All {
 		cfg.Budget = 1 << 30 // already checked against the budget, in document order
 	}
+	if tr != nil {
+		cfg.Trace = &answer.Trace{}
+	}
 	// The answer stage sees the standalone query: a follow-up's own words
 	// ("and for a domestic one?") cannot tell the answerer, or a model
 	// that sees no history, what is asked.
 	a, err := answer.Ask(ctx, query, hits, docs, cfg)
 	if err != nil {
 		return nil, err
+	}
+	if tr != nil {
+		tr.answer(cfg.Trace)
 	}
 	a.Question, a.Query = question, query
 	return a, nil

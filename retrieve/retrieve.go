@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/analysis"
@@ -137,6 +138,9 @@ type Request struct {
 	// RRFK is the fusion constant (default 60).
 	RRFK   float64
 	Filter Filter
+	// Trace, when set, is filled with each leg's candidates and timings
+	// (see LegTrace); nil traces nothing.
+	Trace *LegTrace
 }
 
 // defaults fills the zero fields of a request.
@@ -378,8 +382,17 @@ func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
 	req.defaults()
 	if req.Mode == TFIDF {
 		ix.tfidfOnce.Do(func() { ix.tfidf = lexical.NewTFIDFIndex(ix.bm25.Index(), lexical.TFIDFOptions{Sublinear: true}) })
+		var t0 time.Time
+		if req.Trace != nil {
+			t0 = time.Now()
+		}
 		scores := ix.tfidf.ScoresTokens(ix.queryTokens(req.Query, req.Lang))
-		return ix.hits(topK(scores, req.K, ix.allow(req.Filter)), req.K, "tfidf", func(s scored) fonte.Hit {
+		top := topK(scores, req.K, ix.allow(req.Filter))
+		if req.Trace != nil {
+			req.Trace.Mode, req.Trace.Depth, req.Trace.LexicalTime = req.Mode, req.K, since(&t0)
+			req.Trace.Lexical = ix.candidates(top)
+		}
+		return ix.hits(top, req.K, "tfidf", func(s scored) fonte.Hit {
 			return fonte.Hit{Score: s.score, Relevance: s.score}
 		}), nil
 	}
@@ -393,6 +406,12 @@ func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
 		return nil, fmt.Errorf("retrieve: query vector has dimension %d, the index has %d", len(req.Vector), ix.corpus.Dim)
 	}
 	allow := ix.allow(req.Filter)
+	tr := req.Trace
+	var t0 time.Time
+	if tr != nil {
+		tr.Mode, tr.Depth = req.Mode, req.Depth
+		t0 = time.Now()
+	}
 
 	var lexHits, denseHits []scored
 	if req.Mode != Dense {
@@ -405,8 +424,19 @@ func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
 	if req.Mode != Dense {
 		content = ix.contentShare(req.Query, req.Lang)
 	}
+	if tr != nil && req.Mode != Dense {
+		tr.LexicalTime = since(&t0)
+		tr.Lexical = ix.candidates(lexHits)
+	}
 	if req.Mode != BM25 {
 		denseHits = ix.dense.search(req.Vector, req.Depth, allow)
+		if tr != nil {
+			tr.DenseTime = since(&t0)
+			tr.Dense = ix.candidates(denseHits)
+		}
+	}
+	if tr != nil {
+		defer func() { tr.FusionTime = since(&t0) }()
 	}
 	relevance := func(doc int, lex, dense float64) float64 {
 		if req.Mode == Dense {
@@ -483,6 +513,11 @@ func (ix *Index) allow(f Filter) func(int) bool {
 		}
 		return f.Accepts(ix.corpus.Chunks[i].DocID, tags)
 	}
+}
+
+// candidates records a leg's list for a trace.
+func (ix *Index) candidates(list []scored) []Candidate {
+	return candidates(list, func(s scored) (fonte.Chunk, float64) { return ix.corpus.Chunks[s.doc], s.score })
 }
 
 func (ix *Index) hits(list []scored, k int, leg string, mk func(scored) fonte.Hit) []fonte.Hit {

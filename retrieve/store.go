@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/chunk"
@@ -77,6 +78,12 @@ func (s *StoreSearch) Search(ctx context.Context, req Request) ([]fonte.Hit, err
 		return nil, fmt.Errorf("retrieve: query vector has dimension %d, the index has %d", len(req.Vector), s.Dim)
 	}
 
+	tr := req.Trace
+	var t0 time.Time
+	if tr != nil {
+		tr.Mode, tr.Depth = req.Mode, req.Depth
+		t0 = time.Now()
+	}
 	var lexHits, denseHits []storeHit
 	var content []contentTerms
 	if req.Mode != Dense {
@@ -92,6 +99,10 @@ func (s *StoreSearch) Search(ctx context.Context, req Request) ([]fonte.Hit, err
 				content = append(content, contentTerms{q.content, q.contentStats, m})
 			}
 		}
+		if tr != nil {
+			tr.LexicalTime = since(&t0)
+			tr.Lexical = storeCandidates(lexHits)
+		}
 	}
 	if req.Mode != BM25 {
 		res, err := s.Store.VectorTopK(ctx, fonte.VectorQuery{Vector: req.Vector, K: req.Depth, Filter: req.Filter})
@@ -101,6 +112,13 @@ func (s *StoreSearch) Search(ctx context.Context, req Request) ([]fonte.Hit, err
 		for _, r := range res {
 			denseHits = append(denseHits, storeHit{r.Chunk, r.Lang, r.Score})
 		}
+		if tr != nil {
+			tr.DenseTime = since(&t0)
+			tr.Dense = storeCandidates(denseHits)
+		}
+	}
+	if tr != nil {
+		defer func() { tr.FusionTime = since(&t0) }()
 	}
 	relevance := func(h storeHit, lex, dense float64) float64 {
 		if req.Mode == Dense {
@@ -157,6 +175,11 @@ func (s *StoreSearch) Search(ctx context.Context, req Request) ([]fonte.Hit, err
 		out = append(out, fusedHit(h.chunk, f, ls, ds, relevance(h, ls, ds)))
 	}
 	return out, nil
+}
+
+// storeCandidates records a leg's list for a trace.
+func storeCandidates(list []storeHit) []Candidate {
+	return candidates(list, func(h storeHit) (fonte.Chunk, float64) { return h.chunk, h.score })
 }
 
 // langQuery is the query analysed in one language: its ranking terms and
