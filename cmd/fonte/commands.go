@@ -43,6 +43,9 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
+// newIndex is `fonte index DIR`. It embeds chunks but never queries, so
+// it has the embedder's model flags and, of the retrieval ones, only
+// --dense-index (the dense index it persists).
 func newIndex(o *options) *cobra.Command {
 	var rebuild, progress bool
 	cmd := &cobra.Command{
@@ -113,6 +116,11 @@ the previous index stays as it was.`,
 	}
 	cmd.Flags().BoolVar(&rebuild, "rebuild", false, "replace an index built with other settings (chunker, embedder)")
 	cmd.Flags().BoolVar(&progress, "progress", false, "show the progress bar even when stderr is not a terminal")
+	addStoreFlags(cmd, o)
+	addOutputFlags(cmd, o)
+	addModelFlags(cmd, o, useEmbedder)
+	addDenseIndexFlag(cmd, o)
+	addIndexingFlags(cmd, o)
 	return cmd
 }
 
@@ -146,6 +154,8 @@ func (f *searchFlags) options(o *options) engine.SearchOptions {
 	return engine.SearchOptions{K: o.k, Mode: mode, Lang: f.lang, Filter: retrieve.Filter{Prefixes: f.prefixes, Tags: f.tags}}
 }
 
+// newSearch is `fonte search QUERY`: retrieval without an answer, so no
+// generator or answer flags.
 func newSearch(o *options) *cobra.Command {
 	var sf searchFlags
 	cmd := &cobra.Command{
@@ -191,9 +201,14 @@ func newSearch(o *options) *cobra.Command {
 		},
 	}
 	sf.add(cmd)
+	addStoreFlags(cmd, o)
+	addOutputFlags(cmd, o)
+	addModelFlags(cmd, o, useEmbedder|useReranker)
+	addRetrievalFlags(cmd, o)
 	return cmd
 }
 
+// snippet is s on one line, cut to n runes.
 func snippet(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if r := []rune(s); len(r) > n {
@@ -267,6 +282,7 @@ func citationsIn(text string) []int {
 	return out
 }
 
+// newAsk is `fonte ask QUESTION`: retrieval, then an answer.
 func newAsk(o *options) *cobra.Command {
 	var sf searchFlags
 	var all, prompt bool
@@ -303,9 +319,21 @@ func newAsk(o *options) *cobra.Command {
 	sf.add(cmd)
 	cmd.Flags().BoolVar(&all, "all", false, "skip retrieval and send every chunk (only for a corpus that fits the budget)")
 	cmd.Flags().BoolVar(&prompt, "show-prompt", false, "also print the prompt sent to the model")
+	addAnswerCommandFlags(cmd, o)
 	return cmd
 }
 
+// addAnswerCommandFlags adds the flag groups of a command that answers
+// and prints the answers (ask, chat).
+func addAnswerCommandFlags(cmd *cobra.Command, o *options) {
+	addStoreFlags(cmd, o)
+	addOutputFlags(cmd, o)
+	addModelFlags(cmd, o, useAllModels)
+	addRetrievalFlags(cmd, o)
+	addAnswerFlags(cmd, o)
+}
+
+// newChat is `fonte chat`: ask, in a conversation read from stdin.
 func newChat(o *options) *cobra.Command {
 	var sf searchFlags
 	cmd := &cobra.Command{
@@ -359,9 +387,14 @@ func newChat(o *options) *cobra.Command {
 		},
 	}
 	sf.add(cmd)
+	addAnswerCommandFlags(cmd, o)
 	return cmd
 }
 
+// newDelete is `fonte delete`. It opens the index writable, which checks
+// the embedder and chunker settings against the index's, so it has those
+// flags (and --dense-index, for the graph it rewrites), though it neither
+// chunks nor embeds.
 func newDelete(o *options) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "delete ID_OR_GLOB...",
@@ -389,11 +422,18 @@ func newDelete(o *options) *cobra.Command {
 			return nil
 		},
 	}
+	addStoreFlags(cmd, o)
+	addOutputFlags(cmd, o)
+	addModelFlags(cmd, o, useEmbedder)
+	addDenseIndexFlag(cmd, o)
+	addChunkingFlags(cmd, o)
 	return cmd
 }
 
+// newStatus is `fonte status`. Opening the index checks the embedder, and
+// the dense leg it reports depends on --dense-index.
 func newStatus(o *options) *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Describe the index: settings, documents, chunks, last updates",
 		Args:  argsUsage(cobra.NoArgs),
@@ -421,4 +461,9 @@ func newStatus(o *options) *cobra.Command {
 			return nil
 		},
 	}
+	addStoreFlags(cmd, o)
+	addOutputFlags(cmd, o)
+	addModelFlags(cmd, o, useEmbedder)
+	addDenseIndexFlag(cmd, o)
+	return cmd
 }

@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,11 +20,13 @@ import (
 	"github.com/fonte-rag/fonte/retrieve"
 )
 
-// options are the settings every command shares. Each comes, in order of
+// options are the settings the commands share. Each comes, in order of
 // precedence, from its flag, from the environment variable FONTE_<FLAG>
 // (upper case, dashes as underscores: --embed-url is FONTE_EMBED_URL), from
 // the config file (YAML, keys named like the flags: `embed-url: …`), or
-// from its default.
+// from its default. A command has only the flags of the groups it uses
+// (see the add…Flags functions); the fields of the others keep their
+// defaults.
 type options struct {
 	index      string
 	config     string
@@ -50,40 +54,239 @@ type options struct {
 	denseWeigh float64
 	denseIndex string
 	store      string
+
+	// file is the parsed config file (nil without one) and filePath its
+	// path, kept so that commands can read its structured sections (see
+	// fileSections), which are not flags.
+	file     map[string]any
+	filePath string
 }
 
-func addCommonFlags(cmd *cobra.Command, o *options) {
-	f := cmd.PersistentFlags()
+// Defaults of the flags whose zero value is not their default, shared by
+// newOptions and the flags' help.
+const (
+	defaultEmbedder   = "builtin"
+	defaultGenerator  = "extractive"
+	defaultRetriever  = "hybrid"
+	defaultK          = 10
+	defaultChunker    = "structure"
+	defaultDenseIndex = "auto"
+)
+
+// newOptions returns options holding every default, so that a command
+// lacking a flag group still builds valid settings.
+func newOptions() *options {
+	return &options{index: engine.DefaultIndexDir, embedder: defaultEmbedder, generator: defaultGenerator,
+		retriever: defaultRetriever, k: defaultK, chunker: defaultChunker, denseIndex: defaultDenseIndex}
+}
+
+// fileSections are the config file's structured top-level keys: they are
+// not flags, so applyEnvAndFile accepts them and leaves them to the
+// commands that read them (fonte serve) through options.file.
+var fileSections = []string{"tokens", "collections", "access", "hosts", "cors-origins", "rate-limit"}
+
+// flagGroupKey is the flag annotation naming a flag's group; the usage
+// template prints each group under its own heading.
+const flagGroupKey = "fonte_group"
+
+// Flag groups, in the order --help prints them after the command's own
+// flags.
+const (
+	groupStore     = "Store"
+	groupOutput    = "Output"
+	groupModels    = "Model"
+	groupRetrieval = "Retrieval"
+	groupAnswer    = "Answer"
+	groupIndexing  = "Indexing"
+)
+
+var flagGroups = []string{groupStore, groupOutput, groupModels, groupRetrieval, groupAnswer, groupIndexing}
+
+// inGroup annotates the named flags of cmd with group, for the help.
+func inGroup(cmd *cobra.Command, group string, names ...string) {
+	for _, n := range names {
+		// The flags were just defined, so the name is always found.
+		_ = cmd.Flags().SetAnnotation(n, flagGroupKey, []string{group})
+	}
+}
+
+// addStoreFlags adds --store and --index, for commands that open an index.
+func addStoreFlags(cmd *cobra.Command, o *options) {
+	f := cmd.Flags()
 	f.StringVar(&o.store, "store", "", "where the index lives: a folder (default ./.fonte), postgres://… or redis://…")
 	f.StringVar(&o.index, "index", engine.DefaultIndexDir, "index folder (an alias of --store for a folder)")
-	f.StringVar(&o.config, "config", "", "config file (YAML; default ./fonte.yaml when present)")
-	f.BoolVar(&o.asJSON, "json", false, "print JSON instead of text")
-	f.StringVar(&o.embedder, "embedder", "builtin", "embedding model: builtin, ollama:MODEL or openai:MODEL")
-	f.StringVar(&o.embedURL, "embed-url", "", "base URL of the embedding server (default: the provider's)")
-	f.StringVar(&o.generator, "generator", "extractive", "answer model: extractive (offline), ollama:MODEL or openai:MODEL")
-	f.StringVar(&o.genURL, "generate-url", "", "base URL of the chat server (default: the provider's)")
-	f.StringVar(&o.apiKey, "api-key", "", "API key for OpenAI-compatible and rerank servers (prefer FONTE_API_KEY)")
-	f.StringVar(&o.reranker, "reranker", "", "cross-encoder: tei:MODEL, cohere:MODEL or jina:MODEL (default none)")
-	f.StringVar(&o.rerankURL, "rerank-url", "", "base URL of the rerank server")
-	f.StringVar(&o.retriever, "retriever", "hybrid", "hybrid, bm25 or vector")
-	f.IntVar(&o.k, "k", 10, "number of chunks to retrieve")
-	f.Float64Var(&o.floor, "floor", 0, "abstain below this relevance (0: the default floor, negative: never abstain)")
-	f.IntVar(&o.budget, "budget", 0, "context budget in tokens (0: the default)")
-	f.StringVar(&o.chunker, "chunker", "structure", "structure (by headings) or window (word windows)")
-	f.IntVar(&o.chunkSize, "chunk-size", 0, "chunk size in words (0: the chunker's default)")
-	f.IntVar(&o.overlap, "overlap", 0, "overlap in words (0: the chunker's default)")
-	f.StringSliceVar(&o.include, "include", nil, "only index files matching these globs (e.g. '**/*.md')")
-	f.StringSliceVar(&o.exclude, "exclude", nil, "skip files and folders matching these globs")
-	f.DurationVar(&o.timeout, "timeout", 0, "per-request timeout for model servers (0: the client's default)")
-	f.Float64Var(&o.temp, "temperature", 0, "sampling temperature for the answer model")
-	f.StringVar(&o.keepAlive, "keep-alive", "", "Ollama keep_alive for loaded models (e.g. 5m)")
-	f.Float64Var(&o.lexWeight, "lexical-weight", 0, "weight of the BM25 leg in the fusion (0 with --dense-weight 0: defaults, 1 and 1, or 0.5 for the built-in embedder)")
-	f.Float64Var(&o.denseWeigh, "dense-weight", 0, "weight of the dense leg in the fusion")
-	f.StringVar(&o.denseIndex, "dense-index", "auto", "dense leg's index: auto (exact below 50,000 chunks, HNSW above), exact or hnsw")
+	inGroup(cmd, groupStore, "store", "index")
 }
 
-// applyEnvAndFile fills every flag the user did not set from FONTE_* and
-// then from the config file.
+// addOutputFlags adds --json, for commands that print results.
+func addOutputFlags(cmd *cobra.Command, o *options) {
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print JSON instead of text")
+	inGroup(cmd, groupOutput, "json")
+}
+
+// modelUse says which models a command runs, so it gets only their flags.
+type modelUse uint8
+
+const (
+	useEmbedder modelUse = 1 << iota
+	useGenerator
+	useReranker
+	useAllModels = useEmbedder | useGenerator | useReranker
+)
+
+// addModelFlags adds the flags of the models in use, plus the connection
+// settings they share (--api-key, --timeout, and --keep-alive for the
+// Ollama embedder and generator).
+func addModelFlags(cmd *cobra.Command, o *options, use modelUse) {
+	f := cmd.Flags()
+	var names []string
+	if use&useEmbedder != 0 {
+		f.StringVar(&o.embedder, "embedder", defaultEmbedder, "embedding model: builtin, ollama:MODEL or openai:MODEL")
+		f.StringVar(&o.embedURL, "embed-url", "", "base URL of the embedding server (default: the provider's)")
+		names = append(names, "embedder", "embed-url")
+	}
+	if use&useGenerator != 0 {
+		f.StringVar(&o.generator, "generator", defaultGenerator, "answer model: extractive (offline), ollama:MODEL or openai:MODEL")
+		f.StringVar(&o.genURL, "generate-url", "", "base URL of the chat server (default: the provider's)")
+		f.Float64Var(&o.temp, "temperature", 0, "sampling temperature for the answer model")
+		names = append(names, "generator", "generate-url", "temperature")
+	}
+	if use&useReranker != 0 {
+		f.StringVar(&o.reranker, "reranker", "", "cross-encoder: tei:MODEL, cohere:MODEL or jina:MODEL (default none)")
+		f.StringVar(&o.rerankURL, "rerank-url", "", "base URL of the rerank server")
+		names = append(names, "reranker", "rerank-url")
+	}
+	if use != 0 {
+		f.StringVar(&o.apiKey, "api-key", "", "API key for OpenAI-compatible and rerank servers (prefer FONTE_API_KEY)")
+		f.DurationVar(&o.timeout, "timeout", 0, "per-request timeout for model servers (0: the client's default)")
+		names = append(names, "api-key", "timeout")
+	}
+	if use&(useEmbedder|useGenerator) != 0 {
+		f.StringVar(&o.keepAlive, "keep-alive", "", "Ollama keep_alive for loaded models (e.g. 5m)")
+		names = append(names, "keep-alive")
+	}
+	inGroup(cmd, groupModels, names...)
+}
+
+// addRetrievalFlags adds the flags that shape a search, for commands that
+// run queries.
+func addRetrievalFlags(cmd *cobra.Command, o *options) {
+	f := cmd.Flags()
+	f.StringVar(&o.retriever, "retriever", defaultRetriever, "hybrid, bm25 or vector")
+	f.IntVar(&o.k, "k", defaultK, "number of chunks to retrieve")
+	f.Float64Var(&o.lexWeight, "lexical-weight", 0, "weight of the BM25 leg in the fusion (0 with --dense-weight 0: defaults, 1 and 1, or 0.5 for the built-in embedder)")
+	f.Float64Var(&o.denseWeigh, "dense-weight", 0, "weight of the dense leg in the fusion")
+	inGroup(cmd, groupRetrieval, "retriever", "k", "lexical-weight", "dense-weight")
+	addDenseIndexFlag(cmd, o)
+}
+
+// addDenseIndexFlag adds --dense-index alone, for commands that run no
+// query but build or describe the dense index (index, delete, status).
+func addDenseIndexFlag(cmd *cobra.Command, o *options) {
+	cmd.Flags().StringVar(&o.denseIndex, "dense-index", defaultDenseIndex, "dense leg's index: auto (exact below 50,000 chunks, HNSW above), exact or hnsw")
+	inGroup(cmd, groupRetrieval, "dense-index")
+}
+
+// addAnswerFlags adds the flags of answering, for commands that answer.
+func addAnswerFlags(cmd *cobra.Command, o *options) {
+	f := cmd.Flags()
+	f.Float64Var(&o.floor, "floor", 0, "abstain below this relevance (0: the default floor, negative: never abstain)")
+	f.IntVar(&o.budget, "budget", 0, "context budget in tokens (0: the default)")
+	inGroup(cmd, groupAnswer, "floor", "budget")
+}
+
+// addIndexingFlags adds the flags of indexing a folder: the chunking ones
+// and which files to take.
+func addIndexingFlags(cmd *cobra.Command, o *options) {
+	addChunkingFlags(cmd, o)
+	f := cmd.Flags()
+	f.StringSliceVar(&o.include, "include", nil, "only index files matching these globs (e.g. '**/*.md')")
+	f.StringSliceVar(&o.exclude, "exclude", nil, "skip files and folders matching these globs")
+	inGroup(cmd, groupIndexing, "include", "exclude")
+}
+
+// addChunkingFlags adds the chunking flags alone, for commands that write
+// to an index without walking a folder (delete): a writable open must name
+// the chunker the index was built with.
+func addChunkingFlags(cmd *cobra.Command, o *options) {
+	f := cmd.Flags()
+	f.StringVar(&o.chunker, "chunker", defaultChunker, "structure (by headings) or window (word windows)")
+	f.IntVar(&o.chunkSize, "chunk-size", 0, "chunk size in words (0: the chunker's default)")
+	f.IntVar(&o.overlap, "overlap", 0, "overlap in words (0: the chunker's default)")
+	inGroup(cmd, groupIndexing, "chunker", "chunk-size", "overlap")
+}
+
+// flagSections renders flags for the help: the command's own flags under
+// "Flags:", then each group under its own heading.
+func flagSections(flags *pflag.FlagSet) string {
+	sets := map[string]*pflag.FlagSet{}
+	flags.VisitAll(func(f *pflag.Flag) {
+		group := ""
+		if g := f.Annotations[flagGroupKey]; len(g) > 0 {
+			group = g[0]
+		}
+		if sets[group] == nil {
+			sets[group] = pflag.NewFlagSet(group, pflag.ContinueOnError)
+		}
+		sets[group].AddFlag(f)
+	})
+	var sections []string
+	for _, g := range append([]string{""}, flagGroups...) {
+		fs := sets[g]
+		if fs == nil {
+			continue
+		}
+		title := "Flags:"
+		if g != "" {
+			title = g + " flags:"
+		}
+		sections = append(sections, title+"\n"+strings.TrimRight(fs.FlagUsages(), " \t\n"))
+	}
+	return strings.Join(sections, "\n\n")
+}
+
+// usageTemplate is cobra's usage template with the local flags printed by
+// group (flagSections); should cobra's template change shape, it is used
+// as it is.
+func usageTemplate(def string) string {
+	const plain = "Flags:\n{{.LocalFlags.FlagUsages | trimTrailingWhitespaces}}"
+	return strings.Replace(def, plain, "{{flagSections .LocalFlags}}", 1)
+}
+
+// The template function is registered once, at start-up: cobra keeps
+// template functions in a package-level map.
+func init() { cobra.AddTemplateFunc("flagSections", flagSections) }
+
+// addConfigFlag adds --config, the one flag every command has.
+func addConfigFlag(cmd *cobra.Command, o *options) {
+	cmd.PersistentFlags().StringVar(&o.config, "config", "", "config file (YAML; default ./fonte.yaml when present)")
+}
+
+// knownSettings are the names the config file may use: every flag of
+// every fonte command (the file is shared, and a key belongs to the
+// commands that have its flag) and the structured sections.
+func knownSettings(root *cobra.Command) map[string]bool {
+	known := map[string]bool{}
+	for _, s := range fileSections {
+		known[s] = true
+	}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		add := func(f *pflag.Flag) { known[f.Name] = true }
+		c.Flags().VisitAll(add)
+		c.PersistentFlags().VisitAll(add)
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	delete(known, "help") // cobra's, not a setting
+	return known
+}
+
+// applyEnvAndFile fills every flag of cmd the user did not set from FONTE_*
+// and then from the config file, whose keys must each be a setting some
+// command knows.
 func applyEnvAndFile(cmd *cobra.Command, o *options) error {
 	var file map[string]any
 	path := o.config
@@ -103,11 +306,16 @@ func applyEnvAndFile(cmd *cobra.Command, o *options) error {
 			return usageError{fmt.Errorf("config file %s: %w", path, err)}
 		}
 	}
-	known := map[string]bool{}
+	known := knownSettings(cmd.Root())
+	for _, k := range slices.Sorted(maps.Keys(file)) {
+		if !known[k] {
+			return usageError{fmt.Errorf("config file %s: unknown setting %q", path, k)}
+		}
+	}
+	o.file, o.filePath = file, path
 	var ferr error
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
-		known[f.Name] = true
-		if ferr != nil || f.Changed {
+		if ferr != nil || f.Changed || f.Name == "help" {
 			return
 		}
 		env := "FONTE_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
@@ -131,15 +339,7 @@ func applyEnvAndFile(cmd *cobra.Command, o *options) error {
 			}
 		}
 	})
-	if ferr != nil {
-		return ferr
-	}
-	for k := range file {
-		if !known[k] {
-			return usageError{fmt.Errorf("config file %s: unknown setting %q", path, k)}
-		}
-	}
-	return nil
+	return ferr
 }
 
 // settings turns options into engine settings, building the model clients.

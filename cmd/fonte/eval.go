@@ -13,6 +13,8 @@ import (
 	"github.com/fonte-rag/fonte/retrieve"
 )
 
+// newEval is `fonte eval`. It indexes (--docs, --beir), retrieves and
+// answers, so it has every flag group.
 func newEval(o *options) *cobra.Command {
 	var questions, beir, split, svgDir, docsDir string
 	var depth int
@@ -154,6 +156,12 @@ reports document retrieval on the split's judged queries.
 	f.BoolVar(&noGeneration, "no-generation", false, "skip the answer measures")
 	f.BoolVar(&perQuestion, "per-question", false, "also list each question's gold rank and relevance")
 	f.StringVar(&svgDir, "svg", "", "write floor.svg and recall.svg into this folder")
+	addStoreFlags(cmd, o)
+	addOutputFlags(cmd, o)
+	addModelFlags(cmd, o, useAllModels)
+	addRetrievalFlags(cmd, o)
+	addAnswerFlags(cmd, o)
+	addIndexingFlags(cmd, o)
 	return cmd
 }
 

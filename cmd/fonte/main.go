@@ -72,6 +72,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return exitFailure
 }
 
+// newRoot builds the fonte command tree, writing to stdout and stderr.
 func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "fonte",
@@ -84,8 +85,10 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	// Cobra reports unknown flags and wrong argument counts through this
 	// hook; they are the caller's mistake, so they exit with exitUsage.
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	o := &options{}
-	addCommonFlags(root, o)
+	// Each command adds the flag groups it uses; --config is everyone's.
+	o := newOptions()
+	addConfigFlag(root, o)
+	root.SetUsageTemplate(usageTemplate(root.UsageTemplate()))
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error { return applyEnvAndFile(cmd, o) }
 	root.AddCommand(newReproduce(), newIndex(o), newSearch(o), newAsk(o), newChat(o), newDelete(o), newStatus(o), newEval(o),
 		newDump(o), newRestore(o), newCopy(o), newMCP(o), newServe(o))

@@ -11,8 +11,10 @@ import (
 	fontemcp "github.com/fonte-rag/fonte/mcp"
 )
 
+// newMCP is `fonte mcp`: it searches and answers but never indexes, and
+// stdout carries the protocol, so it has no indexing or output flags.
 func newMCP(o *options) *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the index to an AI agent over MCP (stdio): search, ask, get_document",
 		Long: `mcp runs a Model Context Protocol server on stdin and stdout, for an MCP client
@@ -43,6 +45,11 @@ but protocol messages is written to stdout; errors go to stderr.`,
 			return err
 		},
 	}
+	addStoreFlags(cmd, o)
+	addModelFlags(cmd, o, useAllModels)
+	addRetrievalFlags(cmd, o)
+	addAnswerFlags(cmd, o)
+	return cmd
 }
 
 // nopWriteCloser lets the transport close stdout without closing it.

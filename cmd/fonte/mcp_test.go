@@ -12,9 +12,8 @@ import (
 // it on a subprocess's stdin and stdout, and ends it by closing stdin.
 func TestMCPStdio(t *testing.T) {
 	_, idx := sharedIndex(t)
-	o := &options{}
+	o := newOptions()
 	cmd := newMCP(o)
-	addCommonFlags(cmd, o)
 	cmd.SetArgs([]string{"--index", idx})
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()

@@ -21,6 +21,7 @@ func (o *options) location() string {
 	return o.index
 }
 
+// printStats reports what a dump, restore or copy moved.
 func printStats(cmd *cobra.Command, o *options, verb, where string, st engine.DumpStats) error {
 	if o.asJSON {
 		return writeJSON(cmd.OutOrStdout(), st)
@@ -29,8 +30,10 @@ func printStats(cmd *cobra.Command, o *options, verb, where string, st engine.Du
 	return nil
 }
 
+// newDump is `fonte dump FILE`: it copies stored vectors and needs no
+// model, so it has the store and output flags only.
 func newDump(o *options) *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "dump FILE",
 		Short: "Write the index to one portable, checksummed file (- for standard output)",
 		Long: `Dump writes the index of --store (settings, documents, chunks, vectors,
@@ -81,8 +84,13 @@ and renamed into place when complete.`,
 			return nil
 		},
 	}
+	addStoreFlags(cmd, o)
+	addOutputFlags(cmd, o)
+	return cmd
 }
 
+// newRestore is `fonte restore FILE`: the dump carries the settings, so
+// it has the store and output flags only.
 func newRestore(o *options) *cobra.Command {
 	var replace bool
 	cmd := &cobra.Command{
@@ -112,9 +120,13 @@ The store must be empty, or --replace replaces its index whole.`,
 		},
 	}
 	cmd.Flags().BoolVar(&replace, "replace", false, "replace an index the store already holds")
+	addStoreFlags(cmd, o)
+	addOutputFlags(cmd, o)
 	return cmd
 }
 
+// newCopy is `fonte copy`: its stores are --from and --to, so of the
+// groups it has only the output flag.
 func newCopy(o *options) *cobra.Command {
 	var from, to string
 	var replace bool
@@ -136,5 +148,6 @@ func newCopy(o *options) *cobra.Command {
 	cmd.Flags().StringVar(&from, "from", "", "the store to copy from (a folder, postgres://… or redis://…)")
 	cmd.Flags().StringVar(&to, "to", "", "the store to copy into")
 	cmd.Flags().BoolVar(&replace, "replace", false, "replace an index the target already holds")
+	addOutputFlags(cmd, o)
 	return cmd
 }

@@ -69,5 +69,12 @@ none configured, serve makes a random admin token and prints it once.`,
 	f.BoolVar(&publicRead, "public-read", false, "let requests without a token search, ask and list")
 	f.StringSliceVar(&hosts, "host", nil, "further host names the server answers for (the Host header is checked)")
 	f.StringSliceVar(&digests, "token-digest", nil, "accepted tokens as SHA256HEX:SCOPE (scope read or admin)")
+	// Serve answers and also indexes (uploads, re-index); it prints no
+	// results, so it has every group but the output one.
+	addStoreFlags(cmd, o)
+	addModelFlags(cmd, o, useAllModels)
+	addRetrievalFlags(cmd, o)
+	addAnswerFlags(cmd, o)
+	addIndexingFlags(cmd, o)
 	return cmd
 }

@@ -24,9 +24,8 @@ func TestServe(t *testing.T) {
 		t.Fatalf("index: exit %d: %s", code, errb.String())
 	}
 	t.Setenv("FONTE_ADMIN_TOKEN", "")
-	o := &options{}
+	o := newOptions()
 	cmd := newServe(o)
-	addCommonFlags(cmd, o)
 	pr, pw := io.Pipe()
 	cmd.SetOut(pw)
 	cmd.SetErr(io.Discard)

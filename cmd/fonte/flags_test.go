@@ -1,0 +1,120 @@
+package main
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// hasFlag says whether help lists the flag --name on a line of its own, as
+// a flag's definition rather than a mention in another flag's text.
+func hasFlag(help, name string) bool {
+	return regexp.MustCompile(`(?m)^\s+(-\w, )?--` + regexp.QuoteMeta(name) + `\b`).MatchString(help)
+}
+
+// Each command's --help lists the flags it uses, and none it ignores.
+func TestFlagGroupsHelp(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		cmd       string
+		want, not []string
+		sections  []string
+	}{
+		{"ask", []string{"floor", "generator", "store", "json", "k", "config"}, []string{"chunker", "include"},
+			[]string{"Store flags:", "Output flags:", "Model flags:", "Retrieval flags:", "Answer flags:", "Global Flags:"}},
+		{"serve", []string{"addr", "chunker", "include", "generator", "floor", "store"}, []string{"json"},
+			[]string{"Indexing flags:"}},
+		{"search", []string{"embedder", "reranker", "k", "json"}, []string{"generator", "temperature", "floor", "chunker"}, nil},
+		{"mcp", []string{"generator", "floor", "store"}, []string{"json", "chunker", "include"}, nil},
+		{"index", []string{"chunker", "include", "embedder", "dense-index", "json"}, []string{"generator", "floor", "k", "reranker"}, nil},
+		{"delete", []string{"chunker", "embedder", "store"}, []string{"include", "generator", "k"}, nil},
+		{"copy", []string{"from", "to", "json"}, []string{"store", "embedder"}, nil},
+		{"eval", []string{"chunker", "generator", "floor", "k", "json"}, nil, nil},
+	} {
+		code, out, stderr := runCLI(t, c.cmd, "--help")
+		if code != exitOK {
+			t.Errorf("fonte %s --help: exit %d: %s", c.cmd, code, stderr)
+			continue
+		}
+		for _, f := range c.want {
+			if !hasFlag(out, f) {
+				t.Errorf("fonte %s --help does not list --%s:\n%s", c.cmd, f, out)
+			}
+		}
+		for _, f := range c.not {
+			if hasFlag(out, f) {
+				t.Errorf("fonte %s --help lists --%s, which it does not use:\n%s", c.cmd, f, out)
+			}
+		}
+		for _, s := range c.sections {
+			if !strings.Contains(out, "\n"+s+"\n") {
+				t.Errorf("fonte %s --help has no %q section:\n%s", c.cmd, s, out)
+			}
+		}
+	}
+}
+
+// The config file is shared by all commands: a key some other command
+// uses is ignored, a structured section is kept, a key no command knows is
+// refused.
+func TestConfigFileSharedKeys(t *testing.T) {
+	t.Parallel()
+	_, idx := sharedIndex(t)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "fonte.yaml")
+	writeFile(t, cfg, []byte("chunker: window\ninclude: ['**/*.md']\ngenerator: extractive\naddr: 127.0.0.1:1\nk: 2\n"+
+		"tokens:\n  - digest: abc\n    scope: read\nrate-limit:\n  per-minute: 60\ncors-origins: [https://example.org]\n"))
+	code, out, stderr := runCLI(t, "search", "annual leave days", "--config", cfg, "--index", idx, "--json")
+	if code != exitOK {
+		t.Fatalf("fonte search with index-only keys in fonte.yaml: exit %d: %s", code, stderr)
+	}
+	if n := len(decode[searchOut](t, out).Hits); n != 2 {
+		t.Errorf("fonte.yaml k: 2: %d hits", n)
+	}
+
+	bad := filepath.Join(dir, "bad.yaml")
+	writeFile(t, bad, []byte("chunker: window\ncolour: blue\n"))
+	// index gets an index of its own, should it ever run.
+	for _, cmd := range [][]string{{"search", "leave", "--index", idx}, {"index", dir, "--index", filepath.Join(dir, "idx")}, {"status", "--index", idx}} {
+		code, _, stderr = runCLI(t, append(cmd, "--config", bad)...)
+		if code != exitUsage || !strings.Contains(stderr, `unknown setting "colour"`) || !strings.Contains(stderr, bad) {
+			t.Errorf("fonte %s with an unknown key: exit %d, %q; want exit 2 naming the key and the file", cmd[0], code, stderr)
+		}
+	}
+}
+
+// serve reads the structured sections itself: applyEnvAndFile keeps the
+// parsed file and its path, and still applies the keys that are flags.
+func TestConfigFileKept(t *testing.T) {
+	t.Parallel()
+	cfg := filepath.Join(t.TempDir(), "fonte.yaml")
+	writeFile(t, cfg, []byte("chunker: window\nhosts: [rag.example.org]\naccess:\n  hr/: [hr]\n"))
+	o := newOptions()
+	cmd := newServe(o)
+	addConfigFlag(cmd, o)
+	o.config = cfg
+	if err := applyEnvAndFile(cmd, o); err != nil {
+		t.Fatal(err)
+	}
+	if o.filePath != cfg || o.file["hosts"] == nil || o.file["access"] == nil {
+		t.Errorf("options keep file %v from %q; want the parsed %s", o.file, o.filePath, cfg)
+	}
+	if o.chunker != "window" {
+		t.Errorf("chunker %q; want window, from the file", o.chunker)
+	}
+}
+
+// FONTE_<FLAG> still sets a flag of the command that runs. Not parallel:
+// it sets the process environment, and Main runs in process.
+func TestEnvSetsCommandFlag(t *testing.T) {
+	_, idx := sharedIndex(t)
+	t.Setenv("FONTE_K", "3")
+	code, out, stderr := runCLI(t, "search", "annual leave days", "--index", idx, "--json")
+	if code != exitOK {
+		t.Fatalf("fonte search: exit %d: %s", code, stderr)
+	}
+	if n := len(decode[searchOut](t, out).Hits); n != 3 {
+		t.Errorf("FONTE_K=3: %d hits", n)
+	}
+}
