@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -50,7 +51,7 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 			writeProblem(w, uploadProblem(err))
 			return
 		}
-		name := part.FileName()
+		name := uploadName(part)
 		if name == "" {
 			part.Close()
 			continue // a plain form field
@@ -91,6 +92,19 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 		status = http.StatusUnprocessableEntity // every file refused
 	}
 	writeJSON(w, status, resp)
+}
+
+// uploadName is a part's file name as the client sent it, folders
+// included (a folder picked in a browser sends "hr/leave.md"); the engine
+// refuses names that climb out or hide. Part.FileName would keep the base
+// name only, so two files of the same name in different folders would
+// collide.
+func uploadName(part *multipart.Part) string {
+	_, params, err := mime.ParseMediaType(part.Header.Get("Content-Disposition"))
+	if err != nil {
+		return part.FileName()
+	}
+	return params["filename"]
 }
 
 func uploadProblem(err error) Problem {
@@ -185,4 +199,40 @@ func indexResponse(name string, rep *engine.IndexReport) IndexResponse {
 		resp.Refused = []engine.Refused{}
 	}
 	return resp
+}
+
+// Reindex re-indexes the folder of collection name, as POST …/index does,
+// taking the same writer turn (a folder watcher calls it).
+func (s *Server) Reindex(ctx context.Context, name string) (IndexResponse, error) {
+	c, err := s.reg.get(ctx, name)
+	if err != nil {
+		return IndexResponse{}, err
+	}
+	if c.Config.Folder == "" {
+		return IndexResponse{}, fmt.Errorf("collection %q has no documents folder", name)
+	}
+	done := s.beginWrite(c)
+	rep, err := c.Engine.Index(ctx, c.Config.Folder, nil)
+	done()
+	if err != nil {
+		return IndexResponse{}, err
+	}
+	return indexResponse(c.Name, rep), nil
+}
+
+// Folders maps each collection that has a documents folder to it.
+func (s *Server) Folders() map[string]string {
+	out := map[string]string{}
+	for _, name := range s.reg.names() {
+		s.reg.mu.Lock()
+		cfg, ok := s.reg.config(name)
+		if c := s.reg.open[name]; c != nil {
+			cfg, ok = c.Config, true
+		}
+		s.reg.mu.Unlock()
+		if ok && cfg.Folder != "" {
+			out[name] = cfg.Folder
+		}
+	}
+	return out
 }

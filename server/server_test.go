@@ -38,12 +38,18 @@ type testServer struct {
 type config struct {
 	gen        fonte.Generator
 	publicRead bool
+	embedder   fonte.Embedder
+	tokens     []server.TokenDigest // besides the read and admin tokens
+	dataDir    string               // "": a fresh temporary folder
+	rate       *server.RateLimit    // nil: no limit
+	folder     string               // the default collection's documents folder
 }
 
 func start(t *testing.T, c config) *testServer {
 	t.Helper()
 	ctx := context.Background()
-	e, err := engine.Open(ctx, engine.Settings{Store: t.TempDir(), Generator: c.gen}, engine.OpenOptions{})
+	settings := engine.Settings{Store: t.TempDir(), Generator: c.gen, Embedder: c.embedder}
+	e, err := engine.Open(ctx, settings, engine.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,9 +68,18 @@ func start(t *testing.T, c config) *testServer {
 			t.Errorf("a token was logged: %s", out)
 		}
 	})
+	if c.dataDir == "" {
+		c.dataDir = t.TempDir()
+	}
+	rate := c.rate
+	if rate == nil {
+		rate = &server.RateLimit{}
+	}
+	settings.Store = ""
 	srv, err := server.New(e, server.Options{Addr: ln.Addr().String(), AdminToken: adminToken, PublicRead: c.publicRead,
-		Logger: slog.New(slog.NewTextHandler(logs, nil)),
-		Tokens: []server.TokenDigest{{SHA256: server.Digest(readToken), Scope: server.ScopeRead}}})
+		Logger: slog.New(slog.NewTextHandler(logs, nil)), DataDir: c.dataDir, Template: settings, RateLimit: rate,
+		Default: server.CollectionConfig{Folder: c.folder},
+		Tokens:  append([]server.TokenDigest{{SHA256: server.Digest(readToken), Scope: server.ScopeRead}}, c.tokens...)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,6 +90,9 @@ func start(t *testing.T, c config) *testServer {
 		stop()
 		if err := <-ts.done; err != nil {
 			t.Errorf("Serve: %v", err)
+		}
+		if err := srv.Close(); err != nil {
+			t.Errorf("Close: %v", err)
 		}
 	})
 	return ts

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/engine"
 	"github.com/fonte-rag/fonte/retrieve"
+	"github.com/fonte-rag/fonte/watch"
 	"github.com/fonte-rag/fonte/wire"
 )
 
@@ -29,12 +31,17 @@ func openEngine(ctx context.Context, o *options, readOnly, rebuild bool) (*engin
 	}
 	e, err := engine.Open(ctx, s, engine.OpenOptions{ReadOnly: readOnly, Rebuild: rebuild})
 	if err != nil {
-		if errors.Is(err, fonte.ErrSettingsMismatch) {
-			return nil, exitError{exitMismatchCfg, err}
-		}
-		return nil, err
+		return nil, openError(err)
 	}
 	return e, nil
+}
+
+// openError gives a settings mismatch its own exit code.
+func openError(err error) error {
+	if errors.Is(err, fonte.ErrSettingsMismatch) {
+		return exitError{exitMismatchCfg, err}
+	}
+	return err
 }
 
 func writeJSON(w io.Writer, v any) error {
@@ -47,7 +54,7 @@ func writeJSON(w io.Writer, v any) error {
 // it has the embedder's model flags and, of the retrieval ones, only
 // --dense-index (the dense index it persists).
 func newIndex(o *options) *cobra.Command {
-	var rebuild, progress bool
+	var rebuild, progress, watchDir bool
 	cmd := &cobra.Command{
 		Use:   "index DIR",
 		Short: "Index the documents of a folder (incrementally)",
@@ -111,9 +118,13 @@ the previous index stays as it was.`,
 			for _, r := range report.Refused {
 				fmt.Fprintf(out, "refused %s: %s\n", r.Path, r.Reason)
 			}
+			if watchDir {
+				return watchIndex(cmd.Context(), e, args[0], out, o.asJSON)
+			}
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&watchDir, "watch", false, "after indexing, keep watching DIR and re-index when its files change (until interrupted)")
 	cmd.Flags().BoolVar(&rebuild, "rebuild", false, "replace an index built with other settings (chunker, embedder)")
 	cmd.Flags().BoolVar(&progress, "progress", false, "show the progress bar even when stderr is not a terminal")
 	addStoreFlags(cmd, o)
@@ -122,6 +133,37 @@ the previous index stays as it was.`,
 	addDenseIndexFlag(cmd, o)
 	addIndexingFlags(cmd, o)
 	return cmd
+}
+
+// watchIndex re-indexes dir on every burst of changes until ctx ends,
+// printing one line (or JSON object) per run.
+func watchIndex(ctx context.Context, e *engine.Engine, dir string, out io.Writer, asJSON bool) error {
+	index, err := filepath.Abs(e.Location())
+	if err != nil {
+		index = e.Location()
+	}
+	w, err := watch.New(dir, func(ctx context.Context) (any, error) {
+		rep, err := e.Index(ctx, dir, nil)
+		if err != nil {
+			fmt.Fprintf(out, "re-index failed: %v\n", err)
+			return nil, err
+		}
+		if asJSON {
+			_ = json.NewEncoder(out).Encode(map[string]any{"indexed": nonNil(rep.Indexed), "removed": nonNil(rep.Removed),
+				"refused": rep.Refused, "chunks": rep.Chunks, "generation": rep.Generation})
+		} else {
+			fmt.Fprintf(out, "%s re-indexed: indexed %d, removed %d, refused %d; %d chunks (generation %d)\n",
+				time.Now().Format(time.TimeOnly), len(rep.Indexed), len(rep.Removed), len(rep.Refused), rep.Chunks, rep.Generation)
+		}
+		return rep, nil
+	}, watch.Options{Ignore: []string{index}})
+	if err != nil {
+		return err
+	}
+	if !asJSON {
+		fmt.Fprintf(out, "watching %s (Ctrl-C to stop)\n", dir)
+	}
+	return w.Run(ctx)
 }
 
 func nonNil(s []string) []string {

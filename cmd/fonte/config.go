@@ -83,7 +83,7 @@ func newOptions() *options {
 // fileSections are the config file's structured top-level keys: they are
 // not flags, so applyEnvAndFile accepts them and leaves them to the
 // commands that read them (fonte serve) through options.file.
-var fileSections = []string{"tokens", "collections", "access", "hosts", "cors-origins", "rate-limit"}
+var fileSections = []string{"tokens", "collections", "access", "hosts", "cors-origins"}
 
 // flagGroupKey is the flag annotation naming a flag's group; the usage
 // template prints each group under its own heading.
@@ -353,6 +353,9 @@ func (o *options) settings() (engine.Settings, error) {
 	mode, err := retrieve.ParseMode(o.retriever)
 	if err != nil {
 		return s, usageError{fmt.Errorf("--retriever: %w", err)}
+	}
+	if s.Access, err = o.accessRules(); err != nil {
+		return s, err
 	}
 	s.Mode = mode
 	if s.DenseIndex, err = retrieve.ParseDenseKind(o.denseIndex); err != nil {

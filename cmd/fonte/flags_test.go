@@ -64,7 +64,7 @@ func TestConfigFileSharedKeys(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "fonte.yaml")
 	writeFile(t, cfg, []byte("chunker: window\ninclude: ['**/*.md']\ngenerator: extractive\naddr: 127.0.0.1:1\nk: 2\n"+
-		"tokens:\n  - digest: abc\n    scope: read\nrate-limit:\n  per-minute: 60\ncors-origins: [https://example.org]\n"))
+		"tokens:\n  - digest: abc\n    scope: read\nrate-limit: 60\ncors-origins: [https://example.org]\n"))
 	code, out, stderr := runCLI(t, "search", "annual leave days", "--config", cfg, "--index", idx, "--json")
 	if code != exitOK {
 		t.Fatalf("fonte search with index-only keys in fonte.yaml: exit %d: %s", code, stderr)

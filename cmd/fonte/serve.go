@@ -1,37 +1,56 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/fonte-rag/fonte/engine"
 	"github.com/fonte-rag/fonte/server"
+	"github.com/fonte-rag/fonte/watch"
 )
 
-// newServe is `fonte serve`: the HTTP API over the index, until SIGINT or
-// SIGTERM (main's context), then a graceful shutdown.
+// newServe is `fonte serve`: the HTTP API over the collections, until
+// SIGINT or SIGTERM (main's context), then a graceful shutdown.
 func newServe(o *options) *cobra.Command {
-	var addr string
-	var publicRead bool
-	var hosts, digests []string
+	var addr, docs, dataDir string
+	var publicRead, watchDocs bool
+	var hosts, digests, corsOrigins []string
+	var rate float64
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Serve the index over HTTP: search, ask (streamed), documents, metrics",
-		Long: `Serve answers HTTP requests on --addr (default 127.0.0.1:7700) over the
-index: POST /v1/search, /v1/ask, /v1/chat; GET /v1/documents, /v1/status,
-/metrics, /healthz, /readyz, /openapi.json; DELETE /v1/documents/{id}.
+		Short: "Serve the collections over HTTP: search, ask (streamed), documents, MCP, metrics",
+		Long: `Serve answers HTTP requests on --addr (default 127.0.0.1:7700). The index
+(--store) is the collection "default", at /v1/search, /v1/ask, /v1/chat,
+/v1/documents, /v1/passages/{chunk}, /v1/index and /v1/status; any other
+collection answers the same routes under /v1/collections/{name}/. Also:
+GET/POST /v1/collections, the OpenAI-compatible /v1/chat/completions and
+/v1/models, MCP at /mcp, /metrics, /healthz, /readyz and /openapi.json.
 
 Requests need "Authorization: Bearer TOKEN". Tokens are configured by their
-SHA-256 (--token-digest HEX:read or HEX:admin, also FONTE_TOKEN_DIGEST or
-token-digest in fonte.yaml) or as one admin token in FONTE_ADMIN_TOKEN. With
-none configured, serve makes a random admin token and prints it once.`,
+SHA-256, never in clear: --token-digest HEX:read or HEX:admin, or in
+fonte.yaml under tokens: (with optional collections: and labels: limits).
+FONTE_ADMIN_TOKEN gives one admin token. With none configured, serve makes a
+random admin token and prints it once.
+
+Collections other than the default are configured in fonte.yaml under
+collections: (store, folder, chunker, chunk-size, overlap, access) or made by
+POST /v1/collections or a first upload; they live under --data unless they
+name a store. With --watch, every collection folder is re-indexed when its
+files change.`,
 		Args: argsUsage(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			var tokens []server.TokenDigest
+			sec, err := o.serveSections()
+			if err != nil {
+				return err
+			}
+			tokens := sec.tokens
 			for _, d := range digests {
 				hex, scope, ok := strings.Cut(d, ":")
 				if !ok {
@@ -39,10 +58,24 @@ none configured, serve makes a random admin token and prints it once.`,
 				}
 				tokens = append(tokens, server.TokenDigest{SHA256: hex, Scope: server.Scope(scope)})
 			}
-			// Writable: DELETE purges documents.
-			e, err := openEngine(cmd.Context(), o, false, false)
+			if docs != "" {
+				if info, err := os.Stat(docs); err != nil || !info.IsDir() {
+					return usageError{fmt.Errorf("--docs %s is not a folder", docs)}
+				}
+			}
+			s, err := o.settings()
 			if err != nil {
 				return err
+			}
+			models := server.NewModelMetrics()
+			if o.embedder != "" && o.embedder != "builtin" {
+				s.Embedder = models.Embedder(s.Embedder) // the built-in one is no model server
+			}
+			s.Generator, s.Reranker = models.Generator(s.Generator), models.Reranker(s.Reranker)
+			// Writable: uploads, re-index and deletes.
+			e, err := engine.Open(cmd.Context(), s, engine.OpenOptions{})
+			if err != nil {
+				return openError(err)
 			}
 			defer e.Close()
 			ln, err := net.Listen("tcp", addr)
@@ -50,25 +83,51 @@ none configured, serve makes a random admin token and prints it once.`,
 				return err
 			}
 			log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
-			srv, err := server.New(e, server.Options{Addr: ln.Addr().String(), Hosts: hosts, Tokens: tokens,
-				AdminToken: os.Getenv("FONTE_ADMIN_TOKEN"), PublicRead: publicRead, Logger: log})
+			limit := server.RateLimit{Rate: rate, Burst: max(int(2*rate), 1)}
+			template := s
+			template.Store, template.IndexDir = "", ""
+			srv, err := server.New(e, server.Options{Addr: ln.Addr().String(), Hosts: append(hosts, sec.hosts...), Tokens: tokens,
+				AdminToken: os.Getenv("FONTE_ADMIN_TOKEN"), PublicRead: publicRead, Logger: log, Models: models,
+				Default: server.CollectionConfig{Folder: docs, Access: s.Access}, DataDir: dataDir,
+				Collections: sec.collections, Template: template, RateLimit: &limit,
+				CORSOrigins: append(corsOrigins, sec.corsOrigins...)})
 			if err != nil {
 				ln.Close()
 				return usageError{err}
 			}
+			defer srv.Close()
 			out := cmd.OutOrStdout()
 			fmt.Fprintf(out, "fonte: listening on http://%s\n", ln.Addr())
 			if tok := srv.GeneratedToken(); tok != "" {
 				fmt.Fprintf(out, "fonte: admin token (shown once, kept only in memory): %s\n", tok)
+			}
+			if watchDocs {
+				folders := srv.Folders()
+				if len(folders) == 0 {
+					ln.Close()
+					return usageError{fmt.Errorf("--watch: no collection has a documents folder (give --docs DIR, or folder: in fonte.yaml)")}
+				}
+				for name, folder := range folders {
+					if err := startWatch(cmd.Context(), srv, name, folder, e.Location(), log); err != nil {
+						ln.Close()
+						return err
+					}
+					fmt.Fprintf(out, "fonte: watching %s for collection %s\n", folder, name)
+				}
 			}
 			return server.Serve(cmd.Context(), ln, srv, log)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&addr, "addr", "127.0.0.1:7700", "address to listen on (HOST:PORT)")
-	f.BoolVar(&publicRead, "public-read", false, "let requests without a token search, ask and list")
+	f.StringVar(&docs, "docs", "", "the default collection's documents folder (POST /v1/index and --watch re-index it)")
+	f.StringVar(&dataDir, "data", ".fonte-collections", "folder of the collections that name no store of their own")
+	f.BoolVar(&watchDocs, "watch", false, "re-index each collection's documents folder when its files change")
+	f.BoolVar(&publicRead, "public-read", false, "let requests without a token search, ask and list the documents without access labels")
 	f.StringSliceVar(&hosts, "host", nil, "further host names the server answers for (the Host header is checked)")
 	f.StringSliceVar(&digests, "token-digest", nil, "accepted tokens as SHA256HEX:SCOPE (scope read or admin)")
+	f.StringSliceVar(&corsOrigins, "cors-origin", nil, "web origins whose pages may call the API (CORS is off without one)")
+	f.Float64Var(&rate, "rate-limit", server.DefaultRateLimit.Rate, "requests per second each token may make (bursts of twice that; 0: no limit)")
 	// Serve answers and also indexes (uploads, re-index); it prints no
 	// results, so it has every group but the output one.
 	addStoreFlags(cmd, o)
@@ -77,4 +136,38 @@ none configured, serve makes a random admin token and prints it once.`,
 	addAnswerFlags(cmd, o)
 	addIndexingFlags(cmd, o)
 	return cmd
+}
+
+// startWatch re-indexes collection name whenever folder changes, in the
+// background until ctx ends; GET …/status shows the last run. The index
+// folder is ignored when it lies inside the watched one.
+func startWatch(ctx context.Context, srv *server.Server, name, folder, index string, log *slog.Logger) error {
+	abs, err := filepath.Abs(index)
+	if err != nil {
+		abs = index
+	}
+	w, err := watch.New(folder, func(ctx context.Context) (any, error) {
+		rep, err := srv.Reindex(ctx, name)
+		if err == nil {
+			log.Info("re-indexed", "collection", name, "indexed", len(rep.Indexed), "removed", len(rep.Removed), "refused", len(rep.Refused))
+		}
+		return rep, err
+	}, watch.Options{Ignore: []string{abs}, Logger: log})
+	if err != nil {
+		return err
+	}
+	if err := srv.SetWatch(name, func() any {
+		if last, ok := w.Last(); ok {
+			return last
+		}
+		return map[string]any{"folder": folder, "runs": 0}
+	}); err != nil {
+		return err
+	}
+	go func() {
+		if err := w.Run(ctx); err != nil {
+			log.Error("watching stopped", "collection", name, "folder", folder, "err", err)
+		}
+	}()
+	return nil
 }

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/fonte-rag/fonte/server"
+)
+
+// section decodes the structured section key of the config file into v,
+// strictly: a misspelt field is an error naming the file and section.
+// It reports whether the section is present.
+func (o *options) section(key string, v any) (bool, error) {
+	raw, ok := o.file[key]
+	if !ok || raw == nil {
+		return false, nil
+	}
+	b, err := yaml.Marshal(raw)
+	if err != nil {
+		return false, usageError{fmt.Errorf("config file %s: %s: %w", o.filePath, key, err)}
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(v); err != nil {
+		return false, usageError{fmt.Errorf("config file %s: %s: %w", o.filePath, key, err)}
+	}
+	return true, nil
+}
+
+// accessRules is the `access:` section: folder prefix → access labels
+// given to every document under it.
+func (o *options) accessRules() (map[string][]string, error) {
+	var rules map[string][]string
+	if _, err := o.section("access", &rules); err != nil {
+		return nil, err
+	}
+	return rules, nil
+}
+
+// serveSections are the config file's sections only `fonte serve` reads.
+type serveSections struct {
+	tokens      []server.TokenDigest
+	collections map[string]server.CollectionConfig
+	hosts       []string
+	corsOrigins []string
+}
+
+func (o *options) serveSections() (serveSections, error) {
+	var s serveSections
+	if _, err := o.section("tokens", &s.tokens); err != nil {
+		return s, err
+	}
+	if _, err := o.section("collections", &s.collections); err != nil {
+		return s, err
+	}
+	if _, err := o.section("hosts", &s.hosts); err != nil {
+		return s, err
+	}
+	if _, err := o.section("cors-origins", &s.corsOrigins); err != nil {
+		return s, err
+	}
+	return s, nil
+}
