@@ -35,9 +35,11 @@ func TestOpenAPI(t *testing.T) {
 		}
 	}
 	paths := model.Model.Paths.PathItems
+	distinct := map[string]bool{} // routes share a path when only their methods differ
 	for _, pattern := range ts.srv.Routes() {
 		method, path, _ := strings.Cut(pattern, " ")
 		path = strings.ReplaceAll(path, "...}", "}") // {id...} is {id} in OpenAPI
+		distinct[path] = true
 		item, ok := paths.Get(path)
 		if !ok {
 			t.Errorf("%s is not in openapi.json", path)
@@ -52,7 +54,8 @@ func TestOpenAPI(t *testing.T) {
 			t.Errorf("%s %s has no responses", method, path)
 		}
 	}
-	if got, want := paths.Len(), len(ts.srv.Routes()); got != want {
-		t.Errorf("openapi.json has %d paths for %d routes", got, want)
+	// No path the server does not serve.
+	if got, want := paths.Len(), len(distinct); got != want {
+		t.Errorf("openapi.json has %d paths for %d distinct route paths", got, want)
 	}
 }

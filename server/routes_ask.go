@@ -28,6 +28,16 @@ type AskRequest struct {
 	Floor     float64  `json:"floor"`
 	Filters   *Filters `json:"filters"`
 	Retriever string   `json:"retriever"`
+	// Trace adds each stage's time and intermediate results to the
+	// answer: "why this answer".
+	Trace bool `json:"trace"`
+}
+
+// AskResponse is what POST /v1/ask returns: the object of `fonte ask
+// --json`, and the trace when asked for.
+type AskResponse struct {
+	wire.Answer
+	Trace *engine.Trace `json:"trace,omitempty"`
 }
 
 // ChatResponse is what POST /v1/chat returns: the answer (whose query is
@@ -35,7 +45,8 @@ type AskRequest struct {
 // the next turn.
 type ChatResponse struct {
 	wire.Answer
-	History []Message `json:"history"`
+	History []Message     `json:"history"`
+	Trace   *engine.Trace `json:"trace,omitempty"`
 }
 
 func (s *Server) handleAsk(w http.ResponseWriter, r *http.Request)  { s.ask(w, r, false) }
@@ -61,6 +72,9 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request, chat bool) {
 		return
 	}
 	o := engine.AskOptions{SearchOptions: so, Floor: req.Floor}
+	if req.Trace {
+		o.Trace = &engine.Trace{}
+	}
 	for i, m := range req.History {
 		if m.Role != "user" && m.Role != "assistant" {
 			writeProblem(w, *fieldProblem(fmt.Sprintf("history[%d].role", i), "role must be user or assistant"))
@@ -82,20 +96,30 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request, chat bool) {
 		return
 	}
 	s.counted(c, a)
-	writeJSON(w, http.StatusOK, result(a, req.History, chat))
+	writeJSON(w, http.StatusOK, result(a, req.History, chat, visibleTrace(r, o.Trace)))
 }
 
 // result is the JSON body of an answer: the CLI's object for ask, with the
-// next turn's history for chat.
-func result(a *fonte.Answer, history []Message, chat bool) any {
+// next turn's history for chat, and the trace when there is one.
+func result(a *fonte.Answer, history []Message, chat bool, tr *engine.Trace) any {
 	j := wire.FromAnswer(a, false)
 	if !chat {
-		return j
+		return AskResponse{Answer: j, Trace: tr}
 	}
 	// The standalone query stands in for the user's turn, so a chain of
 	// follow-ups keeps its subject (as `fonte chat` does).
 	h := append(append([]Message{}, history...), Message{Role: "user", Content: a.Query}, Message{Role: "assistant", Content: a.Text})
-	return ChatResponse{Answer: j, History: h}
+	return ChatResponse{Answer: j, History: h, Trace: tr}
+}
+
+// visibleTrace is the trace as the caller may see it: the prompt (which
+// holds the collection's instructions) only for admin tokens. Every
+// passage in it came through the caller's access filter already.
+func visibleTrace(r *http.Request, tr *engine.Trace) *engine.Trace {
+	if tr != nil && grantOf(r).scope != ScopeAdmin {
+		tr.Prompt = ""
+	}
+	return tr
 }
 
 func (s *Server) counted(c *Collection, a *fonte.Answer) {
@@ -172,5 +196,5 @@ func (s *Server) askStream(w http.ResponseWriter, r *http.Request, c *Collection
 		_ = ev.send("token", tokenEvent{Text: a.Text})
 	}
 	_ = ev.send("citations", wire.Citations(a.Citations))
-	_ = ev.send("done", result(a, req.History, chat))
+	_ = ev.send("done", result(a, req.History, chat, visibleTrace(r, o.Trace)))
 }

@@ -21,13 +21,17 @@ type SearchRequest struct {
 	K         *int     `json:"k"`
 	Filters   *Filters `json:"filters"`
 	Retriever string   `json:"retriever"`
+	// Trace adds each stage's time, each leg's candidates and the fused
+	// ranking to the result.
+	Trace bool `json:"trace"`
 }
 
 // SearchResponse is what POST /v1/search returns: the same fields as
 // `fonte search --json`.
 type SearchResponse struct {
-	Query string     `json:"query"`
-	Hits  []wire.Hit `json:"hits"`
+	Query string        `json:"query"`
+	Hits  []wire.Hit    `json:"hits"`
+	Trace *engine.Trace `json:"trace,omitempty"`
 }
 
 func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
@@ -49,12 +53,15 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	if req.Trace {
+		opts.Trace = &engine.Trace{}
+	}
 	hits, err := c.Engine.Search(r.Context(), req.Query, opts)
 	if err != nil {
 		s.internal(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, SearchResponse{Query: req.Query, Hits: wire.Hits(hits)})
+	writeJSON(w, http.StatusOK, SearchResponse{Query: req.Query, Hits: wire.Hits(hits), Trace: opts.Trace})
 }
 
 // searchOptions validates the fields search, ask and chat share, and
