@@ -15,7 +15,11 @@
 //     (the embedded folder, PostgreSQL, Redis, a Redis Cluster): indexing
 //     throughput, search latency, the dense leg's recall against the
 //     embedded store's exact top 10, each retriever's nDCG@10 and
-//     recall@100, peak memory and size (see stores.go).
+//     recall@100, peak memory and size (see stores.go);
+//   - serve: the fonte HTTP server in this process over the example
+//     handbook, 1, 8 and 32 clients searching and asking over HTTP while
+//     one writer uploads and deletes a document: requests/s, p50 and p99
+//     latency and errors per kind (see serve.go).
 //
 // The dense engines read one data file (issue 4's clustered vectors, see
 // data.go), so all of them see the same bytes. Every measurement is a
@@ -102,6 +106,8 @@ type config struct {
 	seed                                     uint64
 	only                                     map[string]bool
 	quick, keep                              bool
+	serveDuration                            time.Duration
+	examples, serveProfile                   string
 	out, work, scifact, python, taskset      string
 	redisQE                                  string
 	k1, b                                    float64
@@ -119,7 +125,7 @@ func parseConfig(args []string) (*config, error) {
 	fl.IntVar(&c.single, "single", 200, "queries searched one at a time in a flat run")
 	fl.IntVar(&c.passes, "passes", 3, "passes over the queries at each ef in an HNSW search run")
 	fl.Uint64Var(&c.seed, "seed", 1, "seed of the dense data")
-	fl.StringVar(&only, "only", "", "parts to run, comma-separated: lexical, flat, hnsw, stores (default all)")
+	fl.StringVar(&only, "only", "", "parts to run, comma-separated: lexical, flat, hnsw, stores, serve (default all)")
 	fl.StringVar(&stores, "stores", "disk,postgres,redis,redis-cluster", "the stores part's backends, comma-separated")
 	fl.IntVar(&c.storeQueries, "store-queries", 0, "SciFact test queries of the stores part, the first by id (0: all 300)")
 	fl.BoolVar(&c.quick, "quick", false, "a smoke run: -n 10000 -runs 2 -builds 1 -single 50 -passes 1, and 1 run of 50 queries in the stores part, unless set")
@@ -130,6 +136,9 @@ func parseConfig(args []string) (*config, error) {
 	fl.StringVar(&c.redisQE, "redis-qe", "../../shared/redis", "the Redis Query Engine build testserver starts Redis with (unless FONTE_REDIS_QE_DIR is set)")
 	fl.StringVar(&c.python, "python", "/usr/bin/python3", "the Python with Debian's python3-faiss and python3-hnswlib")
 	fl.StringVar(&c.taskset, "taskset", "", "pin the one-thread runs to these CPUs (taskset -c LIST); default unpinned")
+	fl.DurationVar(&c.serveDuration, "serve-duration", 10*time.Second, "the serve part's time at each load level (5 levels; -quick: 3s unless set)")
+	fl.StringVar(&c.examples, "examples", "../examples", "the folder of the example handbook and its questions.jsonl (the serve part)")
+	fl.StringVar(&c.serveProfile, "serve-cpuprofile", "", "write a CPU profile of the serve part's load levels to this file")
 	fl.Float64Var(&c.k1, "k1", 0.9, "BM25 k1, for both lexical engines")
 	fl.Float64Var(&c.b, "b", 0.4, "BM25 b, for both lexical engines")
 	if err := fl.Parse(args); err != nil {
@@ -158,11 +167,14 @@ func parseConfig(args []string) (*config, error) {
 	if c.quick && !set["store-queries"] {
 		c.storeQueries = 50
 	}
+	if c.quick && !set["serve-duration"] {
+		c.serveDuration = 3 * time.Second
+	}
 	if c.builds == 0 {
 		c.builds = c.runs
 	}
-	if c.runs < 1 || c.builds < 1 || c.n < denseK || c.queries < 1 || c.single < 1 || c.passes < 1 || c.storeQueries < 0 {
-		return nil, errors.New("-runs, -builds, -single, -passes and -queries must be positive, -n at least 10 and -store-queries at least 0")
+	if c.runs < 1 || c.builds < 1 || c.n < denseK || c.queries < 1 || c.single < 1 || c.passes < 1 || c.storeQueries < 0 || c.serveDuration <= 0 {
+		return nil, errors.New("-runs, -builds, -single, -passes, -queries and -serve-duration must be positive, -n at least 10 and -store-queries at least 0")
 	}
 	var err error
 	if c.stores, err = parseStoreIDs(stores); err != nil {
@@ -172,14 +184,14 @@ func parseConfig(args []string) (*config, error) {
 	for p := range strings.SplitSeq(only, ",") {
 		switch p = strings.TrimSpace(p); p {
 		case "":
-		case "lexical", "flat", "hnsw", "stores":
+		case "lexical", "flat", "hnsw", "stores", "serve":
 			c.only[p] = true
 		default:
-			return nil, fmt.Errorf("-only %q: want lexical, flat, hnsw or stores", p)
+			return nil, fmt.Errorf("-only %q: want lexical, flat, hnsw, stores or serve", p)
 		}
 	}
 	if len(c.only) == 0 {
-		c.only = map[string]bool{"lexical": true, "flat": true, "hnsw": true, "stores": true}
+		c.only = map[string]bool{"lexical": true, "flat": true, "hnsw": true, "stores": true, "serve": true}
 	}
 	return c, nil
 }
@@ -238,7 +250,17 @@ func run(args []string) int {
 			storesDerive(p)
 		}
 	}
+	var served *serveResult
+	if cfg.only["serve"] {
+		if served, err = b.serve(); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			return 1
+		}
+	}
 	header, blocks := b.report()
+	if served != nil {
+		blocks["serve"] = served.block(b)
+	}
 	fmt.Println()
 	fmt.Print(header)
 	for _, id := range partOrder {
@@ -263,6 +285,10 @@ func run(args []string) int {
 		}
 	}
 	b.logf("raw outputs in %s; total %s", b.rawLog.Name(), time.Since(b.start).Round(time.Second))
+	if served != nil && served.errors() > 0 {
+		fmt.Fprintf(os.Stderr, "\nbench: WARNING: the serve part had %d failed requests (see its table); it must have none\n", served.errors())
+		return 1
+	}
 	return 0
 }
 
