@@ -3,36 +3,66 @@ package server_test
 import (
 	"encoding/json"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/fonte-rag/fonte/server"
 )
 
-// routeCalls is one request per route, each valid for an admin.
+const uploadBody = "--XYZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"notes/new.md\"\r\n" +
+	"Content-Type: text/markdown\r\n\r\n# New\n\nA new note about the canteen.\n\r\n--XYZ--\r\n"
+
+var multipartHeader = []string{"Content-Type", "multipart/form-data; boundary=XYZ"}
+
+// routeCalls is one request per route, each valid for an admin; every
+// collection route is called at /v1/… and at /v1/collections/default/….
 var routeCalls = []struct {
 	method, path, body string
 	scope              string   // "" public, "read", "admin"
 	header             []string // extra request headers, name then value
+	global             bool     // not about one collection
 }{
-	{"POST", "/v1/search", `{"query": "vacation"}`, "read", nil},
-	{"POST", "/v1/ask", `{"question": "How many vacation days?"}`, "read", nil},
-	{"POST", "/v1/chat", `{"question": "and part time?", "history": [{"role": "user", "content": "vacation days"}]}`, "read", nil},
-	{"GET", "/v1/documents", ``, "read", nil},
-	{"GET", "/v1/status", ``, "read", nil},
-	{"GET", "/v1/passages/people/leave.md%230", ``, "read", nil},
-	{"GET", "/metrics", ``, "read", nil},
-	{"DELETE", "/v1/documents/finance/fatture.md", ``, "admin", nil},
-	{"GET", "/healthz", ``, "", nil},
-	{"GET", "/readyz", ``, "", nil},
-	{"GET", "/openapi.json", ``, "", nil},
-	{"POST", "/mcp", `{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}`, "read", []string{"Accept", "application/json, text/event-stream"}},
+	{"POST", "/v1/search", `{"query": "vacation"}`, "read", nil, false},
+	{"POST", "/v1/collections/default/search", `{"query": "vacation"}`, "read", nil, false},
+	{"POST", "/v1/ask", `{"question": "How many vacation days?"}`, "read", nil, false},
+	{"POST", "/v1/collections/default/ask", `{"question": "How many vacation days?"}`, "read", nil, false},
+	{"POST", "/v1/chat", `{"question": "and part time?", "history": [{"role": "user", "content": "vacation days"}]}`, "read", nil, false},
+	{"POST", "/v1/collections/default/chat", `{"question": "and part time?", "history": [{"role": "user", "content": "vacation days"}]}`, "read", nil, false},
+	{"GET", "/v1/documents", ``, "read", nil, false},
+	{"GET", "/v1/collections/default/documents", ``, "read", nil, false},
+	{"POST", "/v1/documents", uploadBody, "admin", multipartHeader, false},
+	{"POST", "/v1/collections/default/documents", uploadBody, "admin", multipartHeader, false},
+	{"GET", "/v1/status", ``, "read", nil, false},
+	{"GET", "/v1/collections/default/status", ``, "read", nil, false},
+	{"GET", "/v1/passages/people/leave.md%230", ``, "read", nil, false},
+	{"GET", "/v1/collections/default/passages/people/leave.md%230", ``, "read", nil, false},
+	{"POST", "/v1/index", ``, "admin", nil, false},
+	{"POST", "/v1/collections/default/index", ``, "admin", nil, false},
+	{"DELETE", "/v1/documents/finance/fatture.md", ``, "admin", nil, false},
+	{"DELETE", "/v1/collections/default/documents/security/backup.md", ``, "admin", nil, false},
+	{"GET", "/v1/collections", ``, "read", nil, true},
+	{"POST", "/v1/collections", `{"name": "made"}`, "admin", nil, true},
+	{"GET", "/v1/models", ``, "read", nil, true},
+	{"POST", "/v1/chat/completions", `{"model": "default", "messages": [{"role": "user", "content": "How many vacation days?"}]}`, "read", nil, true},
+	{"GET", "/metrics", ``, "read", nil, true},
+	{"GET", "/healthz", ``, "", nil, true},
+	{"GET", "/readyz", ``, "", nil, true},
+	{"GET", "/openapi.json", ``, "", nil, true},
+	{"POST", "/mcp", `{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}`, "read", []string{"Accept", "application/json, text/event-stream"}, true},
 }
 
+// otherAdmin is an admin token limited to another collection.
+const otherAdmin = "admin-of-another-collection"
+
+// TestTokensAndScopes calls every route without a token, with an unknown
+// one, a read token, an admin token for another collection and an admin
+// token, with and without public reads.
 func TestTokensAndScopes(t *testing.T) {
 	for _, public := range []bool{false, true} {
-		ts := start(t, config{publicRead: public})
-		for _, token := range []string{"", "not-a-token", readToken, adminToken} {
+		ts := start(t, config{publicRead: public, folder: "../examples/handbook",
+			tokens: []server.TokenDigest{{SHA256: server.Digest(otherAdmin), Scope: server.ScopeAdmin, Collections: []string{"other"}}}})
+		for _, token := range []string{"", "not-a-token", readToken, otherAdmin, adminToken} {
 			for _, c := range routeCalls {
 				var body any
 				if c.body != "" {
@@ -43,6 +73,14 @@ func TestTokensAndScopes(t *testing.T) {
 				switch {
 				case c.scope == "", token == adminToken:
 					want = 200
+				case token == otherAdmin && c.global && c.path == "/v1/chat/completions":
+					want = http.StatusForbidden // the model named is a collection it may not use
+				case token == otherAdmin && c.global && c.path == "/v1/collections" && c.method == "POST":
+					want = http.StatusForbidden // it may not make "made"
+				case token == otherAdmin && c.global:
+					want = 200 // lists and tools show it nothing of other collections
+				case token == otherAdmin:
+					want = http.StatusForbidden
 				case c.scope == "read" && token == readToken, c.scope == "read" && public && token == "":
 					want = 200
 				case token == readToken:
@@ -50,13 +88,16 @@ func TestTokensAndScopes(t *testing.T) {
 				default:
 					want = http.StatusUnauthorized
 				}
-				if status != want {
+				if (status >= 200 && status < 300) != (want == 200) || (want != 200 && status != want) {
 					t.Errorf("public %v, token %q, %s %s: %d, want %d: %s", public, token, c.method, c.path, status, want, raw)
 					continue
 				}
 				if want == 401 || want == 403 {
 					p := problemOf(t, raw)
-					if p.Field != "Authorization" || !strings.Contains(p.Detail, "scope "+c.scope) {
+					if p.Field != "Authorization" && p.Field != "model" {
+						t.Errorf("%s %s: problem %+v does not name the Authorization", c.method, c.path, p)
+					}
+					if token != otherAdmin && !strings.Contains(p.Detail, "scope "+c.scope) {
 						t.Errorf("%s %s: problem %+v does not name scope %s", c.method, c.path, p, c.scope)
 					}
 					if want == 401 && !strings.Contains(hdr.Get("WWW-Authenticate"), "Bearer") {
@@ -68,6 +109,29 @@ func TestTokensAndScopes(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestEveryRouteCalled: TestTokensAndScopes covers each registered route.
+func TestEveryRouteCalled(t *testing.T) {
+	ts := start(t, config{})
+	called := map[string]bool{}
+	for _, c := range routeCalls {
+		called[c.method+" "+c.path] = true
+	}
+	for _, pattern := range ts.srv.Routes() {
+		method, path, _ := strings.Cut(pattern, " ")
+		re := "^" + method + " " + strings.NewReplacer("{collection}", "default", "{id...}", ".+").Replace(path) + "$"
+		found := false
+		for c := range called {
+			if ok, _ := regexp.MatchString(re, c); ok {
+				found = true
+				break
+			}
+		}
+		if !found {
+			t.Errorf("no call in routeCalls for %s", pattern)
 		}
 	}
 }
