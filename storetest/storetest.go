@@ -133,7 +133,13 @@ func questions(t *testing.T) []eval.Question {
 // reference indexes dir into a new embedded store.
 func reference(t *testing.T, dir string) *engine.Engine {
 	t.Helper()
-	ref := open(t, filepath.Join(t.TempDir(), "reference"), engine.Settings{}, engine.OpenOptions{})
+	return referenceWith(t, dir, engine.Settings{})
+}
+
+// referenceWith is reference with settings s.
+func referenceWith(t *testing.T, dir string, s engine.Settings) *engine.Engine {
+	t.Helper()
+	ref := open(t, filepath.Join(t.TempDir(), "reference"), s, engine.OpenOptions{})
 	index(t, ref, dir)
 	return ref
 }
@@ -283,9 +289,13 @@ func citations(a *fonte.Answer) []string {
 func testFilters(t *testing.T, b Backend) {
 	ctx := context.Background()
 	dir := corpus(t)
-	ref := reference(t, dir)
-	e := open(t, b.New(t), engine.Settings{}, engine.OpenOptions{})
+	// Access labels by folder: finance/ for "fin" readers, security/ for
+	// "sec" ones; the rest open to all.
+	access := engine.Settings{Access: map[string][]string{"finance/": {"fin"}, "security/": {"sec"}}}
+	ref := referenceWith(t, dir, access)
+	e := open(t, b.New(t), access, engine.OpenOptions{})
 	index(t, e, dir)
+	labelled := func(id string) bool { return strings.HasPrefix(id, "finance/") || strings.HasPrefix(id, "security/") }
 	cases := []struct {
 		filter fonte.Filter
 		ok     func(h fonte.Hit, tags []string) bool
@@ -297,6 +307,13 @@ func testFilters(t *testing.T, b Backend) {
 		{fonte.Filter{Tags: []string{"quadrante"}}, func(_ fonte.Hit, tags []string) bool { return slices.Contains(tags, "quadrante") }},
 		{fonte.Filter{Prefixes: []string{"security/"}, Tags: []string{"it security"}}, func(h fonte.Hit, tags []string) bool {
 			return strings.HasPrefix(h.Chunk.DocID, "security/") && slices.Contains(tags, "it security")
+		}},
+		{fonte.Filter{Restricted: true}, func(h fonte.Hit, _ []string) bool { return !labelled(h.Chunk.DocID) }},
+		{fonte.Filter{Restricted: true, Labels: []string{"fin"}}, func(h fonte.Hit, _ []string) bool {
+			return !strings.HasPrefix(h.Chunk.DocID, "security/")
+		}},
+		{fonte.Filter{Restricted: true, Labels: []string{"sec", "other"}, Prefixes: []string{"finance/", "security/"}}, func(h fonte.Hit, _ []string) bool {
+			return strings.HasPrefix(h.Chunk.DocID, "security/")
 		}},
 	}
 	docs, err := e.Store().Documents(ctx)
