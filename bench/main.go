@@ -138,7 +138,7 @@ func parseConfig(args []string) (*config, error) {
 	fl.StringVar(&c.taskset, "taskset", "", "pin the one-thread runs to these CPUs (taskset -c LIST); default unpinned")
 	fl.DurationVar(&c.serveDuration, "serve-duration", 10*time.Second, "the serve part's time at each load level (5 levels; -quick: 3s unless set)")
 	fl.StringVar(&c.examples, "examples", "../examples", "the folder of the example handbook and its questions.jsonl (the serve part)")
-	fl.StringVar(&c.serveProfile, "serve-cpuprofile", "", "write a CPU profile of the serve part's load levels to this file")
+	fl.StringVar(&c.serveProfile, "serve-cpuprofile", "", "write CPU and mutex (FILE.mutex) profiles of the serve part's load levels")
 	fl.Float64Var(&c.k1, "k1", 0.9, "BM25 k1, for both lexical engines")
 	fl.Float64Var(&c.b, "b", 0.4, "BM25 b, for both lexical engines")
 	if err := fl.Parse(args); err != nil {

@@ -70,6 +70,8 @@ type levelResult struct {
 	level serveLevel
 	wall  time.Duration
 	cpu   time.Duration // the process's CPU time (server and clients)
+	busy  float64       // the whole machine's busy cores (/proc/stat), -1 if unknown
+	load  string        // the load average at the level's start
 	kinds map[string]*kindStats
 }
 
@@ -235,6 +237,15 @@ func (b *bench) serve() (*serveResult, error) {
 			return nil, err
 		}
 		defer pprof.StopCPUProfile()
+		// And where goroutines wait on locks, beside it.
+		runtime.SetMutexProfileFraction(5)
+		defer func() {
+			runtime.SetMutexProfileFraction(0)
+			if f, err := os.Create(c.serveProfile + ".mutex"); err == nil {
+				pprof.Lookup("mutex").WriteTo(f, 0)
+				f.Close()
+			}
+		}()
 	}
 	start := time.Now()
 	for i, l := range serveLevels {
@@ -250,8 +261,8 @@ func (b *bench) serve() (*serveResult, error) {
 			sum = append(sum, fmt.Sprintf("%s %.0f/s p50 %.1f p99 %.1f ms errors %d", k,
 				float64(len(ks.lat))/lr.wall.Seconds(), ms(p50), ms(p99), ks.errors))
 		}
-		b.logf("serve: %d clients%s, CPU %.2f cores, load %s: %s", l.clients, map[bool]string{true: " + writer", false: ", reads only"}[l.writes],
-			lr.cpu.Seconds()/lr.wall.Seconds(), loadavg(), strings.Join(sum, "; "))
+		b.logf("serve: %d clients%s, process CPU %.2f cores, machine busy %.2f cores, load %s: %s", l.clients, map[bool]string{true: " + writer", false: ", reads only"}[l.writes],
+			lr.cpu.Seconds()/lr.wall.Seconds(), lr.busy, lr.load, strings.Join(sum, "; "))
 	}
 	res.took = time.Since(start) + res.indexTook
 	if res.errors() > 0 {
@@ -298,6 +309,8 @@ func (lc *loadClient) level(l serveLevel, d time.Duration, questions []string, s
 		}
 		s.lat = append(s.lat, took)
 	}
+	lr.load = loadavg()
+	busy0, ticks0 := procStat()
 	cpu0, start := cpuTime(), time.Now()
 	deadline := start.Add(d)
 	for i := range l.clients {
@@ -338,6 +351,10 @@ func (lc *loadClient) level(l serveLevel, d time.Duration, questions []string, s
 	}
 	wg.Wait()
 	lr.wall, lr.cpu = time.Since(start), cpuTime()-cpu0
+	lr.busy = -1
+	if busy1, ticks1 := procStat(); ticks1 > ticks0 && ticks0 > 0 {
+		lr.busy = float64(busy1-busy0) / float64(ticks1-ticks0) * float64(runtime.NumCPU())
+	}
 	return lr
 }
 
@@ -411,6 +428,34 @@ func (lc *loadClient) send(req *http.Request, token string) error {
 	return nil
 }
 
+// procStat returns the machine's busy and total CPU ticks from the first
+// line of /proc/stat (busy: all but idle and iowait), or zeros.
+func procStat() (busy, total uint64) {
+	data, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, 0
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	f := strings.Fields(line)
+	if len(f) < 6 || f[0] != "cpu" {
+		return 0, 0
+	}
+	for i, v := range f[1:] {
+		if i >= 8 { // guest time is already counted in user
+			break
+		}
+		var n uint64
+		if _, err := fmt.Sscan(v, &n); err != nil {
+			return 0, 0
+		}
+		total += n
+		if i != 3 && i != 4 { // idle, iowait
+			busy += n
+		}
+	}
+	return busy, total
+}
+
 // percentiles returns the p50 and p99 of ds (nearest rank).
 func percentiles(ds []time.Duration) (p50, p99 time.Duration) {
 	if len(ds) == 0 {
@@ -439,8 +484,8 @@ func (r *serveResult) block(b *bench) string {
 		m["cores"], m["ram"], m["kernel"], m["go"], runtime.GOMAXPROCS(0))
 	w("Index: examples/handbook, %d documents, %d chunks, built in %.1f s on an embedded store (built-in embedder, extractive answerer).\n\n",
 		r.docs, r.chunks, r.indexTook.Seconds())
-	w("| clients | writer | kind | requests/s | p50, ms | p99, ms | errors | process CPU, cores |\n")
-	w("| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: |\n")
+	w("| clients | writer | kind | requests/s | p50, ms | p99, ms | errors | process CPU, cores | machine busy, cores | load average at start |\n")
+	w("| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n")
 	for _, l := range r.levels {
 		first := true
 		for _, k := range serveKinds {
@@ -449,12 +494,15 @@ func (r *serveResult) block(b *bench) string {
 				continue
 			}
 			p50, p99 := percentiles(ks.lat)
-			cpu := ""
+			cpu, busy, load := "", "", ""
 			if first {
-				cpu = fmt.Sprintf("%.2f", l.cpu.Seconds()/l.wall.Seconds())
+				cpu, busy, load = fmt.Sprintf("%.2f", l.cpu.Seconds()/l.wall.Seconds()), "—", l.load
+				if l.busy >= 0 {
+					busy = fmt.Sprintf("%.2f", l.busy)
+				}
 			}
-			w("| %d | %s | %s | %.1f | %.1f | %.1f | %d | %s |\n", l.level.clients, map[bool]string{true: "yes", false: "no"}[l.level.writes],
-				k, float64(len(ks.lat))/l.wall.Seconds(), ms(p50), ms(p99), ks.errors, cpu)
+			w("| %d | %s | %s | %.1f | %.1f | %.1f | %d | %s | %s | %s |\n", l.level.clients, map[bool]string{true: "yes", false: "no"}[l.level.writes],
+				k, float64(len(ks.lat))/l.wall.Seconds(), ms(p50), ms(p99), ks.errors, cpu, busy, load)
 			first = false
 		}
 	}
@@ -462,7 +510,8 @@ func (r *serveResult) block(b *bench) string {
 		"cycling through the %d questions of examples/questions.jsonl, with a read token; with the writer, one more goroutine uploads a small Markdown note "+
 		"(multipart `POST /v1/documents`, admin token) and deletes it (`DELETE /v1/documents/{id}`), over and over. "+
 		"The server runs in the bench's process on 127.0.0.1 with no rate limit; requests/s count the answered requests over the level's wall time; "+
-		"an error is a transport error or any status but 2xx. Process CPU is the bench process's CPU time over the level's wall time: the server and the clients together.\n",
+		"an error is a transport error or any status but 2xx. Process CPU is the bench process's CPU time over the level's wall time: the server and the clients together; "+
+		"machine busy is the whole machine's non-idle CPU over the same time (/proc/stat), so the difference is what other processes took.\n",
 		r.duration, r.questions)
 	if n := r.errors(); n > 0 {
 		w("\n**%d errors.**", n)
