@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/engine"
 )
 
@@ -38,6 +39,12 @@ type CollectionConfig struct {
 	Overlap   int    `json:"overlap,omitempty" yaml:"overlap"`
 	// Access gives the documents under a folder prefix access labels.
 	Access map[string][]string `json:"access,omitempty" yaml:"access"`
+	// Embedder is the collection's embedding model ("builtin",
+	// "ollama:MODEL", "openai:MODEL"; empty: the server's), and EmbedURL
+	// its server (fonte.yaml only: the API never points the server at a
+	// URL a client chose).
+	Embedder string `json:"embedder,omitempty" yaml:"embedder"`
+	EmbedURL string `json:"-" yaml:"embed-url"`
 }
 
 // Collection is one open collection.
@@ -90,6 +97,7 @@ const catalogueFile = "collections.json"
 type registry struct {
 	dataDir    string
 	template   engine.Settings // settings of collections other than the default
+	embedders  func(spec, url string) (fonte.Embedder, error)
 	configured map[string]CollectionConfig
 
 	mu      sync.Mutex
@@ -98,7 +106,7 @@ type registry struct {
 }
 
 func newRegistry(def *engine.Engine, defCfg CollectionConfig, o Options) (*registry, error) {
-	g := &registry{dataDir: o.DataDir, template: o.Template, configured: map[string]CollectionConfig{},
+	g := &registry{dataDir: o.DataDir, template: o.Template, embedders: o.Embedders, configured: map[string]CollectionConfig{},
 		open: map[string]*Collection{}, created: map[string]CollectionConfig{}}
 	for name, c := range o.Collections {
 		if err := ValidCollectionName(name); err != nil {
@@ -196,6 +204,9 @@ func (g *registry) create(ctx context.Context, name string, cfg CollectionConfig
 
 var errCollectionExists = errors.New("the collection exists")
 
+// errEmbedder marks a collection's embedder that cannot be made.
+var errEmbedder = errors.New("bad embedder")
+
 func (g *registry) openLocked(ctx context.Context, name string, cfg CollectionConfig) (*Collection, error) {
 	s := g.template
 	s.Store, s.IndexDir = cfg.Store, ""
@@ -216,6 +227,16 @@ func (g *registry) openLocked(ctx context.Context, name string, cfg CollectionCo
 	}
 	if cfg.Access != nil {
 		s.Access = cfg.Access
+	}
+	if cfg.Embedder != "" {
+		if g.embedders == nil {
+			return nil, fmt.Errorf("%w: collection %q names embedder %q, but this server cannot make embedders", errEmbedder, name, cfg.Embedder)
+		}
+		emb, err := g.embedders(cfg.Embedder, cfg.EmbedURL)
+		if err != nil {
+			return nil, fmt.Errorf("%w: collection %q: %v", errEmbedder, name, err)
+		}
+		s.Embedder = emb
 	}
 	e, err := engine.Open(ctx, s, engine.OpenOptions{})
 	if err != nil {

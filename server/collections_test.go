@@ -3,6 +3,7 @@ package server_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"io/fs"
 	"mime/multipart"
@@ -14,6 +15,9 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/analysis"
+	"github.com/fonte-rag/fonte/embed"
 	"github.com/fonte-rag/fonte/server"
 )
 
@@ -383,5 +387,35 @@ func TestIndexFolderStreams(t *testing.T) {
 	}
 	if status, raw, _ = ts.call(t, "POST", "/v1/collections/nofolder/index", adminToken, nil); status != http.StatusConflict {
 		t.Fatalf("index without a folder: %d %s", status, raw)
+	}
+}
+
+// TestCollectionEmbedder: a collection made with its own embedder records
+// it and is searched with it; an embedder the server cannot make is a
+// problem naming the field, and nothing is created.
+func TestCollectionEmbedder(t *testing.T) {
+	ts := start(t, config{embedders: func(spec, _ string) (fonte.Embedder, error) {
+		if spec != "small" {
+			return nil, fmt.Errorf("unknown embedder %q", spec)
+		}
+		return embed.NewCharNGram(analysis.CharWB(3, 5), "char_wb-3-5", 128)
+	}})
+	status, raw, _ := ts.call(t, "POST", "/v1/collections", adminToken, map[string]any{"name": "small", "embedder": "small"})
+	if status != http.StatusCreated || !strings.Contains(string(raw), "/128") {
+		t.Fatalf("create with an embedder: %d %s", status, raw)
+	}
+	if status, raw = ts.upload(t, "/v1/collections/small/documents", adminToken, map[string]string{"outing.md": markerDoc}); status != 200 {
+		t.Fatalf("upload: %d %s", status, raw)
+	}
+	status, raw, _ = ts.call(t, "POST", "/v1/collections/small/search", readToken, map[string]any{"query": "quokka festival", "retriever": "vector"})
+	if status != 200 || !strings.Contains(string(raw), marker) {
+		t.Fatalf("vector search with the collection's embedder: %d %s", status, raw)
+	}
+	status, raw, _ = ts.call(t, "POST", "/v1/collections", adminToken, map[string]any{"name": "big", "embedder": "ollama:nope"})
+	if p := problemOf(t, raw); status != 400 || p.Field != "embedder" {
+		t.Fatalf("an embedder the server cannot make: %d %s", status, raw)
+	}
+	if status, _, _ := ts.call(t, "GET", "/v1/collections/big/status", adminToken, nil); status != 404 {
+		t.Fatalf("the refused collection exists: %d", status)
 	}
 }

@@ -44,6 +44,10 @@ type CreateCollectionRequest struct {
 	Chunker   string `json:"chunker"`
 	ChunkSize int    `json:"chunk_size"`
 	Overlap   int    `json:"overlap"`
+	// Embedder is the collection's embedding model, e.g.
+	// "ollama:nomic-embed-text", from the server's configured model
+	// servers (default: the server's embedder).
+	Embedder string `json:"embedder"`
 }
 
 func (s *Server) handleCreateCollection(w http.ResponseWriter, r *http.Request) {
@@ -75,12 +79,16 @@ func (s *Server) handleCreateCollection(w http.ResponseWriter, r *http.Request) 
 		writeProblem(w, *fieldProblem("overlap", "overlap must be at least 0 and below chunk_size"))
 		return
 	}
-	c, err := s.reg.create(r.Context(), req.Name, CollectionConfig{Chunker: req.Chunker, ChunkSize: req.ChunkSize, Overlap: req.Overlap})
+	c, err := s.reg.create(r.Context(), req.Name, CollectionConfig{Chunker: req.Chunker, ChunkSize: req.ChunkSize, Overlap: req.Overlap, Embedder: req.Embedder})
 	if errors.Is(err, errCollectionExists) {
 		writeProblem(w, newProblem(http.StatusConflict, "collection-exists", fmt.Sprintf("collection %q exists", req.Name), "name"))
 		return
 	}
 	if err != nil {
+		if errors.Is(err, errEmbedder) {
+			writeProblem(w, *fieldProblem("embedder", err.Error()))
+			return
+		}
 		if strings.Contains(err.Error(), "no data folder") {
 			writeProblem(w, newProblem(http.StatusConflict, "no-data-folder", err.Error(), ""))
 			return

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/engine"
 	"github.com/fonte-rag/fonte/mcp"
 )
@@ -48,6 +49,9 @@ type Options struct {
 	// Template are the settings (models, retrieval, chunking) of every
 	// collection but the default, before a collection's own.
 	Template engine.Settings
+	// Embedders makes a collection's own embedder from its spec
+	// ("ollama:MODEL") and server URL; nil: collections use Template's.
+	Embedders func(spec, url string) (fonte.Embedder, error)
 	// RateLimit bounds each token's requests; nil means DefaultRateLimit,
 	// a zero Rate none.
 	RateLimit *RateLimit

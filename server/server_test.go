@@ -43,6 +43,7 @@ type config struct {
 	dataDir    string               // "": a fresh temporary folder
 	rate       *server.RateLimit    // nil: no limit
 	folder     string               // the default collection's documents folder
+	embedders  func(spec, url string) (fonte.Embedder, error)
 }
 
 func start(t *testing.T, c config) *testServer {
@@ -78,7 +79,7 @@ func start(t *testing.T, c config) *testServer {
 	settings.Store = ""
 	srv, err := server.New(e, server.Options{Addr: ln.Addr().String(), AdminToken: adminToken, PublicRead: c.publicRead,
 		Logger: slog.New(slog.NewTextHandler(logs, nil)), DataDir: c.dataDir, Template: settings, RateLimit: rate,
-		Default: server.CollectionConfig{Folder: c.folder},
+		Default: server.CollectionConfig{Folder: c.folder}, Embedders: c.embedders,
 		Tokens:  append([]server.TokenDigest{{SHA256: server.Digest(readToken), Scope: server.ScopeRead}}, c.tokens...)})
 	if err != nil {
 		t.Fatal(err)

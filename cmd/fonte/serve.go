@@ -11,6 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/embed"
 	"github.com/fonte-rag/fonte/engine"
 	"github.com/fonte-rag/fonte/server"
 	"github.com/fonte-rag/fonte/watch"
@@ -86,10 +88,22 @@ files change.`,
 			limit := server.RateLimit{Rate: rate, Burst: max(int(2*rate), 1)}
 			template := s
 			template.Store, template.IndexDir = "", ""
+			embedders := func(spec, url string) (fonte.Embedder, error) {
+				c := *o
+				c.embedder = spec
+				if url != "" {
+					c.embedURL = url
+				}
+				emb, err := c.embedderClient(embed.HTTPOptions{Timeout: o.timeout, APIKey: o.apiKey})
+				if err != nil || spec == "builtin" {
+					return emb, err
+				}
+				return models.Embedder(emb), nil
+			}
 			srv, err := server.New(e, server.Options{Addr: ln.Addr().String(), Hosts: append(hosts, sec.hosts...), Tokens: tokens,
 				AdminToken: os.Getenv("FONTE_ADMIN_TOKEN"), PublicRead: publicRead, Logger: log, Models: models,
 				Default: server.CollectionConfig{Folder: docs, Access: s.Access}, DataDir: dataDir,
-				Collections: sec.collections, Template: template, RateLimit: &limit,
+				Collections: sec.collections, Template: template, Embedders: embedders, RateLimit: &limit,
 				CORSOrigins: append(corsOrigins, sec.corsOrigins...)})
 			if err != nil {
 				ln.Close()
