@@ -173,3 +173,46 @@ func TestWritersInOneProcess(t *testing.T) {
 	}
 	close(release)
 }
+
+// TestViewDoesNotWaitForABuild: while one caller builds the search index
+// of a new generation, View serves the previous one at once; ViewLatest
+// waits for the new one.
+func TestViewDoesNotWaitForABuild(t *testing.T) {
+	dir := t.TempDir()
+	s := mustOpen(t, dir, testCfg, Options{})
+	putAll(t, s, makeRecord("a", 1, 3, 8))
+	first, err := s.View()
+	if err != nil {
+		t.Fatal(err)
+	}
+	putAll(t, s, makeRecord("b", 1, 3, 8))
+	s.buildMu.Lock() // a build of the new generation is under way
+	v, err := s.View()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v != first {
+		t.Fatalf("View during a build: generation %d, want the previous view (%d)", v.Snap.Generation(), first.Snap.Generation())
+	}
+	got := make(chan *View, 1)
+	go func() {
+		v, err := s.ViewLatest()
+		if err != nil {
+			t.Error(err)
+		}
+		got <- v
+	}()
+	select {
+	case <-got:
+		t.Fatal("ViewLatest did not wait for the build")
+	case <-time.After(100 * time.Millisecond):
+	}
+	s.buildMu.Unlock()
+	latest := <-got
+	if latest.Snap.Generation() != first.Snap.Generation()+1 || latest.Index.Len() != 6 {
+		t.Fatalf("ViewLatest: generation %d with %d chunks", latest.Snap.Generation(), latest.Index.Len())
+	}
+	if v, _ := s.View(); v != latest {
+		t.Fatal("View after the build is not the new view")
+	}
+}

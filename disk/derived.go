@@ -128,7 +128,7 @@ func (s *Store) PersistDerived(ctx context.Context, compact bool) error {
 	if snap, err := s.Snapshot(); err != nil || snap.NumChunks() < PersistMinChunks {
 		return err
 	}
-	v, err := s.View()
+	v, err := s.ViewLatest()
 	if err != nil {
 		return err
 	}
@@ -193,7 +193,7 @@ func (s *Store) Preload() {
 	if !hasBlob(snap, BlobGraph) {
 		return
 	}
-	if _, err := s.View(); err != nil {
+	if _, err := s.ViewLatest(); err != nil {
 		slog.Debug("not reusing the stored graph", "err", err)
 	}
 }

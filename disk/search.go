@@ -31,15 +31,39 @@ func (s *Store) analyzers() retrieve.Analyzers {
 // View returns the latest generation with its search index, building the
 // index once per generation (handing the previous one's graph over, so an
 // HNSW graph is updated in place rather than rebuilt).
+//
+// Readers never wait for another's build: while one caller builds the
+// index of a newer generation, the others are served the previous view.
+// Only the first view of a Store is waited for. A writer that wants its
+// commit visible to the reads that follow calls View once after the
+// commit (the engine does), which waits for the build.
 func (s *Store) View() (*View, error) {
+	return s.view(false)
+}
+
+// ViewLatest is View, waiting for the latest generation's index rather
+// than serving the previous one while it is built.
+func (s *Store) ViewLatest() (*View, error) {
+	return s.view(true)
+}
+
+func (s *Store) view(wait bool) (*View, error) {
 	snap, err := s.Snapshot()
 	if err != nil {
 		return nil, err
 	}
-	s.viewMu.Lock()
-	defer s.viewMu.Unlock()
-	if v := s.views.cur; v != nil && v.Snap.Generation() == snap.Generation() {
-		return v, nil
+	cur := s.currentView()
+	if cur.of(snap) {
+		return cur, nil
+	}
+	if cur == nil || wait {
+		s.buildMu.Lock()
+	} else if !s.buildMu.TryLock() {
+		return cur, nil // a newer view is being built; this one is one commit old
+	}
+	defer s.buildMu.Unlock()
+	if cur = s.currentView(); cur.of(snap) {
+		return cur, nil // built while this caller waited
 	}
 	n := snap.NumChunks()
 	c := retrieve.Corpus{Chunks: make([]fonte.Chunk, n), Langs: make([]string, n), Tags: make([][]string, n),
@@ -58,14 +82,30 @@ func (s *Store) View() (*View, error) {
 		c.Vectors = nil
 	}
 	var prev *retrieve.Index
-	if s.views.cur != nil {
-		prev = s.views.cur.Index
+	if cur != nil {
+		prev = cur.Index
 	}
 	idx, err := retrieve.NewWith(c, s.analyzers(), s.derivedOptions(snap, prev))
 	if err != nil {
 		return nil, fmt.Errorf("disk: indexing %s: %w", s.dir, err)
 	}
 	v := &View{Snap: snap, Index: idx, Docs: docs}
-	s.views.cur = v
+	s.viewMu.Lock()
+	if s.views.cur == nil || s.views.cur.Snap.Generation() < snap.Generation() || s.views.cur.Snap.storeID != snap.storeID {
+		s.views.cur = v
+	}
+	s.viewMu.Unlock()
 	return v, nil
+}
+
+// of reports whether v is the view of snap's generation.
+func (v *View) of(snap *Snapshot) bool {
+	return v != nil && v.Snap.storeID == snap.storeID && v.Snap.Generation() == snap.Generation()
+}
+
+// currentView is the last view built.
+func (s *Store) currentView() *View {
+	s.viewMu.Lock()
+	defer s.viewMu.Unlock()
+	return s.views.cur
 }

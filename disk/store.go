@@ -31,13 +31,18 @@ type Store struct {
 	writer chan struct{} // holds a token while an Update or Purge runs
 
 	loadMu sync.Mutex // serializes manifest checks and reloads
-	mu     sync.Mutex // guards cur, raw and closed
+	// seen is the manifest file as last read (guarded by loadMu): while
+	// the file is the same (same inode, size and time) it need not be
+	// read and parsed again on every search.
+	seen os.FileInfo
+	mu   sync.Mutex // guards cur, raw and closed
 	cur    *Snapshot
 	raw    []byte // the manifest bytes cur was loaded from
 	closed bool
 
-	viewMu sync.Mutex // guards views
-	views  viewCache
+	viewMu  sync.Mutex // guards views
+	views   viewCache
+	buildMu sync.Mutex // one view build at a time
 
 	segmentsRead atomic.Int64 // segments decoded from disk, for tests
 }
@@ -178,9 +183,19 @@ func (s *Store) Snapshot() (*Snapshot, error) {
 		return cur, nil
 	}
 	defer s.loadMu.Unlock()
+	fi, statErr := os.Stat(s.path(manifestName))
+	if cur != nil && statErr == nil && s.seen != nil && os.SameFile(fi, s.seen) &&
+		fi.Size() == s.seen.Size() && fi.ModTime().Equal(s.seen.ModTime()) {
+		return cur, nil
+	}
 	raw, m, err := s.readManifest()
 	if err != nil {
 		return nil, err
+	}
+	if statErr == nil {
+		// Stat before read: a change between the two is read now and
+		// seen as a change again next time, never missed.
+		s.seen = fi
 	}
 	if m.Config != s.cfg {
 		// Another process rebuilt the index with another configuration,

@@ -208,6 +208,7 @@ func (e *Engine) update(ctx context.Context, rep *IndexReport, fill func(r *run)
 	}
 	rep.Chunks, rep.Generation = st.Chunks, st.Generation
 	if e.local != nil {
+		e.settle()
 		if err := e.local.PersistDerived(ctx, false); err != nil {
 			slog.Warn("the index is committed, but its derived indexes were not saved; the next open rebuilds them", "err", err)
 		}
@@ -418,5 +419,19 @@ func (e *Engine) Delete(ctx context.Context, patterns []string) ([]string, error
 	if err := e.store.Purge(ctx); err != nil {
 		return deleted, err
 	}
+	e.settle()
 	return deleted, nil
+}
+
+// settle builds the embedded store's search index of the generation just
+// committed before the write returns, so the reads that follow it see
+// the write (readers never wait for a build; they are served the previous
+// generation while one runs).
+func (e *Engine) settle() {
+	if e.local == nil {
+		return
+	}
+	if _, err := e.local.ViewLatest(); err != nil {
+		slog.Warn("the index is committed, but its search index could not be built; the next search retries", "err", err)
+	}
 }
