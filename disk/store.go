@@ -34,8 +34,8 @@ type Store struct {
 	// seen is the manifest file as last read (guarded by loadMu): while
 	// the file is the same (same inode, size and time) it need not be
 	// read and parsed again on every search.
-	seen os.FileInfo
-	mu   sync.Mutex // guards cur, raw and closed
+	seen   os.FileInfo
+	mu     sync.Mutex // guards cur, raw and closed
 	cur    *Snapshot
 	raw    []byte // the manifest bytes cur was loaded from
 	closed bool
