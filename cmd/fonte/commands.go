@@ -183,17 +183,23 @@ type searchFlags struct {
 	prefixes []string
 	tags     []string
 	lang     string
+	trace    bool
 }
 
 func (f *searchFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringSliceVar(&f.prefixes, "path", nil, "only documents whose id starts with one of these prefixes")
 	cmd.Flags().StringSliceVar(&f.tags, "tag", nil, "only documents carrying all these tags (front matter)")
 	cmd.Flags().StringVar(&f.lang, "lang", "", "the query's language (en, it); default: detected")
+	cmd.Flags().BoolVar(&f.trace, "trace", false, "also show why: each stage's time, each leg's candidates, the fusion, the floor, the context and the grounding")
 }
 
 func (f *searchFlags) options(o *options) engine.SearchOptions {
 	mode, _ := retrieve.ParseMode(o.retriever)
-	return engine.SearchOptions{K: o.k, Mode: mode, Lang: f.lang, Filter: retrieve.Filter{Prefixes: f.prefixes, Tags: f.tags}}
+	so := engine.SearchOptions{K: o.k, Mode: mode, Lang: f.lang, Filter: retrieve.Filter{Prefixes: f.prefixes, Tags: f.tags}}
+	if f.trace {
+		so.Trace = &engine.Trace{}
+	}
+	return so
 }
 
 // newSearch is `fonte search QUERY`: retrieval without an answer, so no
@@ -210,13 +216,21 @@ func newSearch(o *options) *cobra.Command {
 				return err
 			}
 			defer e.Close()
-			hits, err := e.Search(cmd.Context(), strings.Join(args, " "), sf.options(o))
+			so := sf.options(o)
+			hits, err := e.Search(cmd.Context(), strings.Join(args, " "), so)
 			if err != nil {
 				return err
 			}
 			out := cmd.OutOrStdout()
 			if o.asJSON {
-				return writeJSON(out, map[string]any{"query": strings.Join(args, " "), "hits": wire.Hits(hits)})
+				res := map[string]any{"query": strings.Join(args, " "), "hits": wire.Hits(hits)}
+				if so.Trace != nil {
+					res["trace"] = so.Trace
+				}
+				return writeJSON(out, res)
+			}
+			if so.Trace != nil {
+				defer printTrace(out, so.Trace)
 			}
 			if len(hits) == 0 {
 				fmt.Fprintln(out, "no matches")
@@ -349,12 +363,21 @@ func newAsk(o *options) *cobra.Command {
 				return err
 			}
 			if o.asJSON {
+				if ao.Trace != nil {
+					return writeJSON(out, struct {
+						wire.Answer
+						Trace *engine.Trace `json:"trace"`
+					}{toJSON(a, prompt), ao.Trace})
+				}
 				return writeJSON(out, toJSON(a, prompt))
 			}
 			if prompt {
 				fmt.Fprintf(out, "--- prompt ---\n%s\n--- answer ---\n", a.Prompt)
 			}
 			printAnswer(out, a, streamed)
+			if ao.Trace != nil {
+				printTrace(out, ao.Trace)
+			}
 			return nil
 		},
 	}

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/fonte-rag/fonte/engine"
 )
 
 // hasFlag says whether help lists the flag --name on a line of its own, as
@@ -116,5 +119,29 @@ func TestEnvSetsCommandFlag(t *testing.T) {
 	}
 	if n := len(decode[searchOut](t, out).Hits); n != 3 {
 		t.Errorf("FONTE_K=3: %d hits", n)
+	}
+}
+
+// TestTraceFlag: --trace adds the trace to search's and ask's JSON, and
+// prints it after the answer in text.
+func TestTraceFlag(t *testing.T) {
+	t.Parallel()
+	_, idx := sharedIndex(t)
+	code, out, stderr := runCLI(t, "search", "annual leave days", "--index", idx, "--json", "--trace")
+	var sr struct {
+		Hits  []struct{ Chunk string }
+		Trace *engine.Trace
+	}
+	if err := json.Unmarshal([]byte(out), &sr); code != exitOK || err != nil || sr.Trace == nil || len(sr.Trace.Fused) == 0 ||
+		sr.Trace.Fused[0].ChunkID != sr.Hits[0].Chunk {
+		t.Fatalf("search --json --trace: exit %d, %v: %s %s", code, err, out, stderr)
+	}
+	code, out, stderr = runCLI(t, "ask", "How many days of annual leave do full-time employees get?", "--index", idx, "--trace")
+	if code != exitOK || !strings.Contains(out, "--- trace ---") || !strings.Contains(out, "floor 0.25") || !strings.Contains(out, "bm25 leg") {
+		t.Fatalf("ask --trace: exit %d: %s %s", code, out, stderr)
+	}
+	code, out, _ = runCLI(t, "ask", "How many days of annual leave do full-time employees get?", "--index", idx)
+	if code != exitOK || strings.Contains(out, "--- trace ---") {
+		t.Fatalf("ask without --trace prints a trace: %s", out)
 	}
 }

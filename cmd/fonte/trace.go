@@ -1,0 +1,77 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/fonte-rag/fonte/engine"
+)
+
+// traceTop is how many of each list the text trace prints; --json has
+// them all.
+const traceTop = 5
+
+// printTrace writes a trace for a reader: the stages' times, each leg's
+// and the fusion's top candidates, the floor decision, what the context
+// took and cut, and the grounding verdicts.
+func printTrace(out io.Writer, tr *engine.Trace) {
+	fmt.Fprintf(out, "--- trace ---\nquery %q (language %s, mode %s, k %d, depth %d)\n", tr.Query, orDash(tr.Lang), tr.Mode, tr.K, tr.Depth)
+	var stages []string
+	for _, s := range tr.Stages {
+		stages = append(stages, fmt.Sprintf("%s %.2f ms", s.Name, s.MS))
+	}
+	fmt.Fprintf(out, "stages: %s\n", strings.Join(stages, ", "))
+	for _, leg := range []struct {
+		name string
+		list []engine.Candidate
+	}{{"bm25", tr.Lexical}, {"vector", tr.Dense}} {
+		if len(leg.list) == 0 {
+			continue
+		}
+		fmt.Fprintf(out, "%s leg (%d candidates):", leg.name, len(leg.list))
+		for _, c := range leg.list[:min(traceTop, len(leg.list))] {
+			fmt.Fprintf(out, " #%d %s (%.3f)", c.Rank, c.ChunkID, c.Score)
+		}
+		fmt.Fprintln(out)
+	}
+	for _, r := range []struct {
+		name string
+		list []engine.Ranked
+	}{{"fused", tr.Fused}, {"reranked", tr.Reranked}} {
+		if len(r.list) == 0 {
+			continue
+		}
+		fmt.Fprintf(out, "%s:", r.name)
+		for _, c := range r.list[:min(traceTop, len(r.list))] {
+			fmt.Fprintf(out, " #%d %s (relevance %.2f)", c.Rank, c.ChunkID, c.Relevance)
+		}
+		fmt.Fprintln(out)
+	}
+	if f := tr.Floor; f != nil {
+		fmt.Fprintf(out, "floor %.2f, best relevance %.2f (%s): %s\n", f.Floor, f.Relevance, orDash(f.ChunkID), f.Reason)
+	}
+	if f := tr.Fit; f != nil {
+		fmt.Fprintf(out, "context: %d of %d tokens, %d chunks fitted, %d cut\n", f.Used, f.Budget, len(f.Fitted), len(f.Cut))
+		for _, c := range f.Cut[:min(traceTop, len(f.Cut))] {
+			fmt.Fprintf(out, "  cut %s: %s\n", c.ChunkID, c.Reason)
+		}
+	}
+	for _, g := range tr.Grounding {
+		verdict := "supported"
+		if !g.Supported {
+			verdict = "NOT supported"
+		}
+		fmt.Fprintf(out, "  %s by %s: %s\n", verdict, orDash(g.ChunkID), snippet(g.Sentence, 100))
+	}
+	if tr.Abstained && tr.AbstainReason != "" {
+		fmt.Fprintf(out, "abstained: %s\n", tr.AbstainReason)
+	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
