@@ -430,12 +430,20 @@ func newChat(o *options) *cobra.Command {
 				if q == "/quit" || q == "/exit" {
 					return nil
 				}
-				a, err := e.Ask(cmd.Context(), q, engine.AskOptions{SearchOptions: sf.options(o), History: history})
+				so := sf.options(o)
+				a, err := e.Ask(cmd.Context(), q, engine.AskOptions{SearchOptions: so, History: history})
 				if err != nil {
 					return err
 				}
 				if o.asJSON {
-					if err := json.NewEncoder(out).Encode(toJSON(a, false)); err != nil {
+					var v any = toJSON(a, false)
+					if so.Trace != nil {
+						v = struct {
+							wire.Answer
+							Trace *engine.Trace `json:"trace"`
+						}{toJSON(a, false), so.Trace}
+					}
+					if err := json.NewEncoder(out).Encode(v); err != nil {
 						return err
 					}
 				} else {
@@ -443,6 +451,9 @@ func newChat(o *options) *cobra.Command {
 						fmt.Fprintf(out, "(searching for: %s)\n", a.Query)
 					}
 					printAnswer(out, a, false)
+					if so.Trace != nil {
+						printTrace(out, so.Trace)
+					}
 					fmt.Fprintln(out)
 				}
 				// The standalone query stands in for the user's turn, so a
