@@ -19,6 +19,7 @@ import (
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/engine"
 	"github.com/fonte-rag/fonte/mcp"
+	"github.com/fonte-rag/fonte/web"
 )
 
 // Options configure a Server.
@@ -79,6 +80,7 @@ type Server struct {
 	metrics    *metrics
 	mux        *http.ServeMux
 	mcp        http.Handler // the MCP tools over streamable HTTP, at /mcp
+	page       http.Handler // the web page, at /
 	handler    http.Handler
 	// write is the writes in flight (uploads, index runs, deletes), which
 	// Drain waits for.
@@ -124,6 +126,7 @@ func New(e *engine.Engine, o Options) (*Server, error) {
 	// The server checks Host itself (a proxy's configured name included),
 	// so the SDK's loopback-only Host guard stays off.
 	s.mcp = mcp.NewHTTPHandler(s.mcpLibrary, mcp.HTTPOptions{AllowedOrigins: o.MCPOrigins, HostChecked: true})
+	s.page = web.Handler()
 	s.routes()
 	s.handler = s.metrics.instrument(newHostGuard(o.Addr, o.Hosts).wrap(newCORS(o.CORSOrigins).wrap(s.mux)))
 	return s, nil
@@ -159,6 +162,8 @@ type route struct {
 	// global routes are not about one collection: the token's scope is
 	// checked, and the handler checks each collection it touches.
 	global bool
+	// page routes serve the web page, not the API (not in openapi.json).
+	page bool
 }
 
 // collectionRoutes act on one collection: the default one at /v1/…, any
@@ -181,27 +186,32 @@ func (s *Server) table() []route {
 	var out []route
 	for _, rt := range s.collectionRoutes() {
 		method, path, _ := strings.Cut(rt.pattern, " ")
-		out = append(out, route{method + " /v1" + path, rt.scope, rt.handler, false},
-			route{method + " /v1/collections/{collection}" + path, rt.scope, rt.handler, false})
+		out = append(out, route{pattern: method + " /v1" + path, scope: rt.scope, handler: rt.handler},
+			route{pattern: method + " /v1/collections/{collection}" + path, scope: rt.scope, handler: rt.handler})
 	}
 	return append(out,
-		route{"GET /v1/collections", ScopeRead, s.handleCollections, true},
-		route{"POST /v1/collections", ScopeAdmin, s.handleCreateCollection, true},
-		route{"POST /v1/chat/completions", ScopeRead, s.handleChatCompletions, true},
-		route{"GET /v1/models", ScopeRead, s.handleModels, true},
-		route{"GET /metrics", ScopeRead, s.handleMetrics(), true},
-		route{"GET /healthz", "", s.handleHealth, true},
-		route{"GET /readyz", "", s.handleReady, true},
-		route{"GET /openapi.json", "", s.handleOpenAPI, true},
-		route{"POST /mcp", ScopeRead, s.mcp.ServeHTTP, true},
+		route{pattern: "GET /v1/collections", scope: ScopeRead, handler: s.handleCollections, global: true},
+		route{pattern: "POST /v1/collections", scope: ScopeAdmin, handler: s.handleCreateCollection, global: true},
+		route{pattern: "POST /v1/chat/completions", scope: ScopeRead, handler: s.handleChatCompletions, global: true},
+		route{pattern: "GET /v1/models", scope: ScopeRead, handler: s.handleModels, global: true},
+		route{pattern: "GET /metrics", scope: ScopeRead, handler: s.handleMetrics(), global: true},
+		route{pattern: "GET /healthz", handler: s.handleHealth, global: true},
+		route{pattern: "GET /readyz", handler: s.handleReady, global: true},
+		route{pattern: "GET /openapi.json", handler: s.handleOpenAPI, global: true},
+		route{pattern: "POST /mcp", scope: ScopeRead, handler: s.mcp.ServeHTTP, global: true},
+		route{pattern: "GET /{$}", handler: s.page.ServeHTTP, global: true, page: true},
+		route{pattern: "GET /static/", handler: s.page.ServeHTTP, global: true, page: true},
 	)
 }
 
-// Routes lists the patterns the server registers ("METHOD /path").
+// Routes lists the API's patterns ("METHOD /path"), the web page's
+// aside.
 func (s *Server) Routes() []string {
 	var out []string
 	for _, rt := range s.table() {
-		out = append(out, rt.pattern)
+		if !rt.page {
+			out = append(out, rt.pattern)
+		}
 	}
 	return out
 }
