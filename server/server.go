@@ -175,6 +175,7 @@ func (s *Server) collectionRoutes() []route {
 		{pattern: "POST /chat", scope: ScopeRead, handler: s.handleChat},
 		{pattern: "GET /documents", scope: ScopeRead, handler: s.handleDocuments},
 		{pattern: "POST /documents", scope: ScopeAdmin, handler: s.handleUpload},
+		{pattern: "GET /documents/{id...}", scope: ScopeRead, handler: s.handleDocument},
 		{pattern: "DELETE /documents/{id...}", scope: ScopeAdmin, handler: s.handleDelete},
 		{pattern: "GET /passages/{id...}", scope: ScopeRead, handler: s.handlePassage},
 		{pattern: "POST /index", scope: ScopeAdmin, handler: s.handleIndex},
