@@ -9,6 +9,7 @@
 package generate
 
 import (
+	"sync"
 	"time"
 
 	"github.com/fonte-rag/fonte/internal/httpc"
@@ -49,4 +50,34 @@ type Finish struct {
 	// them; 0 when it did not.
 	PromptTokens int
 	OutputTokens int
+}
+
+// UsageReporter is implemented by the generators of this package: Usage
+// returns how the last successful generation ended, with the token counts
+// the server reported (the usage chunk of an OpenAI-compatible stream,
+// prompt_eval_count and eval_count of Ollama's final line). It is the zero
+// Finish before the first success. Callers holding a fonte.Generator
+// check for it with a type assertion. Generations that run concurrently
+// on one generator overwrite each other's record; the OnFinish option
+// reports each of them instead.
+type UsageReporter interface {
+	Usage() Finish
+}
+
+// lastFinish holds the Finish of a generator's last successful generation.
+type lastFinish struct {
+	mu sync.Mutex
+	f  Finish
+}
+
+func (l *lastFinish) get() Finish {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.f
+}
+
+func (l *lastFinish) set(f Finish) {
+	l.mu.Lock()
+	l.f = f
+	l.mu.Unlock()
 }

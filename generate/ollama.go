@@ -53,9 +53,13 @@ type Ollama struct {
 	keepAlive string
 	onFinish  func(Finish)
 	client    *httpc.Client
+	last      lastFinish
 }
 
-var _ fonte.Generator = (*Ollama)(nil)
+var (
+	_ fonte.Generator = (*Ollama)(nil)
+	_ UsageReporter   = (*Ollama)(nil)
+)
 
 // NewOllama returns a generator for the named model (e.g. "llama3.2"). It
 // makes no request.
@@ -99,6 +103,11 @@ func NewOllama(model string, o OllamaOptions) (*Ollama, error) {
 
 // Model identifies the model, e.g. "ollama/llama3.2".
 func (g *Ollama) Model() string { return "ollama/" + g.model }
+
+// Usage is how the last successful generation ended: the final line's
+// done_reason, prompt_eval_count and eval_count. It is the zero Finish
+// before the first success.
+func (g *Ollama) Usage() Finish { return g.last.get() }
 
 // ollamaMessage is one message of a chat, in both directions.
 type ollamaMessage struct {
@@ -176,8 +185,10 @@ func (g *Ollama) Generate(ctx context.Context, messages []fonte.Message, onDelta
 			}
 		}
 		if c.Done {
+			f := Finish{Reason: c.DoneReason, PromptTokens: c.PromptEvalCount, OutputTokens: c.EvalCount}
+			g.last.set(f)
 			if g.onFinish != nil {
-				g.onFinish(Finish{Reason: c.DoneReason, PromptTokens: c.PromptEvalCount, OutputTokens: c.EvalCount})
+				g.onFinish(f)
 			}
 			return text.String(), nil
 		}
@@ -190,5 +201,5 @@ func (g *Ollama) wrap(ctx context.Context, err error) error {
 	if cerr := ctx.Err(); cerr != nil {
 		return cerr
 	}
-	return fmt.Errorf("generate: ollama: %w", err)
+	return fmt.Errorf("generate: ollama/%s: %w", g.model, err)
 }

@@ -168,32 +168,91 @@ func TestOllamaGenerateErrorInStream(t *testing.T) {
 	if !errors.As(err, &he) || he.StatusCode != 200 {
 		t.Fatalf("error %v, want an HTTPError with status 200", err)
 	}
-	if !strings.Contains(err.Error(), "an error was encountered while running the model") || !strings.Contains(err.Error(), srv.URL+"/api/chat") {
+	if !strings.Contains(err.Error(), "generate: ollama/m: POST "+srv.URL+"/api/chat: 200 OK: error in stream: an error was encountered while running the model") {
 		t.Errorf("error %q", err)
+	}
+	if u := g.Usage(); u != (generate.Finish{}) {
+		t.Errorf("Usage() after a failure = %+v", u)
 	}
 	if deltas != 2 || srv.attempts() != 1 {
 		t.Errorf("%d deltas, %d attempts; want 2, 1 (a started stream is not retried)", deltas, srv.attempts())
 	}
 }
 
+// TestOllamaGenerateErrorStatus answers with the errors Ollama sends, in
+// its shape {"error": "..."}.
 func TestOllamaGenerateErrorStatus(t *testing.T) {
 	for _, tc := range []struct {
-		status, attempts int
-	}{{http.StatusNotFound, 1}, {http.StatusBadRequest, 1}, {http.StatusInternalServerError, 3}, {http.StatusTooManyRequests, 3}} {
-		t.Run(fmt.Sprint(tc.status), func(t *testing.T) {
+		name     string
+		status   int
+		body     string
+		attempts int
+		want     string
+	}{
+		{"model not pulled", http.StatusNotFound, `{"error":"model \"llama9\" not found, try pulling it first"}`, 1,
+			`404 Not Found: model "llama9" not found, try pulling it first`},
+		{"bad request", http.StatusBadRequest, `{"error":"invalid options: num_ctxx"}`, 1,
+			"400 Bad Request: invalid options: num_ctxx"},
+		{"runner crashed", http.StatusInternalServerError, `{"error":"llama runner process has terminated: exit status 2"}`, 3,
+			"500 Internal Server Error: llama runner process has terminated: exit status 2 (after 3 attempts)"},
+		{"busy", http.StatusServiceUnavailable, `{"error":"server busy, please try again.  maximum pending requests exceeded"}`, 3,
+			"503 Service Unavailable: server busy, please try again.  maximum pending requests exceeded (after 3 attempts)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
 			srv := newChatServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
-				w.Header().Set("Content-Type", "application/json")
+				w.Header().Set("Content-Type", "application/json; charset=utf-8")
 				w.WriteHeader(tc.status)
-				io.WriteString(w, `{"error":"model 'llama9' not found"}`)
+				io.WriteString(w, tc.body)
 			})
 			g, _ := generate.NewOllama("llama9", generate.OllamaOptions{BaseURL: srv.URL, HTTP: quick()})
 			_, err := g.Generate(context.Background(), conversation, nil)
 			var he *generate.HTTPError
-			if !errors.As(err, &he) || he.StatusCode != tc.status || he.Message != "model 'llama9' not found" {
+			if !errors.As(err, &he) || he.StatusCode != tc.status {
 				t.Fatalf("error %v", err)
+			}
+			if want := "generate: ollama/llama9: POST " + srv.URL + "/api/chat: " + tc.want; err.Error() != want {
+				t.Errorf("error\n%s\nwant\n%s", err, want)
 			}
 			if srv.attempts() != tc.attempts {
 				t.Errorf("%d attempts, want %d", srv.attempts(), tc.attempts)
+			}
+		})
+	}
+}
+
+// TestOllamaGenerateRequestJSON pins the body of /api/chat byte for byte:
+// temperature goes in options only when set.
+func TestOllamaGenerateRequestJSON(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		o    generate.OllamaOptions
+		want string
+	}{
+		{"defaults", generate.OllamaOptions{},
+			`{"model":"llama3.2","messages":[{"role":"user","content":"Hi"}],"stream":true}`},
+		{"temperature zero", generate.OllamaOptions{Temperature: new(0.0)},
+			`{"model":"llama3.2","messages":[{"role":"user","content":"Hi"}],"stream":true,"options":{"temperature":0}}`},
+		{"cap and keep-alive", generate.OllamaOptions{MaxTokens: 300, KeepAlive: "10m"},
+			`{"model":"llama3.2","messages":[{"role":"user","content":"Hi"}],"stream":true,"options":{"num_predict":300},"keep_alive":"10m"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var raw []byte
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				raw, _ = io.ReadAll(r.Body)
+				io.WriteString(w, ollamaChunk("ok")+ollamaDone)
+			}))
+			defer srv.Close()
+			tc.o.BaseURL = srv.URL
+			g, _ := generate.NewOllama("llama3.2", tc.o)
+			if _, err := g.Generate(context.Background(), []fonte.Message{{Role: "user", Content: "Hi"}}, nil); err != nil {
+				t.Fatal(err)
+			}
+			if string(raw) != tc.want {
+				t.Errorf("request\n%s\nwant\n%s", raw, tc.want)
+			}
+			var ur generate.UsageReporter = g
+			if u := ur.Usage(); u != (generate.Finish{Reason: "stop", PromptTokens: 26, OutputTokens: 282}) {
+				t.Errorf("Usage() = %+v", u)
 			}
 		})
 	}

@@ -27,11 +27,23 @@ type OpenAIOptions struct {
 	// Temperature, when set, is sent as "temperature"; nil leaves the
 	// server's default.
 	Temperature *float64
-	// MaxTokens, when positive, is sent as "max_tokens".
+	// MaxTokens, when positive, caps the answer's length. It is sent as
+	// "max_completion_tokens", the field OpenAI's API reference names
+	// today: "max_tokens" is deprecated there and refused by the
+	// reasoning models (o1, o3, gpt-5, ...), which count their hidden
+	// reasoning tokens against the cap.
 	MaxTokens int
+	// LegacyMaxTokens sends MaxTokens as "max_tokens" instead, for
+	// OpenAI-compatible servers that know only the old field and
+	// silently ignore the new one, so that the cap would not apply:
+	// vLLM 0.5 and older, llama.cpp's llama-server before February 2026
+	// (ggml-org/llama.cpp#19831), llama-cpp-python, koboldcpp, Ray Serve
+	// LLM, and Azure OpenAI API versions before 2024-09-01-preview.
+	LegacyMaxTokens bool
 	// OnFinish, when set, is called once per successful generation with
-	// the finish_reason of the last chunk (and token counts if the server
-	// sent a usage object).
+	// the finish_reason of the last chunk and the token counts of the
+	// usage chunk, which the client asks for with
+	// "stream_options": {"include_usage": true}.
 	OnFinish func(Finish)
 	// HTTP holds timeout, retry, API key and client settings.
 	HTTP HTTPOptions
@@ -45,11 +57,16 @@ type OpenAI struct {
 	endpoint    string
 	temperature *float64
 	maxTokens   int
+	legacyMax   bool
 	onFinish    func(Finish)
 	client      *httpc.Client
+	last        lastFinish
 }
 
-var _ fonte.Generator = (*OpenAI)(nil)
+var (
+	_ fonte.Generator = (*OpenAI)(nil)
+	_ UsageReporter   = (*OpenAI)(nil)
+)
 
 // NewOpenAI returns a generator for the named model (e.g. "gpt-4o-mini").
 // It makes no request.
@@ -72,6 +89,7 @@ func NewOpenAI(model string, o OpenAIOptions) (*OpenAI, error) {
 		model:     model,
 		endpoint:  base + "/v1/chat/completions",
 		maxTokens: o.MaxTokens,
+		legacyMax: o.LegacyMaxTokens,
 		onFinish:  o.OnFinish,
 		client:    httpc.New(o.HTTP, DefaultTimeout),
 	}
@@ -85,6 +103,12 @@ func NewOpenAI(model string, o OpenAIOptions) (*OpenAI, error) {
 // Model identifies the model, e.g. "openai/gpt-4o-mini".
 func (g *OpenAI) Model() string { return "openai/" + g.model }
 
+// Usage is how the last successful generation ended: its finish_reason
+// and the token counts of the server's usage chunk (zero when the server
+// sent none). It is the zero Finish before the first success. With
+// concurrent generations, use OpenAIOptions.OnFinish to tell them apart.
+func (g *OpenAI) Usage() Finish { return g.last.get() }
+
 // openAIMessage is one message of the conversation sent.
 type openAIMessage struct {
 	Role    string `json:"role"`
@@ -93,11 +117,20 @@ type openAIMessage struct {
 
 // openAIChatRequest is the body of POST /v1/chat/completions.
 type openAIChatRequest struct {
-	Model       string          `json:"model"`
-	Messages    []openAIMessage `json:"messages"`
-	Stream      bool            `json:"stream"`
-	Temperature *float64        `json:"temperature,omitempty"`
-	MaxTokens   int             `json:"max_tokens,omitempty"`
+	Model               string               `json:"model"`
+	Messages            []openAIMessage      `json:"messages"`
+	Stream              bool                 `json:"stream"`
+	StreamOptions       *openAIStreamOptions `json:"stream_options,omitempty"`
+	Temperature         *float64             `json:"temperature,omitempty"`
+	MaxCompletionTokens int                  `json:"max_completion_tokens,omitempty"`
+	MaxTokens           int                  `json:"max_tokens,omitempty"`
+}
+
+// openAIStreamOptions asks for one more chunk before "data: [DONE]", with
+// "choices": [] and the usage of the whole request; every other chunk
+// then carries "usage": null.
+type openAIStreamOptions struct {
+	IncludeUsage bool `json:"include_usage"`
 }
 
 // openAIChunk is the data of one event of the stream: a
@@ -126,11 +159,16 @@ func (g *OpenAI) Generate(ctx context.Context, messages []fonte.Message, onDelta
 		return "", errors.New("generate: openai: no messages to answer")
 	}
 	req := openAIChatRequest{
-		Model:       g.model,
-		Messages:    make([]openAIMessage, len(messages)),
-		Stream:      true,
-		Temperature: g.temperature,
-		MaxTokens:   g.maxTokens,
+		Model:         g.model,
+		Messages:      make([]openAIMessage, len(messages)),
+		Stream:        true,
+		StreamOptions: &openAIStreamOptions{IncludeUsage: true},
+		Temperature:   g.temperature,
+	}
+	if g.legacyMax {
+		req.MaxTokens = g.maxTokens
+	} else {
+		req.MaxCompletionTokens = g.maxTokens
 	}
 	for i, m := range messages {
 		req.Messages[i] = openAIMessage{Role: m.Role, Content: m.Content}
@@ -161,9 +199,7 @@ func (g *OpenAI) Generate(ctx context.Context, messages []fonte.Message, onDelta
 					return "", g.wrap(ctx, err)
 				}
 				if done {
-					if g.onFinish != nil {
-						g.onFinish(finish)
-					}
+					g.finished(finish)
 					return text.String(), nil
 				}
 				data, inData = data[:0], false
@@ -172,9 +208,7 @@ func (g *OpenAI) Generate(ctx context.Context, messages []fonte.Message, onDelta
 				// Accept a server that omits [DONE] after a finish_reason;
 				// without either, the stream was cut short.
 				if finish.Reason != "" {
-					if g.onFinish != nil {
-						g.onFinish(finish)
-					}
+					g.finished(finish)
 					return text.String(), nil
 				}
 				return "", g.wrap(ctx, st.Fail("stream ended before data: [DONE]"))
@@ -194,6 +228,14 @@ func (g *OpenAI) Generate(ctx context.Context, messages []fonte.Message, onDelta
 		}
 		data = append(data, value...)
 		inData = true
+	}
+}
+
+// finished records how a successful generation ended and reports it.
+func (g *OpenAI) finished(f Finish) {
+	g.last.set(f)
+	if g.onFinish != nil {
+		g.onFinish(f)
 	}
 }
 
@@ -237,5 +279,5 @@ func (g *OpenAI) wrap(ctx context.Context, err error) error {
 	if cerr := ctx.Err(); cerr != nil {
 		return cerr
 	}
-	return fmt.Errorf("generate: openai: %w", err)
+	return fmt.Errorf("generate: openai/%s: %w", g.model, err)
 }
