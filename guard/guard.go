@@ -1,0 +1,193 @@
+// Package guard recognises retrieved text that reads as an instruction
+// to a model rather than as material about the world: imperatives
+// addressed to an assistant ("ignore the previous instructions", "ignora
+// le istruzioni precedenti"), chat role markers and fake system prompts,
+// hidden or zero-width characters, and forged citation markers. Ingest
+// records what it finds with each chunk; the answer stage never quotes a
+// flagged sentence as an answer, and a model sees every passage fenced as
+// material whatever this package finds (detection is a second line, not
+// the defence).
+package guard
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Kind names what a finding is.
+type Kind string
+
+// The kinds of finding.
+const (
+	// Imperative: an order addressed to an assistant or model.
+	Imperative Kind = "imperative"
+	// RoleMarker: a chat template's role or control token, or a fake
+	// "system prompt" heading.
+	RoleMarker Kind = "role-marker"
+	// Hidden: characters a reader does not see (zero-width, bidirectional
+	// overrides, Unicode tags).
+	Hidden Kind = "hidden-text"
+	// CitationMarker: a forged source marker such as "[source 3]" or
+	// "【1】", which could pass for one of fonte's citations.
+	CitationMarker Kind = "citation-marker"
+)
+
+// Finding is one place where text reads as an instruction.
+type Finding struct {
+	Kind  Kind   `json:"kind"`
+	Start int    `json:"start"` // byte offsets into the text
+	End   int    `json:"end"`
+	Text  string `json:"text"` // the matched text, hidden characters shown as \u escapes
+}
+
+// rule is one pattern of a kind.
+type rule struct {
+	kind Kind
+	re   *regexp.Regexp
+}
+
+// Each pattern targets an order to the model itself: the words that
+// address it ("assistant", "AI", "model", "you are now") or the phrases
+// injection corpora use to override a prompt. Ordinary procedures
+// ("ignore the warning and press OK") do not address a model and do not
+// match.
+var rules = []rule{
+	// English overrides.
+	{Imperative, regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget|override|bypass|skip)\b[^.!?\n]{0,40}\b(?:previous|prior|above|earlier|preceding|all|any|your|the system|these)\b[^.!?\n]{0,30}\b(?:instructions?|prompts?|rules|directions|guidelines|messages?|context)\b`)},
+	{Imperative, regexp.MustCompile(`(?i)\b(?:new|updated|real|actual|true)\s+(?:instructions?|system prompt|directives?)\s*[:：]`)},
+	{Imperative, regexp.MustCompile(`(?i)\byou\s+are\s+now\s+(?:DAN\b|an?\s+(?:unrestricted|unfiltered|jailbroken|different|evil|new)\s+(?:ai|assistant|model|persona|character|chatbot)\b|no\s+longer\s+(?:an?\s+)?(?:ai|assistant|bound)\b)|\bfrom\s+now\s+on,?\s+(?:you|the assistant)\s+(?:will|must|should|answer|respond|reply|ignore|say|only)\b|\b(?:act|behave)\s+as\s+(?:an?\s+)?(?:unrestricted|jailbroken|unfiltered|different)\s+(?:ai|assistant|model|chatbot)\b`)},
+	{Imperative, regexp.MustCompile(`(?i)\b(?:as|to)\s+(?:an?\s+)?(?:ai|assistant|language model|llm|chatbot|model)\b[^.!?\n]{0,40}\b(?:you\s+must|you\s+should|must|always|never|respond|reply|answer|say|output|print|write)\b`)},
+	{Imperative, regexp.MustCompile(`(?i)\b(?:assistant|ai|chatbot|model|llm|gpt|claude|copilot)\s*[,:]\s*(?:please\s+)?(?:ignore|say|respond|reply|answer|output|print|write|tell|reveal|repeat|translate|include)\b`)},
+	{Imperative, regexp.MustCompile(`(?i)\b(?:respond|reply|answer)\s+(?:only\s+)?(?:with|by saying)\s+["'“‘]`)},
+	{Imperative, regexp.MustCompile(`(?i)\b(?:say|print|output|write|respond with|reply with)\s+["'“‘][^"'”’]{1,60}["'”’]\s*(?:instead|and nothing else|only|to the user|in your answer)`)},
+	{Imperative, regexp.MustCompile(`(?i)\b(?:reveal|print|repeat|show|leak)\s+(?:your|the)\s+(?:system\s+)?(?:prompt|instructions|hidden rules)\b`)},
+	{Imperative, regexp.MustCompile(`(?i)\bdo\s+not\s+(?:cite|mention|reveal|tell\s+the\s+user)\b[^.!?\n]{0,40}\b(?:sources?|citations?|documents?|this)\b`)},
+	// Italian overrides.
+	{Imperative, regexp.MustCompile(`(?i)\b(?:ignora|ignorate|dimentica|dimenticate|trascura|tralascia|non\s+considerare)\b[^.!?\n]{0,40}\b(?:istruzion[ei]|indicazion[ei]|regole|prompt|messaggi?|direttive)\b[^.!?\n]{0,30}\b(?:precedent[ei]|sopra|prima|tutte|tue|di sistema)\b`)},
+	{Imperative, regexp.MustCompile(`(?i)\b(?:ignora|ignorate|dimentica|dimenticate)\s+(?:tutte\s+)?(?:le\s+)?(?:istruzioni|indicazioni|regole)\b`)},
+	{Imperative, regexp.MustCompile(`(?i)\b(?:nuove|vere)\s+istruzioni\s*[:：]|\bda\s+(?:ora|adesso)\s+in\s+poi,?\s+(?:tu|sei|devi|l'assistente)\b|\b(?:ora|adesso)\s+sei\s+(?:un|una)\b`)},
+	{Imperative, regexp.MustCompile(`(?i)\b(?:in\s+quanto|come)\s+(?:assistente|intelligenza artificiale|ia|modello(?: linguistico)?)\b[^.!?\n]{0,40}\b(?:devi|dovresti|rispondi|di'|scrivi|stampa)\b`)},
+	{Imperative, regexp.MustCompile(`(?i)\b(?:assistente|modello|ia)\s*[,:]\s*(?:per favore\s+)?(?:ignora|di'|dì|rispondi|scrivi|stampa|rivela|ripeti)\b`)},
+	{Imperative, regexp.MustCompile(`(?i)\b(?:rispondi|scrivi|di'|dì|stampa)\s+(?:solo\s+|soltanto\s+)?["'“‘«][^"'”’»]{1,60}["'”’»]`)},
+	{Imperative, regexp.MustCompile(`(?i)\b(?:rivela|mostra|ripeti|stampa)\s+(?:il\s+tuo|le\s+tue|il)\s+(?:prompt|istruzioni)(?:\s+di\s+sistema)?\b`)},
+	// Role markers and fake system prompts.
+	{RoleMarker, regexp.MustCompile(`(?im)^\s*(?:#{1,6}\s*)?(?:system|assistant|user|developer|sistema|assistente|utente)\s*(?:prompt|message|messaggio)?\s*[:：]\s*\S`)},
+	{RoleMarker, regexp.MustCompile(`<\|(?:im_start|im_end|system|user|assistant|endoftext|begin_of_text|start_header_id|end_header_id|eot_id)\|>|\[/?INST\]|<<\/?SYS>>|</?(?:system|instructions?|assistant)>`)},
+	{RoleMarker, regexp.MustCompile(`(?i)^\s*#{1,6}\s*(?:instruction|instructions|system prompt|response|istruzioni|prompt di sistema)\s*:?\s*$`)},
+	{RoleMarker, regexp.MustCompile(`(?i)\b(?:begin|end|start)\s+(?:of\s+)?(?:system\s+prompt|instructions|new instructions)\b`)},
+	// Forged source markers in fonte's or other engines' styles.
+	{CitationMarker, regexp.MustCompile(`\[\s*(?:source|fonte|doc|document|documento|passage|passaggio)\s*[#:]?\s*\d+\s*\]|【\d+(?:†[^】]*)?】`)},
+}
+
+// hidden reports whether r is invisible to a reader: zero-width and
+// joiner characters, bidirectional controls, word joiners, the
+// byte-order mark inside text, and Unicode tag characters (used to
+// smuggle ASCII past a reader).
+func hidden(r rune) bool {
+	switch {
+	case r >= 0x200B && r <= 0x200F, r >= 0x202A && r <= 0x202E, r >= 0x2060 && r <= 0x2064, r >= 0x2066 && r <= 0x2069,
+		r == 0xFEFF, r >= 0xE0000 && r <= 0xE007F, r == 0x180E:
+		return true
+	}
+	return false
+}
+
+// smuggling reports whether r is hidden and never an artefact of
+// ordinary text: Unicode tags and the bidirectional overrides that
+// reverse what is shown.
+func smuggling(r rune) bool {
+	return r >= 0xE0000 && r <= 0xE007F || r == 0x202D || r == 0x202E
+}
+
+// hiddenRunMin is the shortest run of other hidden characters that is a
+// finding: one or two zero-width spaces or direction marks are common
+// artefacts of copying text from web pages and word processors.
+const hiddenRunMin = 3
+
+// Check returns what in text reads as an instruction to a model, in
+// order of position. It is linear in the length of text (Go's regexp
+// runs in linear time).
+func Check(text string) []Finding {
+	var out []Finding
+	for _, r := range rules {
+		for _, m := range r.re.FindAllStringIndex(text, -1) {
+			out = append(out, Finding{Kind: r.kind, Start: m[0], End: m[1], Text: text[m[0]:m[1]]})
+		}
+	}
+	out = append(out, hiddenRuns(text)...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	return out
+}
+
+// hiddenRuns finds the runs of hidden characters that carry something:
+// any run with a Unicode tag or a direction override, and runs of at
+// least hiddenRunMin other hidden characters.
+func hiddenRuns(text string) []Finding {
+	var out []Finding
+	for i := 0; i < len(text); {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if !hidden(r) {
+			i += n
+			continue
+		}
+		start, count, smuggled := i, 0, false
+		for i < len(text) {
+			r, n := utf8.DecodeRuneInString(text[i:])
+			if !hidden(r) {
+				break
+			}
+			smuggled = smuggled || smuggling(r)
+			count++
+			i += n
+		}
+		if smuggled || count >= hiddenRunMin {
+			out = append(out, Finding{Kind: Hidden, Start: start, End: i, Text: escapeHidden(text[start:i])})
+		}
+	}
+	return out
+}
+
+func escapeHidden(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		fmt.Fprintf(&b, `\u%04X`, r)
+	}
+	return b.String()
+}
+
+// Suspicious reports whether text has any finding: the test the answer
+// stage applies to a sentence before quoting it.
+func Suspicious(text string) bool {
+	for _, r := range rules {
+		if r.re.MatchString(text) {
+			return true
+		}
+	}
+	return len(hiddenRuns(text)) > 0
+}
+
+// Visible returns text without its hidden characters (keeping single
+// joiners between letters), so what is indexed and quoted is what a
+// reader sees.
+func Visible(text string) string {
+	if !strings.ContainsFunc(text, hidden) {
+		return text
+	}
+	var b strings.Builder
+	rs := []rune(text)
+	for i, r := range rs {
+		if hidden(r) {
+			if (r == 0x200C || r == 0x200D) && i > 0 && i+1 < len(rs) && !hidden(rs[i-1]) && !hidden(rs[i+1]) &&
+				(unicode.IsLetter(rs[i-1]) || unicode.Is(unicode.So, rs[i-1])) {
+				b.WriteRune(r)
+			}
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
