@@ -5,6 +5,7 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -49,6 +50,8 @@ type options struct {
 	exclude    []string
 	timeout    time.Duration
 	temp       float64
+	tempSet    bool // --temperature came from the command line, FONTE_TEMPERATURE or the config file
+	maxTokens  int
 	keepAlive  string
 	lexWeight  float64
 	denseWeigh float64
@@ -148,8 +151,12 @@ func addModelFlags(cmd *cobra.Command, o *options, use modelUse) {
 	if use&useGenerator != 0 {
 		f.StringVar(&o.generator, "generator", defaultGenerator, "answer model: extractive (offline), ollama:MODEL or openai:MODEL")
 		f.StringVar(&o.genURL, "generate-url", "", "base URL of the chat server (default: the provider's)")
-		f.Float64Var(&o.temp, "temperature", 0, "sampling temperature for the answer model")
-		names = append(names, "generator", "generate-url", "temperature")
+		// Unset, no temperature is sent and the model's own default
+		// applies; applyEnvAndFile sets values without marking the flag
+		// Changed, so the flag's value records that it was set.
+		f.Var(&setFloat{v: &o.temp, set: &o.tempSet}, "temperature", "sampling temperature for the answer model (default: the model's)")
+		f.IntVar(&o.maxTokens, "max-tokens", 0, "cap on the answer's tokens (0: the server's default)")
+		names = append(names, "generator", "generate-url", "temperature", "max-tokens")
 	}
 	if use&useReranker != 0 {
 		f.StringVar(&o.reranker, "reranker", "", "cross-encoder: tei:MODEL, cohere:MODEL or jina:MODEL (default none)")
@@ -167,6 +174,31 @@ func addModelFlags(cmd *cobra.Command, o *options, use modelUse) {
 	}
 	inGroup(cmd, groupModels, names...)
 }
+
+// setFloat is a float64 flag value that records whether it was ever set,
+// whether by the command line, the environment or the config file.
+type setFloat struct {
+	v   *float64
+	set *bool
+}
+
+func (f *setFloat) String() string {
+	if f.v == nil || f.set == nil || !*f.set {
+		return ""
+	}
+	return strconv.FormatFloat(*f.v, 'g', -1, 64)
+}
+
+func (f *setFloat) Set(s string) error {
+	x, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		return err
+	}
+	*f.v, *f.set = x, true
+	return nil
+}
+
+func (f *setFloat) Type() string { return "float" }
 
 // addRetrievalFlags adds the flags that shape a search, for commands that
 // run queries.
@@ -408,12 +440,21 @@ func (o *options) generatorClient(h embed.HTTPOptions) (fonte.Generator, error) 
 	if err != nil {
 		return nil, err
 	}
-	temp := o.temp
+	// A temperature is sent only when the user gave one: sending the
+	// flag's zero would override every model's own default.
+	var temp *float64
+	if o.tempSet {
+		t := o.temp
+		temp = &t
+	}
+	if o.maxTokens < 0 {
+		return nil, usageError{fmt.Errorf("--max-tokens %d: want 0 (the server's default) or more", o.maxTokens)}
+	}
 	switch provider {
 	case "ollama":
-		return generate.NewOllama(model, generate.OllamaOptions{BaseURL: o.genURL, Temperature: &temp, KeepAlive: o.keepAlive, HTTP: h})
+		return generate.NewOllama(model, generate.OllamaOptions{BaseURL: o.genURL, Temperature: temp, MaxTokens: o.maxTokens, KeepAlive: o.keepAlive, HTTP: h})
 	case "openai":
-		return generate.NewOpenAI(model, generate.OpenAIOptions{BaseURL: o.genURL, Temperature: &temp, HTTP: h})
+		return generate.NewOpenAI(model, generate.OpenAIOptions{BaseURL: o.genURL, Temperature: temp, MaxTokens: o.maxTokens, HTTP: h})
 	}
 	return nil, usageError{fmt.Errorf("--generator: unknown provider %q (want extractive, ollama or openai)", provider)}
 }
