@@ -121,7 +121,7 @@ func (r *Cohere) Rerank(ctx context.Context, query string, texts []string) ([]fl
 	if len(texts) == 0 {
 		return []float64{}, nil
 	}
-	return scoreInBatches(ctx, "rerank: "+r.provider, r.shown, texts, r.batch,
+	return scoreInBatches(ctx, "rerank: "+r.provider+"/"+r.model, r.shown, texts, r.batch,
 		func(ctx context.Context, batch []string) ([]scored, error) {
 			return r.scoreBatch(ctx, query, batch)
 		})

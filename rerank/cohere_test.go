@@ -85,28 +85,39 @@ func TestJinaDefaultsAndModel(t *testing.T) {
 	}
 }
 
+// TestCohereRerankErrors answers with the errors Cohere ({"message": ...})
+// and Jina (FastAPI's {"detail": ...}) send.
 func TestCohereRerankErrors(t *testing.T) {
 	const key = "co-secret-123456"
 	for _, tc := range []struct {
 		name     string
+		provider string
 		status   int
 		body     string
 		attempts int
 		want     string
 	}{
-		{"cohere bad request", 400, `{"message":"invalid request: list of documents must not be empty"}`, 1, "400 Bad Request: invalid request: list of documents must not be empty"},
-		{"jina bad key", 401, `{"detail":"Invalid API key: co-secret-123456"}`, 1, "401 Unauthorized: Invalid API key: [redacted]"},
-		{"rate limited", 429, `{"message":"You are past the per minute request limit, please wait and try again later."}`, 3, "please wait and try again later"},
-		{"server error", 500, `{"message":"internal server error"}`, 3, "500 Internal Server Error: internal server error"},
+		{"cohere bad request", "cohere", 400, `{"message":"invalid request: list of documents must not be empty"}`, 1, "400 Bad Request: invalid request: list of documents must not be empty"},
+		{"cohere bad key", "cohere", 401, `{"message":"invalid api token"}`, 1, "401 Unauthorized: invalid api token"},
+		{"cohere unknown model", "cohere", 404, `{"message":"model 'rerank-v9' not found, make sure the correct model ID was used and that you have access to the model."}`, 1, "404 Not Found: model 'rerank-v9' not found"},
+		{"cohere rate limited", "cohere", 429, `{"message":"You are past the per minute request limit, please wait and try again later."}`, 3, "429 Too Many Requests: You are past the per minute request limit, please wait and try again later. (after 3 attempts)"},
+		{"cohere server error", "cohere", 500, `{"message":"internal server error"}`, 3, "500 Internal Server Error: internal server error (after 3 attempts)"},
+		{"jina bad key", "jina", 401, `{"detail":"Invalid API key: co-secret-123456"}`, 1, "401 Unauthorized: Invalid API key: [redacted]"},
+		{"jina validation", "jina", 422, `{"detail":[{"type":"missing","loc":["body","query"],"msg":"Field required","input":{}}]}`, 1, `422 Unprocessable Entity: [{"type":"missing","loc":["body","query"],"msg":"Field required","input":{}}]`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := newRerankServer(t, func(w http.ResponseWriter, _ int, _ map[string]any) {
+				w.Header().Set("Content-Type", "application/json")
 				w.WriteHeader(tc.status)
 				io.WriteString(w, tc.body)
 			})
 			o := quick()
 			o.APIKey = key
-			r, _ := rerank.NewCohere("rerank-v3.5", rerank.CohereOptions{BaseURL: srv.URL, HTTP: o})
+			newV1, model := rerank.NewCohere, "rerank-v9"
+			if tc.provider == "jina" {
+				newV1, model = rerank.NewJina, "jina-reranker-v2-base-multilingual"
+			}
+			r, _ := newV1(model, rerank.CohereOptions{BaseURL: srv.URL, HTTP: o})
 			_, err := r.Rerank(context.Background(), query, texts)
 			var he *rerank.HTTPError
 			if !errors.As(err, &he) || he.StatusCode != tc.status {
@@ -115,8 +126,8 @@ func TestCohereRerankErrors(t *testing.T) {
 			if strings.Contains(err.Error(), key) {
 				t.Errorf("error %q leaks the key", err)
 			}
-			if !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "rerank: cohere: POST "+srv.URL+"/v1/rerank") {
-				t.Errorf("error %q, want %q", err, tc.want)
+			if want := "rerank: " + tc.provider + "/" + model + ": POST " + srv.URL + "/v1/rerank: "; !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q, want %q after %q", err, tc.want, want)
 			}
 			if srv.attempts() != tc.attempts {
 				t.Errorf("%d attempts, want %d", srv.attempts(), tc.attempts)

@@ -105,7 +105,7 @@ func (r *TEI) Rerank(ctx context.Context, query string, texts []string) ([]float
 	if len(texts) == 0 {
 		return []float64{}, nil
 	}
-	return scoreInBatches(ctx, "rerank: tei", r.shown, texts, r.batch,
+	return scoreInBatches(ctx, "rerank: tei/"+r.model, r.shown, texts, r.batch,
 		func(ctx context.Context, batch []string) ([]scored, error) {
 			return r.scoreBatch(ctx, query, batch)
 		})

@@ -185,6 +185,8 @@ func TestTEIRerankErrors(t *testing.T) {
 		{"overloaded", 429, `{"error":"Model is overloaded","error_type":"overloaded"}`, 3, "429 Too Many Requests: Model is overloaded (overloaded)"},
 		{"batch too large", 413, `{"error":"batch size 64 > maximum allowed batch size 32","error_type":"validation"}`, 1, "maximum allowed batch size 32 (validation)"},
 		{"not a reranker", 424, `{"error":"Inference failed","error_type":"backend"}`, 1, "424 Failed Dependency: Inference failed (backend)"},
+		{"empty input", 422, `{"error":"` + "`texts` cannot be empty" + `","error_type":"empty"}`, 1, "422 Unprocessable Entity: `texts` cannot be empty (empty)"},
+		{"too long", 413, `{"error":"Input validation error: inputs must have less than 512 tokens. Given: 871","error_type":"validation"}`, 1, "413 Request Entity Too Large: Input validation error: inputs must have less than 512 tokens. Given: 871 (validation)"},
 		{"gateway", 502, "<html><body>Bad Gateway</body></html>", 3, "502 Bad Gateway: <html><body>Bad Gateway</body></html>"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -192,13 +194,13 @@ func TestTEIRerankErrors(t *testing.T) {
 				w.WriteHeader(tc.status)
 				io.WriteString(w, tc.body)
 			})
-			r, _ := rerank.NewTEI("m", rerank.TEIOptions{BaseURL: srv.URL, HTTP: quick()})
+			r, _ := rerank.NewTEI("BAAI/bge-reranker-base", rerank.TEIOptions{BaseURL: srv.URL, HTTP: quick()})
 			_, err := r.Rerank(context.Background(), query, texts)
 			var he *rerank.HTTPError
 			if !errors.As(err, &he) || he.StatusCode != tc.status {
 				t.Fatalf("error %v", err)
 			}
-			if !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "rerank: tei: POST "+srv.URL+"/rerank") {
+			if !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "rerank: tei/BAAI/bge-reranker-base: POST "+srv.URL+"/rerank: ") {
 				t.Errorf("error %q, want %q", err, tc.want)
 			}
 			if srv.attempts() != tc.attempts {
