@@ -155,13 +155,13 @@ func (e *Ollama) embedBatch(ctx context.Context, batch []string, first int) ([][
 	}
 	var resp ollamaEmbedResponse
 	if err := e.client.PostJSON(ctx, e.endpoint, req, &resp); err != nil {
-		return nil, fmt.Errorf("embed: ollama: %w", err)
+		return nil, fmt.Errorf("embed: ollama/%s: %w", e.model, err)
 	}
 	if len(resp.Embeddings) != len(batch) {
-		return nil, fmt.Errorf("embed: ollama: %s returned %d embeddings for %d texts", e.shown, len(resp.Embeddings), len(batch))
+		return nil, fmt.Errorf("embed: ollama/%s: %s returned %d embeddings for %d texts", e.model, e.shown, len(resp.Embeddings), len(batch))
 	}
 	if err := e.dim.check(resp.Embeddings, first, e.shown); err != nil {
-		return nil, fmt.Errorf("embed: ollama: %v", err)
+		return nil, fmt.Errorf("embed: ollama/%s: %v", e.model, err)
 	}
 	return resp.Embeddings, nil
 }

@@ -369,3 +369,52 @@ func TestNewOllamaValidates(t *testing.T) {
 		}
 	}
 }
+
+// TestOllamaEmbedRequestJSON pins the body of /api/embed byte for byte:
+// "input" is always an array; truncate, keep_alive and options only when
+// set.
+func TestOllamaEmbedRequestJSON(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		o    embed.OllamaOptions
+		want string
+	}{
+		{"defaults", embed.OllamaOptions{},
+			`{"model":"nomic-embed-text","input":["solo"]}`},
+		{"all set", embed.OllamaOptions{KeepAlive: "10m", Truncate: new(false), ModelOptions: map[string]any{"num_ctx": 8192}},
+			`{"model":"nomic-embed-text","input":["solo"],"keep_alive":"10m","truncate":false,"options":{"num_ctx":8192}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var raw []byte
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				raw, _ = io.ReadAll(r.Body)
+				remoteWriteJSON(w, map[string]any{"model": "nomic-embed-text", "embeddings": [][]float32{{0.5, 0.5}}})
+			}))
+			defer srv.Close()
+			tc.o.BaseURL = srv.URL
+			e, _ := embed.NewOllama("nomic-embed-text", tc.o)
+			if _, err := e.Embed(context.Background(), []string{"solo"}); err != nil {
+				t.Fatal(err)
+			}
+			if string(raw) != tc.want {
+				t.Errorf("request\n%s\nwant\n%s", raw, tc.want)
+			}
+		})
+	}
+}
+
+// TestOllamaEmbedErrorNamesModel checks the whole error for Ollama's
+// {"error": "..."} answer to a model that was never pulled.
+func TestOllamaEmbedErrorNamesModel(t *testing.T) {
+	srv := newRemoteServer(t, func(w http.ResponseWriter, _ int, _ map[string]any) {
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.WriteHeader(http.StatusNotFound)
+		io.WriteString(w, `{"error":"model \"nomic-embed-text\" not found, try pulling it first"}`)
+	})
+	e, _ := embed.NewOllama("nomic-embed-text", embed.OllamaOptions{BaseURL: srv.URL, HTTP: remoteQuick()})
+	_, err := e.Embed(context.Background(), []string{"x"})
+	want := `embed: ollama/nomic-embed-text: POST ` + srv.URL + `/api/embed: 404 Not Found: model "nomic-embed-text" not found, try pulling it first`
+	if err == nil || err.Error() != want {
+		t.Errorf("error\n%v\nwant\n%s", err, want)
+	}
+}

@@ -149,24 +149,24 @@ func (e *OpenAI) embedBatch(ctx context.Context, batch []string, first int) ([][
 	}
 	var resp openAIEmbedResponse
 	if err := e.client.PostJSON(ctx, e.endpoint, req, &resp); err != nil {
-		return nil, fmt.Errorf("embed: openai: %w", err)
+		return nil, fmt.Errorf("embed: openai/%s: %w", e.model, err)
 	}
 	if len(resp.Data) != len(batch) {
-		return nil, fmt.Errorf("embed: openai: %s returned %d embeddings for %d texts", e.shown, len(resp.Data), len(batch))
+		return nil, fmt.Errorf("embed: openai/%s: %s returned %d embeddings for %d texts", e.model, e.shown, len(resp.Data), len(batch))
 	}
 	// The API promises nothing about the order of data; index says which
 	// input each vector belongs to.
 	vecs := make([][]float32, len(batch))
 	for _, d := range resp.Data {
 		if d.Index == nil {
-			return nil, fmt.Errorf("embed: openai: %s returned an embedding without an index", e.shown)
+			return nil, fmt.Errorf("embed: openai/%s: %s returned an embedding without an index", e.model, e.shown)
 		}
 		i := *d.Index
 		if i < 0 || i >= len(batch) {
-			return nil, fmt.Errorf("embed: openai: %s returned index %d for a batch of %d texts", e.shown, i, len(batch))
+			return nil, fmt.Errorf("embed: openai/%s: %s returned index %d for a batch of %d texts", e.model, e.shown, i, len(batch))
 		}
 		if vecs[i] != nil {
-			return nil, fmt.Errorf("embed: openai: %s returned index %d twice", e.shown, i)
+			return nil, fmt.Errorf("embed: openai/%s: %s returned index %d twice", e.model, e.shown, i)
 		}
 		if d.Embedding == nil {
 			d.Embedding = []float32{} // caught as an empty vector below
@@ -174,7 +174,7 @@ func (e *OpenAI) embedBatch(ctx context.Context, batch []string, first int) ([][
 		vecs[i] = d.Embedding
 	}
 	if err := e.dim.check(vecs, first, e.shown); err != nil {
-		return nil, fmt.Errorf("embed: openai: %v", err)
+		return nil, fmt.Errorf("embed: openai/%s: %v", e.model, err)
 	}
 	return vecs, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
@@ -222,5 +223,97 @@ func TestNewOpenAIValidates(t *testing.T) {
 	}
 	if _, err := embed.NewOpenAI("m", embed.OpenAIOptions{Dimensions: -5}); err == nil {
 		t.Error("negative dimensions accepted")
+	}
+}
+
+// TestOpenAIEmbedRequestJSON pins the body of /v1/embeddings byte for byte:
+// "input" is always an array, "encoding_format" is "float" (OpenAI's
+// clients default to base64), "dimensions" only when asked for.
+func TestOpenAIEmbedRequestJSON(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		o     embed.OpenAIOptions
+		texts []string
+		want  string
+	}{
+		{"one text", embed.OpenAIOptions{}, []string{"solo"},
+			`{"model":"text-embedding-3-small","input":["solo"],"encoding_format":"float"}`},
+		{"dimensions", embed.OpenAIOptions{Dimensions: 2}, []string{"a", "b"},
+			`{"model":"text-embedding-3-small","input":["a","b"],"dimensions":2,"encoding_format":"float"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var raw []byte
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				raw, _ = io.ReadAll(r.Body)
+				var data []map[string]any
+				for i := range tc.texts {
+					data = append(data, map[string]any{"object": "embedding", "index": i, "embedding": []float32{1, 0}})
+				}
+				remoteWriteJSON(w, map[string]any{"object": "list", "data": data, "model": "text-embedding-3-small"})
+			}))
+			defer srv.Close()
+			tc.o.BaseURL = srv.URL
+			e, _ := embed.NewOpenAI("text-embedding-3-small", tc.o)
+			if _, err := e.Embed(context.Background(), tc.texts); err != nil {
+				t.Fatal(err)
+			}
+			if string(raw) != tc.want {
+				t.Errorf("request\n%s\nwant\n%s", raw, tc.want)
+			}
+		})
+	}
+}
+
+// TestOpenAIEmbedErrorShapes answers with the errors OpenAI sends, in its
+// shape {"error": {"message", "type", "param", "code"}}; each error names
+// the model and the endpoint, never the key.
+func TestOpenAIEmbedErrorShapes(t *testing.T) {
+	const key = "sk-proj-abcdefghijklmnop"
+	for _, tc := range []struct {
+		name       string
+		status     int
+		retryAfter string
+		body       string
+		attempts   int
+		want       string
+	}{
+		{"bad key", 401, "", `{"error":{"message":"Incorrect API key provided: ` + key + `.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`, 1,
+			"401 Unauthorized: Incorrect API key provided: [redacted]. (type invalid_request_error, code invalid_api_key)"},
+		{"unknown model", 404, "", `{"error":{"message":"The model ` + "`text-embedding-9`" + ` does not exist or you do not have access to it.","type":"invalid_request_error","param":null,"code":"model_not_found"}}`, 1,
+			"404 Not Found: The model `text-embedding-9` does not exist or you do not have access to it. (type invalid_request_error, code model_not_found)"},
+		{"input too long", 400, "", `{"error":{"message":"This model's maximum context length is 8192 tokens, however you requested 9000 tokens (9000 in your prompt; 0 for the completion). Please reduce your prompt; or completion length.","type":"invalid_request_error","param":null,"code":"context_length_exceeded"}}`, 1,
+			"400 Bad Request: This model's maximum context length is 8192 tokens"},
+		{"rate limited, long pause", 429, "60", `{"error":{"message":"Rate limit reached for text-embedding-9 in organization org-abc on tokens per min (TPM): Limit 1000000, Used 999000, Requested 5000.","type":"tokens","param":null,"code":"rate_limit_exceeded"}}`, 1,
+			"(type tokens, code rate_limit_exceeded) (server asked to retry after 1m0s"},
+		{"server error", 500, "", `{"error":{"message":"The server had an error while processing your request. Sorry about that!","type":"server_error","param":null,"code":null}}`, 3,
+			"500 Internal Server Error: The server had an error while processing your request. Sorry about that! (type server_error) (after 3 attempts)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := newRemoteServer(t, func(w http.ResponseWriter, _ int, _ map[string]any) {
+				w.Header().Set("Content-Type", "application/json")
+				if tc.retryAfter != "" {
+					w.Header().Set("Retry-After", tc.retryAfter)
+				}
+				w.WriteHeader(tc.status)
+				io.WriteString(w, tc.body)
+			})
+			o := remoteQuick()
+			o.APIKey = key
+			e, _ := embed.NewOpenAI("text-embedding-9", embed.OpenAIOptions{BaseURL: srv.URL, HTTP: o})
+			_, err := e.Embed(context.Background(), []string{"x"})
+			var he *embed.HTTPError
+			if !errors.As(err, &he) || he.StatusCode != tc.status {
+				t.Fatalf("error %v", err)
+			}
+			if strings.Contains(err.Error(), key) {
+				t.Errorf("error %q leaks the key", err)
+			}
+			if prefix := "embed: openai/text-embedding-9: POST " + srv.URL + "/v1/embeddings: "; !strings.HasPrefix(err.Error(), prefix) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error\n%s\nwant %q after %q", err, tc.want, prefix)
+			}
+			if n := len(srv.got()); n != tc.attempts {
+				t.Errorf("%d attempts, want %d", n, tc.attempts)
+			}
+		})
 	}
 }
