@@ -67,9 +67,16 @@ func LoadQuestions(path string) ([]Question, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return ReadQuestions(f, path)
+}
+
+// ReadQuestions reads a question set from r as LoadQuestions reads a
+// file; name stands for the file in errors.
+func ReadQuestions(r io.Reader, name string) ([]Question, error) {
+	path := name
 	var qs []Question
 	seen := map[string]int{} // id -> line
-	err = eachLine(path, f, func(n int, line []byte) error {
+	err := eachLine(path, r, func(n int, line []byte) error {
 		if n == 1 {
 			line = bytes.TrimPrefix(line, []byte("\ufeff")) // editors on Windows add a BOM
 		}

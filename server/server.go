@@ -64,6 +64,9 @@ type Options struct {
 	MCPOrigins []string
 	// Models, when set, are the model clients' metrics, shown at /metrics.
 	Models *ModelMetrics
+	// EvalDir is the folder whose *.jsonl question files POST /v1/eval
+	// may name (only files directly in it); empty: none.
+	EvalDir string
 	// Logger receives request errors; nil means slog.Default(). Tokens are
 	// never logged.
 	Logger *slog.Logger
@@ -76,6 +79,7 @@ type Server struct {
 	limits     *limiters
 	publicRead bool
 	generated  string
+	evalDir    string
 	log        *slog.Logger
 	metrics    *metrics
 	mux        *http.ServeMux
@@ -92,7 +96,7 @@ type Server struct {
 // there is never a server that accepts a write without a token.
 func New(e *engine.Engine, o Options) (*Server, error) {
 	ds := append([]TokenDigest(nil), o.Tokens...)
-	s := &Server{publicRead: o.PublicRead, log: o.Logger, metrics: newMetrics(), mux: http.NewServeMux()}
+	s := &Server{publicRead: o.PublicRead, evalDir: o.EvalDir, log: o.Logger, metrics: newMetrics(), mux: http.NewServeMux()}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -180,6 +184,8 @@ func (s *Server) collectionRoutes() []route {
 		{pattern: "GET /passages/{id...}", scope: ScopeRead, handler: s.handlePassage},
 		{pattern: "POST /index", scope: ScopeAdmin, handler: s.handleIndex},
 		{pattern: "GET /status", scope: ScopeRead, handler: s.handleStatus},
+		{pattern: "GET /eval/files", scope: ScopeAdmin, handler: s.handleEvalFiles},
+		{pattern: "POST /eval", scope: ScopeAdmin, handler: s.handleEval},
 	}
 }
 

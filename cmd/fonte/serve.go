@@ -21,7 +21,7 @@ import (
 // newServe is `fonte serve`: the HTTP API over the collections, until
 // SIGINT or SIGTERM (main's context), then a graceful shutdown.
 func newServe(o *options) *cobra.Command {
-	var addr, docs, dataDir string
+	var addr, docs, dataDir, evalDir string
 	var publicRead, watchDocs bool
 	var hosts, digests, corsOrigins []string
 	var rate float64
@@ -102,7 +102,7 @@ files change.`,
 			}
 			srv, err := server.New(e, server.Options{Addr: ln.Addr().String(), Hosts: append(hosts, sec.hosts...), Tokens: tokens,
 				AdminToken: os.Getenv("FONTE_ADMIN_TOKEN"), PublicRead: publicRead, Logger: log, Models: models,
-				Default: server.CollectionConfig{Folder: docs, Access: s.Access}, DataDir: dataDir,
+				Default: server.CollectionConfig{Folder: docs, Access: s.Access}, DataDir: dataDir, EvalDir: evalDir,
 				Collections: sec.collections, Template: template, Embedders: embedders, RateLimit: &limit,
 				CORSOrigins: append(corsOrigins, sec.corsOrigins...)})
 			if err != nil {
@@ -136,6 +136,7 @@ files change.`,
 	f.StringVar(&addr, "addr", "127.0.0.1:7700", "address to listen on (HOST:PORT)")
 	f.StringVar(&docs, "docs", "", "the default collection's documents folder (POST /v1/index and --watch re-index it)")
 	f.StringVar(&dataDir, "data", ".fonte-collections", "folder of the collections that name no store of their own")
+	f.StringVar(&evalDir, "eval-dir", "", "folder of question files (*.jsonl) POST /v1/eval may name (none by default)")
 	f.BoolVar(&watchDocs, "watch", false, "re-index each collection's documents folder when its files change")
 	f.BoolVar(&publicRead, "public-read", false, "let requests without a token search, ask and list the documents without access labels")
 	f.StringSliceVar(&hosts, "host", nil, "further host names the server answers for (the Host header is checked)")
