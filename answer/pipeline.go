@@ -135,7 +135,7 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 	}
 
 	if cfg.Generator == nil {
-		text, n, span := Extract(question, chunks)
+		text, n, span := ExtractSpan(question, chunks)
 		a.Model = "fonte/extractive"
 		if n == 0 {
 			a.Text, a.Abstained = DontKnow, true
