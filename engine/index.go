@@ -36,6 +36,31 @@ type IndexReport struct {
 	ChunksEmbedded int           `json:"chunks_embedded"`
 	Duration       time.Duration `json:"-"`
 	Generation     uint64        `json:"generation"`
+	// Flagged lists the passages of the documents indexed in this run
+	// that read as instructions to a model (see package guard): they are
+	// indexed, recorded in the document's metadata under
+	// ingest.GuardMeta, and fenced and marked when given to a model.
+	Flagged []Flag `json:"flagged,omitempty"`
+}
+
+// Flag is one flagged passage of an indexed document.
+type Flag struct {
+	Path  string `json:"path"`  // the document id
+	Chunk int    `json:"chunk"` // the chunk's position in the document; -1 for text dropped before chunking
+	Kind  string `json:"kind"`  // a guard.Kind
+	Text  string `json:"text"`  // the matched text, shortened
+}
+
+// FlaggedChunks counts the distinct chunks of the report's flags (text
+// dropped before chunking not counted).
+func (r *IndexReport) FlaggedChunks() int {
+	seen := map[string]bool{}
+	for _, f := range r.Flagged {
+		if f.Chunk >= 0 {
+			seen[fmt.Sprintf("%s#%d", f.Path, f.Chunk)] = true
+		}
+	}
+	return len(seen)
 }
 
 // Progress reports an index run as it goes.
@@ -116,7 +141,7 @@ func (e *Engine) Index(ctx context.Context, root string, progress func(Progress)
 				report(en.Path)
 				continue
 			}
-			if err := r.add(pendingDoc{doc: p.Doc, format: p.Format, chunks: chunks}); err != nil {
+			if err := r.add(pendingDoc{doc: p.Doc, format: p.Format, chunks: chunks, flags: ingest.FlagChunks(p, chunks)}); err != nil {
 				return err
 			}
 			report(en.Path)
@@ -237,6 +262,9 @@ type pendingDoc struct {
 	doc    fonte.Document
 	format string
 	chunks []fonte.Chunk
+	// flags are the document's flagged passages (ingest.FlagChunks); nil
+	// means not computed, and flush flags the chunks' text.
+	flags []ingest.Flag
 }
 
 // flush embeds what the pending documents need and puts them in the
@@ -299,9 +327,22 @@ func (e *Engine) flush(r *run, docs []pendingDoc) error {
 	}
 	for i, d := range docs {
 		doc := d.doc
-		var meta map[string]string
+		meta := map[string]string{}
 		if d.format != "" {
-			meta = map[string]string{"format": d.format}
+			meta["format"] = d.format
+		}
+		flags := d.flags
+		if flags == nil {
+			flags = ingest.FlagChunks(nil, d.chunks)
+		}
+		if g := ingest.EncodeFlags(flags); g != "" {
+			meta[ingest.GuardMeta] = g
+		}
+		for _, f := range flags {
+			r.rep.Flagged = append(r.rep.Flagged, Flag{Path: doc.ID, Chunk: f.Chunk, Kind: string(f.Kind), Text: f.Text})
+		}
+		if len(meta) == 0 {
+			meta = nil
 		}
 		rec := fonte.Record{Doc: doc, Chunks: d.chunks, TextHashes: hashes[i], Vectors: vecs[i], Meta: meta}
 		if e.local == nil {

@@ -21,7 +21,7 @@ import (
 // or notes, not the site's banner).
 //
 // Hidden text (the hidden attribute, aria-hidden="true", inline style
-// display:none or visibility:hidden) is removed and its non-space
+// display:none, visibility:hidden, font-size:0 or opacity:0) is removed and its non-space
 // characters are counted in Parsed.Hidden; zero-width characters and soft
 // hyphens are removed and counted in Parsed.Invisible.
 //
@@ -388,8 +388,10 @@ func dropped(n *html.Node) bool {
 }
 
 // isHidden reports elements a reader does not see: the hidden attribute,
-// aria-hidden="true", or an inline style with display:none or
-// visibility:hidden (or collapse). Stylesheets are not evaluated.
+// aria-hidden="true", or an inline style with display:none,
+// visibility:hidden (or collapse), font-size:0 or opacity:0. Stylesheets
+// are not evaluated. Text hidden this way is where injections addressed
+// to a model hide from the people who review a page.
 func isHidden(n *html.Node) bool {
 	for _, a := range n.Attr {
 		switch a.Key {
@@ -423,9 +425,24 @@ func styleHides(style string) bool {
 			return true
 		case prop == "visibility" && (val == "hidden" || val == "collapse"):
 			return true
+		case (prop == "font-size" || prop == "opacity") && zeroLength(val):
+			// Text drawn at size 0 or fully transparent is there for
+			// machines only.
+			return true
 		}
 	}
 	return false
+}
+
+// zeroLength reports whether a CSS value is zero whatever its unit
+// ("0", "0px", "0em", "0.0%").
+func zeroLength(val string) bool {
+	num := strings.TrimRight(val, "abcdefghijklmnopqrstuvwxyz%")
+	if num == "" {
+		return false
+	}
+	f, err := strconv.ParseFloat(num, 64)
+	return err == nil && f == 0
 }
 
 // hiddenChars counts the non-space characters of the text under a hidden
