@@ -74,7 +74,7 @@ const (
 var (
 	quantityRE = regexp.MustCompile(`(?i)` + money + `|(?:\b\d[\d.,]*` + rangeWord + `|\b(?:` + numWords + `))\s*(?:%|\s` + units + `)|\b\d[\d.,]*\b`)
 	timeRE     = regexp.MustCompile(`(?i)\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:` + months + `)(?:\s+\d{4})?\b|\b(?:` + months + `)\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b|\b\d{1,2}[:.]\d{2}\b(?:\s?(?:am|pm))?|\b\d{1,2}\s?(?:am|pm)\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b|\b(?:` + weekdays + `)\b|\b(?:` + months + `)\b|\b(?:the|il|on the)\s+\d{1,2}(?:st|nd|rd|th)?\b|\b(?:within|before|after|by|entro|prima|dopo)\s+(?:\d[\d.,]*|` + numWords + `)\s+` + units + `|\b(?:19|20)\d{2}\b`)
-	personRE   = regexp.MustCompile(`(?i)\b(?:manager|supervisor|lead|head|director|officer|chief|team|specialist|coordinator|administrator|owner|desk|hr|ceo|cfo|cto|responsabile|direttore|direttrice|ufficio|amministrat\w*|referente)\b|[\w.+-]+@[\w-]+\.[\w.]+`)
+	personRE   = regexp.MustCompile(`(?i)\b(?:employees?|staff|everyone|anyone|members?|dipendenti|personale|tutti|chiunque|manager|supervisor|lead|head|director|officer|chief|team|specialist|coordinator|administrator|owner|desk|hr|ceo|cfo|cto|responsabile|direttore|direttrice|ufficio|amministrat\w*|referente)\b|[\w.+-]+@[\w-]+\.[\w.]+`)
 	placeRE    = regexp.MustCompile(`(?i)\b\d+(?:st|nd|rd|th)?\s+(?:floor|wing)\b|\b(?:floor|room|building|street|st\.|avenue|ave\.|suite|wing|piano|stanza|sala|edificio|sede|via|piazza|viale|corso)\b|https?://\S+|\b\w+(?:\s?>\s?\w+)+|\b\d{5}\b`)
 	yesNoRE    = regexp.MustCompile(`(?i)\b(?:can|cannot|can't|may|must|not|no|never|only|allowed|prohibited|permitted|required|forbidden|unless|non|vietat\w|consentit\w|obbligatori\w|può|possono|deve|devono|solo|soltanto|mai)\b`)
 	defineRE   = regexp.MustCompile(`(?i)\b(?:is|are|means|mean|refers|covers|cover|describes|è|sono|significa|indica|copre|riguarda)\b`)
@@ -143,6 +143,12 @@ func cells(row string) []string {
 	return parts
 }
 
+// spanBonus is what a sentence holding a span of the asked type gains, in
+// average question keys; rankDecay divides a sentence's score by 1 +
+// rankDecay × the rank of its chunk (0 for the best-ranked), so that among
+// near ties the better-retrieved chunk wins.
+const spanBonus, rankDecay = 1.0, 0.2
+
 // ExtractSpan is fonte's offline answerer. It reads the answer type the
 // question asks for (QuestionType) and quotes the sentence of chunks that
 // best answers it: the sentence must share a content key with the
@@ -178,7 +184,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 	for k := range want {
 		total += weight(k)
 	}
-	bonus := 0.35 * total / float64(len(want)) // about a third of an average key
+	bonus := spanBonus * total / float64(len(want))
 	best := 0.0
 	var bestChunk, bestSent int
 	var bestSpans [][2]int
@@ -218,6 +224,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			if strings.HasPrefix(s, "#") || words < 4 && !isTableRow(s) {
 				score -= bonus // a heading or a fragment rarely answers
 			}
+			score /= 1 + rankDecay*float64(i)
 			score -= 1e-4 * float64(utf8.RuneCountInString(s)) / 100
 			if score > best {
 				best, n, bestChunk, bestSent, bestSpans = score, i+1, i, j, spans
@@ -262,7 +269,9 @@ func widen(text string, spans [][2]int, j int, want map[string]bool) [2]int {
 	out := spans[j]
 	first := ContentKeys(text[spans[j][0]:spans[j][1]])
 	for k := j + 1; k < len(spans) && k <= j+maxWiden; k++ {
-		if strings.ContainsRune(text[out[1]:spans[k][0]], '\n') || spans[k][1]-out[0] > maxBytes {
+		gap := text[out[1]:spans[k][0]]
+		items := listItem(text[spans[k-1][0]:spans[k-1][1]]) && listItem(text[spans[k][0]:spans[k][1]])
+		if strings.Contains(gap, "\n") && !(items && !strings.Contains(gap, "\n\n")) || spans[k][1]-out[0] > maxBytes {
 			break
 		}
 		s := text[spans[k][0]:spans[k][1]]
@@ -373,4 +382,16 @@ func wordSpans(s string) [][2]int {
 		out = append(out, [2]int{start, len(s)})
 	}
 	return out
+}
+
+// listItem reports whether a line is a bulleted or numbered list item.
+func listItem(t string) bool {
+	if strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "• ") {
+		return true
+	}
+	d := 0
+	for d < len(t) && t[d] >= '0' && t[d] <= '9' {
+		d++
+	}
+	return d > 0 && d+1 < len(t) && (t[d] == '.' || t[d] == ')') && t[d+1] == ' '
 }
