@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/analysis"
 	"github.com/fonte-rag/fonte/chunk"
+	"github.com/fonte-rag/fonte/guard"
 )
 
 // Config is how the answer stage turns retrieved hits into an answer.
@@ -129,21 +131,29 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 	if cfg.Template != nil {
 		tmpl = *cfg.Template
 	}
-	a.Prompt = tmpl.Prompt(question, chunks)
+	if cfg.Generator == nil {
+		// Nothing is sent: the prompt is kept for inspection only, with a
+		// zero nonce, so the same question always gets the same answer.
+		a.Prompt = tmpl.PromptNonce(question, chunks, ZeroNonce)
+	} else {
+		a.Prompt = tmpl.Prompt(question, chunks)
+	}
 	if tr != nil {
 		tr.PromptTime = since(&t0)
 	}
 
-	if cfg.Generator == nil {
+	// extract answers offline, quoting the sources; it never quotes a
+	// sentence guard flags (ExtractSpan skips them).
+	extract := func() {
 		text, n, span := ExtractSpan(question, chunks)
-		a.Model = "fonte/extractive"
+		a.Model, a.Citations = "fonte/extractive", nil
 		if n == 0 {
 			a.Text, a.Abstained = DontKnow, true
 			if tr != nil {
 				tr.AbstainReason = "the extractive answerer found no sentence sharing a content word with the question"
 			}
 		} else {
-			a.Text = fmt.Sprintf("%s [%d]", text, n)
+			a.Text, a.Abstained = fmt.Sprintf("%s [%d]", text, n), false
 		}
 		for i, c := range chunks {
 			s, e := -1, -1
@@ -152,15 +162,49 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 			}
 			a.Citations = append(a.Citations, citation(i+1, c, docs, s, e))
 		}
+	}
+	ground := func() {
+		a.BadCitations, a.Unsupported = BadCitations(a.Text, len(chunks)), nil
+		if tr != nil {
+			tr.Grounding = nil
+		}
+		if a.Abstained {
+			return
+		}
+		if tr != nil {
+			tr.Grounding = groundSentences(a.Text, chunks, true)
+			for _, v := range tr.Grounding {
+				if !v.Supported {
+					a.Unsupported = append(a.Unsupported, v.Sentence)
+				}
+			}
+		} else {
+			a.Unsupported = UnsupportedSentences(a.Text, chunks)
+		}
+	}
+	if cfg.Generator == nil {
+		extract()
 		if cfg.OnDelta != nil {
 			cfg.OnDelta(a.Text)
 		}
+		if tr != nil {
+			tr.GenerateTime = since(&t0)
+			tr.Abstained = a.Abstained
+		}
+		ground()
 	} else {
 		a.Model = cfg.Generator.Model()
 		if tr != nil {
 			tr.Prompt = a.Prompt
 		}
-		text, err := cfg.Generator.Generate(ctx, []fonte.Message{{Role: "user", Content: a.Prompt}}, cfg.OnDelta)
+		// With a flagged source in the context the answer is checked
+		// before the reader sees any of it: streaming is withheld.
+		flagged := len(FlaggedSentences(chunks)) > 0
+		onDelta := cfg.OnDelta
+		if flagged {
+			onDelta = nil
+		}
+		text, err := cfg.Generator.Generate(ctx, []fonte.Message{{Role: "user", Content: a.Prompt}}, onDelta)
 		if err != nil {
 			return nil, fmt.Errorf("answer: generating with %s: %w", a.Model, err)
 		}
@@ -173,28 +217,166 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 			s, e := quoteFor(a.Text, i+1, c)
 			a.Citations = append(a.Citations, citation(i+1, c, docs, s, e))
 		}
-	}
-	if tr != nil {
-		tr.GenerateTime = since(&t0)
-		tr.Abstained = a.Abstained
-	}
-	a.BadCitations = BadCitations(a.Text, len(chunks))
-	if !a.Abstained {
 		if tr != nil {
-			tr.Grounding = groundSentences(a.Text, chunks, true)
-			for _, v := range tr.Grounding {
-				if !v.Supported {
-					a.Unsupported = append(a.Unsupported, v.Sentence)
+			tr.GenerateTime = since(&t0)
+			tr.Abstained = a.Abstained
+		}
+		ground()
+		if reason := InjectionCheck(a, chunks); reason != "" {
+			// The model followed text it was given as material, or
+			// leaked its prompt: the reader gets the offline answer,
+			// which only quotes sentences guard does not flag.
+			model := a.Model
+			extract()
+			ground()
+			if tr != nil {
+				tr.Abstained = a.Abstained
+				if a.Abstained {
+					tr.AbstainReason = fmt.Sprintf("the answer of %s was refused (%s) and the extractive answerer found no sentence to quote", model, reason)
 				}
 			}
-		} else {
-			a.Unsupported = UnsupportedSentences(a.Text, chunks)
+		}
+		if flagged && cfg.OnDelta != nil {
+			cfg.OnDelta(a.Text)
 		}
 	}
 	if tr != nil {
 		tr.GroundingTime = since(&t0)
 	}
 	return a, nil
+}
+
+// InjectionCheck is the answer stage's check of a generated answer
+// against the text it was given as material: it returns why the answer
+// must not reach the reader, or "" when it may. An answer is refused when
+//
+//   - it leaks the prompt: it holds a fence mark (FenceMarks), the
+//     prompt's nonce, or a sentence of the prompt's instructions;
+//   - the context holds sentences that guard flags and the answer repeats
+//     one of their quoted strings, or uses a content word found only in
+//     them (an injected "refunds take 365 days" or "HACKED");
+//   - the context holds flagged sentences and the answer has unsupported
+//     sentences or citations of no source (the injection may have led the
+//     model away from the sources).
+//
+// An abstention is never refused. Ask answers offline instead of a
+// refused answer.
+func InjectionCheck(a *fonte.Answer, chunks []fonte.Chunk) string {
+	if a.Abstained {
+		return ""
+	}
+	text := stripCitations(a.Text)
+	if FenceMarks(a.Text) {
+		return "it repeats the prompt's fence marks"
+	}
+	if a.Prompt != "" {
+		instructions, _, _ := strings.Cut(a.Prompt, "<<<SOURCE ")
+		if m := nonceRe.FindStringSubmatch(a.Prompt); m != nil && strings.Contains(a.Text, m[1]) {
+			return "it repeats the prompt's nonce"
+		}
+		for _, s := range Sentences(instructions) {
+			if len(s) >= 40 && strings.Contains(a.Text, strings.TrimSpace(s)) {
+				return "it repeats the prompt's instructions"
+			}
+		}
+	}
+	flagged := FlaggedSentences(chunks)
+	if len(flagged) == 0 {
+		return ""
+	}
+	lower := strings.ToLower(text)
+	for _, f := range flagged {
+		for _, m := range quotedRe.FindAllStringSubmatch(f, -1) {
+			if q := strings.ToLower(strings.TrimSpace(m[1])); len(q) >= 3 && strings.Contains(lower, q) {
+				return fmt.Sprintf("it repeats %q, quoted in a flagged passage", m[1])
+			}
+		}
+	}
+	// Content words of the sources outside flagged sentences.
+	clean := map[string]bool{}
+	for _, c := range chunks {
+		for k := range ContentKeys(c.Title + " " + strings.Join(c.Headings, " ") + " " + maskFlagged(c.Text)) {
+			clean[k] = true
+		}
+	}
+	var only []string
+	for k := range ContentKeys(strings.Join(flagged, " ")) {
+		if !clean[k] {
+			only = append(only, k)
+		}
+	}
+	answerKeys := ContentKeys(text)
+	var used []string
+	for _, k := range only {
+		if answerKeys[k] {
+			used = append(used, k)
+		}
+	}
+	if len(used) > 0 {
+		slices.Sort(used)
+		return fmt.Sprintf("it uses words found only in flagged passages: %s", strings.Join(used, ", "))
+	}
+	if len(a.Unsupported) > 0 {
+		return "the context holds flagged passages and the answer is not supported by the sources"
+	}
+	if len(a.BadCitations) > 0 {
+		return "the context holds flagged passages and the answer cites sources that do not exist"
+	}
+	return ""
+}
+
+var (
+	nonceRe  = regexp.MustCompile(`<<<SOURCE \d+ ([0-9a-f]{8,})>>>`)
+	quotedRe = regexp.MustCompile(`["“«]([^"“”«»\n]{2,80})["”»]`)
+)
+
+// FlaggedSentences returns the sentences of the chunks' text that guard
+// flags: those holding or overlapping one of guard.Check's findings on the
+// chunk, or that guard.Suspicious flags alone.
+func FlaggedSentences(chunks []fonte.Chunk) []string {
+	var out []string
+	for _, c := range chunks {
+		for _, sp := range flaggedSpans(c.Text) {
+			out = append(out, c.Text[sp[0]:sp[1]])
+		}
+	}
+	return out
+}
+
+// flaggedSpans returns the byte spans of text's flagged sentences.
+func flaggedSpans(text string) [][2]int {
+	findings := guard.Check(text)
+	if len(findings) == 0 {
+		return nil
+	}
+	var out [][2]int
+	for _, sp := range chunk.SentenceSpans(text) {
+		hit := guard.Suspicious(text[sp[0]:sp[1]])
+		for _, f := range findings {
+			if !hit && f.Start < sp[1] && f.End > sp[0] {
+				hit = true
+			}
+		}
+		if hit {
+			out = append(out, sp)
+		}
+	}
+	return out
+}
+
+// maskFlagged returns text with its flagged sentences blanked out.
+func maskFlagged(text string) string {
+	spans := flaggedSpans(text)
+	if len(spans) == 0 {
+		return text
+	}
+	b := []byte(text)
+	for _, sp := range spans {
+		for i := sp[0]; i < sp[1]; i++ {
+			b[i] = ' '
+		}
+	}
+	return string(b)
 }
 
 // floorDecision describes the floor's decision for a trace; best is the

@@ -47,10 +47,20 @@ type Template struct {
 // sources, [1] to [n] in the order given: present them in the order the
 // reader should see them (see Strategy).
 func (t Template) Prompt(question string, chunks []fonte.Chunk) string {
-	var b strings.Builder
-	nonce, header, footer := "", t.Header, t.Footer
+	nonce := ""
 	if t.Fence {
 		nonce = Nonce()
+	}
+	return t.PromptNonce(question, chunks, nonce)
+}
+
+// PromptNonce is Prompt with the given fence nonce instead of a fresh one
+// (for a prompt that is shown, never sent; see Ask). Without Fence the
+// nonce is not used.
+func (t Template) PromptNonce(question string, chunks []fonte.Chunk, nonce string) string {
+	var b strings.Builder
+	header, footer := t.Header, t.Footer
+	if t.Fence {
 		header = strings.ReplaceAll(header, "{nonce}", nonce)
 		footer = strings.ReplaceAll(footer, "{nonce}", nonce)
 	}
@@ -203,6 +213,10 @@ func Nonce() string {
 	}
 	return hex.EncodeToString(b[:])
 }
+
+// ZeroNonce is the nonce of a prompt that is never sent (the extractive
+// answerer's, kept for inspection).
+const ZeroNonce = "000000000000"
 
 // NeutralizeFences defuses the fence marks of DefaultTemplate in retrieved
 // text: every "<<<" becomes "‹‹‹" and every ">>>" becomes "›››", so a
