@@ -39,6 +39,12 @@ var routeCalls = []struct {
 	{"GET", "/v1/collections/default/passages/people/leave.md%230", ``, "read", nil, false},
 	{"POST", "/v1/index", ``, "admin", nil, false},
 	{"POST", "/v1/collections/default/index", ``, "admin", nil, false},
+	{"GET", "/v1/documents/people/leave.md", ``, "read", nil, false},
+	{"GET", "/v1/collections/default/documents/people/leave.md", ``, "read", nil, false},
+	{"GET", "/v1/eval/files", ``, "admin", nil, false},
+	{"GET", "/v1/collections/default/eval/files", ``, "admin", nil, false},
+	{"POST", "/v1/eval", evalBody, "admin", nil, false},
+	{"POST", "/v1/collections/default/eval", evalBody, "admin", nil, false},
 	{"DELETE", "/v1/documents/finance/fatture.md", ``, "admin", nil, false},
 	{"DELETE", "/v1/collections/default/documents/security/backup.md", ``, "admin", nil, false},
 	{"GET", "/v1/collections", ``, "read", nil, true},
@@ -51,6 +57,9 @@ var routeCalls = []struct {
 	{"GET", "/openapi.json", ``, "", nil, true},
 	{"POST", "/mcp", `{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}`, "read", []string{"Accept", "application/json, text/event-stream"}, true},
 }
+
+// evalBody is a question set of one question, without generation.
+const evalBody = `{"questions": "{\"id\": \"leave\", \"question\": \"How many vacation days?\", \"gold\": [{\"doc\": \"people/leave.md\", \"quote\": \"26 working days\"}]}", "generation": false}`
 
 // otherAdmin is an admin token limited to another collection.
 const otherAdmin = "admin-of-another-collection"
