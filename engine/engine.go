@@ -61,6 +61,10 @@ type Settings struct {
 	Budget int
 	// Include and Exclude are globs for `Index` (see ingest.WalkOptions).
 	Include, Exclude []string
+	// FollowSymlinks makes `Index` follow symbolic links whose target lies
+	// outside the indexed folder (see ingest.WalkOptions); without it they
+	// are refused.
+	FollowSymlinks bool
 	// Access gives documents access labels by folder: a document whose ID
 	// starts with a key gets that key's labels, besides those of its own
 	// front matter (`access: [hr]`). Only readers allowed one of a

@@ -85,7 +85,7 @@ func (e *Engine) Index(ctx context.Context, root string, progress func(Progress)
 	rep := &IndexReport{}
 	defer func() { rep.Duration = time.Since(start) }()
 	var entries []ingest.Entry
-	err := ingest.Walk(root, ingest.WalkOptions{Include: e.settings.Include, Exclude: e.settings.Exclude}, func(en ingest.Entry) error {
+	err := ingest.Walk(root, ingest.WalkOptions{Include: e.settings.Include, Exclude: e.settings.Exclude, FollowSymlinks: e.settings.FollowSymlinks}, func(en ingest.Entry) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}

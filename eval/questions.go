@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
+	"maps"
 	"math"
 	"os"
 	"slices"
@@ -61,21 +63,50 @@ func (e *LineError) Unwrap() error { return e.Err }
 // strict, because a silently misread question set gives wrong figures that
 // look right: every error names the file, the line and the field. A file
 // without questions is an error too.
+//
+// Fields fonte does not know are read and ignored, since question sets
+// carry metadata of their own ("category", "source", a gold item's
+// "page"), but a field that looks like a misspelt known one (see
+// LoadQuestionsWarn) is an error. LoadQuestions logs the one warning
+// naming the ignored fields with slog.Warn; LoadQuestionsWarn returns it.
 func LoadQuestions(path string) ([]Question, error) {
+	qs, warnings, err := LoadQuestionsWarn(path)
+	logWarnings(warnings)
+	return qs, err
+}
+
+// LoadQuestionsWarn reads a question set as LoadQuestions does and
+// returns the warnings to show instead of logging them: at most one, for
+// the whole file, naming the fields fonte ignored and the lines they are
+// on. A field that differs from a known one only in case ("Question") or
+// by a small edit distance (at most 1 for names of up to 4 letters, such
+// as "id", "doc" and "gold", so that short metadata keys like "ts" stay
+// metadata; at most 2 for longer ones, e.g. "unanswerabe") is an error
+// naming the line, the field and the known field it resembles.
+func LoadQuestionsWarn(path string) ([]Question, []string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
-	return ReadQuestions(f, path)
+	return ReadQuestionsWarn(f, path)
 }
 
 // ReadQuestions reads a question set from r as LoadQuestions reads a
 // file; name stands for the file in errors.
 func ReadQuestions(r io.Reader, name string) ([]Question, error) {
+	qs, warnings, err := ReadQuestionsWarn(r, name)
+	logWarnings(warnings)
+	return qs, err
+}
+
+// ReadQuestionsWarn reads a question set from r as LoadQuestionsWarn reads
+// a file; name stands for the file in errors and warnings.
+func ReadQuestionsWarn(r io.Reader, name string) ([]Question, []string, error) {
 	path := name
 	var qs []Question
-	seen := map[string]int{} // id -> line
+	seen := map[string]int{}      // id -> line
+	ignored := map[string][]int{} // unknown field -> lines
 	err := eachLine(path, r, func(n int, line []byte) error {
 		if n == 1 {
 			line = bytes.TrimPrefix(line, []byte("\ufeff")) // editors on Windows add a BOM
@@ -84,7 +115,10 @@ func ReadQuestions(r io.Reader, name string) ([]Question, error) {
 		if len(t) == 0 || bytes.HasPrefix(t, []byte("//")) || bytes.HasPrefix(t, []byte("#")) {
 			return nil
 		}
-		q, field, err := parseQuestion(t)
+		q, unknown, field, err := parseQuestion(t)
+		for _, f := range unknown {
+			ignored[f] = append(ignored[f], n)
+		}
 		if err != nil {
 			return &LineError{File: path, Line: n, Field: field, Err: err}
 		}
@@ -98,7 +132,58 @@ func ReadQuestions(r io.Reader, name string) ([]Question, error) {
 	if err == nil && len(qs) == 0 {
 		err = fmt.Errorf("%s: no questions", path) // figures over nothing would read as zeros
 	}
-	return qs, err
+	if err != nil {
+		return qs, nil, err
+	}
+	var warnings []string
+	if len(ignored) > 0 {
+		warnings = append(warnings, ignoredWarning(path, ignored))
+	}
+	return qs, warnings, nil
+}
+
+// ignoredWarning is the one warning about a file's unknown fields, e.g.
+// "set.jsonl: ignored fields fonte does not know: category (lines 1-3, 7),
+// gold[].page (line 2)".
+func ignoredWarning(name string, ignored map[string][]int) string {
+	fields := slices.Sorted(maps.Keys(ignored))
+	parts := make([]string, len(fields))
+	for i, f := range fields {
+		parts[i] = fmt.Sprintf("%s (%s)", f, lineRanges(ignored[f]))
+	}
+	return fmt.Sprintf("%s: ignored fields fonte does not know: %s", name, strings.Join(parts, ", "))
+}
+
+// lineRanges prints ascending line numbers compactly: "line 4",
+// "lines 1-3, 7", and past ten ranges "lines 1-3, 7, ... (40 lines)".
+func lineRanges(lines []int) string {
+	if len(lines) == 1 {
+		return "line " + strconv.Itoa(lines[0])
+	}
+	var parts []string
+	for i := 0; i < len(lines); {
+		j := i
+		for j+1 < len(lines) && lines[j+1] == lines[j]+1 {
+			j++
+		}
+		if j == i {
+			parts = append(parts, strconv.Itoa(lines[i]))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d-%d", lines[i], lines[j]))
+		}
+		i = j + 1
+	}
+	if len(parts) > 10 {
+		return fmt.Sprintf("lines %s, ... (%d lines)", strings.Join(parts[:10], ", "), len(lines))
+	}
+	return "lines " + strings.Join(parts, ", ")
+}
+
+// logWarnings logs warnings for the callers that do not take them.
+func logWarnings(warnings []string) {
+	for _, w := range warnings {
+		slog.Warn(w)
+	}
 }
 
 // eachLine calls fn with every line of r (without its line end) and its
@@ -124,9 +209,10 @@ func eachLine(name string, r io.Reader, fn func(n int, line []byte) error) error
 	}
 }
 
-// questionFields and goldFields are the only keys a question line may
-// carry; anything else is most likely a typo ("unanswerabe") that would
-// otherwise change the meaning of the question silently.
+// questionFields and goldFields are the keys fonte reads from a question
+// line. Others are ignored with a warning, unless they look like a typo of
+// one of these ("unanswerabe"), which would otherwise change the meaning
+// of the question silently.
 var (
 	questionFields = []string{"id", "question", "gold", "answer", "unanswerable"}
 	goldFields     = []string{"doc", "quote"}
@@ -134,15 +220,21 @@ var (
 
 // parseQuestion decodes and validates one JSON line. It decodes field by
 // field rather than into the struct at once so that an error can name the
-// exact field, down to the gold item.
-func parseQuestion(line []byte) (Question, string, error) {
+// exact field, down to the gold item. It also returns the unknown fields
+// it ignored, a gold item's as "gold[].name".
+func parseQuestion(line []byte) (q Question, unknown []string, field string, err error) {
+	q, field, err = parseQuestionFields(line, &unknown)
+	return q, unknown, field, err
+}
+
+func parseQuestionFields(line []byte, unknown *[]string) (Question, string, error) {
 	var q Question
 	obj, err := object(line)
 	if err != nil {
 		return q, "", err
 	}
-	if field := unknownField(obj, questionFields); field != "" {
-		return q, field, errors.New("unknown field")
+	if field, err := unknownFields(obj, questionFields, "", unknown); err != nil {
+		return q, field, err
 	}
 	for _, f := range []struct {
 		name string
@@ -164,8 +256,8 @@ func parseQuestion(line []byte) (Question, string, error) {
 		if err != nil {
 			return q, name, err
 		}
-		if field := unknownField(g, goldFields); field != "" {
-			return q, name + "." + field, errors.New("unknown field")
+		if field, err := unknownFields(g, goldFields, "gold[].", unknown); err != nil {
+			return q, name + "." + field, err
 		}
 		var item Gold
 		if err := decodeField(g, "doc", &item.Doc); err != nil {
@@ -201,20 +293,73 @@ func object(data []byte) (map[string]json.RawMessage, error) {
 	return obj, nil
 }
 
-// unknownField returns the first key of obj, in sorted order so the error
-// is reproducible, that is not in known.
-func unknownField(obj map[string]json.RawMessage, known []string) string {
-	var unknown []string
+// unknownFields adds the keys of obj that are not in known to *unknown,
+// prefixed with prefix, unless one resembles a known field: then it
+// returns that key (the first in sorted order, so the error is
+// reproducible) and an error naming the field it resembles.
+func unknownFields(obj map[string]json.RawMessage, known []string, prefix string, unknown *[]string) (string, error) {
+	var keys []string
 	for k := range obj {
 		if !slices.Contains(known, k) {
-			unknown = append(unknown, k)
+			keys = append(keys, k)
 		}
 	}
-	if len(unknown) == 0 {
-		return ""
+	slices.Sort(keys)
+	for _, k := range keys {
+		if like, caseOnly := resembles(k, known); like != "" {
+			if caseOnly {
+				return k, fmt.Errorf("unknown field; did you mean %q? (field names are case-sensitive)", like)
+			}
+			return k, fmt.Errorf("unknown field; did you mean %q?", like)
+		}
 	}
-	slices.Sort(unknown)
-	return unknown[0]
+	for _, k := range keys {
+		*unknown = append(*unknown, prefix+k)
+	}
+	return "", nil
+}
+
+// resembles returns the known field that name is most likely a misspelling
+// of, or "": one equal to it but for case (caseOnly), or within an edit
+// distance of 1 for known names of up to 4 letters and 2 for longer ones.
+func resembles(name string, known []string) (like string, caseOnly bool) {
+	lower := strings.ToLower(name)
+	best, bestDist := "", 3
+	for _, k := range known {
+		if lower == k {
+			return k, true
+		}
+		limit := 2
+		if len(k) <= 4 {
+			limit = 1
+		}
+		if d := editDistance(lower, k); d <= limit && d < bestDist {
+			best, bestDist = k, d
+		}
+	}
+	return best, false
+}
+
+// editDistance is the Levenshtein distance between a and b, in runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
 }
 
 // decodeField decodes obj[name] into dst when present. JSON null leaves dst

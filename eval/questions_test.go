@@ -1,8 +1,10 @@
 package eval
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"math"
 	"os"
 	"path/filepath"
@@ -60,8 +62,14 @@ func TestLoadQuestionsErrors(t *testing.T) {
 		{"empty quote", `{"id":"a","question":"Q?","gold":[{"doc":"a.md","quote":""}]}`, 1, "gold[0].quote", "missing"},
 		{"blank quote", `{"id":"a","question":"Q?","gold":[{"doc":"a.md","quote":" \u00a0\n"}]}`, 1, "gold[0].quote", "missing"},
 		{"repeated gold", `{"id":"a","question":"Q?","gold":[{"doc":"a.md","quote":"x  y"},{"doc":"a.md","quote":"x y"}]}`, 1, "gold[1]", "repeats gold[0]"},
-		{"unknown field", `{"id":"a","question":"Q?","unanswerabe":true}`, 1, "unanswerabe", "unknown field"},
-		{"unknown gold field", `{"id":"a","question":"Q?","gold":[{"doc":"a.md","quote":"x","page":3}]}`, 1, "gold[0].page", "unknown field"},
+		{"misspelt field", `{"id":"a","question":"Q?","unanswerabe":true}`, 1, "unanswerabe", `unknown field; did you mean "unanswerable"?`},
+		{"misspelt field, two edits", `{"id":"a","question":"Q?","unansverabe":true}`, 1, "unansverabe", `did you mean "unanswerable"?`},
+		{"field in the wrong case", `{"id":"a","Question":"Q?","unanswerable":true}`, 1, "Question", `did you mean "question"? (field names are case-sensitive)`},
+		{"ID in capitals", `{"ID":"a","question":"Q?","unanswerable":true}`, 1, "ID", `did you mean "id"?`},
+		{"near-miss of a short field", `{"id":"a","question":"Q?","golds":[{"doc":"a.md","quote":"x"}]}`, 1, "golds", `did you mean "gold"?`},
+		{"misspelt gold field", `{"id":"a","question":"Q?","gold":[{"doc":"a.md","qoute":"x"}]}`, 1, "gold[0].qoute", `did you mean "quote"?`},
+		{"gold field in the wrong case", `{"id":"a","question":"Q?","gold":[{"Doc":"a.md","quote":"x"}]}`, 1, "gold[0].Doc", `did you mean "doc"?`},
+		{"near miss after metadata", `{"id":"a","question":"Q?","answr":"y","category":"c","gold":[{"doc":"a.md","quote":"x"}]}`, 1, "answr", `did you mean "answer"?`},
 		{"gold not a list", `{"id":"a","question":"Q?","gold":{"doc":"a.md","quote":"x"}}`, 1, "gold", "want a list, got object"},
 		{"gold item not an object", `{"id":"a","question":"Q?","gold":["a.md"]}`, 1, "gold[0]", "not a JSON object"},
 		{"unanswerable as string", `{"id":"a","question":"Q?","unanswerable":"yes"}`, 1, "unanswerable", "want true or false"},
@@ -236,7 +244,7 @@ func FuzzParseQuestion(f *testing.F) {
 	f.Add([]byte(`{"id":"a","question":"Q?","gold":[{"doc":"a/../b","quote":" "}]}`))
 	f.Add([]byte(`[{"id":1}]`))
 	f.Fuzz(func(t *testing.T, line []byte) {
-		q, field, err := parseQuestion(line)
+		q, _, field, err := parseQuestion(line)
 		if err != nil {
 			return
 		}
@@ -247,9 +255,91 @@ func FuzzParseQuestion(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		again, _, err := parseQuestion(data)
+		again, unknown, _, err := parseQuestion(data)
+		if len(unknown) > 0 {
+			t.Fatalf("round trip of %s: unknown fields %v", data, unknown)
+		}
 		if err != nil || !reflect.DeepEqual(again, q) {
 			t.Fatalf("round trip of %s: %+v, %v", data, again, err)
 		}
 	})
+}
+
+func TestLoadQuestionsUnknownFields(t *testing.T) {
+	body := strings.Join([]string{
+		`{"id":"a","question":"Q?","category":"setup","gold":[{"doc":"a.md","quote":"x","page":3}]}`,
+		`{"id":"b","question":"Q?","category":"setup","ts":"2024","unanswerable":true}`,
+		`# a comment`,
+		`{"id":"c","question":"Q?","category":"other","unanswerable":true}`,
+		`{"id":"d","question":"Q?","unanswerable":true}`,
+		`{"id":"e","question":"Q?","category":"x","source":"manual","gold":[{"doc":"a.md","quote":"x"}]}`,
+	}, "\n")
+	path := filepath.Join(t.TempDir(), "set.jsonl")
+	if err := os.WriteFile(path, []byte(body+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	qs, warnings, err := LoadQuestionsWarn(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(qs) != 5 || qs[0].Gold[0] != (Gold{Doc: "a.md", Quote: "x"}) || !qs[1].Unanswerable {
+		t.Errorf("questions %+v", qs)
+	}
+	want := path + ": ignored fields fonte does not know: category (lines 1-2, 4, 6), gold[].page (line 1), source (line 6), ts (line 2)"
+	if len(warnings) != 1 || warnings[0] != want {
+		t.Errorf("warnings %q\nwant [%q]", warnings, want)
+	}
+
+	// LoadQuestions reads the same questions and logs the warning.
+	var log bytes.Buffer
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&log, nil)))
+	defer slog.SetDefault(prev)
+	got, err := LoadQuestions(path)
+	if err != nil || !reflect.DeepEqual(got, qs) {
+		t.Errorf("LoadQuestions: %+v, %v", got, err)
+	}
+	if n := strings.Count(log.String(), "level=WARN"); n != 1 || !strings.Contains(log.String(), "gold[].page (line 1)") {
+		t.Errorf("log %q, want one warning", log.String())
+	}
+
+	// A set without unknown fields warns of nothing.
+	if _, warnings, err := ReadQuestionsWarn(strings.NewReader(`{"id":"a","question":"Q?","unanswerable":true}`), "s"); err != nil || warnings != nil {
+		t.Errorf("plain set: %q, %v", warnings, err)
+	}
+}
+
+func TestLineRanges(t *testing.T) {
+	for _, tc := range []struct {
+		lines []int
+		want  string
+	}{
+		{[]int{4}, "line 4"},
+		{[]int{1, 2, 3, 7}, "lines 1-3, 7"},
+		{[]int{1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 22}, "lines 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, ... (12 lines)"},
+	} {
+		if got := lineRanges(tc.lines); got != tc.want {
+			t.Errorf("lineRanges(%v) = %q, want %q", tc.lines, got, tc.want)
+		}
+	}
+}
+
+func TestResembles(t *testing.T) {
+	for _, tc := range []struct {
+		name, want string
+	}{
+		{"unanswerabe", "unanswerable"},
+		{"Unanswerable", "unanswerable"},
+		{"questoin", "question"},
+		{"qid", "id"},
+		{"ts", ""}, // two edits from "id", but "id" is short
+		{"category", ""},
+		{"source", ""},
+		{"gold_quote", ""},
+		{"notes", ""},
+	} {
+		if got, _ := resembles(tc.name, questionFields); got != tc.want {
+			t.Errorf("resembles(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
 }

@@ -26,6 +26,11 @@ type WalkOptions struct {
 	Include []string // when not empty, a file must match one of these
 	Exclude []string // a file or folder matching one of these is skipped
 	MaxSize int64    // larger files are refused; 0 means DefaultMaxSize
+	// FollowSymlinks follows symbolic links whose target lies outside the
+	// root. Without it such a link is refused (ReasonSymlink), so that a
+	// link in a shared folder cannot pull files from elsewhere on the
+	// machine into the index.
+	FollowSymlinks bool
 }
 
 // Entry is the outcome for one file. Exactly one of Parsed, Refusal and
@@ -34,7 +39,21 @@ type Entry struct {
 	Path    string   // slash-separated path relative to the root
 	Parsed  *Parsed  // the parsed document, when accepted
 	Refusal *Refusal // why the file was refused
-	Skipped string   // why the file was not attempted (unsupported extension)
+	Skipped string   // why the file was not attempted (unsupported extension, duplicate)
+}
+
+// ReasonSymlink refuses a symbolic link whose target lies outside the
+// indexed folder (see WalkOptions.FollowSymlinks).
+const ReasonSymlink Reason = "symlink"
+
+// walkItem is a file (or a link or folder refused as a whole) found by
+// Walk, before it is read.
+type walkItem struct {
+	rel     string   // slash-separated path relative to the root
+	real    string   // the file's path with every symbolic link resolved
+	viaLink bool     // reached through a symbolic link
+	refusal *Refusal // refused without reading
+	skipped string   // not attempted, without reading
 }
 
 // Walk visits the files under root in sorted path order and calls fn with
@@ -44,6 +63,16 @@ type Entry struct {
 // fail to read, parse or pass the quality check as refused: one bad file
 // never stops the walk. Only an invalid pattern, an unreadable root or an
 // error returned by fn ends it early.
+//
+// Symbolic links, to files and to folders, are followed when their target
+// lies inside the root (the root's own path resolved). A link whose
+// target lies outside is refused with ReasonSymlink unless
+// WalkOptions.FollowSymlinks is set; a broken link is refused as
+// unreadable. A file is indexed once: a link to a file that the walk also
+// reaches directly (or through an earlier link, in sorted order) is
+// skipped as a duplicate, and so is a link to a folder that is walked
+// already, which also ends link cycles. A file reached through a link
+// keeps the link's path as its id and Source.
 //
 // For an accepted file the document id is its relative path, Source is the
 // path as found on disk (root joined with it), SHA256 is the hex digest of
@@ -65,28 +94,126 @@ func Walk(root string, opts WalkOptions, fn func(Entry) error) error {
 	if !info.IsDir() {
 		return fmt.Errorf("ingest: %s is not a folder", root)
 	}
+	rootReal, err := realPath(root)
+	if err != nil {
+		return fmt.Errorf("ingest: %w", err)
+	}
 
-	var files []string
-	broken := map[string]error{}
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		rel, relErr := filepath.Rel(root, p)
+	w := &walker{root: root, rootReal: rootReal, opts: opts, visited: map[string]string{}}
+	// Walk the resolved root: filepath.WalkDir does not enter a root that
+	// is itself a link.
+	if err := w.tree(rootReal, ""); err != nil {
+		return fmt.Errorf("ingest: walking %s: %w", root, err)
+	}
+	// Folders reached through links are walked after the root, in sorted
+	// order, so a folder walked directly always counts as the original;
+	// walking one may find further links.
+	for len(w.dirLinks) > 0 {
+		sort.Slice(w.dirLinks, func(i, j int) bool { return w.dirLinks[i].rel < w.dirLinks[j].rel })
+		l := w.dirLinks[0]
+		w.dirLinks = w.dirLinks[1:]
+		if first, ok := w.visited[l.real]; ok {
+			w.items = append(w.items, walkItem{rel: l.rel, skipped: duplicateLink(l.real, first, true)})
+			continue
+		}
+		if err := w.tree(l.real, l.rel); err != nil {
+			return fmt.Errorf("ingest: walking %s: %w", filepath.Join(root, filepath.FromSlash(l.rel)), err)
+		}
+	}
+
+	items := w.items
+	sort.SliceStable(items, func(i, j int) bool {
+		return items[i].rel < items[j].rel
+	})
+	// Files reached directly claim their real path first, then those
+	// reached through links in path order.
+	owner := map[string]string{}
+	for _, it := range items {
+		if !it.viaLink && it.real != "" && it.refusal == nil && it.skipped == "" {
+			if _, ok := owner[it.real]; !ok {
+				owner[it.real] = it.rel
+			}
+		}
+	}
+	for i := range items {
+		it := &items[i]
+		if !it.viaLink || it.real == "" || it.refusal != nil || it.skipped != "" {
+			continue
+		}
+		if first, ok := owner[it.real]; ok && first != it.rel {
+			it.skipped = duplicateLink(it.real, first, false)
+			continue
+		}
+		owner[it.real] = it.rel
+	}
+
+	for _, it := range items {
+		e := Entry{Path: it.rel}
+		switch {
+		case it.refusal != nil:
+			e.Refusal = it.refusal
+		case it.skipped != "":
+			e.Skipped = it.skipped
+		default:
+			e = loadFile(root, it.rel, maxSize)
+		}
+		if err := fn(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// duplicateLink is the reason a link to a file or folder reached already
+// is skipped.
+func duplicateLink(target, first string, folder bool) string {
+	what := "file"
+	if folder {
+		what = "folder"
+	}
+	if first == "" {
+		return fmt.Sprintf("symbolic link to the %s %s, which is indexed already", what, target)
+	}
+	return fmt.Sprintf("symbolic link to the %s %s, indexed already as %s", what, target, first)
+}
+
+// walker collects the files of a Walk.
+type walker struct {
+	root, rootReal string
+	opts           WalkOptions
+	items          []walkItem
+	dirLinks       []walkItem        // folders reached through links, to walk
+	visited        map[string]string // real folder path -> its relative path ("" for the root)
+}
+
+// tree walks the folder dir, a path with every link resolved, whose path
+// relative to the root is prefix ("" for the root itself).
+func (w *walker) tree(dir, prefix string) error {
+	opts := w.opts
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		sub, relErr := filepath.Rel(dir, p)
 		if relErr != nil {
 			return relErr
 		}
-		rel = filepath.ToSlash(rel)
+		real := filepath.Join(dir, sub)
+		rel := path.Join(prefix, filepath.ToSlash(sub))
+		if rel == "" {
+			rel = "."
+		}
 		if err != nil {
-			if rel == "." {
+			if sub == "." && prefix == "" {
 				return err
 			}
 			// An unreadable folder is reported like an unreadable file.
-			files = append(files, rel)
-			broken[rel] = err
-			if d != nil && d.IsDir() {
+			w.items = append(w.items, walkItem{rel: rel, refusal: &Refusal{
+				Path: filepath.Join(w.root, filepath.FromSlash(rel)), Reason: ReasonUnreadable, Err: err}})
+			if d != nil && d.IsDir() && sub != "." {
 				return fs.SkipDir
 			}
 			return nil
 		}
-		if rel == "." {
+		if sub == "." {
+			w.visited[dir] = prefix
 			return nil
 		}
 		if strings.HasPrefix(d.Name(), ".") {
@@ -101,31 +228,73 @@ func Walk(root string, opts WalkOptions, fn func(Entry) error) error {
 			}
 			return nil
 		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			w.link(p, rel)
+			return nil
+		}
 		if d.IsDir() {
+			w.visited[real] = rel
 			return nil
 		}
 		if len(opts.Include) > 0 && !matchAny(opts.Include, rel) {
 			return nil
 		}
-		files = append(files, rel)
+		w.items = append(w.items, walkItem{rel: rel, real: real, viaLink: prefix != ""})
 		return nil
 	})
+}
+
+// link handles the symbolic link at p (rel relative to the root).
+func (w *walker) link(p, rel string) {
+	full := filepath.Join(w.root, filepath.FromSlash(rel))
+	target, err := realPath(p)
 	if err != nil {
-		return fmt.Errorf("ingest: walking %s: %w", root, err)
-	}
-	sort.Strings(files)
-	for _, rel := range files {
-		e := Entry{Path: rel}
-		if err := broken[rel]; err != nil {
-			e.Refusal = &Refusal{Path: filepath.Join(root, filepath.FromSlash(rel)), Reason: ReasonUnreadable, Err: err}
-		} else {
-			e = loadFile(root, rel, maxSize)
+		if len(w.opts.Include) > 0 && !matchAny(w.opts.Include, rel) {
+			return
 		}
-		if err := fn(e); err != nil {
-			return err
-		}
+		dest, _ := os.Readlink(p)
+		w.items = append(w.items, walkItem{rel: rel, refusal: &Refusal{Path: full, Reason: ReasonUnreadable,
+			Detail: fmt.Sprintf("broken symbolic link: its target %s cannot be read", dest), Err: err}})
+		return
 	}
-	return nil
+	info, err := os.Stat(target)
+	if err != nil {
+		w.items = append(w.items, walkItem{rel: rel, refusal: &Refusal{Path: full, Reason: ReasonUnreadable,
+			Detail: fmt.Sprintf("symbolic link to %s, which cannot be read", target), Err: err}})
+		return
+	}
+	if !info.IsDir() && len(w.opts.Include) > 0 && !matchAny(w.opts.Include, rel) {
+		return
+	}
+	if !within(w.rootReal, target) && !w.opts.FollowSymlinks {
+		what := "links to"
+		if info.IsDir() {
+			what = "is a link to the folder"
+		}
+		w.items = append(w.items, walkItem{rel: rel, refusal: &Refusal{Path: full, Reason: ReasonSymlink,
+			Detail: fmt.Sprintf("%s %s outside the indexed folder; not followed (use --follow-symlinks to index it)", what, target)}})
+		return
+	}
+	if info.IsDir() {
+		w.dirLinks = append(w.dirLinks, walkItem{rel: rel, real: target, viaLink: true})
+		return
+	}
+	w.items = append(w.items, walkItem{rel: rel, real: target, viaLink: true})
+}
+
+// realPath returns p absolute with every symbolic link resolved.
+func realPath(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(abs)
+}
+
+// within reports whether the resolved path p is dir or lies under it.
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // loadFile reads, parses and checks one file.

@@ -48,6 +48,7 @@ type options struct {
 	overlap    int
 	include    []string
 	exclude    []string
+	followLink bool
 	timeout    time.Duration
 	temp       float64
 	tempSet    bool // --temperature came from the command line, FONTE_TEMPERATURE or the config file
@@ -234,7 +235,8 @@ func addIndexingFlags(cmd *cobra.Command, o *options) {
 	f := cmd.Flags()
 	f.StringSliceVar(&o.include, "include", nil, "only index files matching these globs (e.g. '**/*.md')")
 	f.StringSliceVar(&o.exclude, "exclude", nil, "skip files and folders matching these globs")
-	inGroup(cmd, groupIndexing, "include", "exclude")
+	f.BoolVar(&o.followLink, "follow-symlinks", false, "follow symbolic links to files and folders outside the indexed folder (refused by default)")
+	inGroup(cmd, groupIndexing, "include", "exclude", "follow-symlinks")
 }
 
 // addChunkingFlags adds the chunking flags alone, for commands that write
@@ -380,7 +382,7 @@ func (o *options) settings() (engine.Settings, error) {
 		return engine.Settings{}, usageError{fmt.Errorf("--store %q and --index %q name two different stores: give one", o.store, o.index)}
 	}
 	s := engine.Settings{Store: o.store, IndexDir: o.index, Chunker: o.chunker, ChunkSize: o.chunkSize, Overlap: o.overlap,
-		K: o.k, Floor: o.floor, Budget: o.budget, Include: o.include, Exclude: o.exclude,
+		K: o.k, Floor: o.floor, Budget: o.budget, Include: o.include, Exclude: o.exclude, FollowSymlinks: o.followLink,
 		LexicalWeight: o.lexWeight, DenseWeight: o.denseWeigh}
 	mode, err := retrieve.ParseMode(o.retriever)
 	if err != nil {
