@@ -1,8 +1,10 @@
 package answer
 
 import (
+	"maps"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -169,6 +171,9 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 	if len(want) == 0 {
 		return "", 0, span
 	}
+	// Sorted, so that sums of weights, and so ties, do not depend on map
+	// order.
+	order := slices.Sorted(maps.Keys(want))
 	qt := QuestionType(question)
 	df := map[string]int{}
 	for _, c := range chunks {
@@ -181,7 +186,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 	}
 	weight := func(k string) float64 { return 1 + math.Log(float64(len(chunks)+1)/float64(df[k]+1)) }
 	var total float64
-	for k := range want {
+	for _, k := range order {
 		total += weight(k)
 	}
 	bonus := spanBonus * total / float64(len(want))
@@ -203,7 +208,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 				header = ContentKeys(c.Text[h[0]:h[1]])
 			}
 			score, own := 0.0, 0
-			for k := range want {
+			for _, k := range order {
 				switch {
 				case keys[k]:
 					score += weight(k)
@@ -288,8 +293,7 @@ func widen(text string, spans [][2]int, j int, want map[string]bool) [2]int {
 }
 
 // shortest returns the span of type t in sentence s nearest to the
-// question's keys, or "" when s has none. Ties go to the shorter span,
-// then the earlier.
+// question's keys, or "" when s has none. Ties go to the earlier span.
 func shortest(s string, t AnswerType, want map[string]bool) string {
 	found := typedSpans(s, t)
 	if len(found) == 0 {
@@ -302,7 +306,7 @@ func shortest(s string, t AnswerType, want map[string]bool) string {
 			at = append(at, (w[0]+w[1])/2)
 		}
 	}
-	bestD, bestLen, pick := math.MaxInt, 0, ""
+	bestD, pick := math.MaxInt, ""
 	for _, f := range found {
 		cand := strings.TrimSpace(s[f[0]:f[1]])
 		if cand == "" {
@@ -319,8 +323,8 @@ func shortest(s string, t AnswerType, want map[string]bool) string {
 				d = min(d, dist(a, f[0], f[1]))
 			}
 		}
-		if d < bestD || d == bestD && len(cand) < bestLen {
-			bestD, bestLen, pick = d, len(cand), cand
+		if d < bestD {
+			bestD, pick = d, cand
 		}
 	}
 	return pick

@@ -43,7 +43,7 @@ func TestAskExtractiveCitesTheSentence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Abstained || a.Text != "International refunds take up to 10 working days because of bank clearing. [1]" {
+	if a.Abstained || a.Text != "10 working days — International refunds take up to 10 working days because of bank clearing. [1]" {
 		t.Fatalf("answer %q abstained %v", a.Text, a.Abstained)
 	}
 	c := a.Citations[0]
