@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/fonte-rag/fonte"
@@ -253,8 +254,11 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 //   - it leaks the prompt: it holds a fence mark (FenceMarks), the
 //     prompt's nonce, or a sentence of the prompt's instructions;
 //   - the context holds sentences that guard flags and the answer repeats
-//     one of their quoted strings, or uses a content word found only in
-//     them (an injected "refunds take 365 days" or "HACKED");
+//     one of their quoted strings or four of their words in a row, or uses
+//     a content word found only in them (an injected "refunds take 365
+//     days" or "HACKED");
+//   - it cites no source and shares no content word with the question
+//     (an injected payload that guard did not flag);
 //   - the context holds flagged sentences and the answer has unsupported
 //     sentences or citations of no source (the injection may have led the
 //     model away from the sources).
@@ -270,15 +274,19 @@ func InjectionCheck(a *fonte.Answer, chunks []fonte.Chunk) string {
 		return "it repeats the prompt's fence marks"
 	}
 	if a.Prompt != "" {
-		instructions, _, _ := strings.Cut(a.Prompt, "<<<SOURCE ")
+		instructions, _, _ := strings.Cut(a.Prompt, "\n<<<SOURCE 1 ")
 		if m := nonceRe.FindStringSubmatch(a.Prompt); m != nil && strings.Contains(a.Text, m[1]) {
 			return "it repeats the prompt's nonce"
 		}
-		for _, s := range Sentences(instructions) {
-			if len(s) >= 40 && strings.Contains(a.Text, strings.TrimSpace(s)) {
-				return "it repeats the prompt's instructions"
-			}
+		if echoes(a.Text, instructions, 6) {
+			return "it repeats the prompt's instructions"
 		}
+	}
+	if len(Citations(a.Text)) == 0 && a.Question != "" && !hasAny(ContentKeys(text), ContentKeys(a.Question)) {
+		// An order guard does not recognise leaves this trace: a
+		// payload ("ACCESS GRANTED") that neither cites a source nor
+		// speaks of the question.
+		return "it cites no source and shares no word with the question"
 	}
 	flagged := FlaggedSentences(chunks)
 	if len(flagged) == 0 {
@@ -290,6 +298,11 @@ func InjectionCheck(a *fonte.Answer, chunks []fonte.Chunk) string {
 			if q := strings.ToLower(strings.TrimSpace(m[1])); len(q) >= 3 && strings.Contains(lower, q) {
 				return fmt.Sprintf("it repeats %q, quoted in a flagged passage", m[1])
 			}
+		}
+	}
+	for _, f := range flagged {
+		if echoes(text, f, 4) {
+			return "it repeats a flagged passage"
 		}
 	}
 	// Content words of the sources outside flagged sentences.
@@ -323,6 +336,26 @@ func InjectionCheck(a *fonte.Answer, chunks []fonte.Chunk) string {
 		return "the context holds flagged passages and the answer cites sources that do not exist"
 	}
 	return ""
+}
+
+// echoes reports whether text repeats n words in a row of source
+// (compared lower-cased, punctuation ignored).
+func echoes(text, source string, n int) bool {
+	words := func(s string) []string {
+		return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	}
+	src := words(source)
+	seen := make(map[string]bool, len(src))
+	for i := 0; i+n <= len(src); i++ {
+		seen[strings.Join(src[i:i+n], " ")] = true
+	}
+	tw := words(text)
+	for i := 0; i+n <= len(tw); i++ {
+		if seen[strings.Join(tw[i:i+n], " ")] {
+			return true
+		}
+	}
+	return false
 }
 
 var (
