@@ -20,6 +20,7 @@ import (
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/engine"
+	"github.com/fonte-rag/fonte/retrieve"
 	"github.com/fonte-rag/fonte/server"
 )
 
@@ -264,7 +265,8 @@ func screenshotDir(t *testing.T) string {
 func startServer(t *testing.T) string {
 	t.Helper()
 	ctx := context.Background()
-	settings := engine.Settings{Store: t.TempDir(), Generator: sourceGen{}}
+	// Hybrid, so the trace has both legs whatever the default retriever.
+	settings := engine.Settings{Store: t.TempDir(), Generator: sourceGen{}, Mode: retrieve.Hybrid}
 	e, err := engine.Open(ctx, settings, engine.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -275,7 +275,7 @@ function abstention(a) {
   return el('div', { class: 'abstain', role: 'status' },
     el('h3', {}, t('abstain.title')),
     el('p', {}, why),
-    floor && floor.reason ? el('p', { class: 'muted' }, floor.reason) : null,
+    floor && floor.reason && typeof floor.floor !== 'number' ? el('p', { class: 'muted' }, floor.reason) : null,
     (a.citations || []).length ? el('p', { class: 'muted' }, t('abstain.nearest')) : null);
 }
 
