@@ -121,7 +121,9 @@ func (e *Engine) Index(ctx context.Context, root string, progress func(Progress)
 				continue
 			case en.Refusal != nil:
 				reason := fmt.Sprintf("%s: %s", en.Refusal.Reason, en.Refusal.Detail)
-				if r.has(en.Path) {
+				// A link that now leads outside the folder is refused on
+				// purpose: its earlier copy must go, not stay.
+				if r.has(en.Path) && en.Refusal.Reason != ingest.ReasonSymlink {
 					r.seen[en.Path] = true // keep the last good version rather than lose it
 					reason += " (the previously indexed version is kept)"
 				}

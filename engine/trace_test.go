@@ -19,7 +19,12 @@ import (
 // handbook opens an engine over the example handbook and its questions.
 func handbook(t *testing.T) (*Engine, []eval.Question) {
 	t.Helper()
-	e := open(t, filepath.Join(t.TempDir(), "idx"))
+	// Hybrid, so every trace has both legs to show.
+	e, err := Open(context.Background(), Settings{IndexDir: filepath.Join(t.TempDir(), "idx"), Mode: retrieve.Hybrid}, OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
 	if _, err := e.Index(context.Background(), "../examples/handbook", nil); err != nil {
 		t.Fatal(err)
 	}

@@ -105,9 +105,12 @@ const (
 	Dense  Mode = "vector" // dense only
 )
 
-// ParseMode accepts a mode name (case-insensitive), "" meaning Hybrid.
+// ParseMode accepts a mode name (case-insensitive), "" meaning Hybrid and
+// "auto" the empty Mode, which the engine resolves by its embedder.
 func ParseMode(s string) (Mode, error) {
 	switch m := Mode(strings.ToLower(s)); m {
+	case "auto":
+		return "", nil // the engine's default for its embedder
 	case "", Hybrid:
 		return Hybrid, nil
 	case BM25, TFIDF, Dense:

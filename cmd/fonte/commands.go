@@ -118,6 +118,17 @@ the previous index stays as it was.`,
 			for _, r := range report.Refused {
 				fmt.Fprintf(out, "refused %s: %s\n", r.Path, r.Reason)
 			}
+			if len(report.Flagged) > 0 {
+				fmt.Fprintf(out, "flagged %d passages as text addressed to a model, in %d chunks (kept as material: fenced and marked for a model, never quoted as an answer; hidden text is dropped)\n",
+					len(report.Flagged), report.FlaggedChunks())
+				for _, f := range report.Flagged {
+					where := fmt.Sprintf("%s#%d", f.Path, f.Chunk)
+					if f.Chunk < 0 {
+						where = f.Path
+					}
+					fmt.Fprintf(out, "flagged %s %s: %s\n", where, f.Kind, snippet(f.Text, 120))
+				}
+			}
 			if watchDir {
 				return watchIndex(cmd.Context(), e, args[0], out, o.asJSON)
 			}

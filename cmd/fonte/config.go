@@ -71,7 +71,7 @@ type options struct {
 const (
 	defaultEmbedder   = "builtin"
 	defaultGenerator  = "extractive"
-	defaultRetriever  = "hybrid"
+	defaultRetriever  = "auto"
 	defaultK          = 10
 	defaultChunker    = "structure"
 	defaultDenseIndex = "auto"
@@ -205,7 +205,7 @@ func (f *setFloat) Type() string { return "float" }
 // run queries.
 func addRetrievalFlags(cmd *cobra.Command, o *options) {
 	f := cmd.Flags()
-	f.StringVar(&o.retriever, "retriever", defaultRetriever, "hybrid, bm25 or vector")
+	f.StringVar(&o.retriever, "retriever", defaultRetriever, "auto (bm25 with the built-in embedder, hybrid with an embedding model), hybrid, bm25, tfidf or vector")
 	f.IntVar(&o.k, "k", defaultK, "number of chunks to retrieve")
 	f.Float64Var(&o.lexWeight, "lexical-weight", 0, "weight of the BM25 leg in the fusion (0 with --dense-weight 0: defaults, 1 and 1, or 0.5 for the built-in embedder)")
 	f.Float64Var(&o.denseWeigh, "dense-weight", 0, "weight of the dense leg in the fusion")

@@ -625,7 +625,13 @@ func TestE2ESearch(t *testing.T) {
 		return decode[searchOut](t, out), out
 	}
 
-	res, raw := search("How long must a password for an administrator account be?")
+	// The default retriever with the built-in embedder is BM25 alone: its
+	// hits have the one leg.
+	if res, _ := search("How long must a password for an administrator account be?"); len(res.Hits) == 0 ||
+		len(res.Hits[0].Legs) != 1 || res.Hits[0].Legs[0].Name != "bm25" {
+		t.Fatalf("default search: %+v", res.Hits)
+	}
+	res, raw := search("How long must a password for an administrator account be?", "--retriever", "hybrid")
 	if len(res.Hits) == 0 {
 		t.Fatal("no hits")
 	}
