@@ -59,6 +59,13 @@ type Settings struct {
 	// answer.DefaultFloor, a negative one disables abstaining.
 	Floor  float64
 	Budget int
+	// Floors override Floor per language ("it", "en"): relevance is a
+	// share of the question's evidence measured with each language's
+	// analysis, and its scale differs between languages, so each may be
+	// calibrated on its own questions (`fonte eval` suggests one per
+	// language). A question takes its own language's floor, or, when it
+	// is too short to tell, that of the best-matching document.
+	Floors map[string]float64
 	// Include and Exclude are globs for `Index` (see ingest.WalkOptions).
 	Include, Exclude []string
 	// FollowSymlinks makes `Index` follow symbolic links whose target lies

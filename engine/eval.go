@@ -40,6 +40,7 @@ type QuestionResult struct {
 	Unanswerable bool    `json:"unanswerable,omitempty"`
 	GoldRank     int     `json:"gold_rank"` // rank of the first chunk holding a gold quote, 0 if none in depth
 	Relevance    float64 `json:"relevance"`
+	Language     string  `json:"language,omitempty"` // whose floor judges it (see Settings.Floors)
 	Answer       string  `json:"answer,omitempty"`
 	Right        *bool   `json:"right,omitempty"`
 	GivenGold    string  `json:"given_gold_answer,omitempty"`
@@ -78,6 +79,7 @@ func (e *Engine) EvalQuestions(ctx context.Context, qs []eval.Question, o EvalOp
 	hits := map[string][]fonte.Hit{}
 	res := &EvalResult{}
 	var answerable, unanswerable []float64
+	perLang := map[string]*byLanguage{}
 	var given, end eval.Count
 	for _, q := range qs {
 		if err := ctx.Err(); err != nil {
@@ -94,10 +96,18 @@ func (e *Engine) EvalQuestions(ctx context.Context, qs []eval.Question, o EvalOp
 		for _, x := range h[:min(o.K, len(h))] {
 			qr.Relevance = max(qr.Relevance, x.Relevance)
 		}
+		qr.Language = floorLanguage(q.Question, h[:min(o.K, len(h))], docs)
+		bl := perLang[qr.Language]
+		if bl == nil {
+			bl = &byLanguage{}
+			perLang[qr.Language] = bl
+		}
 		if q.Unanswerable {
 			unanswerable = append(unanswerable, qr.Relevance)
+			bl.unanswerable = append(bl.unanswerable, qr.Relevance)
 		} else {
 			answerable = append(answerable, qr.Relevance)
+			bl.answerable = append(bl.answerable, qr.Relevance)
 			for r, x := range h {
 				if eval.IsHit(q, x.Chunk.DocID, x.Chunk.Text) {
 					qr.GoldRank = r + 1
@@ -106,7 +116,7 @@ func (e *Engine) EvalQuestions(ctx context.Context, qs []eval.Question, o EvalOp
 			}
 		}
 		if o.Generation && q.Answer != "" {
-			cfg := answer.Config{Floor: e.floor(), Budget: e.settings.Budget, Generator: e.settings.Generator}
+			cfg := answer.Config{Floor: e.floorFor(floorLanguage(q.Question, h[:min(o.K, len(h))], docs)), Budget: e.settings.Budget, Generator: e.settings.Generator}
 			a, err := answer.Ask(ctx, q.Question, h[:min(o.K, len(h))], docs, cfg)
 			if err != nil {
 				return nil, fmt.Errorf("question %s: %w", q.ID, err)
@@ -134,12 +144,27 @@ func (e *Engine) EvalQuestions(ctx context.Context, qs []eval.Question, o EvalOp
 	res.Recall = eval.RecallCurve(qrels, run, o.Depth)
 	if len(unanswerable) > 0 || len(answerable) > 0 {
 		res.Report.Abstain = eval.NewAbstain(answerable, unanswerable, e.floor(), o.TargetShare)
+		// One block per language, each at the floor that language's
+		// questions get, so a floor can be calibrated per language.
+		if len(perLang) > 1 || len(e.settings.Floors) > 0 {
+			res.Report.AbstainByLanguage = map[string]*eval.Abstain{}
+			for lang, bl := range perLang {
+				name := lang
+				if name == "" {
+					name = "und"
+				}
+				res.Report.AbstainByLanguage[name] = eval.NewAbstain(bl.answerable, bl.unanswerable, e.floorFor(lang), o.TargetShare)
+			}
+		}
 	}
 	res.Report.Generation = eval.NewGeneration(given, end)
 	return res, nil
 }
 
 func (e *Engine) floor() float64 { return max(e.settings.Floor, 0) }
+
+// byLanguage holds one language's top relevances for the floor blocks.
+type byLanguage struct{ answerable, unanswerable []float64 }
 
 // goldHits finds the chunks of the index that hold the question's gold
 // quotes, as hits with full relevance.

@@ -206,12 +206,9 @@ func (e *Engine) Ask(ctx context.Context, question string, o AskOptions) (*fonte
 			return nil, err
 		}
 	}
-	floor := s.Floor
+	floor := e.floorFor(floorLanguage(query, hits, docs))
 	if o.Floor != 0 {
-		floor = o.Floor
-	}
-	if floor < 0 {
-		floor = 0
+		floor = max(o.Floor, 0)
 	}
 	cfg := answer.Config{Floor: floor, Budget: s.Budget, Generator: s.Generator, OnDelta: o.OnDelta}
 	if o.All {

@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -13,12 +14,16 @@ import (
 // Report is the outcome of one evaluation run. Its JSON form is what
 // `fonte eval --json` prints.
 type Report struct {
-	Retrieval  Retrieval   `json:"retrieval"`
-	Abstain    *Abstain    `json:"abstain,omitempty"`    // nil when no top-1 scores were collected
-	Generation *Generation `json:"generation,omitempty"` // nil when no question has a gold answer
-	Retriever  string      `json:"retriever"`
-	Chunker    string      `json:"chunker"`
-	K          int         `json:"k"` // hits retrieved per query
+	Retrieval Retrieval `json:"retrieval"`
+	Abstain   *Abstain  `json:"abstain,omitempty"` // nil when no top-1 scores were collected
+	// AbstainByLanguage is the floor block of each question language
+	// (when the set has more than one, or floors are set per language),
+	// each at the floor that language's questions get.
+	AbstainByLanguage map[string]*Abstain `json:"abstain_by_language,omitempty"`
+	Generation        *Generation         `json:"generation,omitempty"` // nil when no question has a gold answer
+	Retriever         string              `json:"retriever"`
+	Chunker           string              `json:"chunker"`
+	K                 int                 `json:"k"` // hits retrieved per query
 }
 
 // Retrieval is the ranking block of a report: each figure is a mean over
@@ -258,7 +263,32 @@ func WriteTable(w io.Writer, r Report) error {
 		if err := tw.Flush(); err != nil {
 			return err
 		}
-		return writeCurve(w, *a, ans, unans)
+		if err := writeCurve(w, *a, ans, unans); err != nil {
+			return err
+		}
+		return writeByLanguage(w, r.AbstainByLanguage)
+	}
+	return tw.Flush()
+}
+
+// writeByLanguage prints one line per question language: the floor its
+// questions get, what it lets through and blocks, and the floor suggested
+// for that language alone.
+func writeByLanguage(w io.Writer, by map[string]*Abstain) error {
+	if len(by) == 0 {
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "\nabstain by language\n  language\tfloor\tunanswerable let through\tanswerable blocked\tsuggested floor\n")
+	for _, lang := range slices.Sorted(maps.Keys(by)) {
+		a := by[lang]
+		ans, unans := a.Totals()
+		suggested := "none"
+		if a.SuggestedFloor != nil {
+			suggested = formatFloor(*a.SuggestedFloor)
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", lang, formatFloor(a.Floor), ofTotal(a.UnanswerableLetThrough, unans),
+			ofTotal(a.AnswerableBlocked, ans), suggested)
 	}
 	return tw.Flush()
 }

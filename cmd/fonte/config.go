@@ -64,6 +64,7 @@ type options struct {
 	// fileSections), which are not flags.
 	file     map[string]any
 	filePath string
+	floors   map[string]string // --floor-by-language
 }
 
 // Defaults of the flags whose zero value is not their default, shared by
@@ -87,7 +88,7 @@ func newOptions() *options {
 // fileSections are the config file's structured top-level keys: they are
 // not flags, so applyEnvAndFile accepts them and leaves them to the
 // commands that read them (fonte serve) through options.file.
-var fileSections = []string{"tokens", "collections", "access", "hosts", "cors-origins"}
+var fileSections = []string{"tokens", "collections", "access", "hosts", "cors-origins", "floors"}
 
 // flagGroupKey is the flag annotation naming a flag's group; the usage
 // template prints each group under its own heading.
@@ -224,8 +225,9 @@ func addDenseIndexFlag(cmd *cobra.Command, o *options) {
 func addAnswerFlags(cmd *cobra.Command, o *options) {
 	f := cmd.Flags()
 	f.Float64Var(&o.floor, "floor", 0, "abstain below this relevance (0: the default floor, negative: never abstain)")
+	f.StringToStringVar(&o.floors, "floor-by-language", nil, "a floor per question language, e.g. it=0.2,en=0.3 (fonte.yaml: floors: {it: 0.2}); others take --floor")
 	f.IntVar(&o.budget, "budget", 0, "context budget in tokens (0: the default)")
-	inGroup(cmd, groupAnswer, "floor", "budget")
+	inGroup(cmd, groupAnswer, "floor", "floor-by-language", "budget")
 }
 
 // addIndexingFlags adds the flags of indexing a folder: the chunking ones
@@ -389,6 +391,9 @@ func (o *options) settings() (engine.Settings, error) {
 		return s, usageError{fmt.Errorf("--retriever: %w", err)}
 	}
 	if s.Access, err = o.accessRules(); err != nil {
+		return s, err
+	}
+	if s.Floors, err = o.languageFloors(); err != nil {
 		return s, err
 	}
 	s.Mode = mode

@@ -145,3 +145,23 @@ func TestTraceFlag(t *testing.T) {
 		t.Fatalf("ask without --trace prints a trace: %s", out)
 	}
 }
+
+// TestFloorByLanguage: floors per language from the flag or fonte.yaml's
+// floors: section reach the engine; a bad one is a usage error.
+func TestFloorByLanguage(t *testing.T) {
+	t.Parallel()
+	_, idx := sharedIndex(t)
+	const q = "Quanti giorni di ferie maturano ogni anno i dipendenti a tempo pieno?"
+	code, out, stderr := runCLI(t, "ask", q, "--index", idx, "--json", "--floor-by-language", "it=0.99")
+	if code != exitOK || !strings.Contains(out, `"abstained": true`) {
+		t.Fatalf("ask with an Italian floor of 0.99: exit %d: %s %s", code, out, stderr)
+	}
+	cfg := filepath.Join(t.TempDir(), "fonte.yaml")
+	writeFile(t, cfg, []byte("floors:\n  it: 0.99\n"))
+	if code, out, stderr = runCLI(t, "ask", q, "--index", idx, "--json", "--config", cfg); code != exitOK || !strings.Contains(out, `"abstained": true`) {
+		t.Fatalf("ask with floors: in fonte.yaml: exit %d: %s %s", code, out, stderr)
+	}
+	if code, _, stderr = runCLI(t, "ask", q, "--index", idx, "--floor-by-language", "it=high"); code != exitUsage || !strings.Contains(stderr, "floor-by-language") {
+		t.Fatalf("a bad floor: exit %d: %s", code, stderr)
+	}
+}

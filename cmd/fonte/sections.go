@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 
@@ -37,6 +39,31 @@ func (o *options) accessRules() (map[string][]string, error) {
 		return nil, err
 	}
 	return rules, nil
+}
+
+// languageFloors are the floors per language: --floor-by-language, else
+// the file's `floors:` section ({it: 0.2, en: 0.3}).
+func (o *options) languageFloors() (map[string]float64, error) {
+	out := map[string]float64{}
+	if len(o.floors) > 0 {
+		for lang, v := range o.floors {
+			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil || f > 1 {
+				return nil, usageError{fmt.Errorf("--floor-by-language %s=%s: want a relevance floor between 0 and 1", lang, v)}
+			}
+			out[strings.ToLower(strings.TrimSpace(lang))] = f
+		}
+		return out, nil
+	}
+	if _, err := o.section("floors", &out); err != nil {
+		return nil, err
+	}
+	for lang, f := range out {
+		if f > 1 {
+			return nil, usageError{fmt.Errorf("config file %s: floors: %s: %g is above 1", o.filePath, lang, f)}
+		}
+	}
+	return out, nil
 }
 
 // serveSections are the config file's sections only `fonte serve` reads.

@@ -1,0 +1,55 @@
+package engine
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/fonte-rag/fonte/answer"
+	"github.com/fonte-rag/fonte/eval"
+)
+
+// TestFloorsPerLanguage: a floor set for Italian judges Italian questions
+// only, and eval reports one floor block per question language at the
+// floor each gets.
+func TestFloorsPerLanguage(t *testing.T) {
+	ctx := context.Background()
+	e, err := Open(ctx, Settings{IndexDir: filepath.Join(t.TempDir(), "idx"), Floors: map[string]float64{"it": 0.99}}, OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if _, err := e.Index(ctx, "../examples/handbook", nil); err != nil {
+		t.Fatal(err)
+	}
+	it, err := e.Ask(ctx, "Quanti giorni di ferie maturano ogni anno i dipendenti a tempo pieno?", AskOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !it.Abstained {
+		t.Errorf("an Italian question passed the Italian floor of 0.99: relevance %.2f", it.Relevance)
+	}
+	en, err := e.Ask(ctx, "How many days of annual leave do full-time employees accrue per year?", AskOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if en.Abstained {
+		t.Errorf("an English question was judged by the Italian floor (relevance %.2f)", en.Relevance)
+	}
+	qs, err := eval.LoadQuestions("../examples/questions.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := e.EvalQuestions(ctx, qs, EvalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	by := r.Report.AbstainByLanguage
+	if by["it"] == nil || by["en"] == nil || by["it"].Floor != 0.99 || by["en"].Floor != answer.DefaultFloor {
+		t.Fatalf("floor blocks by language: %+v", by)
+	}
+	ans, _ := by["it"].Totals()
+	if by["it"].AnswerableBlocked != ans {
+		t.Errorf("at 0.99 every Italian answerable question is blocked: %d of %d", by["it"].AnswerableBlocked, ans)
+	}
+}
