@@ -460,27 +460,29 @@ func TestPage(t *testing.T) {
 	p.wait("the stale citation", `document.querySelector('#conversation article.turn .sources .source.is-stale .badge')`)
 	p.shot("stale", 0)
 
-	// Eval, when the server has it.
-	if eval[bool](p, `fetch('/v1/eval/files', {headers: {Authorization: 'Bearer ' + localStorage.getItem('fonte.token')}}).then((r) => r.status !== 404)`, chromedp.EvalAwaitPromise) {
-		questions, err := os.ReadFile("../examples/questions.jsonl")
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines := strings.SplitN(string(questions), "\n", 7)[:6]
-		p.do("eval tab", chromedp.Click(chromedp.CSS("#tab-eval")))
-		p.do("paste questions", chromedp.SetValue(chromedp.CSS("#eval-questions"), strings.Join(lines, "\n")), chromedp.Click(chromedp.CSS("#eval-run")))
-		p.wait("the evaluation", `document.querySelector('#eval-results .eval-table tbody tr') || document.querySelector('#eval-status.error')`)
-		if msg := eval[string](p, `document.querySelector('#eval-status.error') ? document.getElementById('eval-status').textContent : ''`); msg != "" {
-			t.Errorf("the evaluation failed: %s", msg)
-		}
-		if n := eval[int](p, `document.querySelectorAll('#eval-results figure.plot svg').length`); n == 0 {
-			t.Errorf("the evaluation shows no plot")
-		}
-		p.shot("eval", 360)
-		p.do("ask tab after eval", chromedp.Click(chromedp.CSS("#tab-ask")))
-	} else {
-		t.Log("the server has no /v1/eval yet: no eval screen")
+	// Eval: a question file loaded from this computer, run, with tables
+	// and plots.
+	questions, err := os.ReadFile("../examples/questions.jsonl")
+	if err != nil {
+		t.Fatal(err)
 	}
+	qfile := filepath.Join(t.TempDir(), "six.jsonl")
+	if err := os.WriteFile(qfile, []byte(strings.Join(strings.SplitN(string(questions), "\n", 7)[:6], "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.do("eval tab", chromedp.Click(chromedp.CSS("#tab-eval")))
+	p.do("load a question file", chromedp.SetUploadFiles(chromedp.CSS("#eval-upload"), []string{qfile}, chromedp.NodeReady))
+	p.wait("the loaded questions", `document.getElementById('eval-questions').value.split('\n').filter((l) => l.trim()).length === 6`)
+	p.do("run the evaluation", chromedp.Click(chromedp.CSS("#eval-run")))
+	p.wait("the evaluation", `document.querySelector('#eval-results .eval-table tbody tr') || document.querySelector('#eval-status.error')`)
+	if msg := eval[string](p, `document.querySelector('#eval-status.error') ? document.getElementById('eval-status').textContent : ''`); msg != "" {
+		t.Errorf("the evaluation failed: %s", msg)
+	}
+	if n := eval[int](p, `document.querySelectorAll('#eval-results figure.plot svg').length`); n == 0 {
+		t.Errorf("the evaluation shows no plot")
+	}
+	p.shot("eval", 360)
+	p.do("ask tab after eval", chromedp.Click(chromedp.CSS("#tab-ask")))
 
 	// At a phone's width the passage opens as a sheet from the bottom.
 	p.do("phone width", chromedp.EmulateViewport(360, 780), chromedp.Click(chromedp.CSS("#new-button")))

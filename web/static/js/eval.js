@@ -1,5 +1,5 @@
 // eval.js — the Eval tab: pick one of the server's question files (GET
-// …/eval/files) or paste JSON Lines, choose the retrievers, run POST
+// …/eval/files), load one from this computer or paste JSON Lines, choose the retrievers, run POST
 // …/eval, and read the per-retriever metrics, the abstain floor, the
 // plots (SVG parsed as an image and imported, never as HTML) and the
 // per-question outcomes; the whole result downloads as JSON.
@@ -16,6 +16,26 @@ export function initEval({ onAuthError }) {
   $('#eval-form').addEventListener('submit', (e) => { e.preventDefault(); run(); });
   $('#eval-download').addEventListener('click', download);
   $('#eval-file').addEventListener('change', () => { $('#eval-questions').disabled = Boolean($('#eval-file').value); });
+  $('#eval-upload').addEventListener('change', loadLocalFile);
+}
+
+// loadLocalFile reads a question file picked on this computer into the
+// text box: the browser reads it, the server sees it as pasted JSONL.
+async function loadLocalFile() {
+  const input = $('#eval-upload');
+  const f = input.files && input.files[0];
+  if (!f) return;
+  const status = $('#eval-status');
+  status.classList.remove('error');
+  try {
+    $('#eval-questions').value = await f.text();
+    $('#eval-file').value = '';
+    $('#eval-questions').disabled = false;
+    status.textContent = t('eval.loaded', { name: f.name, n: $('#eval-questions').value.split('\n').filter((l) => l.trim()).length });
+  } catch (e) {
+    status.textContent = String(e);
+    status.classList.add('error');
+  }
 }
 
 // loadEvalFiles fills the file picker.
