@@ -233,9 +233,14 @@ func (e *Engine) Ask(ctx context.Context, question string, o AskOptions) (*fonte
 
 // DocStatus describes one indexed document.
 type DocStatus struct {
-	ID       string    `json:"id"`
-	Title    string    `json:"title"`
-	Language string    `json:"language"`
+	ID       string `json:"id"`
+	Title    string `json:"title"`
+	Language string `json:"language"`
+	// Analysis is the lexical analysis the document's chunks get (see
+	// retrieve.Analyzers.Analysis): "en" (English, and text whose
+	// language was not told), "it", "cjk" (character bigrams: Chinese,
+	// Japanese, Korean, Thai) or "neutral" (any other language).
+	Analysis string    `json:"analysis"`
 	Chunks   int       `json:"chunks"`
 	Updated  time.Time `json:"updated"`
 }
@@ -275,7 +280,8 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 		Committed: ss.Committed, Documents: ss.Documents, Chunks: ss.Chunks, Analyzer: e.an.Name(), Chunker: cfg.Chunker,
 		Embedder: cfg.Embedder, Dimension: cfg.Dim}
 	for _, d := range docs {
-		st.Docs = append(st.Docs, DocStatus{ID: d.ID, Title: d.Title, Language: d.Language, Chunks: d.Chunks, Updated: d.Updated})
+		st.Docs = append(st.Docs, DocStatus{ID: d.ID, Title: d.Title, Language: d.Language,
+			Analysis: e.an.Analysis(d.Language), Chunks: d.Chunks, Updated: d.Updated})
 	}
 	return st, nil
 }

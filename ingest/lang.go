@@ -7,6 +7,9 @@ import (
 
 // Language detection without a model: function words.
 //
+// (Scripts written without spaces between words, and alphabets other than
+// Latin, are told by their letters first: see scriptLanguage.)
+//
 // Every language spends a large share of its running text on a small set of
 // function words (articles, prepositions, pronouns, auxiliaries) that appear
 // whatever the topic. DetectLanguage counts, over the first maxLangTokens
@@ -61,13 +64,39 @@ func setOf(words string) map[string]bool {
 	return m
 }
 
-// DetectLanguage returns "it" or "en" for text written in Italian or
-// English, or "" when the text is too short or too mixed to tell. See the
-// comment at the top of lang.go for the method.
+// DetectLanguage returns the language of text:
+//
+//   - "zh", "ja", "ko" or "th" when letters of the scripts written without
+//     spaces between words (Han, Kana, Hangul, Thai) make up a good share
+//     of the text's letters (see scriptLanguage);
+//   - "el" for text mostly in Greek letters, "und" (undetermined) for text
+//     mostly in another alphabet that is not Latin (Cyrillic, Arabic,
+//     Hebrew, Devanagari ...);
+//   - "it" or "en" for text written in Italian or English (see the comment
+//     at the top of lang.go for the method);
+//   - "de", "fr", "es", "pt" or "nl" when that language's function words
+//     outnumber both Italian's and English's (see otherHits), and "und"
+//     for a Latin-script text of at least minUndWords words in which
+//     fewer than one in undShare is a function word of any of these;
+//   - "" when the text is too short or too mixed to tell.
+//
+// Only "" and "en" get English analysis downstream: the decision between
+// them and "it" is the one DetectLanguage always made, and the other
+// answers are given only on evidence against both.
 func DetectLanguage(text string) string {
+	if l := scriptLanguage(text); l != "" {
+		return l
+	}
 	it, en := langHits(text)
+	other, lang, words := otherHits(text)
+	if other >= minLangHits && other > it && other > en {
+		return lang
+	}
 	total := it + en
 	if total < minLangHits {
+		if words >= minUndWords && (total+other)*undShare < words {
+			return "und"
+		}
 		return ""
 	}
 	switch {
@@ -77,6 +106,147 @@ func DetectLanguage(text string) string {
 		return "en"
 	}
 	return ""
+}
+
+// A Latin-script text of at least minUndWords words with fewer than one
+// function word in undShare is in a language DetectLanguage has no list
+// for (Swedish, Polish, Turkish ...): English and Italian spend about a
+// third of their words on function words.
+const (
+	minUndWords = 40
+	undShare    = 25
+)
+
+// maxScriptBytes bounds the text scriptLanguage reads.
+const maxScriptBytes = 1 << 16
+
+// scriptLanguage decides by the letters' scripts: "th", "ko", "ja" or "zh"
+// when the letters of Thai, Hangul, Kana and Han are at least a quarter of
+// all letters (one such character often is a word, where a Latin word has
+// several letters), "el" or "und" when Greek or other non-Latin alphabets
+// hold most letters, and "" otherwise (Latin text: decide by words).
+func scriptLanguage(text string) string {
+	if len(text) > maxScriptBytes {
+		text = text[:maxScriptBytes]
+	}
+	var han, kana, hangul, thai, latin, greek, other int
+	for _, r := range text {
+		if r < 0x80 {
+			if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' {
+				latin++
+			}
+			continue
+		}
+		switch {
+		case unicode.Is(unicode.Han, r):
+			han++
+		case unicode.In(r, unicode.Hiragana, unicode.Katakana) || r == 0x30fc:
+			kana++
+		case unicode.Is(unicode.Hangul, r):
+			hangul++
+		case unicode.Is(unicode.Thai, r) && unicode.IsLetter(r):
+			thai++
+		case !unicode.IsLetter(r):
+		case unicode.Is(unicode.Latin, r):
+			latin++
+		case unicode.Is(unicode.Greek, r):
+			greek++
+		default:
+			other++
+		}
+	}
+	cjk := han + kana + hangul + thai
+	if cjk > 0 && 4*cjk >= cjk+latin+greek+other {
+		switch {
+		case thai >= hangul && thai >= han+kana:
+			return "th"
+		case hangul >= han+kana:
+			return "ko"
+		case 5*kana >= han+kana:
+			return "ja"
+		}
+		return "zh"
+	}
+	if 2*(greek+other) > latin+greek+other {
+		if greek > other {
+			return "el"
+		}
+		return "und"
+	}
+	return ""
+}
+
+// otherWords are function words of other languages written in the Latin
+// alphabet, for telling them from English and Italian; none is in
+// englishWords, and those shared with italianWords (French "la", "il",
+// Spanish "con", "una") are listed so that Italian's hits never outnumber
+// the language's own in its text, while in Italian text they count no
+// more than Italian's.
+var otherWords = []struct {
+	lang     string
+	words    map[string]bool
+	elisions []string
+}{
+	{"de", setOf(`der die das und ist nicht ein eine einen einem einer eines den dem des mit auf
+		für sich auch wird werden wurde sind zu zum zur von vom bei oder wie nach noch über kann
+		können wenn aus durch sie wir ich es er nur aber bis muss diese dieser dieses kein keine
+		sein ihre ihr unter im dass daß hat haben man`), nil},
+	{"fr", setOf(`le la les un une des du de au aux et est sont pour dans avec sur pas ne se si
+		qui que ce cette ces leur leurs ou où été être nous vous il ils elle elles mais plus très
+		aussi sans comme par son ses sa mon notre votre peut doit fait tout tous toutes dont y en`),
+		[]string{"l'", "d'", "c'", "j'", "m'", "n'", "s'", "t'", "qu'", "jusqu'", "lorsqu'", "puisqu'"}},
+	{"es", setOf(`el la los las lo le les un una unos unas y o de del al en con por para que es
+		son se no su sus como pero más está están fue ser entre sobre también esta este estos
+		estas cuando muy hay puede todos sin ya donde porque`), nil},
+	{"pt", setOf(`o os um uma de do da dos das em no na nos nas que não para com por é se ao aos
+		mais como mas foi ser são está pelo pela também ele ela seu sua seus suas isso este esta
+		entre ou muito já quando`), nil},
+	{"nl", setOf(`de het een van en zijn niet op met voor dat deze ook wordt worden naar bij uit
+		maar nog zoals hij zij wij ze er om te door kan moet heeft hebben werd geen dan als die`), nil},
+}
+
+// otherHits counts, over the first maxLangTokens tokens, the function
+// words of each language in otherWords and returns the best count and its
+// language (the first listed on a tie), with the number of tokens that
+// hold a letter.
+func otherHits(text string) (best int, lang string, words int) {
+	hits := make([]int, len(otherWords))
+	n := 0
+	for tok := range strings.FieldsSeq(text) {
+		if n++; n > maxLangTokens {
+			break
+		}
+		tok = strings.ToLower(strings.ReplaceAll(tok, "’", "'"))
+		tok = strings.TrimFunc(tok, func(r rune) bool {
+			return !unicode.IsLetter(r) && r != '\''
+		})
+		tok = strings.TrimLeft(tok, "'")
+		if tok == "" {
+			continue
+		}
+		words++
+		i := strings.IndexByte(tok, '\'')
+		for k, o := range otherWords {
+			if i > 0 {
+				for _, e := range o.elisions {
+					if tok[:i+1] == e {
+						hits[k]++
+						break
+					}
+				}
+				continue
+			}
+			if o.words[tok] {
+				hits[k]++
+			}
+		}
+	}
+	for k, h := range hits {
+		if h > best {
+			best, lang = h, otherWords[k].lang
+		}
+	}
+	return best, lang, words
 }
 
 // langHits counts Italian and English function words in text.

@@ -37,10 +37,18 @@ type Corpus struct {
 }
 
 // Analyzers chooses the analysis for each language. Default serves chunks
-// and queries whose language is unknown or has no entry.
+// and queries whose language is unknown (""), and those in a language with
+// no entry in ByLang when Other is nil.
 type Analyzers struct {
 	ByLang  map[string]analysis.Analyzer
 	Default analysis.Analyzer
+	// Other, when set, serves the languages with no entry in ByLang (a
+	// known language such as "de", or "und" for text of an undetermined
+	// one): the language-neutral analysis.
+	Other analysis.Analyzer
+	// Labels names the analysis each ByLang language gets, for status
+	// reports (see Analysis); a language without a label is its own.
+	Labels map[string]string
 	// Content, when set, gives per language an analyzer that yields the
 	// same terms as ByLang but keeps only content words: the abstain
 	// relevance is computed over them (see Index.Search). Missing
@@ -48,12 +56,29 @@ type Analyzers struct {
 	Content map[string]analysis.Analyzer
 }
 
+// The analyses DefaultAnalyzers reports (see Analyzers.Analysis).
+const (
+	AnalysisEnglish = "en"      // analysis.English: unknown languages too
+	AnalysisItalian = "it"      // analysis.Italian
+	AnalysisCJK     = "cjk"     // analysis.Neutral, bigrams of Chinese, Japanese, Korean and Thai
+	AnalysisNeutral = "neutral" // analysis.Neutral, for any other language
+)
+
+// CJKLanguages are the languages written without spaces between words that
+// DefaultAnalyzers indexes by character bigrams (see analysis.Neutral).
+var CJKLanguages = []string{"ja", "ko", "th", "zh"}
+
 // DefaultAnalyzers analyses English with analysis.English and Italian with
-// analysis.Italian; unknown languages get English's analysis, whose
-// identifier-aware tokenizer and short stop list do little harm to any
-// Latin-script text.
+// analysis.Italian; text of unknown language ("": too short or too mixed
+// to tell) gets English's analysis, whose identifier-aware tokenizer and
+// short stop list do little harm to any Latin-script text. Chinese,
+// Japanese, Korean and Thai, and every other detected language (German,
+// French, Russian, "und" ...), get analysis.Neutral: Unicode words, case
+// and width folding, character bigrams for the scripts without spaces, no
+// stemming and no stop words.
 func DefaultAnalyzers() Analyzers {
 	en := analysis.English()
+	neutral := analysis.Neutral()
 	// Content words: the same tokens, spellings and stems, minus a broad
 	// list of function words in both languages (scikit-learn's 318
 	// English words, Snowball's Italian list). Questions are full of words
@@ -63,11 +88,38 @@ func DefaultAnalyzers() Analyzers {
 	contentEn := analysis.NewEnglish(analysis.ContentStopWords)
 	contentIt := &analysis.Chain{Lowercase: true, Tokenizer: analysis.IdentifierTokenizer{},
 		Filters: []analysis.Filter{analysis.NewStopFilter(analysis.ContentStopWords), analysis.ItalianStemmer()}}
-	return Analyzers{
+	a := Analyzers{
 		ByLang:  map[string]analysis.Analyzer{"en": en, "it": analysis.Italian()},
 		Default: en,
+		Other:   neutral,
+		Labels:  map[string]string{},
 		Content: map[string]analysis.Analyzer{"en": contentEn, "it": contentIt, "": contentEn},
 	}
+	for _, l := range CJKLanguages {
+		a.ByLang[l] = neutral
+		a.Labels[l] = AnalysisCJK
+	}
+	return a
+}
+
+// Analysis names the analysis that chunks in language lang get: the
+// language itself for an analysis of its own ("en", "it"), its label (see
+// Labels: "cjk"), "en" for text of unknown language (Default), and
+// "neutral" for any other language (Other).
+func (a Analyzers) Analysis(lang string) string {
+	if _, ok := a.ByLang[lang]; ok {
+		if l, ok := a.Labels[lang]; ok {
+			return l
+		}
+		return lang
+	}
+	if lang != "" && a.Other != nil {
+		return AnalysisNeutral
+	}
+	if _, ok := a.ByLang["en"]; ok && a.Default == a.ByLang["en"] {
+		return AnalysisEnglish
+	}
+	return "default"
 }
 
 func (a Analyzers) contentOf(lang string) analysis.Analyzer {
@@ -81,17 +133,27 @@ func (a Analyzers) of(lang string) analysis.Analyzer {
 	if an, ok := a.ByLang[lang]; ok {
 		return an
 	}
+	if lang != "" && a.Other != nil {
+		return a.Other
+	}
 	return a.Default
 }
 
-// Name describes the analysis for the store's record.
+// Name describes the analysis for the store's record: a version, then the
+// languages with an analysis of their own, and "+other" when the other
+// languages get one of their own (Other). It changes whenever what a
+// language is analysed into changes, so that an index built by an older
+// fonte gets its lexical index rebuilt.
 func (a Analyzers) Name() string {
-	langs := make([]string, 0, len(a.ByLang))
+	langs := make([]string, 0, len(a.ByLang)+1)
 	for l := range a.ByLang {
 		langs = append(langs, l)
 	}
 	slices.Sort(langs)
-	return "fonte-analysis/v2 " + strings.Join(langs, "+")
+	if a.Other != nil {
+		langs = append(langs, "other")
+	}
+	return "fonte-analysis/v3 " + strings.Join(langs, "+")
 }
 
 // Mode selects the legs a search runs.

@@ -543,7 +543,11 @@ func newStatus(o *options) *cobra.Command {
 			fmt.Fprintf(out, "contents  %d documents, %d chunks\n", st.Documents, st.Chunks)
 			fmt.Fprintf(out, "analysis  %s\nchunker   %s\nembedder  %s (%d dimensions)\n", st.Analyzer, st.Chunker, st.Embedder, st.Dimension)
 			for _, d := range st.Docs {
-				fmt.Fprintf(out, "  %-50s %3d chunks  %s  updated %s\n", d.ID, d.Chunks, d.Language, d.Updated.Format("2006-01-02"))
+				lang := d.Language
+				if lang == "" {
+					lang = "?"
+				}
+				fmt.Fprintf(out, "  %-50s %3d chunks  %s (analysis %s)  updated %s\n", d.ID, d.Chunks, lang, d.Analysis, d.Updated.Format("2006-01-02"))
 			}
 			return nil
 		},
