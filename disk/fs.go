@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"syscall"
 )
 
 // fileSystem is the narrow layer every change to DIR goes through, so tests
@@ -50,14 +51,38 @@ func (osFS) SyncDir(dir string) error     { return syncDir(dir) }
 // wrapFile prefixes err with what failed and the file it failed on. When err
 // already is a *fs.PathError for the same file the path is not repeated;
 // the underlying errno stays in the chain for errors.Is.
+//
+// A full disk (ENOSPC) or a file-size limit reached (EFBIG) gets a
+// sentence saying so after the errno.
 func wrapFile(what, path string, err error) error {
+	hint := ""
+	switch {
+	case errors.Is(err, syscall.ENOSPC):
+		hint = "the disk is full: free some space and run again"
+	case errors.Is(err, syscall.EFBIG):
+		hint = "the file is larger than this system allows: raise the limit and run again"
+	}
 	var pe *fs.PathError
-	if errors.As(err, &pe) && pe.Path == path {
-		return fmt.Errorf("disk: %s %s: %s: %w", what, path, pe.Op, pe.Err)
-	}
 	var le *os.LinkError
-	if errors.As(err, &le) && le.New == path {
-		return fmt.Errorf("disk: %s %s: %s: %w", what, path, le.Op, le.Err)
+	switch {
+	case errors.As(err, &pe) && pe.Path == path:
+		err = fmt.Errorf("disk: %s %s: %s: %w", what, path, pe.Op, pe.Err)
+	case errors.As(err, &le) && le.New == path:
+		err = fmt.Errorf("disk: %s %s: %s: %w", what, path, le.Op, le.Err)
+	default:
+		err = fmt.Errorf("disk: %s %s: %w", what, path, err)
 	}
-	return fmt.Errorf("disk: %s %s: %w", what, path, err)
+	if hint != "" {
+		err = hintError{err, hint}
+	}
+	return err
 }
+
+// hintError adds a hint to an error, keeping it in the chain.
+type hintError struct {
+	err  error
+	hint string
+}
+
+func (e hintError) Error() string { return e.err.Error() + " (" + e.hint + ")" }
+func (e hintError) Unwrap() error { return e.err }
