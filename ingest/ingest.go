@@ -106,7 +106,7 @@ type ParseFunc func(name string, raw []byte) (*Parsed, error)
 // ParserFor returns the parser for a file name's extension (case
 // insensitive), or nil when the extension is not supported:
 // .md .markdown → Markdown, .txt .text → plain text, .html .htm → HTML,
-// .pdf → PDF.
+// .pdf → PDF, .docx → Word, .odt → OpenDocument text, .pptx → PowerPoint.
 func ParserFor(name string) ParseFunc {
 	switch strings.ToLower(path.Ext(filepath.ToSlash(name))) {
 	case ".md", ".markdown":
@@ -117,6 +117,12 @@ func ParserFor(name string) ParseFunc {
 		return ParseHTML
 	case ".pdf":
 		return ParsePDF
+	case ".docx":
+		return ParseDOCX
+	case ".odt":
+		return ParseODT
+	case ".pptx":
+		return ParsePPTX
 	}
 	return nil
 }
