@@ -41,6 +41,9 @@ type IndexReport struct {
 	// indexed, recorded in the document's metadata under
 	// ingest.GuardMeta, and fenced and marked when given to a model.
 	Flagged []Flag `json:"flagged,omitempty"`
+	// Files says what the run did with each file of the folder, in walk
+	// order (`fonte index --report`).
+	Files []FileReport `json:"-"`
 }
 
 // Flag is one flagged passage of an indexed document.
@@ -117,6 +120,7 @@ func (e *Engine) Index(ctx context.Context, root string, progress func(Progress)
 			switch {
 			case en.Skipped != "":
 				rep.Skipped++
+				rep.Files = append(rep.Files, fileReport(en.Path, "skipped", en.Skipped, nil, 0, nil))
 				report(en.Path)
 				continue
 			case en.Refusal != nil:
@@ -128,22 +132,29 @@ func (e *Engine) Index(ctx context.Context, root string, progress func(Progress)
 					reason += " (the previously indexed version is kept)"
 				}
 				rep.Refused = append(rep.Refused, Refused{Path: en.Path, Reason: reason})
+				rep.Files = append(rep.Files, fileReport(en.Path, "refused", reason, nil, 0, nil))
 				report(en.Path)
 				continue
 			}
 			p := en.Parsed
 			p.Doc.Tags = e.withAccess(p.Doc.ID, p.Doc.Tags)
 			if r.unchanged(p.Doc) {
+				old := r.base[p.Doc.ID]
+				flags, _ := ingest.DecodeFlags(old.Meta[ingest.GuardMeta])
+				rep.Files = append(rep.Files, fileReport(en.Path, "unchanged", "", p, old.Chunks, flags))
 				report(en.Path)
 				continue
 			}
 			chunks := e.chunk(p)
 			if len(chunks) == 0 {
 				rep.Refused = append(rep.Refused, Refused{Path: en.Path, Reason: "empty: no text to chunk"})
+				rep.Files = append(rep.Files, fileReport(en.Path, "refused", "empty: no text to chunk", p, 0, nil))
 				report(en.Path)
 				continue
 			}
-			if err := r.add(pendingDoc{doc: p.Doc, format: p.Format, chunks: chunks, flags: ingest.FlagChunks(p, chunks)}); err != nil {
+			flags := ingest.FlagChunks(p, chunks)
+			rep.Files = append(rep.Files, fileReport(en.Path, "indexed", "", p, len(chunks), flags))
+			if err := r.add(pendingDoc{doc: p.Doc, format: p.Format, chunks: chunks, flags: flags}); err != nil {
 				return err
 			}
 			report(en.Path)

@@ -55,6 +55,7 @@ func writeJSON(w io.Writer, v any) error {
 // --dense-index (the dense index it persists).
 func newIndex(o *options) *cobra.Command {
 	var rebuild, progress, watchDir bool
+	var reportPath string
 	cmd := &cobra.Command{
 		Use:   "index DIR",
 		Short: "Index the documents of a folder (incrementally)",
@@ -101,6 +102,11 @@ the previous index stays as it was.`,
 			if report.Refused == nil {
 				report.Refused = []engine.Refused{}
 			}
+			if reportPath != "" {
+				if err := writeFileReport(reportPath, report.Files); err != nil {
+					return fmt.Errorf("the index is committed, but the report was not written: %w", err)
+				}
+			}
 			if o.asJSON {
 				return writeJSON(out, struct {
 					Indexed int `json:"indexed"`
@@ -109,7 +115,8 @@ the previous index stays as it was.`,
 					IndexedPaths []string `json:"indexed_paths"`
 					RemovedPaths []string `json:"removed_paths"`
 					Seconds      float64  `json:"seconds"`
-				}{len(report.Indexed), len(report.Removed), report, nonNil(report.Indexed), nonNil(report.Removed), report.Duration.Seconds()})
+					ReportFile   string   `json:"report_file,omitempty"`
+				}{len(report.Indexed), len(report.Removed), report, nonNil(report.Indexed), nonNil(report.Removed), report.Duration.Seconds(), reportPath})
 			}
 			fmt.Fprintf(out, "indexed %d, unchanged %d, removed %d, refused %d, skipped %d (unsupported type)\n",
 				len(report.Indexed), report.Unchanged, len(report.Removed), len(report.Refused), report.Skipped)
@@ -129,6 +136,9 @@ the previous index stays as it was.`,
 					fmt.Fprintf(out, "flagged %s %s: %s\n", where, f.Kind, snippet(f.Text, 120))
 				}
 			}
+			if reportPath != "" {
+				fmt.Fprintf(out, "report of the %d files written to %s\n", len(report.Files), reportPath)
+			}
 			if watchDir {
 				return watchIndex(cmd.Context(), e, args[0], out, o.asJSON)
 			}
@@ -138,12 +148,49 @@ the previous index stays as it was.`,
 	cmd.Flags().BoolVar(&watchDir, "watch", false, "after indexing, keep watching DIR and re-index when its files change (until interrupted)")
 	cmd.Flags().BoolVar(&rebuild, "rebuild", false, "replace an index built with other settings (chunker, embedder)")
 	cmd.Flags().BoolVar(&progress, "progress", false, "show the progress bar even when stderr is not a terminal")
+	cmd.Flags().StringVar(&reportPath, "report", "", "write one JSON line per file of the run (status, pages, characters, language, tables, flags, chunks, refusal reason) to this file")
 	addStoreFlags(cmd, o)
 	addOutputFlags(cmd, o)
 	addModelFlags(cmd, o, useEmbedder)
 	addDenseIndexFlag(cmd, o)
 	addIndexingFlags(cmd, o)
 	return cmd
+}
+
+// writeFileReport writes the per-file report of an index run, one JSON
+// object per line, atomically: to a temporary file beside path, renamed
+// over it once complete.
+func writeFileReport(path string, files []engine.FileReport) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	w := bufio.NewWriter(tmp)
+	enc := json.NewEncoder(w)
+	for _, f := range files {
+		if f.FlagKinds == nil {
+			f.FlagKinds = []string{}
+		}
+		if err := enc.Encode(f); err != nil {
+			return err
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }
 
 // watchIndex re-indexes dir on every burst of changes until ctx ends,
