@@ -51,8 +51,11 @@ var docxSkip = map[string]bool{
 // table-of-contents paragraphs are skipped. The title is the core
 // properties' dc:title, else the Title-styled paragraph, else the first
 // heading, else the file name. The language is the one the text's runs
-// declare (w:lang, through run and paragraph styles to the document
-// defaults), weighted by characters, else detected.
+// declare (w:lang on the run, its character style or its paragraph style),
+// weighted by characters, else detected, else the document defaults' (the
+// default paragraph style's or docDefaults'): those come from the template
+// or the installation's locale, so an Italian text written with an
+// English template would otherwise be read as English.
 //
 // Encrypted documents (an OLE compound file holding an EncryptedPackage)
 // are refused as ReasonEncrypted; archives that expand past the limits
@@ -89,7 +92,7 @@ func parseDOCX(name string, raw []byte, pkg *officePkg) (*Parsed, error) {
 		}
 		return fallback
 	}
-	d := &docxParser{b: &builder{}, langs: langCounter{}, counters: map[string][]int{}}
+	d := &docxParser{b: &builder{}, langs: langCounter{}, defLangs: langCounter{}, counters: map[string][]int{}}
 	styles, err := pkg.xml(part("/styles", "word/styles.xml"), nil)
 	if err != nil {
 		return nil, err
@@ -146,6 +149,9 @@ func parseDOCX(name string, raw []byte, pkg *officePkg) (*Parsed, error) {
 	if out.Doc.Language == "" {
 		out.Doc.Language = DetectLanguage(out.Doc.Text)
 	}
+	if out.Doc.Language == "" {
+		out.Doc.Language = d.defLangs.best()
+	}
 	return out, nil
 }
 
@@ -174,9 +180,10 @@ type docxParser struct {
 	notes      map[string]*xnode // "footnote id" / "endnote id" → note
 	noteN      int
 	inNote     bool
-	pending    []string // note paragraphs waiting for their block to end
-	list       []string // lines of the list being gathered
-	langs      langCounter
+	pending    []string    // note paragraphs waiting for their block to end
+	list       []string    // lines of the list being gathered
+	langs      langCounter // languages the author set
+	defLangs   langCounter // languages from the document defaults
 	titlePara  string
 	paraHidden bool   // the paragraph style hides its runs
 	paraLang   string // the paragraph style's language
@@ -224,6 +231,10 @@ func (d *docxParser) readStyles(root *xnode) {
 		if s.get(nsW, "type") == "paragraph" && onOff2(s.get(nsW, "default")) {
 			d.defPara = st.id
 		}
+	}
+	if d.defPara == "" && d.styles["Normal"] != nil {
+		// LibreOffice does not mark its default paragraph style.
+		d.defPara = "Normal"
 	}
 }
 
@@ -304,9 +315,16 @@ func (d *docxParser) styleVanish(id string) bool {
 	return on
 }
 
+// styleLang is the language a style declares, itself or through the
+// styles it is based on, short of the default paragraph style: the
+// default style's language, like the document defaults', comes from the
+// template or the installation rather than from the author.
 func (d *docxParser) styleLang(id string) string {
 	lang := ""
 	d.chain(id, func(st *docxStyle) bool {
+		if st.id == d.defPara {
+			return true
+		}
 		lang = st.lang
 		return lang != ""
 	})
@@ -573,8 +591,12 @@ func (d *docxParser) run(r *xnode, sb *strings.Builder, hidden bool) {
 	if lang == "" {
 		lang = d.paraLang
 	}
+	defaults := false
 	if lang == "" {
-		lang = d.defLang
+		lang, defaults = d.defLang, true
+		if st := d.styles[d.defPara]; st != nil && st.lang != "" {
+			lang = st.lang
+		}
 	}
 	var rb strings.Builder
 	for _, k := range r.kids {
@@ -615,7 +637,11 @@ func (d *docxParser) run(r *xnode, sb *strings.Builder, hidden bool) {
 		d.b.hidden += nonSpace(rb.String())
 		return
 	}
-	d.langs.add(lang, rb.String())
+	if defaults {
+		d.defLangs.add(lang, rb.String())
+	} else {
+		d.langs.add(lang, rb.String())
+	}
 	sb.WriteString(rb.String())
 }
 

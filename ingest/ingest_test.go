@@ -209,7 +209,8 @@ func TestUnsupportedExtension(t *testing.T) {
 func TestParserFor(t *testing.T) {
 	for name, want := range map[string]bool{
 		"a.md": true, "a.MARKDOWN": true, "a.txt": true, "a.text": true, "a.html": true,
-		"a.HTM": true, "a.pdf": true, "a.docx": false, "README": false, "dir.md/x": false,
+		"a.HTM": true, "a.pdf": true, "a.docx": true, "a.ODT": true, "a.pptx": true, "a.doc": false,
+		"a.xlsx": false, "README": false, "dir.md/x": false,
 	} {
 		if got := ParserFor(name) != nil; got != want {
 			t.Errorf("ParserFor(%q) != nil is %v, want %v", name, got, want)

@@ -60,8 +60,9 @@ const maxODTRepeat = 32
 // The title is meta.xml's dc:title, else the Title-styled paragraph, else
 // the first heading, else the file name. The language is the one the
 // paragraph and span styles declare (fo:language), weighted by
-// characters, else meta.xml's dc:language, else detected. An encrypted
-// package is refused as ReasonEncrypted.
+// characters, else meta.xml's dc:language, else detected, else the
+// default style's (which comes from the installation's locale, not the
+// author). An encrypted package is refused as ReasonEncrypted.
 func ParseODT(name string, raw []byte) (*Parsed, error) {
 	pkg, err := openOffice(name, "ODT", raw)
 	if err != nil {
@@ -85,7 +86,7 @@ func parseODT(name string, raw []byte, pkg *officePkg) (*Parsed, error) {
 	if !pkg.has("content.xml") {
 		return nil, &officeError{"no content.xml"}
 	}
-	o := &odtParser{b: &builder{}, styles: map[string]*odtStyle{}, lists: map[string]map[int]docxLevel{}, langs: langCounter{}}
+	o := &odtParser{b: &builder{}, styles: map[string]*odtStyle{}, lists: map[string]map[int]docxLevel{}, langs: langCounter{}, defLangs: langCounter{}}
 	styles, err := pkg.xml("styles.xml", odtSkip)
 	if err != nil {
 		return nil, err
@@ -126,6 +127,9 @@ func parseODT(name string, raw []byte, pkg *officePkg) (*Parsed, error) {
 	if out.Doc.Language == "" {
 		out.Doc.Language = DetectLanguage(out.Doc.Text)
 	}
+	if out.Doc.Language == "" {
+		out.Doc.Language = o.defLangs.best()
+	}
 	return out, nil
 }
 
@@ -134,6 +138,7 @@ type odtStyle struct {
 	name, display, parent string
 	lang                  string
 	hidden                *bool
+	outline               int // style:default-outline-level, 0 when unset
 }
 
 type odtParser struct {
@@ -141,7 +146,8 @@ type odtParser struct {
 	styles    map[string]*odtStyle // family + " " + name
 	defLang   string               // the default paragraph style's language
 	lists     map[string]map[int]docxLevel
-	langs     langCounter
+	langs     langCounter // languages the author set
+	defLangs  langCounter // the default style's language
 	noteN     int
 	inNote    bool
 	pending   []string
@@ -165,6 +171,7 @@ func (o *odtParser) readStyles(root *xnode) {
 					display: s.get(nsStyle, "display-name"),
 					parent:  s.get(nsStyle, "parent-style-name"),
 				}
+				st.outline = atoi(s.get(nsStyle, "default-outline-level"))
 				tp := s.child(nsStyle, "text-properties")
 				st.lang = tp.get(nsFO, "language")
 				if tp.has(nsText, "display") {
@@ -225,6 +232,28 @@ func (o *odtParser) styleHidden(family, name string) bool {
 	return h
 }
 
+// headingLevel is the heading level a paragraph style gives a text:p: its
+// (inherited) default outline level, or a "Heading N" / "Titolo N" name.
+// LibreOffice writes a heading that starts a page as a text:p with an
+// automatic style derived from the heading style.
+func (o *odtParser) headingLevel(name string) int {
+	level := 0
+	o.chain("paragraph", name, func(st *odtStyle) bool {
+		if st.outline > 0 {
+			level = st.outline
+			return true
+		}
+		for _, n := range []string{st.display, strings.ReplaceAll(st.name, "_20_", " ")} {
+			if m := headingName.FindStringSubmatch(n); m != nil {
+				level = atoi(m[1])
+				return true
+			}
+		}
+		return false
+	})
+	return level
+}
+
 // isTitleStyle reports a paragraph style that is, or derives from, Title.
 func (o *odtParser) isTitleStyle(name string) bool {
 	is := false
@@ -238,6 +267,8 @@ func (o *odtParser) isTitleStyle(name string) bool {
 func (o *odtParser) blocks(n *xnode) {
 	for _, k := range n.kids {
 		switch {
+		case k.is(nsText, "p") && o.headingLevel(k.get(nsText, "style-name")) > 0:
+			o.heading(k, o.headingLevel(k.get(nsText, "style-name")))
 		case k.is(nsText, "p"):
 			before := len(o.pending)
 			text, ok := o.para(k)
@@ -253,7 +284,7 @@ func (o *odtParser) blocks(n *xnode) {
 			o.pending = append(o.pending, mine...)
 			o.add(KindParagraph, 0, text)
 		case k.is(nsText, "h"):
-			o.heading(k)
+			o.heading(k, atoiOr(k.get(nsText, "outline-level"), 1))
 		case k.is(nsText, "list"):
 			o.listLines(k, 0, k.get(nsText, "style-name"))
 			o.flushList()
@@ -281,7 +312,7 @@ func (o *odtParser) blocks(n *xnode) {
 	}
 }
 
-func (o *odtParser) heading(h *xnode) {
+func (o *odtParser) heading(h *xnode, level int) {
 	before := len(o.pending)
 	text, ok := o.para(h)
 	mine := o.takeNotes(before)
@@ -291,7 +322,7 @@ func (o *odtParser) heading(h *xnode) {
 	}
 	o.flushList()
 	o.pending, mine = append(o.pending, mine...), nil
-	o.add(KindHeading, atoiOr(h.get(nsText, "outline-level"), 1), text)
+	o.add(KindHeading, level, text)
 }
 
 // takeNotes removes and returns the notes queued since before, so they
@@ -362,7 +393,7 @@ func (o *odtParser) listLines(l *xnode, depth int, style string) {
 					o.list = append(o.list, indent+"  "+t)
 				}
 			case c.is(nsText, "h"):
-				o.heading(c)
+				o.heading(c, atoiOr(c.get(nsText, "outline-level"), 1))
 				emitted = true
 			case c.is(nsText, "list"):
 				emitted = true
@@ -389,9 +420,6 @@ func (o *odtParser) para(p *xnode) (string, bool) {
 		return "", false
 	}
 	lang := o.styleLang("paragraph", style)
-	if lang == "" {
-		lang = o.defLang
-	}
 	var sb strings.Builder
 	o.inline(p, &sb, lang)
 	return sb.String(), true
@@ -401,7 +429,11 @@ func (o *odtParser) inline(n *xnode, sb *strings.Builder, lang string) {
 	for _, k := range n.kids {
 		if k.local == "" {
 			t := strings.NewReplacer("\n", " ", "\r", " ", "\t", " ").Replace(k.text)
-			o.langs.add(lang, t)
+			if lang != "" {
+				o.langs.add(lang, t)
+			} else {
+				o.defLangs.add(o.defLang, t)
+			}
 			sb.WriteString(t)
 			continue
 		}
@@ -551,4 +583,3 @@ func (o *odtParser) row(tr *xnode) string {
 	}
 	return strings.Join(cells, " | ")
 }
-

@@ -163,7 +163,6 @@ func (p *officePkg) xml(part string, skip map[string]bool) (*xnode, error) {
 // large part repeating a few element names costs one string per name.
 func parseXML(data []byte, skip map[string]bool) (*xnode, error) {
 	d := xml.NewDecoder(bytes.NewReader(data))
-	d.Strict = false
 	d.CharsetReader = func(label string, in io.Reader) (io.Reader, error) {
 		// Office parts are UTF-8 or UTF-16; UTF-16 was rejected by the
 		// decoder before reaching here, so read any label as UTF-8.
