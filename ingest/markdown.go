@@ -58,8 +58,14 @@ func ParseMarkdown(name string, raw []byte) (*Parsed, error) {
 		return nil, err
 	}
 	src := []byte(s)
+	if err := mdGuard(name, src); err != nil {
+		return nil, err
+	}
 	if hasTemplateTags(src) {
 		src = stripTemplates(src, codeRanges(src))
+		if err := mdGuard(name, src); err != nil {
+			return nil, err
+		}
 	}
 	ctx := parser.NewContext()
 	root := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
@@ -528,4 +534,147 @@ func metaTags(meta map[string]any) []string {
 		}
 	}
 	return tags
+}
+
+// Limits on the Markdown structures goldmark handles in superlinear time:
+// block quotes and list items nested on one line (">>>>…", "1. 1. 1. …"),
+// emphasis and link delimiters in one paragraph ("*a_*a_…", "[](…"), and
+// tables whose delimiter row declares many more cells than the rows hold
+// (goldmark pads every row to the header's width). Within the limits,
+// parsing takes time linear in the input; past them the file is refused
+// as pathological rather than tying up ingestion for seconds or minutes.
+const (
+	mdMaxNesting = 40   // containers opened on one line
+	mdMaxDelims  = 1000 // delimiter bytes in one paragraph, heading or table cell
+)
+
+// mdBlocks parses Markdown blocks only (no inline parsers, so no
+// delimiter processing): the guard counts delimiters per inline-parsed
+// block with it. Tables are included so their cells count separately.
+var mdBlocks = parser.NewParser(
+	parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+	parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+	parser.WithParagraphTransformers(util.Prioritized(extension.NewTableParagraphTransformer(), 200)),
+)
+
+// mdGuard refuses Markdown whose structure would make goldmark take
+// superlinear time or memory; see mdMaxNesting and mdMaxDelims.
+func mdGuard(name string, src []byte) error {
+	refuse := func(format string, args ...any) error {
+		return &Refusal{Path: name, Reason: ReasonUnreadable, Detail: "pathological: " + fmt.Sprintf(format, args...)}
+	}
+	// One pass over the lines: container nesting, and table sizes (checked
+	// before the block parse, which builds the padded cells).
+	lines := bytes.SplitAfter(src, []byte("\n"))
+	// off[i] is line i's byte offset, end[i] the first blank line at or
+	// after line i (len(lines) when none), so a table's size is O(1).
+	off := make([]int, len(lines)+1)
+	end := make([]int, len(lines)+1)
+	for i, l := range lines {
+		off[i+1] = off[i] + len(l)
+	}
+	end[len(lines)] = len(lines)
+	for i := len(lines) - 1; i >= 0; i-- {
+		if end[i] = end[i+1]; len(bytes.TrimSpace(lines[i])) == 0 {
+			end[i] = i
+		}
+	}
+	for i, line := range lines {
+		depth, rest := containerDepth(line)
+		if depth > mdMaxNesting {
+			return refuse("%d block quotes or list items nested on line %d (limit %d)", depth, i+1, mdMaxNesting)
+		}
+		cols := delimiterRowColumns(rest)
+		if cols == 0 {
+			continue
+		}
+		rows, size := end[i+1]-(i+1), off[end[i+1]]-off[i+1]
+		if cells := cols * rows; cells > 4*size+4096 {
+			return refuse("table of %d columns padded over %d rows of %d bytes", cols, rows, size)
+		}
+	}
+	root := mdBlocks.Parse(text.NewReader(src))
+	var err error
+	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering || n.Type() != ast.TypeBlock || n.IsRaw() {
+			return ast.WalkContinue, nil
+		}
+		segs := n.Lines()
+		count := 0
+		for i := 0; i < segs.Len(); i++ {
+			seg := segs.At(i)
+			for _, c := range seg.Value(src) {
+				switch c {
+				case '*', '_', '~', '[', ']', '(', ')', '`', '!':
+					count++
+				}
+			}
+		}
+		if count > mdMaxDelims {
+			line := bytes.Count(src[:segs.At(0).Start], []byte("\n")) + 1
+			err = refuse("%d emphasis, link or code delimiters in the block at line %d (limit %d)", count, line, mdMaxDelims)
+			return ast.WalkStop, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return err
+}
+
+// containerDepth counts the block quote and list item markers that open
+// the line, generously (any indentation, thematic breaks included), and
+// returns the rest of the line.
+func containerDepth(line []byte) (int, []byte) {
+	d, i := 0, 0
+	for {
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		if i == len(line) {
+			return d, line[i:]
+		}
+		end := i + 1
+		switch c := line[i]; {
+		case c == '>':
+			d, i = d+1, end
+			continue
+		case c == '-' || c == '+' || c == '*':
+		case c >= '0' && c <= '9':
+			for end < len(line) && end-i < 10 && line[end] >= '0' && line[end] <= '9' {
+				end++
+			}
+			if end == len(line) || (line[end] != '.' && line[end] != ')') {
+				return d, line[i:]
+			}
+			end++
+		default:
+			return d, line[i:]
+		}
+		if end < len(line) && line[end] != ' ' && line[end] != '\t' && line[end] != '\n' && line[end] != '\r' {
+			return d, line[i:]
+		}
+		d, i = d+1, end
+	}
+}
+
+// delimiterRowColumns returns the number of columns a line would declare
+// as a GFM table delimiter row ("|---|:--:|"), counted generously, or 0
+// when it cannot be one.
+func delimiterRowColumns(line []byte) int {
+	cols, dash := 0, false
+	for _, c := range line {
+		switch c {
+		case '-':
+			if !dash {
+				cols++
+			}
+			dash = true
+		case '|', ':', ' ', '\t', '\r', '\n':
+			if c != ':' {
+				dash = false
+			}
+		default:
+			return 0
+		}
+	}
+	return cols
 }

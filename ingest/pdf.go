@@ -91,7 +91,7 @@ func parsePDF(name string, raw []byte) (p *Parsed, err error) {
 	if err != nil {
 		return nil, &Refusal{Path: name, Reason: ReasonUnreadable, Detail: "broken PDF", Err: err}
 	}
-	pages, err := pageTree(r.Trailer().Key("Root").Key("Pages"))
+	pages, err := pageTree(r.Trailer().Key("Root").Key("Pages"), treeBudget(len(raw)))
 	if err != nil {
 		return nil, &Refusal{Path: name, Reason: ReasonUnreadable, Detail: "broken PDF", Err: err}
 	}
@@ -137,15 +137,28 @@ func parsePDF(name string, raw []byte) (p *Parsed, err error) {
 // (a node listed as its own kid or parent) must not loop forever.
 const maxTreeDepth = 64
 
-// pageTree lists the page objects of the tree under root in order. It
-// walks the tree itself rather than through the library's Page(i), which
-// loops forever on a cyclic tree and costs a walk per page.
-func pageTree(root pdf.Value) ([]pdf.Value, error) {
+// treeBudget is how many page tree nodes a file of size bytes may make
+// pageTree visit: one per byte, at least 4096, at most two per allowed
+// page. A well-formed tree visits each node once, and every node takes
+// bytes; a tree whose nodes list the same kid twice, level after level,
+// would otherwise make a 1 KB file cost 2^64 visits.
+func treeBudget(size int) int {
+	return min(2*maxPDFPages, max(4096, size))
+}
+
+// pageTree lists the page objects of the tree under root in order,
+// visiting at most budget nodes. It walks the tree itself rather than
+// through the library's Page(i), which loops forever on a cyclic tree and
+// costs a walk per page.
+func pageTree(root pdf.Value, budget int) ([]pdf.Value, error) {
 	var pages []pdf.Value
 	var walk func(n pdf.Value, depth int) error
 	walk = func(n pdf.Value, depth int) error {
 		if depth > maxTreeDepth {
 			return fmt.Errorf("page tree deeper than %d levels (a cycle?)", maxTreeDepth)
+		}
+		if budget--; budget < 0 {
+			return errors.New("page tree has more nodes than the file has bytes (kids listed more than once?)")
 		}
 		if n.Key("Type").Name() == "Pages" || n.Key("Kids").Kind() == pdf.Array {
 			kids := n.Key("Kids")
