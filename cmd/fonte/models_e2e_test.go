@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -266,9 +267,8 @@ func TestE2EOpenAIGenerator(t *testing.T) {
 
 // embedServer is an Ollama /api/embed server whose vectors have dim
 // dimensions, derived from each text's hash.
-func embedServer(t *testing.T, dim int) (*httptest.Server, *int) {
-	var mu sync.Mutex
-	calls := 0
+func embedServer(t *testing.T, dim int) (*httptest.Server, *atomic.Int64) {
+	calls := &atomic.Int64{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost || r.URL.Path != "/api/embed" {
 			http.NotFound(w, r)
@@ -282,9 +282,7 @@ func embedServer(t *testing.T, dim int) (*httptest.Server, *int) {
 			http.Error(w, `{"error":"bad request"}`, http.StatusBadRequest)
 			return
 		}
-		mu.Lock()
-		calls++
-		mu.Unlock()
+		calls.Add(1)
 		vecs := make([][]float32, len(req.Input))
 		for i, s := range req.Input {
 			h := sha256.Sum256([]byte(s))
@@ -297,7 +295,7 @@ func embedServer(t *testing.T, dim int) (*httptest.Server, *int) {
 		_ = json.NewEncoder(w).Encode(map[string]any{"model": req.Model, "embeddings": vecs})
 	}))
 	t.Cleanup(srv.Close)
-	return srv, &calls
+	return srv, calls
 }
 
 // snapshotDir reads every file of dir.
@@ -366,7 +364,7 @@ func TestE2EEmbedderDimensionChange(t *testing.T) {
 	if !sameFiles(before, snapshotDir(t, idx)) {
 		t.Errorf("the failed run changed the index folder")
 	}
-	if *bigCalls == 0 {
+	if bigCalls.Load() == 0 {
 		t.Errorf("the 16-dimension server was never asked, so the test proves nothing")
 	}
 
