@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"sort"
 	"strings"
@@ -281,6 +282,11 @@ func pageLines(pg pdf.Value, i int) (lines []pdfLine, err error) {
 	contents := pg.Key("Contents")
 	if contents.IsNull() {
 		return nil, nil // a blank page
+	}
+	if unclosedHexString(contentBytes(contents)) {
+		// The library's lexer reads past the end as white space and
+		// would wait for the ">" forever.
+		return nil, errors.New("content stream ends inside a hex string")
 	}
 	st := &textState{ctm: identity, tm: identity, tlm: identity, th: 1,
 		resources: inherited(pg, "Resources"), fonts: map[string]*pdfFont{}}
@@ -602,4 +608,58 @@ func joinLines(lines []string) string {
 		sb.WriteString(l)
 	}
 	return sb.String()
+}
+
+// contentBytes reads a page's content: one stream or an array of them,
+// concatenated as pdf.Interpret reads them.
+func contentBytes(v pdf.Value) []byte {
+	var rd io.Reader
+	if v.Kind() == pdf.Array {
+		readers := make([]io.Reader, 0, v.Len())
+		for i := 0; i < v.Len(); i++ {
+			readers = append(readers, v.Index(i).Reader())
+		}
+		rd = io.MultiReader(readers...)
+	} else {
+		rd = v.Reader()
+	}
+	data, _ := io.ReadAll(rd)
+	return data
+}
+
+// unclosedHexString reports whether content, tokenized as the PDF
+// library does (comments to the end of the line, literal strings with
+// nesting and escapes), has a hex string "<…" with no ">" after it.
+func unclosedHexString(content []byte) bool {
+	for i := 0; i < len(content); i++ {
+		switch content[i] {
+		case '%':
+			for i < len(content) && content[i] != '\r' && content[i] != '\n' {
+				i++
+			}
+		case '(':
+			for depth := 1; depth > 0 && i+1 < len(content); {
+				i++
+				switch content[i] {
+				case '\\':
+					i++
+				case '(':
+					depth++
+				case ')':
+					depth--
+				}
+			}
+		case '<':
+			if i+1 < len(content) && content[i+1] == '<' {
+				i++
+				continue
+			}
+			end := bytes.IndexByte(content[i+1:], '>')
+			if end < 0 {
+				return true
+			}
+			i += 1 + end
+		}
+	}
+	return false
 }

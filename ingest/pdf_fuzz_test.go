@@ -43,3 +43,35 @@ func TestPDFSharedKids(t *testing.T) {
 		t.Fatalf("a page tree of 2^60 paths in %d bytes: %v", len(raw), err)
 	}
 }
+
+// TestPDFUnclosedHexString: a content stream ending inside a hex string
+// ("<0043" and no ">") sent the PDF library's lexer into an endless loop
+// (found by FuzzPDF; the 30-second limit then abandoned a goroutine that
+// spun forever). The page is skipped with a warning instead.
+func TestPDFUnclosedHexString(t *testing.T) {
+	raw := rawPDF("BT /F1 12 Tf 72 700 Td (Readable page one.) Tj ET", "BT /F2 12 Tf 72 700 Td <00430061")
+	p, err := ParsePDF("hex.pdf", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0], "page 2 skipped: content stream ends inside a hex string") {
+		t.Errorf("warnings %q", p.Warnings)
+	}
+	for _, c := range []struct {
+		content string
+		open    bool
+	}{
+		{"<0043", true},
+		{"<< /A 1 >> <00>", false},
+		{"(a < b) Tj", false},
+		{"(a \\) < b) Tj", false},
+		{"(a \\) b) <0", true},
+		{"% <comment\n<00>", false},
+		{"((nested) <) <", true},
+		{"<<", false},
+	} {
+		if got := unclosedHexString([]byte(c.content)); got != c.open {
+			t.Errorf("unclosedHexString(%q) = %v", c.content, got)
+		}
+	}
+}
