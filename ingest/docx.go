@@ -128,7 +128,7 @@ func parseDOCX(name string, raw []byte, pkg *officePkg) (*Parsed, error) {
 		return nil, err
 	}
 	body := doc.child(nsW, "body")
-	if body == nil {
+	if !doc.is(nsW, "document") || body == nil {
 		return nil, &officeError{"no w:body in " + main}
 	}
 	d.blocks(body)

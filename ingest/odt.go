@@ -289,7 +289,7 @@ func (o *odtParser) blocks(n *xnode) {
 			o.listLines(k, 0, k.get(nsText, "style-name"))
 			o.flushList()
 		case k.is(nsText, "numbered-paragraph"):
-			lvl := max(atoiOr(k.get(nsText, "level"), 1)-1, 0)
+			lvl := min(max(atoiOr(k.get(nsText, "level"), 1)-1, 0), 9)
 			for _, p := range k.kids {
 				if p.is(nsText, "p") || p.is(nsText, "h") {
 					if t, ok := o.para(p); ok && strings.TrimSpace(t) != "" {

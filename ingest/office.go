@@ -20,11 +20,14 @@ const ReasonEncrypted Reason = "encrypted"
 // bomb compresses gigabytes of repeated bytes into kilobytes; reading is
 // stopped at these sizes rather than trusting the sizes the archive
 // declares.
-const (
+var (
 	// maxOfficeTotal bounds the uncompressed bytes read from one package.
-	maxOfficeTotal = 200 << 20
+	maxOfficeTotal int64 = 200 << 20
 	// maxOfficeEntry bounds the uncompressed bytes of one part.
-	maxOfficeEntry = 64 << 20
+	maxOfficeEntry int64 = 64 << 20
+)
+
+const (
 	// maxOfficeNodes bounds the XML elements and text runs kept in memory
 	// for one part.
 	maxOfficeNodes = 4_000_000
@@ -120,8 +123,15 @@ func (p *officePkg) bytes(part string) ([]byte, error) {
 		return nil, &officeError{fmt.Sprintf("%s: %v", part, err)}
 	}
 	defer rc.Close()
-	limit := min(int64(maxOfficeEntry), maxOfficeTotal-p.read)
-	data, err := io.ReadAll(io.LimitReader(rc, limit+1))
+	limit := min(maxOfficeEntry, maxOfficeTotal-p.read)
+	// The declared size only sizes the buffer (no larger than deflate's
+	// best ratio, about 1032:1, allows); the limit is enforced on the bytes
+	// actually inflated.
+	var buf bytes.Buffer
+	grow := min(f.UncompressedSize64, f.CompressedSize64*1032+4096, uint64(limit))
+	buf.Grow(int(grow) + 1)
+	_, err = buf.ReadFrom(io.LimitReader(rc, limit+1))
+	data := buf.Bytes()
 	p.read += int64(len(data))
 	if int64(len(data)) > limit {
 		if limit < maxOfficeEntry {
@@ -290,6 +300,14 @@ func (n *xnode) path(space string, locals ...string) *xnode {
 		n = n.child(space, l)
 	}
 	return n
+}
+
+// children returns n's children, none for a nil node.
+func (n *xnode) children() []*xnode {
+	if n == nil {
+		return nil
+	}
+	return n.kids
 }
 
 // find returns the first element space:local at or below n, depth first.

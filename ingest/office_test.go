@@ -152,12 +152,14 @@ func TestPPTXSlides(t *testing.T) {
 }
 
 // zipOf builds a zip package from name/content pairs.
-func zipOf(t *testing.T, files ...string) []byte {
+func zipOf(t testing.TB, files ...string) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
 	for i := 0; i+1 < len(files); i += 2 {
-		w, err := zw.Create(files[i])
+		// Stored, not deflated: a deflate writer costs more than the
+		// parse, which matters to the fuzzers.
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: files[i], Method: zip.Store})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -191,7 +193,7 @@ const craftedNumbering = `<w:numbering ` + wNS + `>
 <w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num>
 </w:numbering>`
 
-func craftedDOCX(t *testing.T, body string) []byte {
+func craftedDOCX(t testing.TB, body string) []byte {
 	return zipOf(t,
 		"[Content_Types].xml", `<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>`,
 		"_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`,
@@ -266,7 +268,7 @@ func TestDOCXCrafted(t *testing.T) {
 
 const odtNS = `xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/"`
 
-func craftedODT(t *testing.T, manifest, body string) []byte {
+func craftedODT(t testing.TB, manifest, body string) []byte {
 	return zipOf(t,
 		"mimetype", "application/vnd.oasis.opendocument.text",
 		"META-INF/manifest.xml", manifest,
@@ -378,15 +380,16 @@ func TestOfficeRefusals(t *testing.T) {
 		t.Errorf("bomb: %v", r)
 	}
 
-	// The total limit: several parts each under the per-part limit.
+	// The total limit: several parts each under the per-part limit (both
+	// limits scaled down 64 times).
+	defer func(total, entry int64) { maxOfficeTotal, maxOfficeEntry = total, entry }(maxOfficeTotal, maxOfficeEntry)
+	maxOfficeTotal, maxOfficeEntry = maxOfficeTotal/64, maxOfficeEntry/64
 	pkg := &officePkg{files: map[string]*zip.File{}}
 	buf.Reset()
 	zw = zip.NewWriter(&buf)
 	for i := range 4 {
 		w, _ := zw.Create("part" + string(rune('0'+i)))
-		for range 60 {
-			w.Write(zeros)
-		}
+		w.Write(zeros[:maxOfficeEntry-1])
 	}
 	zw.Close()
 	zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
@@ -405,4 +408,51 @@ func TestOfficeRefusals(t *testing.T) {
 	if last == nil || !strings.Contains(last.Error(), "in total") {
 		t.Errorf("total limit: %v", last)
 	}
+}
+
+// checkOffice parses raw with parse (without Parse's panic recovery) and
+// checks the result is a refusal or keeps the block invariants.
+func checkOffice(t *testing.T, parse ParseFunc, name string, raw []byte) {
+	p, err := parse(name, raw)
+	if err != nil {
+		var r *Refusal
+		if !errors.As(err, &r) {
+			t.Fatalf("%s: error %v is not a refusal", name, err)
+		}
+		return
+	}
+	for _, b := range p.Blocks {
+		if b.End > len(p.Doc.Text) || p.Doc.Text[b.Start:b.End] != b.Text {
+			t.Fatalf("%s: block %q does not match its span", name, b.Text)
+		}
+	}
+}
+
+// FuzzOfficeBody wraps fuzzed markup in a DOCX and an ODT package (the
+// zip layer would otherwise absorb nearly every mutation) and checks the
+// parsers neither panic nor break the block invariants.
+func FuzzOfficeBody(f *testing.F) {
+	f.Add(`<w:p><w:pPr><w:pStyle w:val="Titolo1"/><w:numPr><w:ilvl w:val="9"/><w:numId w:val="1"/></w:numPr></w:pPr><w:r><w:t>a</w:t><w:footnoteReference w:id="7"/></w:r></w:p><w:tbl><w:tr><w:tc><w:tbl><w:tr><w:tc><w:p><w:r><w:t>x</w:t></w:r></w:p></w:tc></w:tr></w:tbl></w:tc></w:tr></w:tbl>`)
+	f.Add(`<text:h text:outline-level="99">T</text:h><text:list><text:list-item><text:h>H</text:h><text:list><text:list-item><text:p>a<text:note><text:note-body><text:p>n<text:note><text:note-body><text:p>m</text:p></text:note-body></text:note></text:p></text:note-body></text:note></text:p></text:list-item></text:list></text:list-item></text:list><table:table><table:table-row table:number-rows-repeated="-5"><table:table-cell table:number-columns-repeated="999999999999"><text:p>c</text:p></table:table-cell></table:table-row></table:table>`)
+	f.Fuzz(func(t *testing.T, body string) {
+		checkOffice(t, ParseDOCX, "f.docx", craftedDOCX(t, body))
+		checkOffice(t, ParseODT, "f.odt", craftedODT(t, "<m/>", body))
+	})
+}
+
+// FuzzOfficePackage mutates whole packages: the committed files and a
+// crafted one.
+func FuzzOfficePackage(f *testing.F) {
+	for _, name := range []string{"guide-en.docx", "guida-it.odt", "slides-it.pptx"} {
+		raw, err := os.ReadFile(filepath.Join("testdata", "office", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(raw)
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		checkOffice(t, ParseDOCX, "f.docx", raw)
+		checkOffice(t, ParseODT, "f.odt", raw)
+		checkOffice(t, ParsePPTX, "f.pptx", raw)
+	})
 }

@@ -53,12 +53,15 @@ func parsePPTX(name string, raw []byte, pkg *officePkg) (*Parsed, error) {
 	if pres == nil {
 		return nil, &officeError{"no ppt/presentation.xml"}
 	}
+	if !pres.is(nsP, "presentation") {
+		return nil, &officeError{"the main part " + main + " is not a presentation"}
+	}
 	rels, err := pkg.rels(main)
 	if err != nil {
 		return nil, err
 	}
 	var slides []string
-	for _, s := range pres.child(nsP, "sldIdLst").kids {
+	for _, s := range pres.child(nsP, "sldIdLst").children() {
 		if s.is(nsP, "sldId") {
 			if r, ok := rels[s.get(nsOfficeR, "id")]; ok {
 				slides = append(slides, r.target)
@@ -158,7 +161,7 @@ func (x *pptxParser) shapes(tree *xnode, slide bool) {
 			if slide && (typ == "title" || typ == "ctrTitle") {
 				x.flushList()
 				var parts []string
-				for _, p := range body.kids {
+				for _, p := range body.children() {
 					if p.is(nsA, "p") {
 						parts = append(parts, x.runs(p))
 					}
@@ -256,7 +259,7 @@ func (x *pptxParser) table(t *xnode) string {
 				continue
 			}
 			var parts []string
-			for _, p := range tc.child(nsA, "txBody").kids {
+			for _, p := range tc.child(nsA, "txBody").children() {
 				if p.is(nsA, "p") {
 					parts = append(parts, x.runs(p))
 				}
