@@ -419,7 +419,7 @@ func (d *docxParser) blocks(n *xnode) {
 			d.flushList()
 			d.add(KindTable, 0, d.table(k))
 		case k.is(nsW, "sdt"):
-			if c := k.child(nsW, "sdtContent"); c != nil {
+			if c := k.child(nsW, "sdtContent"); c != nil && !placeholder(k) {
 				d.blocks(c)
 			}
 		case k.is(nsW, "ins"), k.is(nsW, "moveTo"), k.is(nsW, "customXml"),
@@ -431,6 +431,12 @@ func (d *docxParser) blocks(n *xnode) {
 			}
 		}
 	}
+}
+
+// placeholder reports a content control still showing its placeholder
+// ("Click or tap here to enter text"), which is not the author's text.
+func placeholder(sdt *xnode) bool {
+	return onOff(sdt.path(nsW, "sdtPr", "showingPlcHdr"))
 }
 
 // add emits a block and then the notes its text referenced.
@@ -569,7 +575,7 @@ func (d *docxParser) inline(n *xnode, sb *strings.Builder, hidden bool) {
 			"sdtContent", "dir", "bdo":
 			d.inline(k, sb, hidden)
 		case "sdt":
-			if c := k.child(nsW, "sdtContent"); c != nil {
+			if c := k.child(nsW, "sdtContent"); c != nil && !placeholder(k) {
 				d.inline(c, sb, hidden)
 			}
 		}

@@ -236,7 +236,8 @@ func TestDOCXCrafted(t *testing.T) {
 <w:tbl><w:tr><w:trPr><w:tblHeader/></w:trPr><w:tc><w:p><w:r><w:t>Piano</w:t></w:r></w:p></w:tc><w:tc><w:p><w:r><w:t>Posti</w:t></w:r></w:p></w:tc></w:tr>
 <w:tr><w:tc><w:p><w:r><w:t>interrato</w:t></w:r></w:p></w:tc><w:tc><w:p><w:ins w:id="3" w:author="A"><w:r><w:t>quaranta</w:t></w:r></w:ins><w:del w:id="4" w:author="A"><w:r><w:delText>trenta</w:delText></w:r></w:del></w:p></w:tc></w:tr>
 <w:tr><w:trPr><w:del w:id="5" w:author="A"/></w:trPr><w:tc><w:p><w:del w:id="6" w:author="A"><w:r><w:delText>RIGACANCELLATA</w:delText></w:r></w:del></w:p></w:tc><w:tc><w:p/></w:tc></w:tr></w:tbl>
-<w:p><w:r>`+it+`<w:t>Le auto dei visitatori restano fuori dal cancello principale.</w:t></w:r></w:p>`)
+<w:sdt><w:sdtPr><w:showingPlcHdr/></w:sdtPr><w:sdtContent><w:p><w:r><w:t>SEGNAPOSTO fare clic qui</w:t></w:r></w:p></w:sdtContent></w:sdt>
+<w:sdt><w:sdtPr/><w:sdtContent><w:p><w:r>`+it+`<w:t>Le auto dei visitatori restano fuori dal cancello principale.</w:t></w:r></w:p></w:sdtContent></w:sdt>`)
 	p, err := Parse("regolamento.docx", raw)
 	if err != nil {
 		t.Fatal(err)
@@ -245,7 +246,7 @@ func TestDOCXCrafted(t *testing.T) {
 	if p.Doc.Title != "Regolamento interno" || p.Doc.Language != "it" || p.Format != "docx" {
 		t.Errorf("title %q language %q format %q", p.Doc.Title, p.Doc.Language, p.Format)
 	}
-	for _, bad := range []string{"TESTOCANCELLATO", "COMMENTOSEGRETO", "TESTONASCOSTO", "ANCORANASCOSTO", "RIGACANCELLATA", "trenta", "PAGEREF"} {
+	for _, bad := range []string{"TESTOCANCELLATO", "COMMENTOSEGRETO", "TESTONASCOSTO", "ANCORANASCOSTO", "RIGACANCELLATA", "trenta", "PAGEREF", "SEGNAPOSTO"} {
 		if strings.Contains(p.Doc.Text, bad) {
 			t.Errorf("%s in the text:\n%s", bad, p.Doc.Text)
 		}
@@ -264,6 +265,7 @@ func TestDOCXCrafted(t *testing.T) {
 	if tb := wantBlock(t, p, KindTable, "Piano | Posti", "Accesso agli uffici", "Parcheggio"); tb != nil && tb.Text != "Piano | Posti\ninterrato | quaranta" {
 		t.Errorf("table %q", tb.Text)
 	}
+	wantBlock(t, p, KindParagraph, "Le auto dei visitatori", "Accesso agli uffici", "Parcheggio")
 }
 
 const odtNS = `xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/"`
