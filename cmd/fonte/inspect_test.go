@@ -212,7 +212,7 @@ func TestInspectRefused(t *testing.T) {
 func TestIndexReport(t *testing.T) {
 	docs := copyHandbook(t)
 	writeFile(t, filepath.Join(docs, "finance", "broken.pdf"), []byte("%PDF-1.4 truncated"))
-	writeFile(t, filepath.Join(docs, "notes.docx"), []byte("not a supported type"))
+	writeFile(t, filepath.Join(docs, "notes.xlsx"), []byte("not a supported type"))
 	idx := filepath.Join(t.TempDir(), "idx")
 	report := filepath.Join(t.TempDir(), "report.json")
 	code, out, stderr := runCLI(t, "index", docs, "--index", idx, "--report", report, "--json")
@@ -261,7 +261,7 @@ func TestIndexReport(t *testing.T) {
 	if broken.Status != "refused" || !strings.HasPrefix(broken.Reason, "unreadable") || broken.Reason != sum.Refused[0].Reason {
 		t.Errorf("broken file %+v, index output %+v", broken, sum.Refused)
 	}
-	if s := byPath["notes.docx"]; s.Status != "skipped" || !strings.Contains(s.Reason, ".docx") {
+	if s := byPath["notes.xlsx"]; s.Status != "skipped" || !strings.Contains(s.Reason, ".xlsx") {
 		t.Errorf("unsupported file %+v", s)
 	}
 	pdf := byPath["finance/travel-and-expenses-policy.pdf"]
