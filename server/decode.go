@@ -37,6 +37,9 @@ func decode(w http.ResponseWriter, r *http.Request, v any) *Problem {
 	switch {
 	case errors.As(err, &tooBig):
 		p = newProblem(http.StatusRequestEntityTooLarge, "body-too-large", fmt.Sprintf("the body is over %d bytes", tooBig.Limit), "body")
+	case errors.As(err, &typeErr) && typeErr.Field == "":
+		// The body itself has the wrong type: a number, a string, an array.
+		p = newProblem(http.StatusBadRequest, "malformed-json", fmt.Sprintf("the body must be %s, not a JSON %s", jsonType(typeErr.Type.Kind().String()), typeErr.Value), "body")
 	case errors.As(err, &typeErr):
 		p = newProblem(http.StatusBadRequest, "invalid-field", fmt.Sprintf("%s must be %s", typeErr.Field, jsonType(typeErr.Type.Kind().String())), typeErr.Field)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):

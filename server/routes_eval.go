@@ -329,6 +329,8 @@ func decodeLimit(w http.ResponseWriter, r *http.Request, v any, limit int64) *Pr
 	var typeErr *json.UnmarshalTypeError
 	var p Problem
 	switch {
+	case errors.As(err, &typeErr) && typeErr.Field == "":
+		p = newProblem(http.StatusBadRequest, "malformed-json", fmt.Sprintf("the body must be %s, not a JSON %s", jsonType(typeErr.Type.Kind().String()), typeErr.Value), "body")
 	case errors.As(err, &typeErr):
 		p = newProblem(http.StatusBadRequest, "invalid-field", fmt.Sprintf("%s must be %s", typeErr.Field, jsonType(typeErr.Type.Kind().String())), typeErr.Field)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
