@@ -316,6 +316,9 @@ func (d *decoder) count() int {
 	if d.err == nil && n > math.MaxInt32 {
 		d.fail("count %d", n)
 	}
+	if d.err != nil {
+		return 0 // after a failed read nothing more is read: allocate nothing
+	}
 	return int(n)
 }
 
