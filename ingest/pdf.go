@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -18,6 +19,14 @@ import (
 // maxPDFPages bounds the page count a PDF may claim; a larger count is
 // taken as corruption rather than looped over.
 const maxPDFPages = 100000
+
+// pdfEncryptRE finds an encryption dictionary in a trailer; pdfImageRE an
+// image XObject (never inside a compressed object stream, since it is a
+// stream itself).
+var (
+	pdfEncryptRE = regexp.MustCompile(`/Encrypt\s*(?:\d+\s+\d+\s+R|<<)`)
+	pdfImageRE   = regexp.MustCompile(`/Subtype\s*/Image\b`)
+)
 
 // ParsePDF extracts the text of a PDF page by page; every block carries
 // its 1-based page number.
@@ -87,7 +96,12 @@ func parsePDF(name string, raw []byte) (p *Parsed, err error) {
 	}
 	r, err := pdf.NewReader(bytes.NewReader(raw), int64(len(raw)))
 	if errors.Is(err, pdf.ErrInvalidPassword) {
-		return nil, &Refusal{Path: name, Reason: ReasonUnreadable, Detail: "encrypted PDF (needs a password)"}
+		return nil, &Refusal{Path: name, Reason: ReasonEncrypted,
+			Detail: "needs a password: save a copy without it (e.g. qpdf --password=PASSWORD --decrypt in.pdf out.pdf) and index that"}
+	}
+	if err != nil && pdfEncryptRE.Match(raw) {
+		return nil, &Refusal{Path: name, Reason: ReasonEncrypted,
+			Detail: "encrypted in a way fonte's PDF reader cannot decrypt (such as AES-256, even when only permissions are set and any viewer opens it): save an unencrypted copy (qpdf --decrypt in.pdf out.pdf) and index that", Err: err}
 	}
 	if err != nil {
 		return nil, &Refusal{Path: name, Reason: ReasonUnreadable, Detail: "broken PDF", Err: err}
@@ -120,6 +134,13 @@ func parsePDF(name string, raw []byte) (p *Parsed, err error) {
 	var b builder
 	pdfBlocks(&b, lines)
 	out := b.finish(name, "pdf", raw)
+	if s := Stats(out.Doc.Text); s.Letters+s.Digits == 0 && pdfImageRE.Match(raw) {
+		// Pages with images and no text: a scan. Say what it needs rather
+		// than "empty".
+		return nil, &Refusal{Path: name, Reason: ReasonImageOnly,
+			Detail: fmt.Sprintf("%d pages of images without a text layer (a scan?): they need OCR, which fonte does not run yet; "+
+				"make a text layer first (e.g. ocrmypdf -l eng+ita in.pdf out.pdf, with tesseract-ocr installed) and index that", len(pages))}
+	}
 	out.Pages = len(pages)
 	out.Warnings = warnings
 	out.Doc.Title = pdfTitle(r)

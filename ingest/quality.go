@@ -19,6 +19,7 @@ const (
 	ReasonEmpty       Reason = "empty"       // no letters or digits after extraction
 	ReasonBinary      Reason = "binary"      // raw bytes are not text
 	ReasonGarbled     Reason = "garbled"     // text extracted but unusable
+	ReasonImageOnly   Reason = "image only"  // pages are images without a text layer: they need OCR
 )
 
 // Refusal is the error returned for a file that must not be indexed. Detail

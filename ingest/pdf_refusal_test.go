@@ -1,0 +1,61 @@
+package ingest
+
+import (
+	"bytes"
+	"errors"
+	"image"
+	"image/color"
+	"image/png"
+	"strings"
+	"testing"
+
+	"github.com/go-pdf/fpdf"
+)
+
+// TestPDFRefusalsSayWhatToDo: a password-protected PDF and a scanned
+// (image-only) one are refused with reasons that say what they need, not
+// "broken PDF" or "empty".
+func TestPDFRefusalsSayWhatToDo(t *testing.T) {
+	// A page that is only a picture, as a scanner makes.
+	img := image.NewGray(image.Rect(0, 0, 200, 100))
+	for x := range 200 {
+		img.Set(x, 50, color.Gray{Y: 0})
+	}
+	var pngBytes bytes.Buffer
+	if err := png.Encode(&pngBytes, img); err != nil {
+		t.Fatal(err)
+	}
+	scan := fpdf.New("P", "mm", "A4", "")
+	scan.AddPage()
+	scan.RegisterImageOptionsReader("scan", fpdf.ImageOptions{ImageType: "PNG"}, bytes.NewReader(pngBytes.Bytes()))
+	scan.ImageOptions("scan", 10, 10, 190, 95, false, fpdf.ImageOptions{ImageType: "PNG"}, 0, "")
+	var scanPDF bytes.Buffer
+	if err := scan.Output(&scanPDF); err != nil {
+		t.Fatal(err)
+	}
+	// A page of text behind a user password.
+	locked := fpdf.New("P", "mm", "A4", "")
+	locked.SetProtection(fpdf.CnProtectPrint, "secret", "owner")
+	locked.AddPage()
+	locked.SetFont("Helvetica", "", 12)
+	locked.Cell(40, 10, "Expense claims are filed within 30 days.")
+	var lockedPDF bytes.Buffer
+	if err := locked.Output(&lockedPDF); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		raw    []byte
+		reason Reason
+		says   string
+	}{
+		{"scan.pdf", scanPDF.Bytes(), ReasonImageOnly, "need OCR"},
+		{"locked.pdf", lockedPDF.Bytes(), ReasonEncrypted, "needs a password"},
+	} {
+		_, err := Parse(c.name, c.raw)
+		var r *Refusal
+		if !errors.As(err, &r) || r.Reason != c.reason || !strings.Contains(r.Detail, c.says) {
+			t.Errorf("%s: %v, want %s saying %q", c.name, err, c.reason, c.says)
+		}
+	}
+}
