@@ -101,7 +101,7 @@ func parsePDF(name string, raw []byte) (p *Parsed, err error) {
 	}
 	if err != nil && pdfEncryptRE.Match(raw) {
 		return nil, &Refusal{Path: name, Reason: ReasonEncrypted,
-			Detail: "encrypted in a way fonte's PDF reader cannot decrypt (such as AES-256, even when only permissions are set and any viewer opens it): save an unencrypted copy (qpdf --decrypt in.pdf out.pdf) and index that", Err: err}
+			Detail: "fonte's PDF reader cannot decrypt this encryption (such as AES-256, even when only permissions are set and any viewer opens it): save an unencrypted copy (qpdf --decrypt in.pdf out.pdf) and index that", Err: err}
 	}
 	if err != nil {
 		return nil, &Refusal{Path: name, Reason: ReasonUnreadable, Detail: "broken PDF", Err: err}

@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"os"
 	"strings"
 	"testing"
 
@@ -43,6 +44,10 @@ func TestPDFRefusalsSayWhatToDo(t *testing.T) {
 	if err := locked.Output(&lockedPDF); err != nil {
 		t.Fatal(err)
 	}
+	aes, err := os.ReadFile("testdata/pdf/aes256-permissions-only.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		name   string
 		raw    []byte
@@ -51,6 +56,7 @@ func TestPDFRefusalsSayWhatToDo(t *testing.T) {
 	}{
 		{"scan.pdf", scanPDF.Bytes(), ReasonImageOnly, "need OCR"},
 		{"locked.pdf", lockedPDF.Bytes(), ReasonEncrypted, "needs a password"},
+		{"aes256-permissions-only.pdf", aes, ReasonEncrypted, "qpdf --decrypt"},
 	} {
 		_, err := Parse(c.name, c.raw)
 		var r *Refusal
