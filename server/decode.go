@@ -19,7 +19,13 @@ const MaxK = 1000
 // data and bodies over MaxBodyBytes are refused with a problem naming the
 // field (or "body").
 func decode(w http.ResponseWriter, r *http.Request, v any) *Problem {
-	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+	return decodeLimit(w, r, v, MaxBodyBytes)
+}
+
+// decodeLimit is decode with a body limit of its own, for the routes
+// whose bodies carry data sets.
+func decodeLimit(w http.ResponseWriter, r *http.Request, v any, limit int64) *Problem {
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)

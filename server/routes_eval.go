@@ -2,10 +2,8 @@ package server
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/http"
 	"os"
@@ -299,47 +297,4 @@ func evalModes(names []string, folder bool) ([]retrieve.Mode, *Problem) {
 		modes = append(modes, m)
 	}
 	return modes, nil
-}
-
-// decodeLimit is decode with a body limit of its own, for the routes
-// whose bodies carry data sets; its problems are decode's.
-func decodeLimit(w http.ResponseWriter, r *http.Request, v any, limit int64) *Problem {
-	r.Body = http.MaxBytesReader(w, r.Body, limit)
-	raw, err := io.ReadAll(r.Body)
-	var tooBig *http.MaxBytesError
-	if errors.As(err, &tooBig) {
-		p := newProblem(http.StatusRequestEntityTooLarge, "body-too-large", fmt.Sprintf("the body is over %d bytes", tooBig.Limit), "body")
-		return &p
-	}
-	if err != nil {
-		p := newProblem(http.StatusBadRequest, "malformed-json", "the body could not be read", "body")
-		return &p
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	err = dec.Decode(v)
-	if err == nil {
-		if _, extra := dec.Token(); extra != io.EOF {
-			err = errors.New("data after the JSON object")
-		}
-	}
-	if err == nil {
-		return nil
-	}
-	var typeErr *json.UnmarshalTypeError
-	var p Problem
-	switch {
-	case errors.As(err, &typeErr) && typeErr.Field == "":
-		p = newProblem(http.StatusBadRequest, "malformed-json", fmt.Sprintf("the body must be %s, not a JSON %s", jsonType(typeErr.Type.Kind().String()), typeErr.Value), "body")
-	case errors.As(err, &typeErr):
-		p = newProblem(http.StatusBadRequest, "invalid-field", fmt.Sprintf("%s must be %s", typeErr.Field, jsonType(typeErr.Type.Kind().String())), typeErr.Field)
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-		p = newProblem(http.StatusBadRequest, "unknown-field", fmt.Sprintf("unknown field %q", name), name)
-	case errors.Is(err, io.EOF):
-		p = newProblem(http.StatusBadRequest, "malformed-json", "the body is empty; send a JSON object", "body")
-	default:
-		p = newProblem(http.StatusBadRequest, "malformed-json", "the body is not valid JSON: "+strings.TrimPrefix(err.Error(), "json: "), "body")
-	}
-	return &p
 }
