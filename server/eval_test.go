@@ -1,11 +1,8 @@
 package server_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
-	"net"
 	"os"
 	"path/filepath"
 
@@ -18,47 +15,11 @@ import (
 	"github.com/fonte-rag/fonte/server"
 )
 
-// startEval is start with a question folder (Options.EvalDir).
+// startEval is start with a question folder (Options.EvalDir), failing
+// if the server logs an error.
 func startEval(t *testing.T, evalDir string) *testServer {
 	t.Helper()
-	ctx := context.Background()
-	settings := engine.Settings{Store: t.TempDir()}
-	e, err := engine.Open(ctx, settings, engine.OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
-	if _, err := e.Index(ctx, "../examples/handbook", nil); err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	logs := &lockedBuffer{}
-	settings.Store = ""
-	srv, err := server.New(e, server.Options{Addr: ln.Addr().String(), AdminToken: adminToken, EvalDir: evalDir,
-		Logger: slog.New(slog.NewTextHandler(logs, nil)), DataDir: t.TempDir(), Template: settings, RateLimit: &server.RateLimit{},
-		Tokens: []server.TokenDigest{{SHA256: server.Digest(readToken), Scope: server.ScopeRead}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sctx, stop := context.WithCancel(ctx)
-	ts := &testServer{url: "http://" + ln.Addr().String(), addr: ln.Addr().String(), engine: e, srv: srv, done: make(chan error, 1), stop: stop}
-	go func() { ts.done <- server.Serve(sctx, ln, srv, slog.New(slog.NewTextHandler(logs, nil))) }()
-	t.Cleanup(func() {
-		stop()
-		if err := <-ts.done; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-		if err := srv.Close(); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-		if out := logs.String(); strings.Contains(out, "level=ERROR") {
-			t.Errorf("the server logged an error: %s", out)
-		}
-	})
-	return ts
+	return start(t, config{evalDir: evalDir, noErrors: true})
 }
 
 // evalFolder is a question folder holding a copy of the handbook's

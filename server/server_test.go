@@ -44,6 +44,8 @@ type config struct {
 	rate       *server.RateLimit    // nil: no limit
 	folder     string               // the default collection's documents folder
 	embedders  func(spec, url string) (fonte.Embedder, error)
+	evalDir    string // Options.EvalDir
+	noErrors   bool   // fail if the server logs an error
 }
 
 func start(t *testing.T, c config) *testServer {
@@ -68,6 +70,9 @@ func start(t *testing.T, c config) *testServer {
 		if out := logs.String(); strings.Contains(out, readToken) || strings.Contains(out, adminToken) {
 			t.Errorf("a token was logged: %s", out)
 		}
+		if out := logs.String(); c.noErrors && strings.Contains(out, "level=ERROR") {
+			t.Errorf("the server logged an error: %s", out)
+		}
 	})
 	if c.dataDir == "" {
 		c.dataDir = t.TempDir()
@@ -79,7 +84,7 @@ func start(t *testing.T, c config) *testServer {
 	settings.Store = ""
 	srv, err := server.New(e, server.Options{Addr: ln.Addr().String(), AdminToken: adminToken, PublicRead: c.publicRead,
 		Logger: slog.New(slog.NewTextHandler(logs, nil)), DataDir: c.dataDir, Template: settings, RateLimit: rate,
-		Default: server.CollectionConfig{Folder: c.folder}, Embedders: c.embedders,
+		Default: server.CollectionConfig{Folder: c.folder}, Embedders: c.embedders, EvalDir: c.evalDir,
 		Tokens: append([]server.TokenDigest{{SHA256: server.Digest(readToken), Scope: server.ScopeRead}}, c.tokens...)})
 	if err != nil {
 		t.Fatal(err)
