@@ -15,4 +15,13 @@
 // Indexes do their own locking: any number of searches may run
 // concurrently with each other, and writes (Add, Delete, Train) exclude
 // them.
+//
+// Where things are: flat.go, flat_int8.go and rows8.go hold the exact
+// indexes and their int8 rows; ivf.go and kmeans.go the IVF index;
+// encode.go the Flat and IVF encodings and the decoder they share with
+// HNSW. HNSW is split by concern: hnsw.go (options, type, constructor),
+// hnsw_nodes.go (node storage), hnsw_insert.go (graph and insertion),
+// hnsw_search.go (search), hnsw_scratch.go (a search's working memory and
+// heaps), hnsw_delete.go (deletion and compaction), hnsw_quantize.go (its
+// Int8 codes) and hnsw_encode.go (encoding and decoding).
 package vector

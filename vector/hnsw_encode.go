@@ -1,0 +1,278 @@
+package vector
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+)
+
+// This file holds the binary encoding of an HNSW index and its
+// decoder, which validates every decoded graph.
+
+// The HNSW encoding, little-endian like the others:
+//
+//	magic    8 bytes  "FONTEVHN"
+//	version  uint32   hnswVersion
+//	dim, M, EfConstruction, EfSearch           uint32 each
+//	LevelMult, TombstoneShare                  float64 bits
+//	flags    uint8    1: KeepPruned, 2: Quantize
+//	n uint64 (nodes, tombstones included), entry uint32, top+1 uint32
+//	n ids (uint64), n levels (uint8), ⌈n/64⌉ tombstone words (uint64)
+//	n×dim float32 vectors, n×(1+2M) uint32 layer-0 blocks
+//	u uint64, then u uint32 upper-layer blocks
+//	codec uint8; if 1: fitAt uint64, dim float32 minima, dim float32 steps
+//	crc      uint32   CRC-32C of every byte before it
+//
+// Tombstones are kept, since they route searches: a decoded index answers
+// every query exactly as the encoded one did. Int8 codes are not stored;
+// they are recomputed from the vectors with the stored codec.
+const hnswVersion = 1
+
+var hnswMagic = [8]byte{'F', 'O', 'N', 'T', 'E', 'V', 'H', 'N'}
+
+// Encode writes the index to w in the versioned binary format. The index
+// is read-locked while it is written, so searches continue and writes
+// wait. The random source is not saved.
+func (h *HNSW) Encode(w io.Writer) error {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	e := newEncoder(w)
+	e.bytes(hnswMagic[:])
+	e.u32(hnswVersion)
+	for _, x := range []int{h.dim, h.m, h.efC, h.efS} {
+		e.u32(uint32(x))
+	}
+	e.u64(math.Float64bits(h.mult))
+	e.u64(math.Float64bits(h.share))
+	var flags byte
+	if h.keepPruned {
+		flags |= 1
+	}
+	if h.quantize {
+		flags |= 2
+	}
+	e.bytes([]byte{flags})
+	e.u64(uint64(len(h.ids)))
+	e.u32(h.entry)
+	e.u32(uint32(h.top + 1))
+	e.u64s(h.ids)
+	e.bytes(h.level)
+	e.u64s(h.dead[:(len(h.ids)+63)/64])
+	for n := range uint32(len(h.ids)) {
+		e.f32s(h.vec(n))
+	}
+	for n := range uint32(len(h.ids)) {
+		putU32s(e, h.block(n, 0))
+	}
+	e.u64(uint64(len(h.upper)))
+	putU32s(e, h.upper)
+	if h.codec == nil {
+		e.bytes([]byte{0})
+	} else {
+		e.bytes([]byte{1})
+		e.u64(uint64(h.fitAt))
+		e.f32s(h.codec.lo)
+		e.f32s(h.codec.step)
+	}
+	return e.finish()
+}
+
+// DecodeHNSW reads an index written by HNSW.Encode. It reads exactly the
+// encoding's bytes from r. The levels of nodes added later are drawn from
+// a generator seeded with the decoded node count, so the same file and
+// the same later Adds give the same graph.
+func DecodeHNSW(r io.Reader) (*HNSW, error) {
+	d := newDecoder(r)
+	if b := d.read(8); b != nil && [8]byte(b) != hnswMagic {
+		d.fail("magic %q, want %q", b, hnswMagic[:])
+	}
+	if v := d.u32(); d.err == nil && v != hnswVersion {
+		d.fail("HNSW version %d, this decoder reads version %d", v, hnswVersion)
+	}
+	dim := d.dim()
+	m, efC, efS := int(d.u32()), int(d.u32()), int(d.u32())
+	mult := math.Float64frombits(d.u64())
+	share := math.Float64frombits(d.u64())
+	flags := d.u8()
+	if d.err == nil && (m < 2 || m > maxHNSWM || efC < 1 || efC > math.MaxInt32 || efS < 1 ||
+		efS > math.MaxInt32 || !(mult > 0) || math.IsInf(mult, 0) || math.IsNaN(share) || flags > 3) {
+		d.fail("options M %d, ef %d/%d, level multiplier %v, tombstone share %v, flags %d", m, efC, efS, mult, share, flags)
+	}
+	n := d.count()
+	entry := d.u32()
+	top := int(d.u32()) - 1
+	if d.err != nil {
+		return nil, d.err
+	}
+	h := NewHNSW(dim, HNSWOptions{
+		M: m, EfConstruction: efC, EfSearch: efS, LevelMult: mult,
+		KeepPruned: flags&1 != 0, Quantize: flags&2 != 0, TombstoneShare: share,
+		Rand: rand.New(rand.NewPCG(uint64(n), 0x484e5357)),
+	})
+	h.ids = d.u64s(n)
+	h.level = getBytes(d, n)
+	h.dead = d.u64s((n + 63) / 64)
+	// The node blocks grow as the data arrives, so a corrupted count
+	// ends in a truncation error, not a huge allocation.
+	h.setNodes(make([]uint32, 0, min(n, 1<<12)*h.stride))
+	for i := 0; i < n && d.err == nil; i++ {
+		h.appendNodes(1)
+		getF32sInto(d, h.vecs[i*h.stride:i*h.stride+dim])
+	}
+	for i := 0; i < n && d.err == nil; i++ {
+		getU32sInto(d, h.block(uint32(i), 0))
+	}
+	u := d.count()
+	h.upper = getU32s(d, u)
+	var lo, step []float32
+	fitted := d.u8()
+	if fitted == 1 {
+		h.fitAt = d.count()
+		lo, step = d.f32s(1, dim), d.f32s(1, dim)
+	} else if d.err == nil && fitted != 0 {
+		d.fail("codec flag %d", fitted)
+	}
+	if err := d.finish(); err != nil {
+		return nil, err
+	}
+	if err := h.validate(n, entry, top); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrFormat, err)
+	}
+	if fitted == 1 {
+		if !h.quantize || !finite(lo) || !finite(step) || slices.ContainsFunc(step, func(s float32) bool { return s < 0 }) {
+			return nil, fmt.Errorf("%w: bad Int8 codec", ErrFormat)
+		}
+		h.codec = &Int8{dim: dim, lo: lo, step: step}
+		h.encodeAll()
+	}
+	return h, nil
+}
+
+// validate checks a decoded graph's invariants and builds the id map, so
+// a decoded index can never index out of range.
+func (h *HNSW) validate(n int, entry uint32, top int) error {
+	if uint64(n) > math.MaxUint32 {
+		return fmt.Errorf("%d nodes", n)
+	}
+	for i := range uint32(n) {
+		if !finite(h.vec(i)) {
+			return fmt.Errorf("non-finite vector values")
+		}
+	}
+	if w := len(h.dead); n%64 != 0 && w > 0 && h.dead[w-1]>>(n%64) != 0 {
+		return fmt.Errorf("tombstone bits past the last node")
+	}
+	h.deleted = popcount(h.dead)
+	h.live = n - h.deleted
+	h.upperOff = make([]uint32, n)
+	off := 0
+	for i, lv := range h.level {
+		if lv >= maxHNSWLevel {
+			return fmt.Errorf("node %d at level %d", i, lv)
+		}
+		if lv > 0 {
+			h.upperOff[i] = uint32(off)
+			off += int(lv) * (1 + h.m)
+		}
+	}
+	if off != len(h.upper) {
+		return fmt.Errorf("%d upper-layer words, levels need %d", len(h.upper), off)
+	}
+	if n == 0 {
+		if top != -1 {
+			return fmt.Errorf("empty graph with top layer %d", top)
+		}
+		return nil
+	}
+	if int(entry) >= n || top != int(h.level[entry]) {
+		return fmt.Errorf("entry %d at top layer %d", entry, top)
+	}
+	h.entry, h.top = entry, top
+	for i := range uint32(n) {
+		for l := 0; l <= int(h.level[i]); l++ {
+			b := h.block(i, l)
+			if int(b[0]) > len(b)-1 {
+				return fmt.Errorf("node %d layer %d: %d links", i, l, b[0])
+			}
+			for _, x := range b[1 : 1+b[0]] {
+				if int(x) >= n || x == i || int(h.level[x]) < l {
+					return fmt.Errorf("node %d layer %d links to %d", i, l, x)
+				}
+			}
+		}
+		if !h.isDead(i) {
+			if _, dup := h.byID[h.ids[i]]; dup {
+				return fmt.Errorf("id %d stored twice", h.ids[i])
+			}
+			h.byID[h.ids[i]] = i
+		}
+	}
+	return nil
+}
+
+func putU32s(e *encoder, v []uint32) {
+	for len(v) > 0 && e.err == nil {
+		n := min(len(v), cap(e.buf)/4)
+		b := e.buf[:0]
+		for _, x := range v[:n] {
+			b = binary.LittleEndian.AppendUint32(b, x)
+		}
+		e.bytes(b)
+		v = v[n:]
+	}
+}
+
+// getF32sInto and getU32sInto fill dst from d.
+func getF32sInto(d *decoder, dst []float32) {
+	for len(dst) > 0 && d.err == nil {
+		b := d.read(4 * min(len(dst), len(d.buf)/4))
+		for i := 0; i < len(b); i += 4 {
+			dst[i/4] = math.Float32frombits(binary.LittleEndian.Uint32(b[i:]))
+		}
+		dst = dst[len(b)/4:]
+	}
+}
+
+func getU32sInto(d *decoder, dst []uint32) {
+	for len(dst) > 0 && d.err == nil {
+		b := d.read(4 * min(len(dst), len(d.buf)/4))
+		for i := 0; i < len(b); i += 4 {
+			dst[i/4] = binary.LittleEndian.Uint32(b[i:])
+		}
+		dst = dst[len(b)/4:]
+	}
+}
+
+// getU32s and getBytes grow their result as data arrives, like the
+// decoder's own readers, so a corrupted count cannot allocate much.
+func getU32s(d *decoder, n int) []uint32 {
+	out := make([]uint32, 0, min(n, 1<<16))
+	for len(out) < n && d.err == nil {
+		b := d.read(4 * min(n-len(out), len(d.buf)/4))
+		for i := 0; i < len(b); i += 4 {
+			out = append(out, binary.LittleEndian.Uint32(b[i:]))
+		}
+	}
+	return out
+}
+
+func getBytes(d *decoder, n int) []byte {
+	out := make([]byte, 0, min(n, 1<<16))
+	for len(out) < n && d.err == nil {
+		out = append(out, d.read(min(n-len(out), len(d.buf)))...)
+	}
+	return out
+}
+
+// popcount counts the set bits of a bitset.
+func popcount(b []uint64) int {
+	c := 0
+	for _, w := range b {
+		c += bits.OnesCount64(w)
+	}
+	return c
+}

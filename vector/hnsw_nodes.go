@@ -1,0 +1,55 @@
+package vector
+
+import (
+	"slices"
+	"unsafe"
+)
+
+// This file holds the node storage: the flat blocks of vectors and
+// layer-0 links, the upper-layer blocks and the tombstone bits.
+
+func (h *HNSW) isDead(n uint32) bool { return h.dead[n/64]&(1<<(n%64)) != 0 }
+
+func (h *HNSW) vec(n uint32) []float32 {
+	i := int(n) * h.stride
+	return h.vecs[i : i+h.dim : i+h.dim]
+}
+
+// setNodes makes nodes the node blocks, and vecs its float32 view.
+func (h *HNSW) setNodes(nodes []uint32) {
+	h.nodes = nodes
+	h.vecs = unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(nodes))), cap(nodes))[:len(nodes)]
+}
+
+// appendNodes appends k zeroed node blocks.
+func (h *HNSW) appendNodes(k int) {
+	h.setNodes(appendZeros(h.nodes, k*h.stride))
+}
+
+// links returns node n's links on layer l, and the block they live in
+// (count word first, then the capacity).
+func (h *HNSW) links(n uint32, l int) []uint32 {
+	b := h.block(n, l)
+	return b[1 : 1+b[0]]
+}
+
+func (h *HNSW) block(n uint32, l int) []uint32 {
+	if l == 0 {
+		i := int(n)*h.stride + h.dim
+		return h.nodes[i : i+1+h.m0 : i+1+h.m0]
+	}
+	i := int(h.upperOff[n]) + (l-1)*(1+h.m)
+	return h.upper[i : i+1+h.m : i+1+h.m]
+}
+
+func (h *HNSW) setLinks(n uint32, l int, to []uint32) {
+	b := h.block(n, l)
+	b[0] = uint32(copy(b[1:], to))
+}
+
+func appendZeros(s []uint32, n int) []uint32 {
+	s = slices.Grow(s, n)
+	s = s[:len(s)+n]
+	clear(s[len(s)-n:])
+	return s
+}

@@ -1,0 +1,280 @@
+package vector
+
+import (
+	"slices"
+)
+
+// This file holds search: the greedy descent, the layer search, the
+// filtered search and the exact fallback.
+
+// querier scores nodes against one query, on float32 vectors or on codes.
+type querier struct {
+	q  []float32
+	q8 *Int8Query // nil: score with float32
+}
+
+func (h *HNSW) score(qr *querier, n uint32) float32 {
+	if qr.q8 != nil {
+		i := int(n) * h.codeW
+		cl := len(qr.q8.even)
+		d, s := dotInt8(qr.q8.even, qr.q8.odd, h.codes[i:i+cl:i+cl])
+		return qr.q8.score(d, s)
+	}
+	return Dot(qr.q, h.vec(n))
+}
+
+// greedy walks layer l from ep to a local maximum of the score, moving to
+// the best neighbour each step (the upper-layer search, ef = 1).
+func (h *HNSW) greedy(sc *hnswScratch, qr *querier, ep scored, l int) scored {
+	for changed := true; changed; {
+		changed = false
+		for _, nb := range sc.links(h, ep.n, l) {
+			if s := h.score(qr, nb); s > ep.s {
+				ep, changed = scored{s, nb}, true
+			}
+		}
+	}
+	return ep
+}
+
+// searchLayer is the paper's SEARCH-LAYER (Algorithm 2): a best-first
+// search of layer l from the entry points, keeping the ef best nodes
+// accepted as results in sc.res. Deleted nodes, and with allow nodes it
+// rejects, are expanded like any other (they keep the graph connected) but
+// never enter the results. budget > 0 caps the distances computed; the
+// search reports false when it hit the cap. The caller has started a
+// visited generation.
+func (h *HNSW) searchLayer(sc *hnswScratch, qr *querier, entries []scored, ef, l int, allow func(uint64) bool, budget int) bool {
+	cand, res := sc.cand[:0], sc.res[:0]
+	for _, e := range entries {
+		if !sc.visit(e.n) {
+			continue
+		}
+		cand = pushMax(cand, e)
+		if h.accept(e.n, allow) {
+			if len(res) < ef {
+				res = pushMin(res, e)
+			} else if e.s > res[0].s {
+				replaceMin(res, e)
+			}
+		}
+	}
+	ok := true
+	computed := 0
+	for len(cand) > 0 {
+		var c scored
+		c, cand = popMax(cand)
+		if len(res) >= ef && c.s < res[0].s {
+			break // the best candidate left cannot improve the results
+		}
+		if budget > 0 && computed > budget {
+			ok = false
+			break
+		}
+		// Gather the unvisited neighbours and score them in one call:
+		// the kernels request every vector (or code) before scoring, so
+		// the cache misses overlap instead of being paid one at a time.
+		batch := sc.batch[:0]
+		for _, nb := range sc.links(h, c.n, l) {
+			if sc.visit(nb) {
+				batch = append(batch, nb)
+			}
+		}
+		sc.batch = batch
+		computed += len(batch)
+		scores := sc.scores
+		if cap(scores) < len(batch) {
+			scores = make([]float32, len(batch), 2*len(batch))
+			sc.scores = scores
+		}
+		scores = scores[:len(batch)]
+		if qr.q8 == nil {
+			dotNodes(qr.q, h.vecs, h.stride, batch, scores)
+		} else {
+			d := sc.d32
+			if cap(d) < len(batch) {
+				d = make([]int32, len(batch), 2*len(batch))
+				sc.d32 = d
+			}
+			d = d[:len(batch)]
+			dotNodesInt8(qr.q8, h.codes, h.codeW, batch, d)
+			for i, x := range d {
+				scores[i] = qr.q8.scoreD(int64(x))
+			}
+		}
+		for i, nb := range batch {
+			s := scores[i]
+			if len(res) < ef || s > res[0].s {
+				cand = pushMax(cand, scored{s, nb})
+				if h.accept(nb, allow) {
+					if len(res) < ef {
+						res = pushMin(res, scored{s, nb})
+					} else {
+						replaceMin(res, scored{s, nb})
+					}
+				}
+			}
+		}
+		if l == 0 && len(cand) > 0 {
+			// The next node to expand is likely the best candidate
+			// now: its links are requested while this one's are used.
+			prefetchNode(h.nodes[h.dim:], h.stride, cand[0].n, 1+h.m0)
+		}
+	}
+	sc.cand, sc.res = cand, res
+	return ok
+}
+
+// accept reports whether node n may be a result: live, and allowed.
+func (h *HNSW) accept(n uint32, allow func(uint64) bool) bool {
+	return !h.isDead(n) && (allow == nil || allow(h.ids[n]))
+}
+
+func (h *HNSW) checkQuery(q []float32) {
+	if len(q) != h.dim {
+		panic(&DimensionError{Want: h.dim, Got: len(q)})
+	}
+}
+
+// Search returns about the k stored vectors with the highest inner product
+// with q, best first, ties broken by ascending id, searching with the
+// index's EfSearch. It returns fewer than k results only when the index
+// holds fewer, and nil when k < 1. Search panics if len(q) is not the
+// index's dimension, as Flat.Search does.
+func (h *HNSW) Search(q []float32, k int) []Result {
+	return h.SearchEf(q, k, h.efS)
+}
+
+// SearchEf is Search with a candidate list of ef (at least k) instead of
+// EfSearch: larger is slower and finds more of the true top k.
+func (h *HNSW) SearchEf(q []float32, k, ef int) []Result {
+	h.checkQuery(q)
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return h.search(q, k, ef, nil)
+}
+
+// SearchFilter is Search restricted to the vectors whose id allow accepts;
+// a nil allow accepts every id. The filter is applied inside the search,
+// so it returns k results whenever k allowed vectors exist:
+//
+//   - The filter is first tried on 256 nodes spread over the index to
+//     estimate how many vectors it allows. When that is at most 32·EfSearch
+//     vectors, an exact scan (allow on every id, a distance for each
+//     allowed one) costs less than a graph search and is used: results are
+//     then exactly Flat.SearchFilter's.
+//   - Otherwise the graph is searched with every node routing but only
+//     allowed ones kept as results, which widens the search by itself: it
+//     runs until it holds EfSearch allowed candidates. If the filter is far
+//     more selective near q than the sample said, and the search computes
+//     more distances than half the index, it falls back to the exact scan,
+//     as it does when it ends with fewer than k results.
+//
+// allow is called from the searching goroutine, with the index's read
+// lock held: it must not call the index's write methods.
+func (h *HNSW) SearchFilter(q []float32, k int, allow func(id uint64) bool) []Result {
+	h.checkQuery(q)
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return h.search(q, k, h.efS, allow)
+}
+
+// search runs a query; the caller holds the read lock.
+func (h *HNSW) search(q []float32, k, ef int, allow func(uint64) bool) []Result {
+	if k < 1 || h.live == 0 {
+		return nil
+	}
+	ef = max(ef, k)
+	if h.live <= ef {
+		return h.exact(q, k, allow) // the graph search would visit everything anyway
+	}
+	budget := 0
+	if allow != nil {
+		if h.allowedEstimate(allow) <= exactFilterFactor*float64(ef) {
+			return h.exact(q, k, allow)
+		}
+		budget = h.live / 2
+	}
+	sc := h.getScratch()
+	defer h.scratch.Put(sc)
+	qr := &querier{q: q}
+	if h.codec != nil {
+		h.codec.prepare(&sc.q8, q)
+		qr.q8 = &sc.q8
+	}
+	ep := scored{h.score(qr, h.entry), h.entry}
+	for l := h.top; l > 0; l-- {
+		ep = h.greedy(sc, qr, ep, l)
+	}
+	sc.newGen(len(h.ids))
+	sc.w = append(sc.w[:0], ep)
+	if !h.searchLayer(sc, qr, sc.w, ef, 0, allow, budget) {
+		return h.exact(q, k, allow)
+	}
+	kk := min(k, h.live)
+	t := newTopK(kk, make([]Result, 0, kk))
+	if qr.q8 != nil {
+		// Re-rank on float32, the vectors fetched as in the search.
+		sc.batch = sc.batch[:0]
+		for _, r := range sc.res {
+			sc.batch = append(sc.batch, r.n)
+		}
+		sc.scores = slices.Grow(sc.scores[:0], len(sc.batch))[:len(sc.batch)]
+		dotNodes(q, h.vecs, h.stride, sc.batch, sc.scores)
+		for i := range sc.res {
+			sc.res[i].s = sc.scores[i]
+		}
+	}
+	for _, r := range sc.res {
+		t.push(Result{ID: h.ids[r.n], Score: r.s})
+	}
+	if len(t.h) < kk {
+		// Tombstones or the filter cut the graph's reach; rare, and the
+		// contract is k results whenever k exist.
+		return h.exact(q, k, allow)
+	}
+	return t.sorted()
+}
+
+// allowedEstimate estimates how many live vectors allow accepts from a
+// sample of nodes evenly spread over the index.
+func (h *HNSW) allowedEstimate(allow func(uint64) bool) float64 {
+	step := max(1, len(h.ids)/filterSample)
+	seen, ok := 0, 0
+	for n := 0; n < len(h.ids); n += step {
+		if h.isDead(uint32(n)) {
+			continue
+		}
+		seen++
+		if allow(h.ids[n]) {
+			ok++
+		}
+	}
+	if seen == 0 {
+		return 0
+	}
+	return float64(ok) / float64(seen) * float64(h.live)
+}
+
+// exact is a Flat-style scan of the live (and allowed) vectors.
+func (h *HNSW) exact(q []float32, k int, allow func(uint64) bool) []Result {
+	kk := min(k, h.live)
+	t := newTopK(kk, make([]Result, 0, kk))
+	for n, id := range h.ids {
+		if h.isDead(uint32(n)) || (allow != nil && !allow(id)) {
+			continue
+		}
+		s := Dot(q, h.vec(uint32(n)))
+		if t.full() {
+			root := t.h[0]
+			if s < root.Score || (s == root.Score && id > root.ID) {
+				continue
+			}
+		}
+		t.push(Result{ID: id, Score: s})
+	}
+	if len(t.h) == 0 {
+		return nil
+	}
+	return t.sorted()
+}
