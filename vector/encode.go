@@ -39,7 +39,13 @@ var (
 var ErrFormat = errors.New("vector: malformed index encoding")
 
 // Limits on decoded sizes, so a corrupted header is an error rather than an
-// attempt to allocate terabytes.
+// attempt to allocate terabytes. Beyond them, every decoder checks each
+// count it reads against the bytes left when the reader tells its length
+// (bytes.Reader, bytes.Buffer, strings.Reader, a file): a count the rest
+// cannot hold is an ErrFormat naming the field, before anything is
+// allocated for it. From a stream of unknown length (a pipe, a
+// bufio.Reader) storage is reserved at most 1 MiB ahead of the data and
+// grows as the data arrives.
 const (
 	maxDim   = 1 << 16
 	maxCells = 1 << 24
@@ -66,7 +72,7 @@ func DecodeFlat(r io.Reader) (*Flat, error) {
 	d := newDecoder(r)
 	d.magic(flatMagic)
 	dim := d.dim()
-	n := d.count()
+	n := d.count("Flat vector count", 8+4*dim) // an id and a vector each
 	var f *Flat
 	if d.err == nil {
 		f = NewFlat(dim)
@@ -133,14 +139,20 @@ func DecodeIVF(r io.Reader, rng *rand.Rand) (*IVF, error) {
 	if d.err == nil && trained > 1 {
 		d.fail("trained flag %d", trained)
 	}
+	if trained == 1 {
+		// Every cell brings its centroid and its vector count.
+		d.need("IVF cell count", cells, 4*dim+8)
+	}
 	var x *IVF
 	if d.err == nil {
 		x = NewIVF(dim, cells, rng)
 		if trained == 1 {
 			x.centroids = d.f32s(cells, dim)
-			x.lists = make([]cellList, cells)
-			for c := range x.lists {
-				n := d.count()
+			if d.err == nil {
+				x.lists = make([]cellList, cells)
+			}
+			for c := 0; c < len(x.lists) && d.err == nil; c++ {
+				n := d.count("IVF cell vector count", 8+4*dim)
 				x.lists[c] = cellList{ids: d.u64s(n), data: d.f32s(n, dim)}
 			}
 		}
@@ -236,10 +248,46 @@ type decoder struct {
 	crc hash.Hash32
 	buf []byte
 	err error
+	// left is the number of bytes r holds from here on, or -1 when r
+	// cannot tell (a pipe, a bufio.Reader). Every count read is checked
+	// against it before anything is allocated for it.
+	left int64
 }
 
+// streamReserve is how many bytes of storage a decoder reserves ahead of
+// the data when it cannot know how much data there is: past that,
+// storage grows as the data arrives.
+const streamReserve = 1 << 20
+
 func newDecoder(r io.Reader) *decoder {
-	return &decoder{r: r, crc: crc32.New(castagnoli), buf: make([]byte, 1<<15)}
+	d := &decoder{r: r, crc: crc32.New(castagnoli), buf: make([]byte, 1<<15)}
+	d.left, d.err = readerLen(r)
+	return d
+}
+
+// readerLen returns how many bytes r holds from its position: the length
+// of a reader that reports it (bytes.Reader, bytes.Buffer,
+// strings.Reader), the distance to the end of one that seeks (a file), or
+// -1 for a stream. It fails only if r cannot seek back to where it was.
+func readerLen(r io.Reader) (int64, error) {
+	switch r := r.(type) {
+	case interface{ Len() int }:
+		return int64(r.Len()), nil
+	case io.Seeker:
+		at, err := r.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return -1, nil // not seekable after all (a pipe): a stream
+		}
+		end, err := r.Seek(0, io.SeekEnd)
+		if _, back := r.Seek(at, io.SeekStart); back != nil {
+			return -1, fmt.Errorf("vector: decoding index: seeking back to %d: %w", at, back)
+		}
+		if err != nil || end < at {
+			return -1, nil
+		}
+		return end - at, nil
+	}
+	return -1, nil
 }
 
 func (d *decoder) fail(format string, args ...any) {
@@ -263,6 +311,9 @@ func (d *decoder) read(n int) []byte {
 		return nil
 	}
 	d.crc.Write(b)
+	if d.left >= 0 {
+		d.left = max(d.left-int64(n), 0) // a reader that grew: stay a bound
+	}
 	return b
 }
 
@@ -309,21 +360,54 @@ func (d *decoder) dim() int {
 	return dim
 }
 
-// count reads a vector count. Storage is grown as the data arrives, so a
-// corrupted count ends in a truncation error, not a huge allocation.
-func (d *decoder) count() int {
+// count reads the count named field, of items that each take at least
+// size bytes further on (0: the count is not of items that follow). A
+// count the bytes left cannot hold is an error naming the field, and with
+// an error 0 is returned, so a damaged count allocates nothing.
+func (d *decoder) count(field string, size int) int {
 	n := d.u64()
 	if d.err == nil && n > math.MaxInt32 {
-		d.fail("count %d", n)
+		d.fail("%s %d, over the limit of %d", field, n, math.MaxInt32)
 	}
-	if d.err != nil {
+	if !d.need(field, int(min(n, math.MaxInt32)), size) {
 		return 0 // after a failed read nothing more is read: allocate nothing
 	}
 	return int(n)
 }
 
+// need reports whether n items of size bytes each fit in the bytes left,
+// failing with an error naming field when they do not, so that nothing is
+// allocated for a count a damaged header made up. From a stream of
+// unknown length it cannot tell, and reports true.
+func (d *decoder) need(field string, n, size int) bool {
+	if d.err != nil {
+		return false
+	}
+	if d.left >= 0 && size > 0 && int64(n) > d.left/int64(size) {
+		d.fail("%s %d needs %d × %d bytes, only %d left: truncated or damaged", field, n, n, size, d.left)
+		return false
+	}
+	return true
+}
+
+// capFor is the capacity to reserve for n items taking size bytes each in
+// the encoding: all n when the bytes left hold them, otherwise only what
+// the bytes left (or, from a stream, streamReserve bytes) can hold, the
+// rest growing as data arrives; after an error, none. Reserving the exact
+// count spares a large index the slack of a growing slice.
+func (d *decoder) capFor(n, size int) int {
+	if d.err != nil {
+		return 0 // nothing more will be read
+	}
+	limit := int64(streamReserve)
+	if d.left >= 0 {
+		limit = d.left
+	}
+	return int(min(int64(n), limit/int64(size)))
+}
+
 func (d *decoder) u64s(n int) []uint64 {
-	out := make([]uint64, 0, min(n, 1<<16))
+	out := make([]uint64, 0, d.capFor(n, 8))
 	for len(out) < n && d.err == nil {
 		m := min(n-len(out), len(d.buf)/8)
 		b := d.read(8 * m)
@@ -336,7 +420,7 @@ func (d *decoder) u64s(n int) []uint64 {
 
 func (d *decoder) f32s(n, dim int) []float32 {
 	total := n * dim
-	out := make([]float32, 0, min(total, 1<<18))
+	out := make([]float32, 0, d.capFor(total, 4))
 	for len(out) < total && d.err == nil {
 		m := min(total-len(out), len(d.buf)/4)
 		b := d.read(4 * m)

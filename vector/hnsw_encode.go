@@ -102,7 +102,8 @@ func DecodeHNSW(r io.Reader) (*HNSW, error) {
 		efS > math.MaxInt32 || !(mult > 0) || math.IsInf(mult, 0) || math.IsNaN(share) || flags > 3) {
 		d.fail("options M %d, ef %d/%d, level multiplier %v, tombstone share %v, flags %d", m, efC, efS, mult, share, flags)
 	}
-	n := d.count()
+	// A node brings at least its id, level, vector and layer-0 block.
+	n := d.count("HNSW node count", nodeBytes(dim, m))
 	entry := d.u32()
 	top := int(d.u32()) - 1
 	if d.err != nil {
@@ -116,9 +117,10 @@ func DecodeHNSW(r io.Reader) (*HNSW, error) {
 	h.ids = d.u64s(n)
 	h.level = getBytes(d, n)
 	h.dead = d.u64s((n + 63) / 64)
-	// The node blocks grow as the data arrives, so a corrupted count
-	// ends in a truncation error, not a huge allocation.
-	h.setNodes(make([]uint32, 0, min(n, 1<<12)*h.stride))
+	// The node blocks are reserved for the nodes the bytes left can hold
+	// and grow past that as the data arrives, so a damaged count ends in
+	// a truncation error, not a huge allocation.
+	h.setNodes(make([]uint32, 0, d.capFor(n, nodeBytes(dim, m))*h.stride))
 	for i := 0; i < n && d.err == nil; i++ {
 		h.appendNodes(1)
 		getF32sInto(d, h.vecs[i*h.stride:i*h.stride+dim])
@@ -126,12 +128,12 @@ func DecodeHNSW(r io.Reader) (*HNSW, error) {
 	for i := 0; i < n && d.err == nil; i++ {
 		getU32sInto(d, h.block(uint32(i), 0))
 	}
-	u := d.count()
+	u := d.count("HNSW upper-layer word count", 4)
 	h.upper = getU32s(d, u)
 	var lo, step []float32
 	fitted := d.u8()
 	if fitted == 1 {
-		h.fitAt = d.count()
+		h.fitAt = d.count("HNSW codec fit count", 0)
 		lo, step = d.f32s(1, dim), d.f32s(1, dim)
 	} else if d.err == nil && fitted != 0 {
 		d.fail("codec flag %d", fitted)
@@ -250,7 +252,7 @@ func getU32sInto(d *decoder, dst []uint32) {
 // getU32s and getBytes grow their result as data arrives, like the
 // decoder's own readers, so a corrupted count cannot allocate much.
 func getU32s(d *decoder, n int) []uint32 {
-	out := make([]uint32, 0, min(n, 1<<16))
+	out := make([]uint32, 0, d.capFor(n, 4))
 	for len(out) < n && d.err == nil {
 		b := d.read(4 * min(n-len(out), len(d.buf)/4))
 		for i := 0; i < len(b); i += 4 {
@@ -261,12 +263,16 @@ func getU32s(d *decoder, n int) []uint32 {
 }
 
 func getBytes(d *decoder, n int) []byte {
-	out := make([]byte, 0, min(n, 1<<16))
+	out := make([]byte, 0, d.capFor(n, 1))
 	for len(out) < n && d.err == nil {
 		out = append(out, d.read(min(n-len(out), len(d.buf)))...)
 	}
 	return out
 }
+
+// nodeBytes is the fewest bytes a node takes in the encoding: its id,
+// level, vector and layer-0 block.
+func nodeBytes(dim, m int) int { return 8 + 1 + 4*dim + 4*(1+2*m) }
 
 // popcount counts the set bits of a bitset.
 func popcount(b []uint64) int {
