@@ -154,7 +154,7 @@ func (e *Engine) Index(ctx context.Context, root string, progress func(Progress)
 			}
 			flags := ingest.FlagChunks(p, chunks)
 			rep.Files = append(rep.Files, fileReport(en.Path, "indexed", "", p, len(chunks), flags))
-			if err := r.add(pendingDoc{doc: p.Doc, format: p.Format, chunks: chunks, flags: flags}); err != nil {
+			if err := r.add(pendingDoc{doc: p.Doc, format: p.Format, chunks: chunks, flags: flags, ocr: p.OCR}); err != nil {
 				return err
 			}
 			report(en.Path)
@@ -278,6 +278,7 @@ type pendingDoc struct {
 	// flags are the document's flagged passages (ingest.FlagChunks); nil
 	// means not computed, and flush flags the chunks' text.
 	flags []ingest.Flag
+	ocr   []ingest.OCRPage // pages read by OCR, kept under ingest.OCRMeta
 }
 
 // flush embeds what the pending documents need and puts them in the
@@ -350,6 +351,9 @@ func (e *Engine) flush(r *run, docs []pendingDoc) error {
 		}
 		if g := ingest.EncodeFlags(flags); g != "" {
 			meta[ingest.GuardMeta] = g
+		}
+		if o := ingest.EncodeOCR(d.ocr); o != "" {
+			meta[ingest.OCRMeta] = o
 		}
 		for _, f := range flags {
 			r.rep.Flagged = append(r.rep.Flagged, Flag{Path: doc.ID, Chunk: f.Chunk, Kind: string(f.Kind), Text: f.Text})

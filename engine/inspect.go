@@ -40,8 +40,7 @@ type FileReport struct {
 	Characters int    `json:"characters"`
 	Language   string `json:"language"`
 	Tables     int    `json:"tables"`
-	// OCRPages counts the pages whose text came from OCR (none yet:
-	// fonte has no OCR).
+	// OCRPages counts the pages whose text came from OCR.
 	OCRPages int `json:"ocr_pages"`
 	// Flags counts the flagged passages (ingest.FlagChunks) and FlagKinds
 	// names their kinds; for an unchanged file, those the index recorded.
@@ -59,6 +58,7 @@ func fileReport(path, status, reason string, p *ingest.Parsed, chunks int, flags
 	f := FileReport{Path: path, Status: status, Reason: reason, Chunks: chunks, Flags: len(flags)}
 	if p != nil {
 		f.Format, f.Pages, f.Language = p.Format, p.Pages, p.Doc.Language
+		f.OCRPages = len(p.OCR)
 		f.Characters = utf8.RuneCountInString(p.Doc.Text)
 		for _, b := range p.Blocks {
 			if b.Kind == ingest.KindTable {

@@ -109,7 +109,7 @@ func (e *Engine) Add(ctx context.Context, files []Upload, progress func(Progress
 				rep.Refused = append(rep.Refused, Refused{Path: f.id, Reason: "empty: no text to chunk"})
 				continue
 			}
-			if err := r.add(pendingDoc{doc: f.p.Doc, format: f.p.Format, chunks: chunks, flags: ingest.FlagChunks(f.p, chunks)}); err != nil {
+			if err := r.add(pendingDoc{doc: f.p.Doc, format: f.p.Format, chunks: chunks, flags: ingest.FlagChunks(f.p, chunks), ocr: f.p.OCR}); err != nil {
 				return err
 			}
 		}

@@ -67,6 +67,10 @@ type Parsed struct {
 	// were dropped from the text; the quality check weighs them.
 	Control int
 
+	// OCR lists the pages whose text came from OCR (scans, images), with
+	// their mean word confidence; nil for text read from a text layer.
+	OCR []OCRPage
+
 	// Warnings lists problems that did not stop extraction, such as front
 	// matter that is not valid YAML.
 	Warnings []string
@@ -106,7 +110,8 @@ type ParseFunc func(name string, raw []byte) (*Parsed, error)
 // ParserFor returns the parser for a file name's extension (case
 // insensitive), or nil when the extension is not supported:
 // .md .markdown → Markdown, .txt .text → plain text, .html .htm → HTML,
-// .pdf → PDF, .docx → Word, .odt → OpenDocument text, .pptx → PowerPoint.
+// .pdf → PDF, .docx → Word, .odt → OpenDocument text, .pptx → PowerPoint,
+// .png .jpg .jpeg .tif .tiff → image read by OCR.
 func ParserFor(name string) ParseFunc {
 	switch strings.ToLower(path.Ext(filepath.ToSlash(name))) {
 	case ".md", ".markdown":
@@ -116,13 +121,15 @@ func ParserFor(name string) ParseFunc {
 	case ".html", ".htm":
 		return ParseHTML
 	case ".pdf":
-		return ParsePDF
+		return parsePDFOrScan
 	case ".docx":
 		return ParseDOCX
 	case ".odt":
 		return ParseODT
 	case ".pptx":
 		return ParsePPTX
+	case ".png", ".jpg", ".jpeg", ".tif", ".tiff":
+		return ParseImage
 	}
 	return nil
 }

@@ -40,7 +40,7 @@ var walkTree = map[string]string{
 	"docs/c.html":        "<html><head><title>Gamma</title></head><body><p>An HTML page in docs.</p></body></html>",
 	"docs/deep/d.md":     "# Delta\n\nA Markdown file two folders down.\n",
 	"docs/deep/e.MD":     "# Epsilon\n\nUpper-case extension.\n",
-	"docs/img.png":       "\x89PNG\r\n\x1a\n",
+	"docs/img.gif":       "GIF89a",
 	"drafts/f.md":        "# Draft\n\nNot ready.\n",
 	"NOTES":              "no extension",
 	"empty.txt":          "",
@@ -93,14 +93,14 @@ func TestWalk(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantPaths := []string{"NOTES", "a.md", "b.txt", "bin.txt", "broken.pdf", "docs/c.html", "docs/deep/d.md",
-		"docs/deep/e.MD", "docs/img.png", "drafts/f.md", "empty.txt", "zeta/last.markdown"}
+		"docs/deep/e.MD", "docs/img.gif", "drafts/f.md", "empty.txt", "zeta/last.markdown"}
 	if !reflect.DeepEqual(paths, wantPaths) {
 		t.Errorf("visited %q\nwant    %q", paths, wantPaths)
 	}
 	wantOutcome := map[string]string{
 		"NOTES": "skipped", "a.md": "parsed", "b.txt": "parsed", "bin.txt": "refused binary",
 		"broken.pdf": "refused unreadable", "docs/c.html": "parsed", "docs/deep/d.md": "parsed",
-		"docs/deep/e.MD": "parsed", "docs/img.png": "skipped", "drafts/f.md": "parsed",
+		"docs/deep/e.MD": "parsed", "docs/img.gif": "skipped", "drafts/f.md": "parsed",
 		"empty.txt": "refused empty", "zeta/last.markdown": "parsed",
 	}
 	if !reflect.DeepEqual(outcome, wantOutcome) {
@@ -119,8 +119,8 @@ func TestWalkGlobs(t *testing.T) {
 		{"top-level only", WalkOptions{Include: []string{"*.md", "*.txt"}}, []string{"a.md", "b.txt", "bin.txt", "empty.txt"}},
 		{"exclude folder", WalkOptions{Include: []string{"**/*.md"}, Exclude: []string{"drafts/**"}}, []string{"a.md", "docs/deep/d.md"}},
 		{"exclude nested folder by name", WalkOptions{Include: []string{"**/*.md", "**/*.MD"}, Exclude: []string{"**/deep"}}, []string{"a.md", "drafts/f.md"}},
-		{"under a folder", WalkOptions{Include: []string{"docs/**"}}, []string{"docs/c.html", "docs/deep/d.md", "docs/deep/e.MD", "docs/img.png"}},
-		{"exclude by extension", WalkOptions{Include: []string{"docs/**"}, Exclude: []string{"**/*.png"}}, []string{"docs/c.html", "docs/deep/d.md", "docs/deep/e.MD"}},
+		{"under a folder", WalkOptions{Include: []string{"docs/**"}}, []string{"docs/c.html", "docs/deep/d.md", "docs/deep/e.MD", "docs/img.gif"}},
+		{"exclude by extension", WalkOptions{Include: []string{"docs/**"}, Exclude: []string{"**/*.gif"}}, []string{"docs/c.html", "docs/deep/d.md", "docs/deep/e.MD"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

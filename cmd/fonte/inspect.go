@@ -33,6 +33,8 @@ type inspected struct {
 	Pages      int      `json:"pages"`
 	Characters int      `json:"characters"`
 	Tables     int      `json:"tables"`
+	// OCR lists the pages read by OCR with their mean word confidence.
+	OCR []ingest.OCRPage `json:"ocr,omitempty"`
 	// Hidden, Invisible and Control count the characters the parser
 	// dropped (see ingest.Parsed).
 	Hidden    int            `json:"hidden_characters"`
@@ -187,7 +189,7 @@ func inspectFile(s engine.Settings, name string, withChunks bool) (*inspected, e
 	in.parsed = p
 	in.Format, in.Title, in.Language, in.Tags = p.Format, p.Doc.Title, p.Doc.Language, p.Doc.Tags
 	in.Analysis = engine.Analysis(p.Doc.Language)
-	in.Pages, in.Characters = p.Pages, utf8.RuneCountInString(p.Doc.Text)
+	in.Pages, in.Characters, in.OCR = p.Pages, utf8.RuneCountInString(p.Doc.Text), p.OCR
 	in.Hidden, in.Invisible, in.Control, in.Warnings = p.Hidden, p.Invisible, p.Control, p.Warnings
 	for _, b := range p.Blocks {
 		ib := inspectBlock{Kind: string(b.Kind), Level: b.Level, Headings: b.Headings, Page: b.Page, Text: b.Text}
@@ -267,6 +269,11 @@ func printInspected(w io.Writer, in *inspected, showChunks bool) {
 	}
 	fmt.Fprintf(w, "pages: %d, characters: %d, blocks: %d, tables: %d, chunks: %d\n",
 		in.Pages, in.Characters, len(in.Blocks), in.Tables, in.NChunks)
+	ocr := map[int]ingest.OCRPage{}
+	for _, o := range in.OCR {
+		ocr[o.Page] = o
+		fmt.Fprintf(w, "ocr: page %d, mean word confidence %.1f (%d words, %s)\n", o.Page, o.Confidence, o.Words, o.Language)
+	}
 	if in.Hidden+in.Invisible+in.Control > 0 {
 		fmt.Fprintf(w, "dropped: %d hidden, %d invisible, %d control characters\n", in.Hidden, in.Invisible, in.Control)
 	}
@@ -290,7 +297,11 @@ func printInspected(w io.Writer, in *inspected, showChunks bool) {
 	for _, b := range in.Blocks {
 		if b.Page > 0 && b.Page != page {
 			page = b.Page
-			fmt.Fprintf(w, "\n--- page %d ---\n", page)
+			if o, ok := ocr[page]; ok {
+				fmt.Fprintf(w, "\n--- page %d (OCR, confidence %.0f) ---\n", page, o.Confidence)
+			} else {
+				fmt.Fprintf(w, "\n--- page %d ---\n", page)
+			}
 		}
 		fmt.Fprintln(w)
 		switch b.Kind {

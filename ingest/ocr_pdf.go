@@ -1,0 +1,120 @@
+package ingest
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// PageRenderer turns the pages of a PDF file into images for OCR. fonte
+// renders with poppler's pdftoppm ([Pdftoppm]); another engine (PDFium)
+// can stand in.
+type PageRenderer interface {
+	// PageCount returns the number of pages of the PDF at pdfPath.
+	PageCount(ctx context.Context, pdfPath string) (int, error)
+	// RenderPage writes 1-based page of the PDF at pdfPath as a PNG image
+	// at dpi to pngPath.
+	RenderPage(ctx context.Context, pdfPath string, page, dpi int, pngPath string) error
+}
+
+// Pdftoppm renders with poppler-utils' pdfinfo and pdftoppm, found on PATH
+// when called.
+type Pdftoppm struct{}
+
+// errNoPoppler is returned when pdftoppm or pdfinfo is not on PATH.
+var errNoPoppler = errors.New("rendering pages needs pdftoppm and pdfinfo (install poppler-utils)")
+
+// PageCount implements PageRenderer with pdfinfo's "Pages:" line.
+func (Pdftoppm) PageCount(ctx context.Context, pdfPath string) (int, error) {
+	bin, err := exec.LookPath("pdfinfo")
+	if err != nil {
+		return 0, errNoPoppler
+	}
+	out, err := exec.CommandContext(ctx, bin, pdfPath).Output()
+	if err != nil {
+		return 0, fmt.Errorf("pdfinfo: %w", err)
+	}
+	sc := bufio.NewScanner(strings.NewReader(string(out)))
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "Pages:"); ok {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil || n < 1 {
+				return 0, fmt.Errorf("pdfinfo: page count %q", strings.TrimSpace(v))
+			}
+			return n, nil
+		}
+	}
+	return 0, errors.New("pdfinfo: no page count")
+}
+
+// RenderPage implements PageRenderer: pdftoppm -r DPI -png -f N -l N
+// -singlefile, in grey (colour adds nothing for OCR and triples the
+// bytes).
+func (Pdftoppm) RenderPage(ctx context.Context, pdfPath string, page, dpi int, pngPath string) error {
+	bin, err := exec.LookPath("pdftoppm")
+	if err != nil {
+		return errNoPoppler
+	}
+	n := strconv.Itoa(page)
+	root := strings.TrimSuffix(pngPath, ".png")
+	cmd := exec.CommandContext(ctx, bin, "-r", strconv.Itoa(dpi), "-png", "-gray", "-f", n, "-l", n, "-singlefile", pdfPath, root)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("pdftoppm page %d: %v: %s", page, err, strings.TrimSpace(string(out)))
+	}
+	if root+".png" != pngPath {
+		return os.Rename(root+".png", pngPath)
+	}
+	return nil
+}
+
+// parsePDFOrScan is the parser Parse uses for .pdf: ParsePDF, and for a
+// PDF it refuses as image only (no text layer: a scan), OCR with
+// DefaultOCR. OCR runs after ParsePDF returns, so outside its time limit,
+// which is sized for reading text, not for reading pages by OCR.
+func parsePDFOrScan(name string, raw []byte) (*Parsed, error) {
+	p, err := ParsePDF(name, raw)
+	var r *Refusal
+	if !errors.As(err, &r) || r.Reason != ReasonImageOnly {
+		return p, err
+	}
+	return OCRPDF(context.Background(), name, raw, DefaultOCR)
+}
+
+// OCRPDF reads a PDF without a text layer by OCR: each page is rendered
+// (opts.Renderer at opts.DPI) and read by Tesseract, a few pages at once.
+// Blocks are Tesseract's paragraphs with their page; Parsed.OCR records
+// each page's mean confidence, and pages under OCRFloor are left out
+// with a warning. Without tesseract the *Refusal names the packages to
+// install.
+func OCRPDF(ctx context.Context, name string, raw []byte, opts OCROptions) (*Parsed, error) {
+	run, err := newOCRRun(ctx, name, opts, "its pages are images without a text layer (a scan?)")
+	if err != nil {
+		return nil, err
+	}
+	defer run.close()
+	in := filepath.Join(run.dir, "in.pdf")
+	if err := os.WriteFile(in, raw, 0o600); err != nil {
+		return nil, &Refusal{Path: name, Reason: ReasonUnreadable, Detail: "OCR: writing a temporary copy", Err: err}
+	}
+	n, err := run.opts.Renderer.PageCount(ctx, in)
+	if err != nil {
+		return nil, &Refusal{Path: name, Reason: ReasonImageOnly, Detail: "needs OCR: its pages are images without a text layer", Err: err}
+	}
+	pages := run.readPages(ctx, n, func(ctx context.Context, page int) (string, error) {
+		png := filepath.Join(run.dir, fmt.Sprintf("page-%d.png", page))
+		return png, run.opts.Renderer.RenderPage(ctx, in, page, run.opts.DPI, png)
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return run.assemble(raw, "pdf", pages)
+}

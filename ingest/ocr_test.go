@@ -1,0 +1,227 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+)
+
+// The scans under testdata/ocr are real text pages (a public-domain
+// handbook page in English, the Debian New Maintainers' Guide in Italian)
+// typeset, rasterised at 150 DPI and wrapped back into image-only PDFs by
+// testdata/ocr/generate.go; en.txt and it.txt are the text they show.
+
+// ocrFile reads a file of testdata/ocr.
+func ocrFile(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "ocr", name))
+	if err != nil {
+		t.Fatalf("OCR test data (regenerate with go run ./testdata/ocr/generate.go): %v", err)
+	}
+	return b
+}
+
+// wordRecall is the share of ref's words (lower-cased runs of letters and
+// digits, counted with multiplicity) that got has too.
+func wordRecall(ref, got string) float64 {
+	words := func(s string) []string {
+		return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	}
+	have := map[string]int{}
+	for _, w := range words(got) {
+		have[w]++
+	}
+	want := words(ref)
+	found := 0
+	for _, w := range want {
+		if have[w] > 0 {
+			have[w]--
+			found++
+		}
+	}
+	return float64(found) / float64(len(want))
+}
+
+func TestOCRScans(t *testing.T) {
+	// Recall measured with eng+ita on these pages: en-scan.pdf 0.99,
+	// it-scan.pdf 0.99, en-page.png 0.99, it-page.tiff 0.99 (go test -run
+	// TestOCRScans -v ./ingest prints them); the thresholds leave a little
+	// room for another Tesseract build.
+	cases := []struct {
+		file, text, lang, format string
+		pages                    int
+	}{
+		{"en-scan.pdf", "en.txt", "en", "pdf", 1},
+		{"it-scan.pdf", "it.txt", "it", "pdf", 1},
+		{"en-page.png", "en.txt", "en", "image", 1},
+		{"it-page.tiff", "it.txt", "it", "image", 1},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			p, err := Parse(filepath.Join("testdata", "ocr", c.file), ocrFile(t, c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Format != c.format || p.Pages != c.pages {
+				t.Errorf("format %q, %d pages; want %q, %d", p.Format, p.Pages, c.format, c.pages)
+			}
+			if len(p.OCR) != 1 || p.OCR[0].Page != 1 || p.OCR[0].Language != "eng+ita" {
+				t.Fatalf("OCR pages %+v, want page 1 read with eng+ita", p.OCR)
+			}
+			if conf := p.OCR[0].Confidence; conf < OCRFloor || conf > 100 {
+				t.Errorf("confidence %.1f, want between the floor %.0f and 100", conf, OCRFloor)
+			}
+			if p.Doc.Language != c.lang {
+				t.Errorf("language %q, want %q", p.Doc.Language, c.lang)
+			}
+			if !slices.Contains(p.Doc.Tags, OCRTag) {
+				t.Errorf("tags %v lack %q", p.Doc.Tags, OCRTag)
+			}
+			recall := wordRecall(string(ocrFile(t, c.text)), p.Doc.Text)
+			t.Logf("%s: word recall %.3f, confidence %.1f, %d words", c.file, recall, p.OCR[0].Confidence, p.OCR[0].Words)
+			if recall < 0.95 {
+				t.Errorf("word recall %.3f, want ≥ 0.95; text:\n%s", recall, p.Doc.Text)
+			}
+			if len(p.Blocks) < 3 {
+				t.Errorf("%d blocks, want the page's paragraphs", len(p.Blocks))
+			}
+			for _, b := range p.Blocks {
+				if b.Page != 1 || p.Doc.Text[b.Start:b.End] != b.Text {
+					t.Errorf("block %q: page %d, span %d..%d", b.Text, b.Page, b.Start, b.End)
+				}
+			}
+		})
+	}
+}
+
+// A page too coarse to read (confidence near 55) and a page of noise (no
+// words) are refused, saying which page and why.
+func TestOCRLowConfidenceRefused(t *testing.T) {
+	for file, why := range map[string]string{"blurred.png": "mean word confidence", "noise.png": "no words recognised"} {
+		_, err := Parse(file, ocrFile(t, file))
+		var r *Refusal
+		if !errors.As(err, &r) || r.Reason != ReasonLowConfidence {
+			t.Errorf("%s: err = %v, want a %q refusal", file, err, ReasonLowConfidence)
+			continue
+		}
+		if !strings.Contains(r.Error(), file) || !strings.Contains(r.Detail, "page 1: "+why) {
+			t.Errorf("refusal %q should name the file, the page and say %q", r.Error(), why)
+		}
+	}
+}
+
+// pathWith sets PATH to a fresh folder holding links to the named
+// commands only.
+func pathWith(t *testing.T, commands ...string) {
+	t.Helper()
+	dir := t.TempDir()
+	for _, c := range commands {
+		bin, err := exec.LookPath(c)
+		if err != nil {
+			t.Fatalf("%s is not installed (scripts/test installs it): %v", c, err)
+		}
+		if err := os.Symlink(bin, filepath.Join(dir, c)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", dir)
+}
+
+func TestOCRWithoutTesseract(t *testing.T) {
+	pathWith(t, "pdftoppm", "pdfinfo")
+	want := "image only: needs OCR (install tesseract-ocr tesseract-ocr-eng tesseract-ocr-ita)"
+	for _, f := range []string{"en-scan.pdf", "en-page.png", "it-page.tiff"} {
+		_, err := Parse(f, ocrFile(t, f))
+		var r *Refusal
+		if !errors.As(err, &r) || r.Reason != ReasonImageOnly || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v, want one saying %q", f, err, want)
+		}
+	}
+}
+
+func TestOCRWithoutPoppler(t *testing.T) {
+	pathWith(t, "tesseract")
+	_, err := Parse("en-scan.pdf", ocrFile(t, "en-scan.pdf"))
+	if err == nil || !strings.Contains(err.Error(), "install poppler-utils") {
+		t.Fatalf("err = %v, want one naming poppler-utils", err)
+	}
+}
+
+func TestOCRUnknownLanguage(t *testing.T) {
+	p, err := ParseImageContext(context.Background(), "en-page.png", ocrFile(t, "en-page.png"), OCROptions{Language: "de"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.OCR[0].Language != "eng" || len(p.Warnings) == 0 || !strings.Contains(p.Warnings[0], `"de"`) {
+		t.Errorf("read with %q, warnings %q; want eng and a warning naming de", p.OCR[0].Language, p.Warnings)
+	}
+}
+
+func TestOCRCancelAndTimeout(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	raw := ocrFile(t, "en-scan.pdf")
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := OCRPDF(ctx, "en-scan.pdf", raw, OCROptions{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: err = %v, want context.Canceled", err)
+	}
+
+	start := time.Now()
+	_, err := OCRPDF(context.Background(), "en-scan.pdf", raw, OCROptions{PageTimeout: 50 * time.Millisecond})
+	if err == nil || !strings.Contains(err.Error(), "longer than 50ms") {
+		t.Errorf("timeout: err = %v, want one saying the page took longer than 50ms", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("a 50ms page timeout took %v", d)
+	}
+	left, err := os.ReadDir(tmp)
+	if err != nil || len(left) != 0 {
+		t.Errorf("temporary files left behind: %v %v", left, err)
+	}
+}
+
+func TestParseTSV(t *testing.T) {
+	tsv := strings.Join(tsvColumns, "\t") + "\n" +
+		"1\t1\t0\t0\t0\t0\t0\t0\t100\t100\t-1\t\n" +
+		"5\t1\t1\t1\t1\t1\t0\t0\t1\t1\t90\tA\n" +
+		"5\t1\t1\t1\t1\t2\t0\t0\t1\t1\t80\tscan-\n" +
+		"5\t1\t1\t1\t2\t1\t0\t0\t1\t1\t70\tning\n" +
+		"5\t1\t1\t1\t2\t2\t0\t0\t1\t1\t95\t \n" +
+		"5\t1\t1\t2\t1\t1\t0\t0\t1\t1\t60\tNext.\n" +
+		"5\t2\t1\t1\t1\t1\t0\t0\t1\t1\t40\tTwo\n"
+	pages, err := parseTSV(tsv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pages) != 2 {
+		t.Fatalf("%d pages, want 2", len(pages))
+	}
+	if got := pages[0].paras; !slices.Equal(got, []string{"A scanning", "Next."}) {
+		t.Errorf("paragraphs %q", got)
+	}
+	if pages[0].words != 4 || pages[0].conf != 75 || pages[1].page != 2 || pages[1].conf != 40 {
+		t.Errorf("pages %+v, want 4 words at 75 then page 2 at 40", pages)
+	}
+	if _, err := parseTSV("Tesseract Open Source OCR Engine\n"); err == nil {
+		t.Error("text that is not TSV was accepted")
+	}
+}
+
+func TestImageNotAnImage(t *testing.T) {
+	for _, name := range []string{"a.png", "a.jpg", "a.tiff"} {
+		_, err := Parse(name, []byte("hello, not an image"))
+		var r *Refusal
+		if !errors.As(err, &r) || r.Reason != ReasonUnreadable || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s: err = %v, want an unreadable refusal naming it", name, err)
+		}
+	}
+}
