@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -31,30 +32,43 @@ var (
 // ParsePDF extracts the text of a PDF page by page; every block carries
 // its 1-based page number.
 //
-// The content streams are interpreted here (with the operator reader and
-// font decoding of github.com/ledongthuc/pdf) rather than through the
-// library's plain-text helpers, because those lose word spacing when text
-// is positioned glyph by glyph and do not follow Td moves. Text runs are
-// placed with the text and graphics matrices; runs on one baseline form a
-// line, with a space where the gap between runs is wider than a fifth of
-// the font size; lines form paragraphs until the vertical gap exceeds 1.6
-// times the font size, the font size changes, or the page ends. Words
-// hyphenated across lines are joined. A paragraph of at most three lines
-// set at least 1.2 times larger than the body text is a heading, levelled
-// by size.
+// By default the text comes from PDFium (Chrome's PDF engine, run as
+// WebAssembly inside the process; see pdfium.go), which decodes fonts
+// without Unicode maps, ligatures and encrypted files that fonte's own
+// reader could not. Setting FONTE_PDF_READER=native selects fonte's own
+// content-stream reader instead (ParsePDFNative). Either way the lines
+// go through the same layout logic (pdfBlocks): running headers, footers
+// and page numbers are removed, lines form paragraphs until the vertical
+// gap exceeds 1.6 times the font size, the font size changes, or the page
+// ends; words hyphenated across lines are joined; a paragraph of at most
+// three lines set at least 1.2 times larger than the body text is a
+// heading, levelled by size.
 //
 // The title is the document's Info title, else the first heading, else the
-// file name. A broken PDF is refused with a *Refusal naming the file; a
-// panic inside the PDF library is recovered and refused the same way, and
-// so is a file the library has not finished reading within a time limit
-// (see pdfTimeout). A page that fails alone is skipped with a warning.
+// file name. A broken PDF is refused with a *Refusal naming the file, and
+// so is a file the reader has not finished within a time limit (see
+// pdfTimeout). A page that fails alone is skipped with a warning; pages
+// without a text layer are flagged, and a file of only such pages is
+// refused as image only.
 func ParsePDF(name string, raw []byte) (*Parsed, error) {
+	if pdfNative {
+		return pdfWithTimeout(name, raw, parsePDFNative)
+	}
+	return parsePDFium(name, raw)
+}
+
+// pdfNative selects fonte's own reader (FONTE_PDF_READER=native).
+var pdfNative = os.Getenv("FONTE_PDF_READER") == "native"
+
+// pdfWithTimeout runs extract on raw, giving up after pdfTimeout. The
+// native reader cannot be stopped: its goroutine is abandoned and ends,
+// if ever, on its own. (PDFium is stopped instead; see readPDFium.)
+func pdfWithTimeout(name string, raw []byte, extract func(string, []byte) (*Parsed, error)) (*Parsed, error) {
 	type result struct {
 		p   *Parsed
 		err error
 	}
 	done := make(chan result, 1)
-	extract := pdfExtract
 	go func() {
 		p, err := extract(name, raw)
 		done <- result{p, err}
@@ -66,38 +80,97 @@ func ParsePDF(name string, raw []byte) (*Parsed, error) {
 	case r := <-done:
 		return r.p, r.err
 	case <-timer.C:
-		// The goroutine cannot be stopped; it is abandoned and ends, if
-		// ever, on its own. Better than a run that never finishes.
 		return nil, &Refusal{Path: name, Reason: ReasonUnreadable,
 			Detail: fmt.Sprintf("gave up after %v: the PDF library did not finish (malformed file?)", limit)}
 	}
 }
 
-// pdfTimeout is how long one PDF may take: 30 seconds plus one second per
-// 100 KiB, far above what well-formed files need, because some malformed
-// ones (a cross-reference stream claiming 10^18 objects) send the PDF
-// library into a loop it never leaves.
+// ParsePDFNative is ParsePDF on fonte's own content-stream reader (on
+// github.com/ledongthuc/pdf) rather than PDFium, kept for comparison
+// (bench/pdfcompare) and as a fallback (FONTE_PDF_READER=native).
+func ParsePDFNative(name string, raw []byte) (*Parsed, error) {
+	return pdfWithTimeout(name, raw, parsePDFNative)
+}
+
+// pdfTimeout is how long one PDF may take once a reader has it: 30
+// seconds plus one second per 100 KiB, far above what well-formed files
+// need, because some malformed ones (a cross-reference stream claiming
+// 10^18 objects) send a PDF library into a loop it never leaves.
 var pdfTimeout = func(size int) time.Duration {
 	return 30*time.Second + time.Duration(size/(100<<10))*time.Second
 }
 
-// pdfExtract does the work of ParsePDF; a variable so tests can stand in a
-// reader that never finishes.
-var pdfExtract = parsePDF
+// pdfDoc is what a PDF reader takes from a document: its lines in reading
+// order, page by page, and what the refusals and flags need.
+type pdfDoc struct {
+	pages     int
+	lines     []pdfLine
+	title     string
+	imageOnly []int    // 1-based pages with images and no text layer
+	warnings  []string // pages that failed alone
+}
 
-func parsePDF(name string, raw []byte) (p *Parsed, err error) {
+func hasPDFHeader(raw []byte) bool {
+	return bytes.Contains(raw[:min(len(raw), 1024)], []byte("%PDF-"))
+}
+
+// pdfParsed lays out the lines of doc (either reader's) as blocks and
+// fills in what ParsePDF returns.
+func pdfParsed(name string, raw []byte, doc *pdfDoc) (*Parsed, error) {
+	for i := range doc.lines {
+		doc.lines[i].text = joinAccents(doc.lines[i].text)
+	}
+	var b builder
+	pdfBlocks(&b, dropRunningLines(doc.lines, doc.pages))
+	out := b.finish(name, "pdf", raw)
+	if s := Stats(out.Doc.Text); s.Letters+s.Digits == 0 && (len(doc.imageOnly) > 0 || pdfImageRE.Match(raw)) {
+		return nil, imageOnlyRefusal(name, doc.pages)
+	}
+	out.Pages = doc.pages
+	out.Warnings = append(doc.warnings, imageOnlyWarnings(doc.imageOnly)...)
+	out.Doc.Title = cleanPDFTitle(doc.title)
+	if out.Doc.Title == "" {
+		out.Doc.Title = firstHeading(out.Blocks, 0)
+	}
+	if out.Doc.Title == "" {
+		out.Doc.Title = titleFromName(name)
+	}
+	out.Doc.Language = DetectLanguage(out.Doc.Text)
+	return out, nil
+}
+
+// imageOnlyRefusal is the refusal of a PDF whose pages are all images
+// without a text layer (a scan): it says what the file needs rather than
+// "empty". OCR, when fonte runs it, starts here.
+func imageOnlyRefusal(name string, pages int) error {
+	return &Refusal{Path: name, Reason: ReasonImageOnly,
+		Detail: fmt.Sprintf("%d pages of images without a text layer (a scan?): they need OCR, which fonte does not run yet; "+
+			"make a text layer first (e.g. ocrmypdf -l eng+ita in.pdf out.pdf, with tesseract-ocr installed) and index that", pages)}
+}
+
+// imageOnlyWarnings flags the pages of a PDF that are images without a
+// text layer while other pages have text: their content is missing from
+// the index. OCR, when fonte runs it, reads these pages.
+func imageOnlyWarnings(pages []int) []string {
+	var out []string
+	for _, p := range pages {
+		out = append(out, fmt.Sprintf("page %d: image only, no text layer: its text is not indexed (needs OCR)", p))
+	}
+	return out
+}
+
+func parsePDFNative(name string, raw []byte) (p *Parsed, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			p, err = nil, &Refusal{Path: name, Reason: ReasonUnreadable, Detail: fmt.Sprintf("broken PDF: %v", r)}
 		}
 	}()
-	if !bytes.Contains(raw[:min(len(raw), 1024)], []byte("%PDF-")) {
+	if !hasPDFHeader(raw) {
 		return nil, &Refusal{Path: name, Reason: ReasonUnreadable, Detail: "not a PDF (no %PDF- header)"}
 	}
 	r, err := pdf.NewReader(bytes.NewReader(raw), int64(len(raw)))
 	if errors.Is(err, pdf.ErrInvalidPassword) {
-		return nil, &Refusal{Path: name, Reason: ReasonEncrypted,
-			Detail: "needs a password: save a copy without it (e.g. qpdf --password=PASSWORD --decrypt in.pdf out.pdf) and index that"}
+		return nil, &Refusal{Path: name, Reason: ReasonEncrypted, Detail: pdfNeedsPassword}
 	}
 	if err != nil && pdfEncryptRE.Match(raw) {
 		return nil, &Refusal{Path: name, Reason: ReasonEncrypted,
@@ -114,44 +187,22 @@ func parsePDF(name string, raw []byte) (p *Parsed, err error) {
 		return nil, &Refusal{Path: name, Reason: ReasonUnreadable, Detail: "broken PDF: no pages"}
 	}
 
-	var lines []pdfLine
-	var warnings []string
+	doc := &pdfDoc{pages: len(pages), title: r.Trailer().Key("Info").Key("Title").Text()}
 	failed := 0
 	for i, pg := range pages {
 		pl, err := pageLines(pg, i+1)
 		if err != nil {
 			failed++
-			warnings = append(warnings, fmt.Sprintf("page %d skipped: %v", i+1, err))
+			doc.warnings = append(doc.warnings, fmt.Sprintf("page %d skipped: %v", i+1, err))
 			continue
 		}
-		lines = append(lines, pl...)
+		doc.lines = append(doc.lines, pl...)
 	}
 	if failed == len(pages) {
 		return nil, &Refusal{Path: name, Reason: ReasonUnreadable,
-			Detail: fmt.Sprintf("broken PDF: no page could be read (%s)", warnings[0])}
+			Detail: fmt.Sprintf("broken PDF: no page could be read (%s)", doc.warnings[0])}
 	}
-
-	var b builder
-	pdfBlocks(&b, lines)
-	out := b.finish(name, "pdf", raw)
-	if s := Stats(out.Doc.Text); s.Letters+s.Digits == 0 && pdfImageRE.Match(raw) {
-		// Pages with images and no text: a scan. Say what it needs rather
-		// than "empty".
-		return nil, &Refusal{Path: name, Reason: ReasonImageOnly,
-			Detail: fmt.Sprintf("%d pages of images without a text layer (a scan?): they need OCR, which fonte does not run yet; "+
-				"make a text layer first (e.g. ocrmypdf -l eng+ita in.pdf out.pdf, with tesseract-ocr installed) and index that", len(pages))}
-	}
-	out.Pages = len(pages)
-	out.Warnings = warnings
-	out.Doc.Title = pdfTitle(r)
-	if out.Doc.Title == "" {
-		out.Doc.Title = firstHeading(out.Blocks, 0)
-	}
-	if out.Doc.Title == "" {
-		out.Doc.Title = titleFromName(name)
-	}
-	out.Doc.Language = DetectLanguage(out.Doc.Text)
-	return out, nil
+	return pdfParsed(name, raw, doc)
 }
 
 // maxTreeDepth bounds the page tree and the parent chain followed for
@@ -215,9 +266,10 @@ func inherited(v pdf.Value, key string) pdf.Value {
 	return pdf.Value{}
 }
 
-// pdfTitle returns the Info dictionary's title unless it is a placeholder.
-func pdfTitle(r *pdf.Reader) string {
-	t := cleanTitle(r.Trailer().Key("Info").Key("Title").Text())
+// cleanPDFTitle returns the Info dictionary's title unless it is a
+// placeholder.
+func cleanPDFTitle(title string) string {
+	t := cleanTitle(title)
 	low := strings.ToLower(t)
 	if low == "untitled" || strings.HasSuffix(low, ".doc") || strings.HasSuffix(low, ".docx") {
 		return ""

@@ -14,8 +14,9 @@ import (
 )
 
 // TestPDFRefusalsSayWhatToDo: a password-protected PDF and a scanned
-// (image-only) one are refused with reasons that say what they need, not
-// "broken PDF" or "empty".
+// (image-only) one are refused by ParsePDF with reasons that say what
+// they need, not "broken PDF" or "empty"; a PDF encrypted with AES-256
+// and an empty user password (permissions only) opens, as in any viewer.
 func TestPDFRefusalsSayWhatToDo(t *testing.T) {
 	// A page that is only a picture, as a scanner makes.
 	img := image.NewGray(image.Rect(0, 0, 200, 100))
@@ -56,12 +57,23 @@ func TestPDFRefusalsSayWhatToDo(t *testing.T) {
 	}{
 		{"scan.pdf", scanPDF.Bytes(), ReasonImageOnly, "need OCR"},
 		{"locked.pdf", lockedPDF.Bytes(), ReasonEncrypted, "needs a password"},
-		{"aes256-permissions-only.pdf", aes, ReasonEncrypted, "qpdf --decrypt"},
 	} {
-		_, err := Parse(c.name, c.raw)
+		_, err := ParsePDF(c.name, c.raw)
 		var r *Refusal
 		if !errors.As(err, &r) || r.Reason != c.reason || !strings.Contains(r.Detail, c.says) {
 			t.Errorf("%s: %v, want %s saying %q", c.name, err, c.reason, c.says)
 		}
+	}
+	p, err := ParsePDF("aes256-permissions-only.pdf", aes)
+	if err != nil {
+		t.Fatalf("AES-256 with an empty user password: %v", err)
+	}
+	if p.Doc.Text != "Expense claims are filed within 30 days of the trip." {
+		t.Errorf("AES-256 text %q", p.Doc.Text)
+	}
+	// The native reader cannot decrypt AES-256 and says what to do.
+	_, err = ParsePDFNative("aes256-permissions-only.pdf", aes)
+	if r := wantRefusal(t, err, ReasonEncrypted); !strings.Contains(r.Detail, "qpdf --decrypt") {
+		t.Errorf("native: %v", err)
 	}
 }

@@ -51,8 +51,9 @@ func makePDF(t testing.TB, title string, pages []pdfPage) []byte {
 
 // rawPDF assembles a minimal PDF by hand, one content stream per page,
 // so tests can feed the extractor operators fpdf never writes. Font F1 is
-// Helvetica; F2 is a composite font whose ToUnicode map is one range
-// <0000> <FFFF> -> U+0000, as fpdf writes for UTF-8 fonts.
+// Helvetica; F2 is a composite font (no embedded program) whose ToUnicode
+// map is one range <0000> <FFFF> -> U+0000, as fpdf writes for UTF-8
+// fonts.
 func rawPDF(pages ...string) []byte {
 	var b bytes.Buffer
 	var offsets []int
@@ -70,7 +71,7 @@ func rawPDF(pages ...string) []byte {
 	obj("<< /Type /Catalog /Pages 2 0 R >>")
 	obj(fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), len(pages)))
 	obj("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
-	obj("<< /Type /Font /Subtype /Type0 /BaseFont /Test /Encoding /Identity-H /ToUnicode 5 0 R >>")
+	obj("<< /Type /Font /Subtype /Type0 /BaseFont /Test /Encoding /Identity-H /ToUnicode 5 0 R /DescendantFonts [<< /Type /Font /Subtype /CIDFontType2 /BaseFont /Test /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor << /Type /FontDescriptor /FontName /Test /Flags 32 /FontBBox [0 0 1000 1000] /ItalicAngle 0 /Ascent 800 /Descent -200 /CapHeight 700 /StemV 80 >> /DW 500 >>] >>")
 	obj(fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(cmap), cmap))
 	for i, c := range pages {
 		obj(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents %d 0 R >>", first+2*i+1))
@@ -180,21 +181,30 @@ func TestPDFOperators(t *testing.T) {
 }
 
 func TestPDFPanickingPageIsSkipped(t *testing.T) {
-	// "1 begin" makes the library's content-stream interpreter panic.
+	// "1 begin" makes the native reader's content-stream interpreter
+	// panic: that page is skipped with a warning.
 	raw := rawPDF(
 		"BT /F1 12 Tf 72 700 Td (The first page reads fine and has enough words to keep.) Tj ET",
 		"BT /F1 12 Tf 72 700 Td (lost) Tj ET 1 begin",
 	)
-	p := parsePDFFile(t, "half.pdf", raw)
+	p, err := ParsePDFNative("half.pdf", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0], "page 2") {
 		t.Errorf("warnings %q, want one naming page 2", p.Warnings)
 	}
 	if len(p.Blocks) != 1 || p.Blocks[0].Page != 1 {
 		t.Errorf("blocks %+v", p.Blocks)
 	}
-
-	_, err := Parse("allbad.pdf", rawPDF("1 begin"))
+	_, err = ParsePDFNative("allbad.pdf", rawPDF("1 begin"))
 	wantRefusal(t, err, ReasonUnreadable)
+
+	// PDFium reads the text before the stray operator, as viewers show it.
+	p = parsePDFFile(t, "half.pdf", raw)
+	if got := blockTexts(p, KindParagraph); len(got) != 2 || got[1] != "lost" || p.Blocks[1].Page != 2 {
+		t.Errorf("PDFium: paragraphs %q", got)
+	}
 }
 
 func TestBrokenPDFRefused(t *testing.T) {
@@ -249,14 +259,14 @@ func TestPDFCyclicPageTreeRefused(t *testing.T) {
 func TestPDFTimeout(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
-	oldExtract, oldTimeout := pdfExtract, pdfTimeout
-	defer func() { pdfExtract, pdfTimeout = oldExtract, oldTimeout }()
-	pdfExtract = func(string, []byte) (*Parsed, error) {
+	oldTimeout := pdfTimeout
+	defer func() { pdfTimeout = oldTimeout }()
+	never := func(string, []byte) (*Parsed, error) {
 		<-release // a library loop that never ends
 		return nil, nil
 	}
 	pdfTimeout = func(int) time.Duration { return 10 * time.Millisecond }
-	_, err := Parse("slow.pdf", []byte("%PDF-1.4"))
+	_, err := pdfWithTimeout("slow.pdf", []byte("%PDF-1.4"), never)
 	r := wantRefusal(t, err, ReasonUnreadable)
 	if !strings.Contains(r.Detail, "gave up") {
 		t.Errorf("detail %q", r.Detail)
