@@ -80,14 +80,20 @@ var (
 	placeRE    = regexp.MustCompile(`(?i)\b\d+(?:st|nd|rd|th)?\s+(?:floor|wing)\b|\b(?:floor|room|building|street|st\.|avenue|ave\.|suite|wing|piano|stanza|sala|edificio|sede|via|piazza|viale|corso)\b|https?://\S+|\b\w+(?:\s?>\s?\w+)+|\b\d{5}\b`)
 	yesNoRE    = regexp.MustCompile(`(?i)\b(?:can|cannot|can't|may|must|not|no|never|only|allowed|prohibited|permitted|required|forbidden|unless|non|vietat\w|consentit\w|obbligatori\w|può|possono|deve|devono|solo|soltanto|mai)\b`)
 	defineRE   = regexp.MustCompile(`(?i)\b(?:is|are|means|mean|refers|covers|cover|describes|è|sono|significa|indica|copre|riguarda)\b`)
-	stepRE     = regexp.MustCompile(`(?i)^(?:\d+[.)]\s|[-*•]\s)|:\s*$|\b(?:go to|click|open|select|submit|send|use|fill|contact|call|email|write|ask|request|vai|apri|clicca|seleziona|invia|compila|usa|contatta|chiama|scrivi|chiedi|richiedi)\b`)
+	// sectionNumberRE: a section number leading a heading line.
+	sectionNumberRE = regexp.MustCompile(`^\d+(?:\.\d+)+\.?\s+\p{Lu}`)
+	stepRE          = regexp.MustCompile(`(?i)^(?:\d+[.)]\s|[-*•]\s)|:\s*$|\b(?:go to|click|open|select|submit|send|use|fill|contact|call|email|write|ask|request|vai|apri|clicca|seleziona|invia|compila|usa|contatta|chiama|scrivi|chiedi|richiedi)\b`)
 )
 
 // typedSpans returns the byte spans of s that have the answer type t.
 func typedSpans(s string, t AnswerType) [][]int {
 	switch t {
 	case QuantityAnswer:
-		return quantityRE.FindAllStringIndex(s, -1)
+		found := quantityRE.FindAllStringIndex(s, -1)
+		if len(found) > 0 && found[0][0] == 0 && sectionNumberRE.MatchString(s) {
+			found = found[1:] // "3.1 Domestic trips" numbers a section
+		}
+		return found
 	case TimeAnswer:
 		return timeRE.FindAllStringIndex(s, -1)
 	case PersonAnswer:
@@ -108,6 +114,19 @@ func typedSpans(s string, t AnswerType) [][]int {
 // with: a figure, a date, a role, a place.
 func spanType(t AnswerType) bool {
 	return t == QuantityAnswer || t == TimeAnswer || t == PersonAnswer || t == PlaceAnswer
+}
+
+// headingLine reports whether span sp of text is a paragraph of its own
+// of a few words without end punctuation: a heading inside the chunk's
+// text ("To receive donated hours"), which names a subject, not an answer.
+func headingLine(text string, sp [2]int) bool {
+	s := strings.TrimSpace(text[sp[0]:sp[1]])
+	if s == "" || strings.ContainsAny(s[len(s)-1:], ".!?:;") || isTableRow(s) || listItem(s) || len(wordSpans(s)) > 8 {
+		return false
+	}
+	before := strings.TrimRight(text[:sp[0]], " \t")
+	after := strings.TrimLeft(text[sp[1]:], " \t")
+	return (before == "" || strings.HasSuffix(before, "\n\n")) && (after == "" || strings.HasPrefix(after, "\n\n"))
 }
 
 // isTableRow reports whether a line is a table row ("a | b | c").
@@ -190,6 +209,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 		total += weight(k)
 	}
 	bonus := spanBonus * total / float64(len(want))
+	amounts := numbers(question)
 	best := 0.0
 	var bestChunk, bestSent int
 	var bestSpans [][2]int
@@ -201,11 +221,19 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			if guard.Suspicious(s) {
 				continue
 			}
+			if headingLine(c.Text, sp) || slices.Contains(c.Headings, strings.TrimSpace(s)) {
+				continue // a heading inside the text names a subject, it does not answer
+			}
 			keys := ContentKeys(s)
-			var header map[string]bool
+			var header, before map[string]bool
 			if h, ok := tableHeader(c.Text, spans, j); ok {
 				// A row is read with its header: "Response | 1 hour".
 				header = ContentKeys(c.Text[h[0]:h[1]])
+			}
+			if j > 0 && pronounLed(s) {
+				// "It must be longer than 14 characters": the subject is
+				// the sentence before's.
+				before = ContentKeys(c.Text[spans[j-1][0]:spans[j-1][1]])
 			}
 			score, own := 0.0, 0
 			for _, k := range order {
@@ -213,21 +241,27 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 				case keys[k]:
 					score += weight(k)
 					own++
-				case heading[k] || header[k]:
+				case heading[k] || header[k] || before[k]:
 					score += weight(k) / 2
 				}
 			}
-			if own == 0 {
+			if own == 0 && before == nil {
 				continue // never a sentence without the question's words
+			}
+			if own == 0 && !hasAny(before, want) {
+				continue // nor one whose subject is not the question's
 			}
 			if qt != AnyAnswer && len(typedSpans(s, qt)) > 0 {
 				score += bonus
 			} else if qt != AnyAnswer && spanType(qt) {
 				score -= bonus / 2
 			}
+			if inRange(amounts, s) {
+				score += bonus // "4,000 euro" falls in "from 1,000.01 to 10,000 euro"
+			}
 			words := len(wordSpans(s))
-			if strings.HasPrefix(s, "#") || words < 4 && !isTableRow(s) {
-				score -= bonus // a heading or a fragment rarely answers
+			if strings.HasPrefix(s, "#") || words < 4 && !isTableRow(s) || strings.HasSuffix(strings.TrimSpace(s), "?") {
+				score -= bonus // a heading, a fragment or a question rarely answers
 			}
 			score /= 1 + rankDecay*float64(i)
 			score -= 1e-4 * float64(utf8.RuneCountInString(s)) / 100

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 	"time"
 	"unicode"
@@ -44,6 +45,8 @@ type QuestionResult struct {
 	Answer       string  `json:"answer,omitempty"`
 	Right        *bool   `json:"right,omitempty"`
 	GivenGold    string  `json:"given_gold_answer,omitempty"`
+	// GivenGoldRight judges GivenGold by the same rule as Right.
+	GivenGoldRight *bool `json:"given_gold_right,omitempty"`
 }
 
 // EvalResult is a report and the per-question outcomes behind it.
@@ -133,8 +136,9 @@ func (e *Engine) EvalQuestions(ctx context.Context, qs []eval.Question, o EvalOp
 				if err != nil {
 					return nil, fmt.Errorf("question %s: %w", q.ID, err)
 				}
-				qr.GivenGold = ga.Text
-				given.Add(!ga.Abstained && answerMatches(ga.Text, q.Answer))
+				gright := !ga.Abstained && answerMatches(ga.Text, q.Answer)
+				qr.GivenGold, qr.GivenGoldRight = ga.Text, &gright
+				given.Add(gright)
 			}
 		}
 		res.Questions = append(res.Questions, qr)
@@ -192,11 +196,21 @@ func (e *Engine) goldHits(ctx context.Context, q eval.Question) ([]fonte.Hit, er
 // code of the expected answer (figures are what make an answer right) and
 // at least half of its other content words (stemmed, English and
 // Italian): lenient on phrasing, since expected answers are written as
-// sentences of their own, strict on facts.
+// sentences of their own, strict on facts. Asides in parentheses are not
+// required: expected answers put there context the question did not ask
+// for ("14 characters (20 for service accounts)"). An expected answer
+// with no content word ("No.") is judged by its polarity: the answer must
+// say no (or, for "Yes.", not say no).
 func answerMatches(got, want string) bool {
 	have := answer.ContentKeys(got)
-	need := answer.ContentKeys(want)
+	need := answer.ContentKeys(withoutAsides(want))
 	if len(need) == 0 {
+		switch strings.ToLower(strings.Trim(strings.TrimSpace(want), ".!;, ")) {
+		case "no", "non":
+			return negates(got)
+		case "yes", "sì", "si":
+			return !negates(got)
+		}
 		return false
 	}
 	words, found := 0, 0
@@ -214,6 +228,19 @@ func answerMatches(got, want string) bool {
 	}
 	return 2*found >= words
 }
+
+// asideRE matches a parenthesised aside (not nested) after a space:
+// "$(DESTDIR)" is a name, not an aside.
+var asideRE = regexp.MustCompile(`\s+\([^()]*\)`)
+
+// withoutAsides removes the parenthesised asides of s.
+func withoutAsides(s string) string { return asideRE.ReplaceAllString(s, "") }
+
+// negationRE matches the words that say no in English or Italian.
+var negationRE = regexp.MustCompile(`(?i)\b(?:no|not|cannot|can't|never|don't|doesn't|mustn't|prohibited|forbidden|non|mai|vietat[oaie])\b`)
+
+// negates reports whether text says no.
+func negates(text string) bool { return negationRE.MatchString(text) }
 
 // BEIRResult is a BEIR evaluation.
 type BEIRResult struct {

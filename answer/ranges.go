@@ -1,0 +1,113 @@
+package answer
+
+import (
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Policies state thresholds as ranges ("up to 1,000 euro", "from 1,000.01
+// to 10,000 euro", "above 5,000"); a question about a figure ("a server
+// that costs 4,000 euro") is answered by the range that holds it, which
+// shares no word with the question. inRange lets the offline answerer
+// prefer that sentence or row.
+
+// numberPattern matches a figure with thousands separators or decimals in
+// English or Italian style: 4,000 · 4.000 · 1,000.01 · 0,42 · 15.
+const numberPattern = `\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d+)?`
+
+var (
+	numberRE = regexp.MustCompile(`\b(?:` + numberPattern + `)\b`)
+	// betweenRE: "from A to B", "between A and B", "da A a B", "A–B".
+	betweenRE = regexp.MustCompile(`(?i)(?:\b(?:from|between|da|tra|fra)\s+)?(` + numberPattern + `)\s*(?:[^\d\s|]{0,12}\s+)?(?:to|and|a|e|-|–|—)\s*(` + numberPattern + `)\b`)
+	// upToRE: "up to B", "under B", "fino a B": the range below B.
+	upToRE = regexp.MustCompile(`(?i)\b(?:up to|under|below|less than|at most|no more than|not more than|maximum of|max|fino a|sotto|meno di|al massimo|non oltre)\s+(?:[$€£]\s?)?(` + numberPattern + `)`)
+	// aboveRE: "above A", "over A", "more than A", "oltre A": above A.
+	aboveRE = regexp.MustCompile(`(?i)\b(?:above|over|more than|exceeding|greater than|at least|oltre|sopra|più di|almeno)\s+(?:[$€£]\s?)?(` + numberPattern + `)`)
+)
+
+// parseNumber reads a figure written in English or Italian style: a
+// separator followed by exactly three digits groups thousands, any other
+// is the decimal point.
+func parseNumber(s string) (float64, bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '.' && c != ',' {
+			b.WriteByte(c)
+			continue
+		}
+		j := i + 1
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		if j-i-1 == 3 && (j == len(s) || s[j] == '.' || s[j] == ',') && i > 0 {
+			continue // thousands
+		}
+		b.WriteByte('.')
+	}
+	v, err := strconv.ParseFloat(b.String(), 64)
+	return v, err == nil
+}
+
+// numbers returns the figures of a question, leaving out years (a year
+// is a date, never an amount a range holds).
+func numbers(question string) []float64 {
+	var out []float64
+	for _, m := range numberRE.FindAllString(question, -1) {
+		v, ok := parseNumber(m)
+		if !ok || (len(m) == 4 && v >= 1900 && v <= 2100) {
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// inRange reports whether a range stated in s holds one of the figures,
+// which s does not state itself (a figure the sentence repeats is already
+// a shared word).
+func inRange(figures []float64, s string) bool {
+	if len(figures) == 0 {
+		return false
+	}
+	stated := map[float64]bool{}
+	for _, m := range numberRE.FindAllString(s, -1) {
+		if v, ok := parseNumber(m); ok {
+			stated[v] = true
+		}
+	}
+	holds := func(lo, hi float64) bool {
+		for _, f := range figures {
+			if !stated[f] && f >= lo && f <= hi {
+				return true
+			}
+		}
+		return false
+	}
+	for _, m := range betweenRE.FindAllStringSubmatch(s, -1) {
+		lo, ok1 := parseNumber(m[1])
+		hi, ok2 := parseNumber(m[2])
+		if ok1 && ok2 && lo < hi && holds(lo, hi) {
+			return true
+		}
+	}
+	for _, m := range upToRE.FindAllStringSubmatch(s, -1) {
+		if hi, ok := parseNumber(m[1]); ok && holds(math.Inf(-1), hi) {
+			return true
+		}
+	}
+	for _, m := range aboveRE.FindAllStringSubmatch(s, -1) {
+		if lo, ok := parseNumber(m[1]); ok && holds(lo, math.Inf(1)) {
+			return true
+		}
+	}
+	return false
+}
+
+// pronounLed reports whether a sentence opens with a pronoun whose
+// referent is in the sentence before ("It must be…", "Questo vale…").
+var pronounLedRE = regexp.MustCompile(`^(?:[-*•]\s+)?(?i:it|this|these|they|that|those|such|its|their|esso|essa|essi|esse|questo|questa|questi|queste|ciò|tale|tali)\b`)
+
+func pronounLed(s string) bool { return pronounLedRE.MatchString(strings.TrimSpace(s)) }
