@@ -455,7 +455,12 @@ func citation(n int, c fonte.Chunk, docs map[string]fonte.Document, start, end i
 	}
 	if start >= 0 && end > start && end <= len(c.Text) {
 		cit.Quote = c.Text[start:end]
-		cit.Start, cit.End = c.Start+start, c.Start+end
+		// A table row chunk's text ("Column: value" pairs) is longer than
+		// its span (the row's line): offsets into the text are not offsets
+		// into the document, so such a citation keeps the row's span.
+		if c.End-c.Start == len(c.Text) {
+			cit.Start, cit.End = c.Start+start, c.Start+end
+		}
 	}
 	return cit
 }

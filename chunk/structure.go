@@ -14,9 +14,9 @@ import (
 // them.
 type BlockKind string
 
-// The kinds Structure distinguishes. Tables and code are atomic: a chunk
-// never cuts one in two, because half a table or half a code listing reads
-// as nonsense.
+// The kinds Structure distinguishes. Code is atomic: a chunk never cuts a
+// listing in two, because half of one reads as nonsense. A table is
+// chunked by rows, each with its header (see Structure).
 const (
 	Heading   BlockKind = "heading"
 	Paragraph BlockKind = "paragraph"
@@ -40,13 +40,21 @@ type Block struct {
 
 // Structure chunks a document by its structure: one section per heading
 // path, long sections split at sentence boundaries with an overlap, tiny
-// sections merged with the section that follows, tables and code never
-// split. Sizes are in words (whitespace-separated), which behaves the same
+// sections merged with the section that follows, code never split, and
+// tables chunked by rows with their header. Sizes are in words (whitespace-separated), which behaves the same
 // in English and Italian and needs no model tokenizer.
 //
-// Every chunk's Text is exactly Document.Text[Start:End], so a citation can
-// quote and locate it; the heading path is kept in Chunk.Headings and goes
-// into the indexed text through Enriched.
+// A table (a block of kind Table with a header line and data rows) becomes
+// one chunk per row whose Text is the row as "Column: value" pairs (see
+// tableRows): a question about one cell finds the row whose header words
+// and value it names, and its citation shows the row with its header. The
+// row chunk's Start and End are the row's line in Document.Text, so a
+// citation points at the row in the document. A table without a data row
+// stays whole, like code.
+//
+// Every other chunk's Text is exactly Document.Text[Start:End], so a
+// citation can quote and locate it; the heading path is kept in
+// Chunk.Headings and goes into the indexed text through Enriched.
 type Structure struct {
 	// MaxWords is the target chunk size; a chunk exceeds it only when a
 	// single table, code block or sentence does.
@@ -94,6 +102,7 @@ type piece struct {
 	start, end int
 	words      int
 	page       int
+	text       string // the chunk's text when it is not the span (a table row), else ""
 }
 
 // section is the content under one heading path.
@@ -102,6 +111,7 @@ type section struct {
 	heading  *Block // the heading block that opened it, nil for text before any heading
 	blocks   []Block
 	words    int
+	tables   bool // holds a table, which is chunked by rows and never merged
 }
 
 // Split chunks doc given its blocks. Blocks must be in document order with
@@ -125,17 +135,24 @@ func (s Structure) Split(doc fonte.Document, blocks []Block) []fonte.Chunk {
 		}
 		cur.blocks = append(cur.blocks, b)
 		cur.words += wordCount(b.Text)
+		if b.Kind == Table {
+			cur.tables = true
+		}
 	}
 	secs = append(secs, cur)
 
 	var out []fonte.Chunk
 	emit := func(headings []string, p piece) {
+		text := p.text
+		if text == "" {
+			text = doc.Text[p.start:p.end]
+		}
 		out = append(out, fonte.Chunk{
 			ID:       ID(doc.ID, len(out)),
 			DocID:    doc.ID,
 			Title:    doc.Title,
 			Headings: headings,
-			Text:     doc.Text[p.start:p.end],
+			Text:     text,
 			Start:    p.start,
 			End:      p.end,
 			Page:     p.page,
@@ -151,7 +168,7 @@ func (s Structure) Split(doc fonte.Document, blocks []Block) []fonte.Chunk {
 		// Merge tiny sections forward while the result still fits: the
 		// merged chunk keeps the headings the sections share, and the
 		// later sections' heading lines stay in its text.
-		if sec.words < s.MinWords {
+		if sec.words < s.MinWords && !sec.tables {
 			headings := sec.headings
 			p := piece{start: sec.blocks[0].Start, end: sec.blocks[len(sec.blocks)-1].End, words: sec.words, page: sec.blocks[0].Page}
 			j := i + 1
@@ -163,7 +180,7 @@ func (s Structure) Split(doc fonte.Document, blocks []Block) []fonte.Chunk {
 					}
 					continue
 				}
-				if p.words >= s.MinWords || p.words+next.words > s.MaxWords {
+				if p.words >= s.MinWords || p.words+next.words > s.MaxWords || next.tables {
 					break
 				}
 				p.end = next.blocks[len(next.blocks)-1].End
@@ -184,19 +201,41 @@ func (s Structure) Split(doc fonte.Document, blocks []Block) []fonte.Chunk {
 }
 
 // pack fills chunks with a section's blocks in order, splitting blocks
-// larger than MaxWords at sentence boundaries (tables and code excepted).
+// larger than MaxWords at sentence boundaries (code excepted); a table with
+// rows becomes one piece per row, between the blocks before and after it.
 func (s Structure) pack(blocks []Block, text string) []piece {
+	var out []piece
+	from := 0
+	for i, b := range blocks {
+		if b.Kind != Table {
+			continue
+		}
+		rows, ok := tableRows(b.Text)
+		if !ok {
+			continue
+		}
+		out = append(out, s.packText(blocks[from:i])...)
+		for _, r := range rows {
+			out = append(out, piece{b.Start + r.start, b.Start + r.end, wordCount(r.text), b.Page, r.text})
+		}
+		from = i + 1
+	}
+	return append(out, s.packText(blocks[from:])...)
+}
+
+// packText is pack for blocks without a table by rows.
+func (s Structure) packText(blocks []Block) []piece {
 	var units []piece // sentences of splittable blocks, whole atomic blocks
 	var atomic []bool
 	for _, b := range blocks {
 		n := wordCount(b.Text)
 		if b.Kind == Table || b.Kind == Code || n <= s.MaxWords {
-			units = append(units, piece{b.Start, b.End, n, b.Page})
+			units = append(units, piece{b.Start, b.End, n, b.Page, ""})
 			atomic = append(atomic, true)
 			continue
 		}
 		for _, sp := range SentenceSpans(b.Text) {
-			units = append(units, piece{b.Start + sp[0], b.Start + sp[1], wordCount(b.Text[sp[0]:sp[1]]), b.Page})
+			units = append(units, piece{b.Start + sp[0], b.Start + sp[1], wordCount(b.Text[sp[0]:sp[1]]), b.Page, ""})
 			atomic = append(atomic, false)
 		}
 	}

@@ -1,6 +1,7 @@
 package chunk
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -48,7 +49,7 @@ func sentences(n int, prefix string) string {
 func checkSpans(t *testing.T, doc fonte.Document, cs []fonte.Chunk) {
 	t.Helper()
 	for i, c := range cs {
-		if doc.Text[c.Start:c.End] != c.Text {
+		if span := doc.Text[c.Start:c.End]; span != c.Text && !tableRowChunk(span, c.Text) {
 			t.Fatalf("chunk %d text is not its span", i)
 		}
 		if c.Position != i || c.DocID != doc.ID || c.Title != doc.Title {
@@ -105,22 +106,69 @@ func TestStructureSplitsLongSectionsWithOverlap(t *testing.T) {
 	}
 }
 
-func TestStructureKeepsTablesWhole(t *testing.T) {
-	table := Block{Kind: Table, Text: strings.Repeat("cell a | cell b | cell c\n", 30) + "end | of | table"}
-	doc, blocks := build(h(1, "Rates"), p(sentences(3, "Intro")), table, p(sentences(3, "After")))
+// A table is chunked by rows: one chunk per data row, in document order
+// between the text before and after it, its Text the row as "Column:
+// value" pairs and its span the row's line in the document; a table with
+// only a header line stays whole.
+func TestStructureTablesByRows(t *testing.T) {
+	table := Block{Kind: Table, Text: "Zone | Temperature | Goods\nA | frozen | ice cream\nB | chilled | dairy and fresh juice\nC | | dry goods"}
+	lone := Block{Kind: Table, Text: "only | a | header"}
+	doc, blocks := build(h(1, "Storage"), p(sentences(3, "Intro")), table, p(sentences(3, "After")), lone)
 	cs := Structure{MaxWords: 40, OverlapWords: 5, MinWords: 5}.Split(doc, blocks)
-	checkSpans(t, doc, cs)
-	whole := 0
+	var got []string
 	for _, c := range cs {
-		if strings.Contains(c.Text, "cell a") {
-			if !strings.Contains(c.Text, table.Text) {
-				t.Fatalf("table cut: %q", c.Text)
-			}
-			whole++
+		got = append(got, c.Text)
+		if !slices.Equal(c.Headings, []string{"Storage"}) {
+			t.Errorf("chunk %q under %q", c.Text, c.Headings)
 		}
 	}
-	if whole != 1 {
-		t.Fatalf("table appears in %d chunks", whole)
+	want := []string{
+		sentences(3, "Intro"),
+		"Zone: A | Temperature: frozen | Goods: ice cream",
+		"Zone: B | Temperature: chilled | Goods: dairy and fresh juice",
+		"Zone: C | Goods: dry goods",
+		sentences(3, "After") + "\n\nonly | a | header",
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("chunks\n%q\nwant\n%q", got, want)
+	}
+	for i, line := range []string{"A | frozen | ice cream", "B | chilled | dairy and fresh juice", "C | | dry goods"} {
+		if c := cs[1+i]; doc.Text[c.Start:c.End] != line {
+			t.Errorf("row chunk %d spans %q, want its line %q", i, doc.Text[c.Start:c.End], line)
+		}
+	}
+	// The chunks around the table are exact spans.
+	for _, i := range []int{0, 4} {
+		if c := cs[i]; doc.Text[c.Start:c.End] != c.Text {
+			t.Errorf("chunk %d is not its span", i)
+		}
+	}
+}
+
+func TestTableRows(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		// An HTML caption heads every row.
+		{"Opening hours\nDay | Hours\nMonday | 9-17\nSaturday | closed", []string{"Opening hours\nDay: Monday | Hours: 9-17", "Opening hours\nDay: Saturday | Hours: closed"}},
+		// An empty header cell, empty cells, a pipe inside a word, a cell
+		// equal to its header (a header row repeated down the table).
+		{"| a | b\nx | | y|z\nc | a | b", []string{"x | b: y|z", "c | a | b"}},
+		// One column.
+		{"Name\nAlice\nBob", []string{"Name: Alice", "Name: Bob"}},
+		// No data row.
+		{"Name | Role", nil},
+		{"Caption\nName | Role", nil},
+	} {
+		rows, ok := tableRows(c.text)
+		var got []string
+		for _, r := range rows {
+			got = append(got, r.text)
+		}
+		if ok != (c.want != nil) || !slices.Equal(got, c.want) {
+			t.Errorf("tableRows(%q) = %q, %v; want %q", c.text, got, ok, c.want)
+		}
 	}
 }
 
@@ -189,7 +237,7 @@ func FuzzStructure(f *testing.F) {
 		doc, blocks := build(h(1, head), p(body), Block{Kind: Table, Text: body}, p(body))
 		cs := Structure{MaxWords: size, OverlapWords: overlap, MinWords: 2}.Split(doc, blocks)
 		for i, c := range cs {
-			if c.Start < 0 || c.End > len(doc.Text) || c.Start > c.End || doc.Text[c.Start:c.End] != c.Text {
+			if c.Start < 0 || c.End > len(doc.Text) || c.Start > c.End || (doc.Text[c.Start:c.End] != c.Text && !tableRowChunk(doc.Text[c.Start:c.End], c.Text)) {
 				t.Fatalf("chunk %d span [%d,%d) invalid", i, c.Start, c.End)
 			}
 		}

@@ -13,8 +13,8 @@ import (
 
 // TestIndexOfficeDocuments indexes the Word, OpenDocument and PowerPoint
 // files pandoc and LibreOffice made (ingest/testdata/office) and searches
-// them: a table row is found by a cell's words, with the heading path it
-// sits under; so is a footnote.
+// them: a table row is found by a cell's words, as "Column: value" pairs
+// with the heading path it sits under; so is a footnote.
 func TestIndexOfficeDocuments(t *testing.T) {
 	ctx := context.Background()
 	src, idx := t.TempDir(), t.TempDir()
@@ -44,10 +44,10 @@ func TestIndexOfficeDocuments(t *testing.T) {
 		query, doc, text string
 		path             []string
 	}{
-		{"which zone keeps dairy and fresh juice chilled", "guide-en.docx", "B | chilled | dairy and fresh juice", []string{"Receiving", "Storage zones"}},
-		{"giorni di ferie oltre cinque anni", "guida-it.odt", "oltre cinque anni | ventisei | quaranta ore", []string{"Ferie e permessi", "Giorni spettanti"}},
-		{"orari biblioteca sabato mattina", "lo-guida-it.docx", "Sabato | dalle nove alle tredici | chiuso", []string{"Prestiti", "Orari di apertura"}},
-		{"signage cost euro", "slides-en.pptx", "Signage | 1200 euro", []string{"Budget"}},
+		{"which zone keeps dairy and fresh juice chilled", "guide-en.docx", "Zone: B | Temperature: chilled | Goods: dairy and fresh juice", []string{"Receiving", "Storage zones"}},
+		{"giorni di ferie oltre cinque anni", "guida-it.odt", "Anzianità: oltre cinque anni | Giorni di ferie: ventisei | Permessi retribuiti: quaranta ore", []string{"Ferie e permessi", "Giorni spettanti"}},
+		{"orari biblioteca sabato mattina", "lo-guida-it.docx", "Giorno: Sabato | Mattina: dalle nove alle tredici | Pomeriggio: chiuso", []string{"Prestiti", "Orari di apertura"}},
+		{"signage cost euro", "slides-en.pptx", "Item: Signage | Cost: 1200 euro", []string{"Budget"}},
 		{"deliveries without a note refused at the gate", "guide-en.docx", "[1] Deliveries without a note", []string{"Receiving"}},
 	} {
 		hits, err := e.Search(ctx, c.query, SearchOptions{K: 3, Mode: retrieve.BM25})
