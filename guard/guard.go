@@ -77,7 +77,10 @@ var rules = []rule{
 	// Role markers and fake system prompts.
 	{RoleMarker, regexp.MustCompile(`(?im)^\s*(?:#{1,6}\s*)?(?:system|assistant|user|developer|sistema|assistente|utente)\s*(?:prompt|message|messaggio)?\s*[:：]\s*\S`)},
 	{RoleMarker, regexp.MustCompile(`<\|(?:im_start|im_end|system|user|assistant|endoftext|begin_of_text|start_header_id|end_header_id|eot_id)\|>|\[/?INST\]|<<\/?SYS>>|</?(?:system|instructions?|assistant)>`)},
-	{RoleMarker, regexp.MustCompile(`(?i)^\s*#{1,6}\s*(?:instruction|instructions|system prompt|response|istruzioni|prompt di sistema)\s*:?\s*$`)},
+	{RoleMarker, regexp.MustCompile(`(?im)^\s*#{1,6}\s*(?:instruction|instructions|system prompt|response|istruzioni|prompt di sistema)\s*:?\s*$`)},
+	// A fake system-prompt heading anywhere, mid-paragraph too: the
+	// parsers drop the hashes of real headings, so these are literal.
+	{RoleMarker, regexp.MustCompile(`(?i)#{1,6}\s*(?:system prompt|system instructions|prompt di sistema|istruzioni di sistema)\b`)},
 	{RoleMarker, regexp.MustCompile(`(?i)\b(?:begin|end|start)\s+(?:of\s+)?(?:system\s+prompt|instructions|new instructions)\b`)},
 	// Forged source markers in fonte's or other engines' styles.
 	{CitationMarker, regexp.MustCompile(`\[\s*(?:source|fonte|doc|document|documento|passage|passaggio)\s*[#:]?\s*\d+\s*\]|【\d+(?:†[^】]*)?】`)},
