@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -138,5 +140,56 @@ func TestDecodeHostileCounts(t *testing.T) {
 			t.Errorf("%s from a stream: decoding %d bytes allocated %d", c.name, len(c.b), fromStream)
 		}
 		t.Logf("%s: %d bytes allocated, %d from a stream: %v", c.name, got, fromStream, err)
+	}
+}
+
+// TestDecodeFromFile: a file tells its length by seeking, so a hostile
+// count in it is refused by name; the decoder seeks back to where it
+// started and reads exactly its encoding, leaving what follows.
+func TestDecodeFromFile(t *testing.T) {
+	h := NewHNSW(3, HNSWOptions{M: 2})
+	for i := range 20 {
+		h.Add(uint64(i), []float32{float32(i), 1, -1})
+	}
+	var buf bytes.Buffer
+	buf.WriteString("head")
+	if err := h.Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	buf.WriteString("next")
+	path := filepath.Join(t.TempDir(), "graph")
+	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Seek(4, io.SeekStart); err != nil {
+		t.Fatal(err)
+	}
+	g, err := DecodeHNSW(f)
+	if err != nil || g.Len() != 20 {
+		t.Fatalf("decoding from a file: %v", err)
+	}
+	if rest, _ := io.ReadAll(f); string(rest) != "next" {
+		t.Fatalf("after the encoding the file holds %q, want %q", rest, "next")
+	}
+
+	if err := os.WriteFile(path, hostileHNSW(4096, 149-61), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	hf, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hf.Close()
+	var derr error
+	if got := allocated(func() { _, derr = DecodeHNSW(hf) }); got > 128<<10 {
+		t.Errorf("decoding the hostile file allocated %d", got)
+	}
+	if !errors.Is(derr, ErrFormat) || !strings.Contains(derr.Error(), "HNSW node count 4096 needs") {
+		t.Fatalf("hostile file: %v, want ErrFormat naming the node count", derr)
 	}
 }

@@ -2,7 +2,9 @@ package vector
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -10,13 +12,30 @@ import (
 	"testing"
 )
 
-// The decoders' fuzz targets. Each input is decoded from a reader that
-// knows its length (as disk hands the graph blob over) and from a stream
-// that does not: both must agree, a rejection must wrap ErrFormat, a
-// decode from the known length must allocate at most a small multiple of
-// the input, and an accepted index must re-encode to exactly the bytes
-// read and answer searches, deletes, adds and compactions without
+// The decoders' fuzz targets. Each input is decoded as it is and resealed
+// (its last four bytes replaced by the checksum of the rest), since a
+// mutated encoding almost always fails its checksum first and the checks
+// behind it would go unexercised; a blob can also be damaged before it is
+// checksummed. Each is decoded from a reader that knows its length (as
+// disk hands the graph blob over) and from a stream that does not: both
+// must agree, a rejection must wrap ErrFormat, a decode from the known
+// length must allocate at most a small multiple of the input, and an
+// accepted index must re-encode to exactly the bytes read and answer
+// searches (and for HNSW deletes, adds and compactions) without
 // panicking.
+
+// sealed returns b as is and, when it differs, resealed.
+func sealed(b []byte) [][]byte {
+	if len(b) < 4 {
+		return [][]byte{b}
+	}
+	r := bytes.Clone(b)
+	binary.LittleEndian.PutUint32(r[len(r)-4:], crc32.Checksum(r[:len(r)-4], castagnoli))
+	if bytes.Equal(r, b) {
+		return [][]byte{b}
+	}
+	return [][]byte{b, r}
+}
 
 // decodeBudget is the most a decode of b may allocate: the decoder's
 // buffers, and a multiple of the input for what it decodes (node blocks
@@ -63,9 +82,11 @@ func FuzzDecodeHNSW(f *testing.F) {
 	f.Add(hostileHNSW(4096, 149-61))
 	f.Add(hostileHNSW(math.MaxInt32, 0))
 	f.Add(hostileUpper())
-	f.Fuzz(func(t *testing.T, b []byte) {
-		if h, ok := fuzzDecode(t, b, DecodeHNSW); ok {
-			exerciseHNSW(t, h)
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		for _, b := range sealed(raw) {
+			if h, ok := fuzzDecode(t, b, DecodeHNSW); ok {
+				exerciseHNSW(t, h)
+			}
 		}
 	})
 }
@@ -155,15 +176,17 @@ func FuzzDecodeFlat(f *testing.F) {
 	fl.Delete(10)
 	f.Add(encoded(f, fl.Encode))
 	f.Add(hostileFlat())
-	f.Fuzz(func(t *testing.T, b []byte) {
-		x, ok := fuzzDecode(t, b, DecodeFlat)
-		if !ok {
-			return
-		}
-		q := make([]float32, x.Dim())
-		q[0] = 1
-		if res := x.Search(q, 4); len(res) != min(4, x.Len()) {
-			t.Fatalf("%d results of %d vectors", len(res), x.Len())
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		for _, b := range sealed(raw) {
+			x, ok := fuzzDecode(t, b, DecodeFlat)
+			if !ok {
+				continue
+			}
+			q := make([]float32, x.Dim())
+			q[0] = 1
+			if res := x.Search(q, 4); len(res) != min(4, x.Len()) {
+				t.Fatalf("%d results of %d vectors", len(res), x.Len())
+			}
 		}
 	})
 }
@@ -181,15 +204,17 @@ func FuzzDecodeIVF(f *testing.F) {
 	f.Add(encoded(f, x.Encode))
 	f.Add(hostileIVF(false))
 	f.Add(hostileIVF(true))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		y, ok := fuzzDecode(t, b, func(r io.Reader) (*IVF, error) { return DecodeIVF(r, nil) })
-		if !ok {
-			return
-		}
-		q := make([]float32, y.Dim())
-		q[0] = 1
-		if res, _ := y.Search(q, 4, y.Cells()); len(res) != min(4, y.Len()) {
-			t.Fatalf("%d results of %d vectors, every cell probed", len(res), y.Len())
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		for _, b := range sealed(raw) {
+			y, ok := fuzzDecode(t, b, func(r io.Reader) (*IVF, error) { return DecodeIVF(r, nil) })
+			if !ok {
+				continue
+			}
+			q := make([]float32, y.Dim())
+			q[0] = 1
+			if res, _ := y.Search(q, 4, y.Cells()); len(res) != min(4, y.Len()) {
+				t.Fatalf("%d results of %d vectors, every cell probed", len(res), y.Len())
+			}
 		}
 	})
 }
