@@ -93,8 +93,10 @@ func (s Structure) Validate() error {
 }
 
 // String describes the settings; stores record it to refuse mixing chunkers.
+// v2 chunks tables by rows (v1 kept them whole), so an index built with
+// v1 is rebuilt rather than left with whole tables for unchanged files.
 func (s Structure) String() string {
-	return fmt.Sprintf("structure/v1 size=%d overlap=%d min=%d", s.MaxWords, s.OverlapWords, s.MinWords)
+	return fmt.Sprintf("structure/v2 size=%d overlap=%d min=%d", s.MaxWords, s.OverlapWords, s.MinWords)
 }
 
 // piece is a span of the document ready to become (part of) a chunk.
