@@ -1,8 +1,10 @@
 package ingest
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +13,8 @@ import (
 	"testing"
 	"time"
 	"unicode"
+
+	"github.com/go-pdf/fpdf"
 )
 
 // The scans under testdata/ocr are real text pages (a public-domain
@@ -223,5 +227,43 @@ func TestImageNotAnImage(t *testing.T) {
 		if !errors.As(err, &r) || r.Reason != ReasonUnreadable || !strings.Contains(err.Error(), name) {
 			t.Errorf("%s: err = %v, want an unreadable refusal naming it", name, err)
 		}
+	}
+}
+
+// A two-page scan whose first page is noise: the pages are read at once,
+// the noise page (rendered at 300 DPI Tesseract finds "words" in it at a
+// mean confidence near 27) is left out with a warning naming it, and the
+// text page keeps its page number.
+func TestOCRPagesLeftOut(t *testing.T) {
+	scan := fpdf.New("P", "mm", "A4", "")
+	for i, img := range []string{"noise.png", "en-page.png"} {
+		name := fmt.Sprintf("page%d", i)
+		scan.AddPage()
+		scan.RegisterImageOptionsReader(name, fpdf.ImageOptions{ImageType: "PNG"}, bytes.NewReader(ocrFile(t, img)))
+		scan.ImageOptions(name, 0, 0, 210, 297, false, fpdf.ImageOptions{ImageType: "PNG"}, 0, "")
+	}
+	var raw bytes.Buffer
+	if err := scan.Output(&raw); err != nil {
+		t.Fatal(err)
+	}
+	p, err := OCRPDF(context.Background(), "two.pdf", raw.Bytes(), OCROptions{Concurrency: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Pages != 2 || len(p.OCR) != 1 || p.OCR[0].Page != 2 {
+		t.Fatalf("%d pages, OCR %+v; want page 2 of 2 only", p.Pages, p.OCR)
+	}
+	if !slices.ContainsFunc(p.Warnings, func(w string) bool {
+		return strings.HasPrefix(w, "page 1: ") && strings.HasSuffix(w, "left out (too uncertain to index)")
+	}) {
+		t.Errorf("warnings %q do not name page 1", p.Warnings)
+	}
+	for _, b := range p.Blocks {
+		if b.Page != 2 {
+			t.Errorf("block %q on page %d, want 2", b.Text, b.Page)
+		}
+	}
+	if r := wordRecall(string(ocrFile(t, "en.txt")), p.Doc.Text); r < 0.95 {
+		t.Errorf("word recall %.3f", r)
 	}
 }
