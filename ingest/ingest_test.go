@@ -199,7 +199,7 @@ func TestDocumentFields(t *testing.T) {
 }
 
 func TestUnsupportedExtension(t *testing.T) {
-	_, err := Parse("image.png", []byte("\x89PNG"))
+	_, err := Parse("image.gif", []byte("GIF89a"))
 	var r *Refusal
 	if !errors.As(err, &r) || r.Reason != ReasonUnsupported {
 		t.Fatalf("err = %v, want unsupported refusal", err)
@@ -209,7 +209,7 @@ func TestUnsupportedExtension(t *testing.T) {
 func TestParserFor(t *testing.T) {
 	for name, want := range map[string]bool{
 		"a.md": true, "a.MARKDOWN": true, "a.txt": true, "a.text": true, "a.html": true,
-		"a.HTM": true, "a.pdf": true, "a.docx": true, "a.ODT": true, "a.pptx": true, "a.doc": false,
+		"a.HTM": true, "a.pdf": true, "a.docx": true, "a.ODT": true, "a.pptx": true, "a.png": true, "a.JPG": true, "a.jpeg": true, "a.tif": true, "a.TIFF": true, "a.gif": false, "a.doc": false,
 		"a.xlsx": false, "README": false, "dir.md/x": false,
 	} {
 		if got := ParserFor(name) != nil; got != want {
