@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -192,4 +193,33 @@ func TestDecodeFromFile(t *testing.T) {
 	if !errors.Is(derr, ErrFormat) || !strings.Contains(derr.Error(), "HNSW node count 4096 needs") {
 		t.Fatalf("hostile file: %v, want ErrFormat naming the node count", derr)
 	}
+}
+
+// TestDecodeReservesExactly: from a reader that tells its length, the
+// decoded arrays are reserved at their final size instead of grown, so
+// decoding allocates about the index's own size (growing them allocated
+// over four times the encoding's size).
+func TestDecodeReservesExactly(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	// Over 4,096 nodes: the old decoder reserved that many and grew.
+	h := NewHNSW(32, HNSWOptions{M: 4, EfConstruction: 16})
+	for i := range 10000 {
+		h.Add(uint64(i), gaussVector(rng, 32))
+	}
+	var buf bytes.Buffer
+	if err := h.Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	b := buf.Bytes()
+	var err error
+	got := allocated(func() { _, err = DecodeHNSW(bytes.NewReader(b)) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Node blocks padded to cache lines, the id map and the decoder's
+	// buffer come on top of the encoding's bytes.
+	if limit := uint64(len(b))*3/2 + 256<<10; got > limit {
+		t.Fatalf("decoding a %d-byte encoding allocated %d, want at most %d", len(b), got, limit)
+	}
+	t.Logf("decoding a %d-byte encoding allocated %d", len(b), got)
 }

@@ -85,6 +85,13 @@ func (h *HNSW) Encode(w io.Writer) error {
 // encoding's bytes from r. The levels of nodes added later are drawn from
 // a generator seeded with the decoded node count, so the same file and
 // the same later Adds give the same graph.
+//
+// Given a reader that tells its length (a bytes.Reader, a file), it
+// refuses a count the bytes left cannot hold before allocating for it.
+// From a stream it cannot: node blocks are then allocated as their
+// vectors arrive, each with room for the links that follow later, so a
+// damaged stream can cost about (Dim+1+2M)/Dim times the bytes read
+// before the decoder fails.
 func DecodeHNSW(r io.Reader) (*HNSW, error) {
 	d := newDecoder(r)
 	if b := d.read(8); b != nil && [8]byte(b) != hnswMagic {
@@ -103,7 +110,7 @@ func DecodeHNSW(r io.Reader) (*HNSW, error) {
 		d.fail("options M %d, ef %d/%d, level multiplier %v, tombstone share %v, flags %d", m, efC, efS, mult, share, flags)
 	}
 	// A node brings at least its id, level, vector and layer-0 block.
-	n := d.count("HNSW node count", nodeBytes(dim, m))
+	n := d.count("HNSW node count", 8+1+nodeWireBytes(dim, m))
 	entry := d.u32()
 	top := int(d.u32()) - 1
 	if d.err != nil {
@@ -120,7 +127,7 @@ func DecodeHNSW(r io.Reader) (*HNSW, error) {
 	// The node blocks are reserved for the nodes the bytes left can hold
 	// and grow past that as the data arrives, so a damaged count ends in
 	// a truncation error, not a huge allocation.
-	h.setNodes(make([]uint32, 0, d.capFor(n, nodeBytes(dim, m))*h.stride))
+	h.setNodes(make([]uint32, 0, d.capFor(n, nodeWireBytes(dim, m))*h.stride))
 	for i := 0; i < n && d.err == nil; i++ {
 		h.appendNodes(1)
 		getF32sInto(d, h.vecs[i*h.stride:i*h.stride+dim])
@@ -270,9 +277,9 @@ func getBytes(d *decoder, n int) []byte {
 	return out
 }
 
-// nodeBytes is the fewest bytes a node takes in the encoding: its id,
-// level, vector and layer-0 block.
-func nodeBytes(dim, m int) int { return 8 + 1 + 4*dim + 4*(1+2*m) }
+// nodeWireBytes is the size of a node's vector and layer-0 block in the
+// encoding; its id and level take 9 bytes more.
+func nodeWireBytes(dim, m int) int { return 4*dim + 4*(1+2*m) }
 
 // popcount counts the set bits of a bitset.
 func popcount(b []uint64) int {
