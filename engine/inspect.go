@@ -50,6 +50,9 @@ type FileReport struct {
 	// the index holds for an unchanged file.
 	Chunks int    `json:"chunks"`
 	Reason string `json:"reason"` // why it was refused or skipped
+	// Warnings are the parser's (ingest.Parsed.Warnings): PDF pages
+	// flagged as damaged or image only, pages skipped, bad front matter.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // fileReport describes one walked entry; p, chunks and flags are what the
@@ -59,6 +62,7 @@ func fileReport(path, status, reason string, p *ingest.Parsed, chunks int, flags
 	if p != nil {
 		f.Format, f.Pages, f.Language = p.Format, p.Pages, p.Doc.Language
 		f.OCRPages = len(p.OCR)
+		f.Warnings = p.Warnings
 		f.Characters = utf8.RuneCountInString(p.Doc.Text)
 		for _, b := range p.Blocks {
 			if b.Kind == ingest.KindTable {

@@ -92,7 +92,8 @@ func ParsePDFNative(name string, raw []byte) (*Parsed, error) {
 	return pdfWithTimeout(name, raw, parsePDFNative)
 }
 
-// pdfTimeout is how long one PDF may take once a reader has it: 30
+// pdfTimeout is how long one PDF may take once the native reader has it,
+// or PDFium may take to open it or to read any one of its pages: 30
 // seconds plus one second per 100 KiB, far above what well-formed files
 // need, because some malformed ones (a cross-reference stream claiming
 // 10^18 objects) send a PDF library into a loop it never leaves.
@@ -126,8 +127,13 @@ func pdfParsed(name string, raw []byte, doc *pdfDoc) (*Parsed, error) {
 	if s := Stats(out.Doc.Text); s.Letters+s.Digits == 0 && (len(doc.imageOnly) > 0 || pdfImageRE.Match(raw)) {
 		return nil, imageOnlyRefusal(name, doc.pages)
 	}
+	damaged, err := checkPDFPages(name, out.Blocks)
+	if err != nil {
+		return nil, err
+	}
 	out.Pages = doc.pages
 	out.Warnings = append(doc.warnings, imageOnlyWarnings(doc.imageOnly)...)
+	out.Warnings = append(out.Warnings, damaged...)
 	out.Doc.Title = cleanPDFTitle(doc.title)
 	if out.Doc.Title == "" {
 		out.Doc.Title = firstHeading(out.Blocks, 0)

@@ -27,11 +27,12 @@ var spacingAccents = map[rune]rune{
 	'\u02DA': '\u030A', // ring
 	'\u02C7': '\u030C', // caron
 	'\u02D8': '\u0306', // breve
-	'\u00B8': '\u0327', // cedilla (drawn after its letter)
+	'\u00B8': '\u0327', // cedilla
 }
 
 // joinAccents puts spacing accents back on the letter that follows them
-// (after it, for the cedilla) where the two make one precomposed letter:
+// (or precedes them, for a cedilla drawn after its letter) where the two
+// make one precomposed letter:
 // "pu`o" → "può", "perch´e" → "perché", "cos`ı" → "così". The ASCII
 // grave and circumflex, which are also code, are joined only to a vowel
 // that ends a word, as in Italian.
@@ -47,14 +48,13 @@ func joinAccents(s string) string {
 			b.WriteRune(rs[i])
 			continue
 		}
-		if rs[i] == '\u00B8' { // cedilla: on the letter before it
+		if rs[i] == '\u00B8' && (i+1 >= len(rs) || !composes(rs[i+1], mark)) {
+			// A cedilla drawn after its letter.
 			if c, ok := compose(lastRune(&b), mark); ok {
 				trimLastRune(&b)
 				b.WriteRune(c)
 				continue
 			}
-			b.WriteRune(rs[i])
-			continue
 		}
 		if i+1 < len(rs) {
 			next := rs[i+1]
@@ -71,6 +71,11 @@ func joinAccents(s string) string {
 		b.WriteRune(rs[i])
 	}
 	return b.String()
+}
+
+func composes(base, mark rune) bool {
+	_, ok := compose(base, mark)
+	return ok
 }
 
 // compose returns the one precomposed letter of base and a combining

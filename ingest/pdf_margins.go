@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Running headers, footers and page numbers repeat on every page; left in,
@@ -15,6 +16,11 @@ import (
 // marginLines is how many lines from the top and from the bottom of a
 // page are looked at: a header or footer is at most two lines.
 const marginLines = 2
+
+// maxRunningLen is the longest repeated margin line taken as a running
+// header or footer: they are short, and a body line that happens to sit
+// at the top of short pages and repeat, numbers aside, is not removed.
+const maxRunningLen = 70
 
 // minRunningPages is on how many pages a margin line must repeat to be
 // taken as a running header or footer (fewer in shorter documents: on
@@ -64,7 +70,7 @@ func dropRunningLines(lines []pdfLine, pages int) []pdfLine {
 	for i, l := range lines {
 		if margin[i] {
 			t := strings.TrimSpace(l.text)
-			if pageNumberRE.MatchString(t) || len(seen[runningKey(t)]) >= need {
+			if pageNumberRE.MatchString(t) || (utf8.RuneCountInString(t) <= maxRunningLen && len(seen[runningKey(t)]) >= need) {
 				continue
 			}
 		}

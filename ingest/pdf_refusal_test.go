@@ -3,9 +3,6 @@ package ingest
 import (
 	"bytes"
 	"errors"
-	"image"
-	"image/color"
-	"image/png"
 	"os"
 	"strings"
 	"testing"
@@ -19,17 +16,9 @@ import (
 // and an empty user password (permissions only) opens, as in any viewer.
 func TestPDFRefusalsSayWhatToDo(t *testing.T) {
 	// A page that is only a picture, as a scanner makes.
-	img := image.NewGray(image.Rect(0, 0, 200, 100))
-	for x := range 200 {
-		img.Set(x, 50, color.Gray{Y: 0})
-	}
-	var pngBytes bytes.Buffer
-	if err := png.Encode(&pngBytes, img); err != nil {
-		t.Fatal(err)
-	}
 	scan := fpdf.New("P", "mm", "A4", "")
 	scan.AddPage()
-	scan.RegisterImageOptionsReader("scan", fpdf.ImageOptions{ImageType: "PNG"}, bytes.NewReader(pngBytes.Bytes()))
+	scan.RegisterImageOptionsReader("scan", fpdf.ImageOptions{ImageType: "PNG"}, bytes.NewReader(pngPage(t)))
 	scan.ImageOptions("scan", 10, 10, 190, 95, false, fpdf.ImageOptions{ImageType: "PNG"}, 0, "")
 	var scanPDF bytes.Buffer
 	if err := scan.Output(&scanPDF); err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/klippa-app/go-pdfium"
 	"github.com/klippa-app/go-pdfium/enums"
@@ -49,7 +50,7 @@ func pdfiumRefusal(name string, raw []byte, err error) error {
 			Detail: "an encryption PDFium does not support: save an unencrypted copy (qpdf --decrypt in.pdf out.pdf) and index that", Err: err}
 	case errors.Is(err, errPDFiumKilled):
 		return &Refusal{Path: name, Reason: ReasonUnreadable,
-			Detail: fmt.Sprintf("gave up after %v: PDFium did not finish (malformed file?)", pdfTimeout(len(raw)))}
+			Detail: fmt.Sprintf("gave up after %v on one page: PDFium did not finish it (malformed file?)", pdfTimeout(len(raw)))}
 	case errors.Is(err, errNoPages):
 		return &Refusal{Path: name, Reason: ReasonUnreadable, Detail: "broken PDF: no pages"}
 	}
@@ -76,8 +77,10 @@ func (e *tooManyPages) Error() string {
 type pageReader func(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, n, page int) ([]pdfLine, error)
 
 // readPDFium opens raw in a pooled PDFium instance and reads every page
-// with read. The instance is stopped if the document takes longer than
-// limit once it has an instance, so no engine call outlives the caller.
+// with read. The instance is stopped if opening the document, or reading
+// any one page, takes longer than limit, so no engine call outlives the
+// caller. The limit is per page rather than per document: a long manual
+// on a loaded machine is slow, not stuck, and every page makes progress.
 func readPDFium(raw []byte, limit time.Duration, read pageReader) (*pdfDoc, error) {
 	// Waiting for a free instance is not timed: under load documents
 	// queue for the pool rather than time out.
@@ -106,7 +109,15 @@ func readPDFium(raw []byte, limit time.Duration, read pageReader) (*pdfDoc, erro
 			_ = inst.Close()
 		}
 	}()
-	doc, err := readPDFiumDoc(inst, raw, read)
+	// tick gives the next page a full limit.
+	tick := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !killed {
+			timer.Reset(limit)
+		}
+	}
+	doc, err := readPDFiumDoc(inst, raw, read, tick)
 	mu.Lock()
 	wasKilled := killed
 	mu.Unlock()
@@ -116,7 +127,7 @@ func readPDFium(raw []byte, limit time.Duration, read pageReader) (*pdfDoc, erro
 	return doc, err
 }
 
-func readPDFiumDoc(inst pdfium.Pdfium, raw []byte, read pageReader) (*pdfDoc, error) {
+func readPDFiumDoc(inst pdfium.Pdfium, raw []byte, read pageReader, tick func()) (*pdfDoc, error) {
 	empty := ""
 	// An empty user password opens files encrypted only to restrict
 	// permissions (any viewer opens them); a real one fails with
@@ -144,6 +155,7 @@ func readPDFiumDoc(inst pdfium.Pdfium, raw []byte, read pageReader) (*pdfDoc, er
 	}
 	failed := 0
 	for i := range count.PageCount {
+		tick()
 		lines, images, err := readPDFiumPage(inst, d, i, read)
 		if err != nil {
 			if errors.Is(err, context.Canceled) || strings.Contains(err.Error(), "closed") {
@@ -283,20 +295,26 @@ func isPDFiumSpace(r rune) bool {
 	return r == ' ' || r == '\r' || r == '\n' || r == '\t' || r == 0 || r == 0xA0
 }
 
-// pdfiumLineText cleans one line of PDFium's text: PDFium writes U+0002
-// for a hyphen it recognised at a line end; it becomes "-" again so
+// pdfiumLineText cleans one line of PDFium's text. PDFium writes U+0002
+// or U+FFFE for a hyphen it recognised at a line end and then goes on
+// with the rest of the word without a line break: the mark is dropped
+// there, joining the word; at the end of a line it becomes "-" again so
 // joinLines can join the word across lines.
 func pdfiumLineText(seg []rune) string {
-	s := strings.Map(func(r rune) rune {
+	var b strings.Builder
+	for k, r := range seg {
 		switch r {
-		case 0x02:
-			return '-'
+		case 0x02, 0xFFFE:
+			if k+1 < len(seg) && unicode.IsLetter(seg[k+1]) {
+				continue
+			}
+			r = '-'
 		case '\r', '\n', '\t', 0:
-			return ' '
+			r = ' '
 		}
-		return r
-	}, string(seg))
-	return strings.TrimSpace(s)
+		b.WriteRune(r)
+	}
+	return strings.TrimSpace(b.String())
 }
 
 // PDFPageTexts returns PDFium's own plain text of every page of a PDF, as
