@@ -157,6 +157,8 @@ func TestTableRows(t *testing.T) {
 		{"| a | b\nx | | y|z\nc | a | b", []string{"x | b: y|z", "c | a | b"}},
 		// One column.
 		{"Name\nAlice\nBob", []string{"Name: Alice", "Name: Bob"}},
+		// A layout table: one cell under a header of two (DocBook's notes).
+		{"[Nota] | Nota\nSi usi questa sezione come un ripasso.", nil},
 		// No data row.
 		{"Name | Role", nil},
 		{"Caption\nName | Role", nil},

@@ -1,6 +1,9 @@
 package chunk
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // splitCells returns the cells of one table line, trimmed. The ingest
 // parsers join cells with " | " and then collapse white space, so an
@@ -69,6 +72,12 @@ func tableRows(text string) (rows []tableRow, ok bool) {
 		return nil, false
 	}
 	header := lines[head].cells
+	if len(header) > 1 && !slices.ContainsFunc(lines[head+1:], func(l line) bool { return filled(l.cells) > 1 }) {
+		// Every row under a header of several cells is one cell: a layout
+		// table (DocBook's notes and warnings: "[Nota] | Nota" over the
+		// note's text), not data, and it stays whole with its text.
+		return nil, false
+	}
 	for _, l := range lines[head+1:] {
 		var pairs []string
 		for i, v := range l.cells {
@@ -95,4 +104,15 @@ func tableRows(text string) (rows []tableRow, ok bool) {
 		rows = append(rows, tableRow{l.start, l.end, t})
 	}
 	return rows, len(rows) > 0
+}
+
+// filled counts the non-empty cells.
+func filled(cells []string) int {
+	n := 0
+	for _, c := range cells {
+		if c != "" {
+			n++
+		}
+	}
+	return n
 }
