@@ -34,7 +34,7 @@ const (
 	// as glued.
 	gluedLen = 21
 	// maxGluedShare is the largest share of glued tokens on a page.
-	maxGluedShare = 0.02
+	maxGluedShare = 0.01
 	// minWordShare is the smallest share of a page's tokens with letters
 	// that read as words (letters, a vowel, shorter than gluedLen; tokens
 	// of one letter are not counted, words of other scripts than Latin
