@@ -227,7 +227,10 @@ type pageText struct {
 // read runs Tesseract on an image file and returns its pages (a TIFF may
 // hold several; first is the page number of the first).
 func (r *ocrRun) read(ctx context.Context, image string, first int) ([]pageText, error) {
-	cmd := exec.CommandContext(ctx, r.tess, image, "stdout", "-l", r.lang, "tsv")
+	// TSV by its variables rather than the "tsv" config file, which lives
+	// in the model folder and is missing from one set by TESSDATA_PREFIX.
+	cmd := exec.CommandContext(ctx, r.tess, image, "stdout", "-l", r.lang,
+		"-c", "tessedit_create_tsv=1", "-c", "tessedit_create_txt=0")
 	// One OpenMP thread: pages already run in parallel, and Tesseract's
 	// own threads spin for CPU when the machine is busy (a page took 12 s
 	// instead of 2.5 s on a loaded two-core machine).

@@ -267,3 +267,39 @@ func TestOCRPagesLeftOut(t *testing.T) {
 		t.Errorf("word recall %.3f", r)
 	}
 }
+
+// tessdataWith points Tesseract at a fresh model folder holding only the
+// named models of the installed ones.
+func tessdataWith(t *testing.T, langs ...string) {
+	t.Helper()
+	dir := t.TempDir()
+	for _, l := range langs {
+		src := filepath.Join("/usr/share/tesseract-ocr/5/tessdata", l+".traineddata")
+		if _, err := os.Stat(src); err != nil {
+			t.Fatalf("Tesseract's %s model (scripts/test installs tesseract-ocr-%s): %v", l, l, err)
+		}
+		if err := os.Symlink(src, filepath.Join(dir, l+".traineddata")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("TESSDATA_PREFIX", dir)
+}
+
+// Without the Italian model the page is read in English with a warning
+// naming the package; without any model the refusal names them all.
+func TestOCRMissingModels(t *testing.T) {
+	tessdataWith(t, "eng")
+	p, err := Parse("en-page.png", ocrFile(t, "en-page.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.OCR[0].Language != "eng" || !slices.ContainsFunc(p.Warnings, func(w string) bool { return strings.Contains(w, "install tesseract-ocr-ita") }) {
+		t.Errorf("read with %q, warnings %q; want eng and a warning naming tesseract-ocr-ita", p.OCR[0].Language, p.Warnings)
+	}
+	tessdataWith(t)
+	_, err = Parse("en-page.png", ocrFile(t, "en-page.png"))
+	want := "image only: needs OCR (install tesseract-ocr tesseract-ocr-eng tesseract-ocr-ita)"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("no models: err = %v, want one saying %q", err, want)
+	}
+}
