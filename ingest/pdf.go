@@ -147,16 +147,18 @@ func pdfParsed(name string, raw []byte, doc *pdfDoc) (*Parsed, error) {
 
 // imageOnlyRefusal is the refusal of a PDF whose pages are all images
 // without a text layer (a scan): it says what the file needs rather than
-// "empty". OCR, when fonte runs it, starts here.
+// "empty". Parse answers it by reading the pages with OCR
+// (parsePDFOrScan); a caller of ParsePDF alone gets the refusal.
 func imageOnlyRefusal(name string, pages int) error {
 	return &Refusal{Path: name, Reason: ReasonImageOnly,
-		Detail: fmt.Sprintf("%d pages of images without a text layer (a scan?): they need OCR, which fonte does not run yet; "+
-			"make a text layer first (e.g. ocrmypdf -l eng+ita in.pdf out.pdf, with tesseract-ocr installed) and index that", pages)}
+		Detail: fmt.Sprintf("%d pages of images without a text layer (a scan?): they need OCR (fonte's Parse runs it with tesseract-ocr installed), "+
+			"or make a text layer first (e.g. ocrmypdf -l eng+ita in.pdf out.pdf, with tesseract-ocr installed) and index that", pages)}
 }
 
 // imageOnlyWarnings flags the pages of a PDF that are images without a
 // text layer while other pages have text: their content is missing from
-// the index. OCR, when fonte runs it, reads these pages.
+// the index. OCR does not read them yet: only wholly scanned files go
+// through it (parsePDFOrScan).
 func imageOnlyWarnings(pages []int) []string {
 	var out []string
 	for _, p := range pages {
