@@ -71,6 +71,10 @@ type Parsed struct {
 	// their mean word confidence; nil for text read from a text layer.
 	OCR []OCRPage
 
+	// ImageOnlyPages are the pages of a PDF that are images without a text
+	// layer while others have text; Parse reads them by OCR.
+	ImageOnlyPages []int
+
 	// Warnings lists problems that did not stop extraction, such as front
 	// matter that is not valid YAML.
 	Warnings []string

@@ -258,12 +258,11 @@ func (r *ocrRun) read(ctx context.Context, image string, first int) ([]pageText,
 // under opts.PageTimeout: image(ctx, page) makes page's image file and
 // returns its path. The results are in page order; a page that failed
 // carries its error.
-func (r *ocrRun) readPages(ctx context.Context, n int, image func(ctx context.Context, page int) (string, error)) []pageText {
-	out := make([]pageText, n)
+func (r *ocrRun) readPages(ctx context.Context, pages []int, image func(ctx context.Context, page int) (string, error)) []pageText {
+	out := make([]pageText, len(pages))
 	sem := make(chan struct{}, r.opts.Concurrency)
 	var wg sync.WaitGroup
-	for i := range n {
-		page := i + 1
+	for i, page := range pages {
 		out[i].page = page
 		wg.Add(1)
 		go func() {
@@ -271,7 +270,7 @@ func (r *ocrRun) readPages(ctx context.Context, n int, image func(ctx context.Co
 			select {
 			case sem <- struct{}{}:
 			case <-ctx.Done():
-				out[page-1].err = ctx.Err()
+				out[i].err = ctx.Err()
 				return
 			}
 			defer func() { <-sem }()
@@ -285,12 +284,12 @@ func (r *ocrRun) readPages(ctx context.Context, n int, image func(ctx context.Co
 			}
 			switch {
 			case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
-				out[page-1].err = fmt.Errorf("OCR took longer than %v", r.opts.PageTimeout)
+				out[i].err = fmt.Errorf("OCR took longer than %v", r.opts.PageTimeout)
 			case err != nil:
-				out[page-1].err = err
+				out[i].err = err
 			case len(pts) > 0:
-				out[page-1] = pts[0]
-				out[page-1].page = page
+				out[i] = pts[0]
+				out[i].page = page
 			}
 		}()
 	}
@@ -307,15 +306,11 @@ func (r *ocrRun) assemble(raw []byte, format string, pages []pageText) (*Parsed,
 	warnings := slices.Clone(r.warns)
 	var low []string
 	for _, pt := range pages {
-		switch {
-		case pt.err != nil:
-			warnings = append(warnings, fmt.Sprintf("page %d skipped: %v", pt.page, pt.err))
+		if skip, isLow := judgePage(pt); isLow {
+			low = append(low, skip)
 			continue
-		case pt.words == 0:
-			low = append(low, fmt.Sprintf("page %d: no words recognised", pt.page))
-			continue
-		case pt.conf < OCRFloor:
-			low = append(low, fmt.Sprintf("page %d: mean word confidence %.0f (floor %.0f)", pt.page, pt.conf, OCRFloor))
+		} else if skip != "" {
+			warnings = append(warnings, skip)
 			continue
 		}
 		b.page = pt.page
@@ -345,6 +340,20 @@ func (r *ocrRun) assemble(raw []byte, format string, pages []pageText) (*Parsed,
 	}
 	out.Doc.Tags = append(out.Doc.Tags, OCRTag)
 	return out, nil
+}
+
+// judgePage says why an OCR page is not indexed: a failure (isLow
+// false) or text too uncertain to trust (isLow true); "" when it is kept.
+func judgePage(pt pageText) (why string, isLow bool) {
+	switch {
+	case pt.err != nil:
+		return fmt.Sprintf("page %d skipped: %v", pt.page, pt.err), false
+	case pt.words == 0:
+		return fmt.Sprintf("page %d: no words recognised", pt.page), true
+	case pt.conf < OCRFloor:
+		return fmt.Sprintf("page %d: mean word confidence %.0f (floor %.0f)", pt.page, pt.conf, OCRFloor), true
+	}
+	return "", false
 }
 
 func round1(x float64) float64 { return float64(int(x*10+0.5)) / 10 }

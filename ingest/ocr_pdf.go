@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -83,10 +84,97 @@ func (Pdftoppm) RenderPage(ctx context.Context, pdfPath string, page, dpi int, p
 func parsePDFOrScan(name string, raw []byte) (*Parsed, error) {
 	p, err := ParsePDF(name, raw)
 	var r *Refusal
-	if !errors.As(err, &r) || r.Reason != ReasonImageOnly {
+	if errors.As(err, &r) && r.Reason == ReasonImageOnly {
+		return OCRPDF(context.Background(), name, raw, DefaultOCR)
+	}
+	if err != nil || len(p.ImageOnlyPages) == 0 {
 		return p, err
 	}
-	return OCRPDF(context.Background(), name, raw, DefaultOCR)
+	return OCRMissingPages(context.Background(), p, raw, DefaultOCR), nil
+}
+
+// renderFrom renders pages of the PDF at path in into the run's folder.
+func (r *ocrRun) renderFrom(in string) func(ctx context.Context, page int) (string, error) {
+	return func(ctx context.Context, page int) (string, error) {
+		png := filepath.Join(r.dir, fmt.Sprintf("page-%d.png", page))
+		return png, r.opts.Renderer.RenderPage(ctx, in, page, r.opts.DPI, png)
+	}
+}
+
+// OCRMissingPages reads by OCR the pages of a parsed PDF that are images
+// without a text layer while other pages have text (a signed page or a
+// scanned appendix in a typed document), and puts their text in page
+// order among the others. Without Tesseract, or for a page OCR cannot
+// read with confidence, the page stays out with a warning saying why; p
+// is never refused for it. The result records the OCR pages as a scan's
+// do (Parsed.OCR, the "ocr" tag).
+func OCRMissingPages(ctx context.Context, p *Parsed, raw []byte, opts OCROptions) *Parsed {
+	run, err := newOCRRun(ctx, p.Doc.ID, opts, "some of its pages are images without a text layer")
+	if err != nil {
+		p.Warnings = append(p.Warnings, "OCR of the image-only pages: "+err.Error())
+		return p
+	}
+	defer run.close()
+	in := filepath.Join(run.dir, "in.pdf")
+	if err := os.WriteFile(in, raw, 0o600); err != nil {
+		p.Warnings = append(p.Warnings, "OCR of the image-only pages: writing a temporary copy: "+err.Error())
+		return p
+	}
+	read := run.readPages(ctx, p.ImageOnlyPages, run.renderFrom(in))
+	var kept []pageText
+	var ocr []OCRPage
+	warnings := slices.Clone(run.warns)
+	for _, pt := range read {
+		if why, isLow := judgePage(pt); why != "" {
+			if isLow {
+				why += ": left out (too uncertain to index)"
+			}
+			warnings = append(warnings, why)
+			continue
+		}
+		kept = append(kept, pt)
+		ocr = append(ocr, OCRPage{Page: pt.page, Confidence: round1(pt.conf), Words: pt.words, Language: run.lang})
+	}
+	if len(kept) == 0 {
+		p.Warnings = append(p.Warnings, warnings...)
+		return p
+	}
+	// Rebuild the text in page order: the typed pages' blocks as they
+	// were, each OCR page's paragraphs before the first block of a later
+	// page.
+	var b builder
+	next := 0
+	flush := func(before int) {
+		for ; next < len(kept) && (before == 0 || kept[next].page < before); next++ {
+			b.page = kept[next].page
+			for _, para := range kept[next].paras {
+				b.add(KindParagraph, 0, para)
+			}
+		}
+	}
+	for _, bl := range p.Blocks {
+		flush(bl.Page)
+		b.page = bl.Page
+		b.add(bl.Kind, bl.Level, bl.Text)
+	}
+	flush(0)
+	out := b.finish(p.Doc.ID, p.Format, raw)
+	out.Doc.ID, out.Doc.Source, out.Doc.Title, out.Doc.Tags = p.Doc.ID, p.Doc.Source, p.Doc.Title, append(slices.Clone(p.Doc.Tags), OCRTag)
+	out.Doc.Language = DetectLanguage(out.Doc.Text)
+	out.Pages, out.OCR = p.Pages, ocr
+	out.Hidden, out.Invisible, out.Control = p.Hidden, p.Invisible, p.Control
+	read1 := map[int]bool{}
+	for _, pt := range kept {
+		read1[pt.page] = true
+	}
+	for _, w := range p.Warnings {
+		if pg, ok := imageOnlyWarningPage(w); ok && read1[pg] {
+			continue // read by OCR now
+		}
+		out.Warnings = append(out.Warnings, w)
+	}
+	out.Warnings = append(out.Warnings, warnings...)
+	return out
 }
 
 // OCRPDF reads a PDF without a text layer by OCR: each page is rendered
@@ -109,10 +197,11 @@ func OCRPDF(ctx context.Context, name string, raw []byte, opts OCROptions) (*Par
 	if err != nil {
 		return nil, &Refusal{Path: name, Reason: ReasonImageOnly, Detail: "needs OCR: its pages are images without a text layer", Err: err}
 	}
-	pages := run.readPages(ctx, n, func(ctx context.Context, page int) (string, error) {
-		png := filepath.Join(run.dir, fmt.Sprintf("page-%d.png", page))
-		return png, run.opts.Renderer.RenderPage(ctx, in, page, run.opts.DPI, png)
-	})
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i + 1
+	}
+	pages := run.readPages(ctx, all, run.renderFrom(in))
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -133,6 +133,7 @@ func pdfParsed(name string, raw []byte, doc *pdfDoc) (*Parsed, error) {
 	}
 	out.Pages = doc.pages
 	out.Warnings = append(doc.warnings, imageOnlyWarnings(doc.imageOnly)...)
+	out.ImageOnlyPages = doc.imageOnly
 	out.Warnings = append(out.Warnings, damaged...)
 	out.Doc.Title = cleanPDFTitle(doc.title)
 	if out.Doc.Title == "" {
@@ -155,14 +156,26 @@ func imageOnlyRefusal(name string, pages int) error {
 			"or make a text layer first (e.g. ocrmypdf -l eng+ita in.pdf out.pdf, with tesseract-ocr installed) and index that", pages)}
 }
 
+// imageOnlyWarning is the warning of one image-only page of a PDF.
+const imageOnlyWarning = "page %d: image only, no text layer: its text is not indexed (needs OCR)"
+
+// imageOnlyWarningPage returns the page an imageOnlyWarning names.
+func imageOnlyWarningPage(w string) (int, bool) {
+	var page int
+	if n, err := fmt.Sscanf(w, imageOnlyWarning, &page); n != 1 || err != nil {
+		return 0, false
+	}
+	return page, true
+}
+
 // imageOnlyWarnings flags the pages of a PDF that are images without a
 // text layer while other pages have text: their content is missing from
-// the index. OCR does not read them yet: only wholly scanned files go
-// through it (parsePDFOrScan).
+// the index until OCR reads them (OCRMissingPages, which drops the
+// warning of each page it reads).
 func imageOnlyWarnings(pages []int) []string {
 	var out []string
 	for _, p := range pages {
-		out = append(out, fmt.Sprintf("page %d: image only, no text layer: its text is not indexed (needs OCR)", p))
+		out = append(out, fmt.Sprintf(imageOnlyWarning, p))
 	}
 	return out
 }

@@ -5,10 +5,13 @@
 // Debian New Maintainers' Guide in Italian (GPL-2+, in evalsets/), typeset
 // on an A4 page with fpdf, rasterised with poppler's pdftoppm, and wrapped
 // back into image-only PDFs, plus a PNG, a TIFF, the English page at 50
-// DPI (too coarse to read well) and a page of noise.
+// DPI (too coarse to read well), a page of noise, and mixed.pdf: the
+// Italian text typed on page 1 (a text layer) and the English scan as
+// page 2 (an image only).
 //
-// Run from ingest/: go run ./testdata/ocr/generate.go
-// (needs pdftoppm from poppler-utils and ../shared/data beside the repo).
+// Run from ingest/: go run ./testdata/ocr/generate.go [FILE…]
+// (needs pdftoppm from poppler-utils and ../shared/data beside the repo);
+// with FILE names it writes only those.
 package main
 
 import (
@@ -22,6 +25,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -53,6 +57,28 @@ func main() {
 	write("it-page.tiff", rasterise(typeset(it), "tiff", dpi))
 	write("blurred.png", rasterise(typeset(en), "png", coarse))
 	write("noise.png", noise())
+	write("mixed.pdf", mixed(it, enPNG))
+}
+
+// mixed is a two-page PDF: text typed on page 1, a scanned page 2.
+func mixed(text string, scan []byte) []byte {
+	pdf := fpdf.New("P", "mm", "A4", "")
+	tr := pdf.UnicodeTranslatorFromDescriptor("")
+	pdf.SetMargins(20, 20, 20)
+	pdf.AddPage()
+	pdf.SetFont("Helvetica", "", 12)
+	for _, para := range strings.Split(strings.TrimSpace(text), "\n\n") {
+		pdf.MultiCell(0, 6, tr(para), "", "L", false)
+		pdf.Ln(3)
+	}
+	pdf.AddPage()
+	pdf.RegisterImageOptionsReader("page", fpdf.ImageOptions{ImageType: "PNG"}, bytes.NewReader(scan))
+	pdf.ImageOptions("page", 0, 0, 210, 297, false, fpdf.ImageOptions{ImageType: "PNG"}, 0, "")
+	var buf bytes.Buffer
+	if err := pdf.Output(&buf); err != nil {
+		log.Fatal(err)
+	}
+	return buf.Bytes()
 }
 
 // source returns the first paragraphs of a file, as fonte extracts them,
@@ -160,6 +186,9 @@ func noise() []byte {
 }
 
 func write(name string, b []byte) {
+	if len(os.Args) > 1 && !slices.Contains(os.Args[1:], name) {
+		return
+	}
 	if err := os.WriteFile(filepath.Join(out, name), b, 0o644); err != nil {
 		log.Fatal(err)
 	}
