@@ -2,8 +2,6 @@ package engine
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -19,16 +17,7 @@ import (
 // sentence of the scan is found, and the noise is refused.
 func TestIndexScans(t *testing.T) {
 	ctx := context.Background()
-	src, idx := t.TempDir(), t.TempDir()
-	for _, name := range []string{"en-scan.pdf", "it-page.tiff", "noise.png"} {
-		raw, err := os.ReadFile(filepath.Join("..", "ingest", "testdata", "ocr", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(src, name), raw, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	src, idx := ingestTestdata(t, "ocr", "en-scan.pdf", "it-page.tiff", "noise.png"), t.TempDir()
 	e, err := Open(ctx, Settings{IndexDir: idx}, OpenOptions{})
 	if err != nil {
 		t.Fatal(err)

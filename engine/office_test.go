@@ -2,8 +2,6 @@ package engine
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -17,16 +15,7 @@ import (
 // with the heading path it sits under; so is a footnote.
 func TestIndexOfficeDocuments(t *testing.T) {
 	ctx := context.Background()
-	src, idx := t.TempDir(), t.TempDir()
-	for _, name := range []string{"guide-en.docx", "guida-it.odt", "lo-guida-it.docx", "slides-en.pptx"} {
-		raw, err := os.ReadFile(filepath.Join("..", "ingest", "testdata", "office", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(src, name), raw, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	src, idx := ingestTestdata(t, "office", "guide-en.docx", "guida-it.odt", "lo-guida-it.docx", "slides-en.pptx"), t.TempDir()
 	// Small chunks, so a chunk keeps to its section in these short files.
 	e, err := Open(ctx, Settings{IndexDir: idx, ChunkSize: 24, Overlap: 4}, OpenOptions{})
 	if err != nil {
