@@ -63,7 +63,18 @@ func main() {
 // mixed is a two-page PDF: text typed on page 1, a scanned page 2.
 func mixed(text string, scan []byte) []byte {
 	pdf := fpdf.New("P", "mm", "A4", "")
-	tr := pdf.UnicodeTranslatorFromDescriptor("")
+	textPage(pdf, text)
+	imagePage(pdf, scan)
+	var buf bytes.Buffer
+	if err := pdf.Output(&buf); err != nil {
+		log.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// textPage adds a page of text in 12-point Helvetica.
+func textPage(pdf *fpdf.Fpdf, text string) {
+	tr := pdf.UnicodeTranslatorFromDescriptor("") // UTF-8 to the core fonts' cp1252
 	pdf.SetMargins(20, 20, 20)
 	pdf.AddPage()
 	pdf.SetFont("Helvetica", "", 12)
@@ -71,14 +82,14 @@ func mixed(text string, scan []byte) []byte {
 		pdf.MultiCell(0, 6, tr(para), "", "L", false)
 		pdf.Ln(3)
 	}
+}
+
+// imagePage adds a page covered by a PNG image, no text layer.
+func imagePage(pdf *fpdf.Fpdf, pngBytes []byte) {
 	pdf.AddPage()
-	pdf.RegisterImageOptionsReader("page", fpdf.ImageOptions{ImageType: "PNG"}, bytes.NewReader(scan))
-	pdf.ImageOptions("page", 0, 0, 210, 297, false, fpdf.ImageOptions{ImageType: "PNG"}, 0, "")
-	var buf bytes.Buffer
-	if err := pdf.Output(&buf); err != nil {
-		log.Fatal(err)
-	}
-	return buf.Bytes()
+	name := fmt.Sprintf("page%d", pdf.PageNo())
+	pdf.RegisterImageOptionsReader(name, fpdf.ImageOptions{ImageType: "PNG"}, bytes.NewReader(pngBytes))
+	pdf.ImageOptions(name, 0, 0, 210, 297, false, fpdf.ImageOptions{ImageType: "PNG"}, 0, "")
 }
 
 // source returns the first paragraphs of a file, as fonte extracts them,
@@ -107,14 +118,7 @@ func source(path string) string {
 // typeset lays text out on an A4 page in 12-point Helvetica.
 func typeset(text string) []byte {
 	pdf := fpdf.New("P", "mm", "A4", "")
-	tr := pdf.UnicodeTranslatorFromDescriptor("") // UTF-8 to the core fonts' cp1252
-	pdf.SetMargins(20, 20, 20)
-	pdf.AddPage()
-	pdf.SetFont("Helvetica", "", 12)
-	for _, para := range strings.Split(strings.TrimSpace(text), "\n\n") {
-		pdf.MultiCell(0, 6, tr(para), "", "L", false)
-		pdf.Ln(3)
-	}
+	textPage(pdf, text)
 	if pdf.PageCount() != 1 {
 		log.Fatalf("text takes %d pages, want 1", pdf.PageCount())
 	}
@@ -156,9 +160,7 @@ func rasterise(pdfBytes []byte, format string, res int) []byte {
 // images and no text layer.
 func wrap(pngBytes []byte) []byte {
 	pdf := fpdf.New("P", "mm", "A4", "")
-	pdf.AddPage()
-	pdf.RegisterImageOptionsReader("page", fpdf.ImageOptions{ImageType: "PNG"}, bytes.NewReader(pngBytes))
-	pdf.ImageOptions("page", 0, 0, 210, 297, false, fpdf.ImageOptions{ImageType: "PNG"}, 0, "")
+	imagePage(pdf, pngBytes)
 	var buf bytes.Buffer
 	if err := pdf.Output(&buf); err != nil {
 		log.Fatal(err)
