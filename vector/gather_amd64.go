@@ -95,3 +95,12 @@ func checkNodes(vecs []float32, stride, dim int, nodes []uint32) {
 		}
 	}
 }
+
+// prefetchRow asks for the cache lines of the first bytes bytes of row to
+// be brought into L1: a hint, nothing is read.
+func prefetchRow(row []float32, bytes int) {
+	var first uint32 // node 0 at base row, stride 0
+	if len(row) > 0 {
+		prefetchNodesT0(unsafe.Pointer(unsafe.SliceData(row)), 0, &first, 1, min(bytes, 4*len(row)))
+	}
+}

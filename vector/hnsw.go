@@ -73,6 +73,20 @@ type HNSWOptions struct {
 	// which Delete compacts the graph (see Compact). Default 0.25; a
 	// negative value never compacts automatically.
 	TombstoneShare float64
+
+	// External makes the index keep the caller's vector slices instead of
+	// copying them, for vectors that already live elsewhere (rows of a
+	// memory-mapped store): Add and AddBatch keep v itself, and the caller
+	// promises never to modify it and to keep it valid while the index
+	// holds it. The index then holds the links alone (node blocks of
+	// 4·(1+2M) bytes rounded up to 64) and a slice header a node (24
+	// bytes) instead of a copy of each vector. A node that is deleted, or
+	// replaced by re-adding its id, gets a copy of its vector, since its
+	// tombstone keeps routing searches until the next compaction: the
+	// caller may release a row once its id is deleted or re-added. Search
+	// is slower than on owned vectors, whose blocks put a vector beside
+	// its links (see BenchmarkHNSWSearch100kExternal). Default false.
+	External bool
 }
 
 // Defaults of HNSWOptions.
@@ -121,7 +135,10 @@ const (
 // node are scored by an assembly kernel that requests all their vectors
 // before it scores them (see dotNodes). With M = 16 a vector costs 4·Dim
 // bytes plus about 240 (1,773 bytes in all at Dim 384, measured on the
-// heap), against hnswlib's 1,810.
+// heap), against hnswlib's 1,810. An External index (see HNSWOptions)
+// keeps the caller's vectors instead: its blocks hold the links alone,
+// and EncodeLinks writes it without the vectors of its live nodes, for
+// DecodeHNSWLinks to refer to them again.
 //
 // AddBatch builds with several goroutines, as hnswlib's parallel build
 // does. Fresh ids added by Add or by a one-worker AddBatch give the same
@@ -144,20 +161,24 @@ type HNSW struct {
 	keepPruned bool
 	share      float64
 	quantize   bool
+	external   bool
 	rng        *rand.Rand
 
 	// Node i's block is nodes[i*stride : (i+1)*stride]: its vector (dim
 	// float32 values), then its layer-0 links (a count, then m0 slots),
 	// zero padded to whole cache lines. A search that scores a node and
-	// later expands it finds both in one place, as in hnswlib.
+	// later expands it finds both in one place, as in hnswlib. An External
+	// index's blocks hold the links alone, and rows[i] is node i's vector.
 	nodes    []uint32
-	vecs     []float32 // nodes seen as float32, for the vectors
-	stride   int       // words per node block, a multiple of 16
-	ids      []uint64  // node -> id
-	level    []uint8   // node -> top layer
-	upperOff []uint32  // node -> start of its blocks in upper (level > 0 only)
-	upper    []uint32  // per node with level L > 0: L blocks of 1+m words, layers 1..L
-	dead     []uint64  // bitset of deleted nodes
+	vecs     []float32   // nodes seen as float32, for the vectors
+	stride   int         // words per node block, a multiple of 16
+	linkOff  int         // where the layer-0 links start in a block: dim, or 0 (External)
+	rows     [][]float32 // node -> vector (External only)
+	ids      []uint64    // node -> id
+	level    []uint8     // node -> top layer
+	upperOff []uint32    // node -> start of its blocks in upper (level > 0 only)
+	upper    []uint32    // per node with level L > 0: L blocks of 1+m words, layers 1..L
+	dead     []uint64    // bitset of deleted nodes
 	byID     map[uint64]uint32
 	live     int // nodes not deleted
 	deleted  int
@@ -211,12 +232,18 @@ func NewHNSW(dim int, opts HNSWOptions) *HNSW {
 		dim: dim, m: opts.M, m0: 2 * opts.M,
 		efC: opts.EfConstruction, efS: opts.EfSearch,
 		mult: opts.LevelMult, keepPruned: opts.KeepPruned,
-		share: opts.TombstoneShare, quantize: opts.Quantize,
+		share: opts.TombstoneShare, quantize: opts.Quantize, external: opts.External,
 		rng: opts.Rand, byID: make(map[uint64]uint32, opts.Capacity), top: -1,
 	}
-	h.stride = (dim + 1 + h.m0 + 15) &^ 15
+	if !h.external {
+		h.linkOff = dim
+	}
+	h.stride = (h.linkOff + 1 + h.m0 + 15) &^ 15
 	if c := opts.Capacity; c > 0 {
 		h.setNodes(make([]uint32, 0, c*h.stride))
+		if h.external {
+			h.rows = make([][]float32, 0, c)
+		}
 		h.ids = make([]uint64, 0, c)
 		h.level = make([]uint8, 0, c)
 		h.upperOff = make([]uint32, 0, c)
@@ -242,6 +269,6 @@ func (h *HNSW) Options() HNSWOptions {
 	return HNSWOptions{
 		M: h.m, EfConstruction: h.efC, EfSearch: h.efS, LevelMult: h.mult,
 		KeepPruned: h.keepPruned, Rand: h.rng, Quantize: h.quantize,
-		TombstoneShare: h.share,
+		TombstoneShare: h.share, External: h.external,
 	}
 }

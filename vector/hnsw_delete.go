@@ -24,6 +24,11 @@ func (h *HNSW) Delete(id uint64) bool {
 // remove turns node n into a tombstone; the caller holds the write lock.
 func (h *HNSW) remove(n uint32) {
 	delete(h.byID, h.ids[n])
+	if h.external {
+		// The tombstone still routes searches, and the caller may
+		// release its row now.
+		h.rows[n] = slices.Clone(h.rows[n])
+	}
 	h.dead[n/64] |= 1 << (n % 64)
 	h.live--
 	h.deleted++
@@ -45,6 +50,8 @@ func (h *HNSW) reset() {
 	h.ids, h.level = h.ids[:0], h.level[:0]
 	h.upperOff, h.upper = h.upperOff[:0], h.upper[:0]
 	h.dead, h.codes = h.dead[:0], h.codes[:0]
+	clear(h.rows) // drop the references to the caller's rows
+	h.rows = h.rows[:0]
 	clear(h.byID)
 	h.live, h.deleted, h.entry, h.top = 0, 0, 0, -1
 	h.codec, h.fitAt = nil, 0
@@ -112,6 +119,9 @@ func (h *HNSW) compact() {
 	if h.codec != nil {
 		nh.codes = make([]uint64, 0, live*cl)
 	}
+	if h.external {
+		nh.rows = make([][]float32, 0, live)
+	}
 	mapBlock := func(dst, src []uint32) []uint32 {
 		dst = append(dst, src[0])
 		for _, x := range src[1 : 1+src[0]] {
@@ -123,12 +133,15 @@ func (h *HNSW) compact() {
 		if h.isDead(n) {
 			continue
 		}
-		// The vector, then the layer-0 block with new numbers, then
-		// the padding.
+		// The vector (none in an External block), then the layer-0
+		// block with new numbers, then the padding.
 		b := h.nodes[int(n)*h.stride : int(n+1)*h.stride]
-		nh.nodes = append(nh.nodes, b[:h.dim]...)
-		nh.nodes = mapBlock(nh.nodes, b[h.dim:h.dim+1+h.m0])
-		nh.nodes = appendZeros(nh.nodes, h.stride-h.dim-1-h.m0)
+		nh.nodes = append(nh.nodes, b[:h.linkOff]...)
+		nh.nodes = mapBlock(nh.nodes, b[h.linkOff:h.linkOff+1+h.m0])
+		nh.nodes = appendZeros(nh.nodes, h.stride-h.linkOff-1-h.m0)
+		if h.external {
+			nh.rows = append(nh.rows, h.rows[n])
+		}
 		nh.ids = append(nh.ids, h.ids[n])
 		nh.level = append(nh.level, h.level[n])
 		nh.upperOff = append(nh.upperOff, 0)
@@ -146,6 +159,7 @@ func (h *HNSW) compact() {
 	h.setNodes(nh.nodes)
 	h.ids, h.level = nh.ids, nh.level
 	h.upperOff, h.upper, h.codes = nh.upperOff, nh.upper, nh.codes
+	h.rows = nh.rows
 	h.dead = make([]uint64, (live+63)/64)
 	h.entry = newNum[h.entry]
 	h.deleted = 0

@@ -30,19 +30,42 @@ import (
 // Tombstones are kept, since they route searches: a decoded index answers
 // every query exactly as the encoded one did. Int8 codes are not stored;
 // they are recomputed from the vectors with the stored codec.
-const hnswVersion = 1
+//
+// EncodeLinks writes version hnswLinksVersion, the same layout except
+// that the vectors are those of the tombstones alone, in node order: the
+// live nodes' vectors are the caller's (see DecodeHNSWLinks).
+const (
+	hnswVersion      = 1
+	hnswLinksVersion = 2
+)
 
 var hnswMagic = [8]byte{'F', 'O', 'N', 'T', 'E', 'V', 'H', 'N'}
 
 // Encode writes the index to w in the versioned binary format. The index
 // is read-locked while it is written, so searches continue and writes
-// wait. The random source is not saved.
-func (h *HNSW) Encode(w io.Writer) error {
+// wait. The random source is not saved. An External index is written with
+// its vectors, and decodes (DecodeHNSW) as an index that owns them.
+func (h *HNSW) Encode(w io.Writer) error { return h.encode(w, false) }
+
+// EncodeLinks writes the index to w like Encode, but without the vectors
+// of its live nodes: the graph's links, its ids and options, and the
+// vectors of its deleted nodes (tombstones, which keep routing searches
+// until a compaction, and whose vectors the caller no longer has). It is
+// the encoding of an index whose vectors are stored elsewhere (External):
+// DecodeHNSWLinks reads it back given the live vectors, and DecodeHNSW
+// refuses it, as DecodeHNSWLinks refuses Encode's output.
+func (h *HNSW) EncodeLinks(w io.Writer) error { return h.encode(w, true) }
+
+func (h *HNSW) encode(w io.Writer, linksOnly bool) error {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	e := newEncoder(w)
 	e.bytes(hnswMagic[:])
-	e.u32(hnswVersion)
+	if linksOnly {
+		e.u32(hnswLinksVersion)
+	} else {
+		e.u32(hnswVersion)
+	}
 	for _, x := range []int{h.dim, h.m, h.efC, h.efS} {
 		e.u32(uint32(x))
 	}
@@ -63,7 +86,9 @@ func (h *HNSW) Encode(w io.Writer) error {
 	e.bytes(h.level)
 	e.u64s(h.dead[:(len(h.ids)+63)/64])
 	for n := range uint32(len(h.ids)) {
-		e.f32s(h.vec(n))
+		if !linksOnly || h.isDead(n) {
+			e.f32s(h.vec(n))
+		}
 	}
 	for n := range uint32(len(h.ids)) {
 		putU32s(e, h.block(n, 0))
@@ -84,7 +109,8 @@ func (h *HNSW) Encode(w io.Writer) error {
 // DecodeHNSW reads an index written by HNSW.Encode. It reads exactly the
 // encoding's bytes from r. The levels of nodes added later are drawn from
 // a generator seeded with the decoded node count, so the same file and
-// the same later Adds give the same graph.
+// the same later Adds give the same graph. It refuses EncodeLinks' output,
+// which lacks the vectors, with an error that says so.
 //
 // Given a reader that tells its length (a bytes.Reader, a file), it
 // refuses a count the bytes left cannot hold before allocating for it.
@@ -92,13 +118,43 @@ func (h *HNSW) Encode(w io.Writer) error {
 // vectors arrive, each with room for the links that follow later, so a
 // damaged stream can cost about (Dim+1+2M)/Dim times the bytes read
 // before the decoder fails.
-func DecodeHNSW(r io.Reader) (*HNSW, error) {
+func DecodeHNSW(r io.Reader) (*HNSW, error) { return decodeHNSW(r, nil) }
+
+// DecodeHNSWLinks reads an index written by HNSW.EncodeLinks, with the
+// same checks as DecodeHNSW, and returns an External index (see
+// HNSWOptions) whose live nodes' vectors are vectorOf(id): the caller's
+// slices, kept, not copied, with the same promise as for Add (never
+// modified, valid while the index holds them). The deleted nodes get the
+// vectors stored in the encoding. vectorOf is called once for each live
+// id, after the whole encoding has been read and checked; an id it has no
+// vector for (false) or a vector of the wrong length is an error naming
+// the id. The vectors it returns are not checked for NaN or infinities,
+// which would mean reading all of them: they are the caller's, who
+// checked them when adding them. DecodeHNSWLinks refuses Encode's output
+// (decode that with DecodeHNSW).
+func DecodeHNSWLinks(r io.Reader, vectorOf func(id uint64) ([]float32, bool)) (*HNSW, error) {
+	if vectorOf == nil {
+		return nil, fmt.Errorf("vector: DecodeHNSWLinks needs a vectorOf function")
+	}
+	return decodeHNSW(r, vectorOf)
+}
+
+// decodeHNSW reads Encode's output when vectorOf is nil, and EncodeLinks'
+// otherwise.
+func decodeHNSW(r io.Reader, vectorOf func(id uint64) ([]float32, bool)) (*HNSW, error) {
+	linksOnly := vectorOf != nil
 	d := newDecoder(r)
 	if b := d.read(8); b != nil && [8]byte(b) != hnswMagic {
 		d.fail("magic %q, want %q", b, hnswMagic[:])
 	}
-	if v := d.u32(); d.err == nil && v != hnswVersion {
-		d.fail("HNSW version %d, this decoder reads version %d", v, hnswVersion)
+	switch v := d.u32(); {
+	case d.err != nil:
+	case v == hnswLinksVersion && !linksOnly:
+		d.fail("HNSW encoding version %d is links only (written by EncodeLinks, without the vectors): decode it with DecodeHNSWLinks", v)
+	case v == hnswVersion && linksOnly:
+		d.fail("HNSW encoding version %d holds its vectors (written by Encode), not links only: decode it with DecodeHNSW", v)
+	case v != hnswVersion && v != hnswLinksVersion:
+		d.fail("HNSW version %d, this decoder reads versions %d (Encode) and %d (EncodeLinks)", v, hnswVersion, hnswLinksVersion)
 	}
 	dim := d.dim()
 	m, efC, efS := int(d.u32()), int(d.u32()), int(d.u32())
@@ -109,8 +165,14 @@ func DecodeHNSW(r io.Reader) (*HNSW, error) {
 		efS > math.MaxInt32 || !(mult > 0) || math.IsInf(mult, 0) || math.IsNaN(share) || flags > 3) {
 		d.fail("options M %d, ef %d/%d, level multiplier %v, tombstone share %v, flags %d", m, efC, efS, mult, share, flags)
 	}
-	// A node brings at least its id, level, vector and layer-0 block.
-	n := d.count("HNSW node count", 8+1+nodeWireBytes(dim, m))
+	// A node brings at least its id, level and layer-0 block, and its
+	// vector unless the encoding is links only.
+	blockBytes := 4 * (1 + 2*m)
+	perNode := nodeWireBytes(dim, m)
+	if linksOnly {
+		perNode = blockBytes
+	}
+	n := d.count("HNSW node count", 8+1+perNode)
 	entry := d.u32()
 	top := int(d.u32()) - 1
 	if d.err != nil {
@@ -119,7 +181,8 @@ func DecodeHNSW(r io.Reader) (*HNSW, error) {
 	h := NewHNSW(dim, HNSWOptions{
 		M: m, EfConstruction: efC, EfSearch: efS, LevelMult: mult,
 		KeepPruned: flags&1 != 0, Quantize: flags&2 != 0, TombstoneShare: share,
-		Rand: rand.New(rand.NewPCG(uint64(n), 0x484e5357)),
+		Rand:     rand.New(rand.NewPCG(uint64(n), 0x484e5357)),
+		External: linksOnly,
 	})
 	h.ids = d.u64s(n)
 	h.level = getBytes(d, n)
@@ -127,12 +190,19 @@ func DecodeHNSW(r io.Reader) (*HNSW, error) {
 	// The node blocks are reserved for the nodes the bytes left can hold
 	// and grow past that as the data arrives, so a damaged count ends in
 	// a truncation error, not a huge allocation.
-	h.setNodes(make([]uint32, 0, d.capFor(n, nodeWireBytes(dim, m))*h.stride))
-	for i := 0; i < n && d.err == nil; i++ {
-		h.appendNodes(1)
-		getF32sInto(d, h.vecs[i*h.stride:i*h.stride+dim])
+	h.setNodes(make([]uint32, 0, d.capFor(n, perNode)*h.stride))
+	if linksOnly {
+		h.rows = getTombstoneRows(d, h, n)
+	} else {
+		for i := 0; i < n && d.err == nil; i++ {
+			h.appendNodes(1)
+			getF32sInto(d, h.vecs[i*h.stride:i*h.stride+dim])
+		}
 	}
 	for i := 0; i < n && d.err == nil; i++ {
+		if len(h.nodes) == i*h.stride {
+			h.appendNodes(1)
+		}
 		getU32sInto(d, h.block(uint32(i), 0))
 	}
 	u := d.count("HNSW upper-layer word count", 4)
@@ -151,6 +221,11 @@ func DecodeHNSW(r io.Reader) (*HNSW, error) {
 	if err := h.validate(n, entry, top); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrFormat, err)
 	}
+	if linksOnly {
+		if err := h.setLiveRows(vectorOf); err != nil {
+			return nil, err
+		}
+	}
 	if fitted == 1 {
 		if !h.quantize || !finite(lo) || !finite(step) || slices.ContainsFunc(step, func(s float32) bool { return s < 0 }) {
 			return nil, fmt.Errorf("%w: bad Int8 codec", ErrFormat)
@@ -161,6 +236,59 @@ func DecodeHNSW(r io.Reader) (*HNSW, error) {
 	return h, nil
 }
 
+// getTombstoneRows reads the vectors of a links-only encoding, those of
+// the tombstones among the n nodes, and returns the rows of all n nodes:
+// the tombstones' set, the live ones' nil until setLiveRows.
+func getTombstoneRows(d *decoder, h *HNSW, n int) [][]float32 {
+	if d.err != nil {
+		return nil
+	}
+	// The ids were read whole, so n is bounded by the bytes read.
+	rows := make([][]float32, n)
+	dead := 0
+	for i := range uint32(n) {
+		if h.isDead(i) {
+			dead++
+		}
+	}
+	if !d.need("HNSW tombstone count", dead, 4*h.dim) {
+		return nil
+	}
+	vecs := d.f32s(dead, h.dim)
+	if d.err != nil {
+		return nil
+	}
+	if !finite(vecs) {
+		d.fail("non-finite values in the vectors of deleted nodes")
+		return nil
+	}
+	for i := range uint32(n) {
+		if h.isDead(i) {
+			rows[i], vecs = vecs[:h.dim:h.dim], vecs[h.dim:]
+		}
+	}
+	return rows
+}
+
+// setLiveRows sets the rows of the live nodes of an index decoded from a
+// links-only encoding to vectorOf's vectors.
+func (h *HNSW) setLiveRows(vectorOf func(id uint64) ([]float32, bool)) error {
+	for i, id := range h.ids {
+		if h.isDead(uint32(i)) {
+			continue
+		}
+		v, ok := vectorOf(id)
+		switch {
+		case !ok:
+			return fmt.Errorf("vector: DecodeHNSWLinks: no vector for id %d, which the graph holds: the vectors given are not the ones the graph was encoded with", id)
+		case len(v) != h.dim:
+			return fmt.Errorf("vector: DecodeHNSWLinks: the vector for id %d has %d values, the graph's dimension is %d", id, len(v), h.dim)
+		}
+		h.rows[i] = v
+	}
+	return nil
+}
+
 // validate checks a decoded graph's invariants and builds the id map, so
 // a decoded index can never index out of range.
 func (h *HNSW) validate(n int, entry uint32, top int) error {
@@ -168,6 +296,9 @@ func (h *HNSW) validate(n int, entry uint32, top int) error {
 		return fmt.Errorf("%d nodes", n)
 	}
 	for i := range uint32(n) {
+		if h.external {
+			break // the tombstones' vectors were checked as read
+		}
 		if !finite(h.vec(i)) {
 			return fmt.Errorf("non-finite vector values")
 		}

@@ -13,9 +13,10 @@ import (
 // neighbour heuristic and the linking of a node, alone or beside other
 // builders.
 
-// Add inserts a copy of v under id. An id already present is replaced:
-// its old node is deleted and a new one inserted, unless the vector is
-// unchanged. Add returns a *DimensionError if len(v) is not the index's
+// Add inserts a copy of v under id, or v itself in an External index. An
+// id already present is replaced: its old node is deleted and a new one
+// inserted, unless the vector is unchanged (an External index then keeps
+// the new slice in place of the old). Add returns a *DimensionError if len(v) is not the index's
 // dimension and ErrNotFinite if v holds NaN or infinities, and an error
 // when the index already holds 2^32-1 nodes.
 func (h *HNSW) Add(id uint64, v []float32) error {
@@ -30,6 +31,7 @@ func (h *HNSW) Add(id uint64, v []float32) error {
 	}
 	if n, ok := h.byID[id]; ok {
 		if slices.Equal(h.vec(n), v) {
+			h.keepRow(n, v)
 			return nil
 		}
 		h.remove(n)
@@ -84,12 +86,16 @@ func (h *HNSW) AddBatch(ids []uint64, vecs [][]float32, workers int) error {
 	h.ids = slices.Grow(h.ids, k)
 	h.level = slices.Grow(h.level, k)
 	h.upperOff = slices.Grow(h.upperOff, k)
+	if h.external {
+		h.rows = slices.Grow(h.rows, k)
+	}
 	for i, id := range ids {
 		if last[id] != i {
 			continue // a later vector replaces this one
 		}
 		if n, ok := h.byID[id]; ok {
 			if slices.Equal(h.vec(n), vecs[i]) {
+				h.keepRow(n, vecs[i])
 				continue
 			}
 			h.remove(n)
@@ -284,7 +290,11 @@ func (h *HNSW) newNode(id uint64, v []float32, lvl int) uint32 {
 	n := uint32(len(h.ids))
 	h.ids = append(h.ids, id)
 	h.appendNodes(1)
-	copy(h.vecs[int(n)*h.stride:], v)
+	if h.external {
+		h.rows = append(h.rows, v)
+	} else {
+		copy(h.vecs[int(n)*h.stride:], v)
+	}
 	h.level = append(h.level, uint8(lvl))
 	if lvl > 0 {
 		h.upperOff = append(h.upperOff, uint32(len(h.upper)))
@@ -412,7 +422,7 @@ func (h *HNSW) connect(sc *hnswScratch, e, n uint32, l int, w []scored) {
 	}
 	list := b[1 : 1+cnt]
 	sc.scores = slices.Grow(sc.scores[:0], cnt)[:cnt]
-	dotNodes(h.vec(e), h.vecs, h.stride, list, sc.scores)
+	h.dotNodes(h.vec(e), list, sc.scores)
 	sc.prune = append(sc.prune[:0], scored{sn, n})
 	for i, x := range list {
 		sc.prune = append(sc.prune, scored{sc.scores[i], x})

@@ -11,6 +11,9 @@ import (
 func (h *HNSW) isDead(n uint32) bool { return h.dead[n/64]&(1<<(n%64)) != 0 }
 
 func (h *HNSW) vec(n uint32) []float32 {
+	if h.external {
+		return h.rows[n]
+	}
 	i := int(n) * h.stride
 	return h.vecs[i : i+h.dim : i+h.dim]
 }
@@ -19,6 +22,17 @@ func (h *HNSW) vec(n uint32) []float32 {
 func (h *HNSW) setNodes(nodes []uint32) {
 	h.nodes = nodes
 	h.vecs = unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(nodes))), cap(nodes))[:len(nodes)]
+}
+
+// dotNodes sets out[i] to the inner product of q with the vector of node
+// nodes[i], for i < len(out): from the blocks with the gather kernel, or
+// from an External index's rows.
+func (h *HNSW) dotNodes(q []float32, nodes []uint32, out []float32) {
+	if h.external {
+		dotRowsOf(q, h.rows, nodes, out)
+		return
+	}
+	dotNodes(q, h.vecs, h.stride, nodes, out)
 }
 
 // appendNodes appends k zeroed node blocks.
@@ -35,7 +49,7 @@ func (h *HNSW) links(n uint32, l int) []uint32 {
 
 func (h *HNSW) block(n uint32, l int) []uint32 {
 	if l == 0 {
-		i := int(n)*h.stride + h.dim
+		i := int(n)*h.stride + h.linkOff
 		return h.nodes[i : i+1+h.m0 : i+1+h.m0]
 	}
 	i := int(h.upperOff[n]) + (l-1)*(1+h.m)

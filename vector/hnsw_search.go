@@ -89,7 +89,7 @@ func (h *HNSW) searchLayer(sc *hnswScratch, qr *querier, entries []scored, ef, l
 		}
 		scores = scores[:len(batch)]
 		if qr.q8 == nil {
-			dotNodes(qr.q, h.vecs, h.stride, batch, scores)
+			h.dotNodes(qr.q, batch, scores)
 		} else {
 			d := sc.d32
 			if cap(d) < len(batch) {
@@ -118,7 +118,7 @@ func (h *HNSW) searchLayer(sc *hnswScratch, qr *querier, entries []scored, ef, l
 		if l == 0 && len(cand) > 0 {
 			// The next node to expand is likely the best candidate
 			// now: its links are requested while this one's are used.
-			prefetchNode(h.nodes[h.dim:], h.stride, cand[0].n, 1+h.m0)
+			prefetchNode(h.nodes[h.linkOff:], h.stride, cand[0].n, 1+h.m0)
 		}
 	}
 	sc.cand, sc.res = cand, res
@@ -220,7 +220,7 @@ func (h *HNSW) search(q []float32, k, ef int, allow func(uint64) bool) []Result 
 			sc.batch = append(sc.batch, r.n)
 		}
 		sc.scores = slices.Grow(sc.scores[:0], len(sc.batch))[:len(sc.batch)]
-		dotNodes(q, h.vecs, h.stride, sc.batch, sc.scores)
+		h.dotNodes(q, sc.batch, sc.scores)
 		for i := range sc.res {
 			sc.res[i].s = sc.scores[i]
 		}
