@@ -8,8 +8,23 @@
 //
 //	go run ./cmd/fonte-scale -sizes 10000,100000,1000000 -work /tmp/scale
 //
-// It prints a table (build time, peak RSS, size on disk, open time, query
-// latency percentiles) and each cost's growth from one size to the next.
+// The query phase takes the resident memory (VmRSS) right after the first
+// search, which is what opening costs, then runs an untimed warm-up pass
+// (every query text once, hybrid) before the timed passes, so the
+// latencies are those of a warm index.
+//
+// The concurrency phase (-concurrency, after the query phase) opens the
+// index read-write as a server would and, for each mode and goroutine
+// count, runs that many goroutines issuing queries for -duration: first
+// with no writer, then while a writer adds 1% new documents through an
+// incremental IndexDocuments run, cycling the cells in -slice long turns
+// so that each is measured during the write. A query that waited for the
+// writer would show a latency near the writer's duration.
+//
+// It prints a table of every cost per size, each cost's growth from one
+// size to the next, and the concurrency table, and writes one JSON line
+// per size with every field of the tables to stdout (and appends it to
+// -json FILE).
 package main
 
 import (
@@ -22,7 +37,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -48,19 +62,28 @@ type buildResult struct {
 
 // queryResult is what the query phase reports.
 type queryResult struct {
-	OpenS      float64            `json:"open_s"` // first search: load the snapshot, decode or build the search index
+	OpenS      float64            `json:"open_s"`       // first search: load the snapshot, decode or build the search index
+	OpenRSSMiB float64            `json:"open_rss_mib"` // VmRSS right after the first search
+	WarmS      float64            `json:"warm_s"`       // the untimed warm-up pass: every query once, hybrid
 	Queries    int                `json:"queries"`
 	P50ms      map[string]float64 `json:"p50_ms"`
 	P99ms      map[string]float64 `json:"p99_ms"`
 	PeakRSSMiB float64            `json:"peak_rss_mib"`
 }
 
+// modes are the retrieval modes measured, in table order.
+var modes = []retrieve.Mode{retrieve.Hybrid, retrieve.BM25, retrieve.Dense}
+
 func main() {
 	sizes := flag.String("sizes", "10000,100000,1000000", "corpus sizes in chunks, comma-separated")
 	work := flag.String("work", "", "folder for the indexes (default a new temporary folder)")
 	queries := flag.Int("queries", 1000, "queries per retrieval mode")
 	seed := flag.Uint64("seed", 1, "corpus seed")
-	phase := flag.String("phase", "", "internal: build or query, run in a child")
+	conc := flag.String("concurrency", "1,2,4", "goroutine counts of the concurrency phase, comma-separated; empty skips the phase")
+	duration := flag.Duration("duration", 3*time.Second, "how long each concurrency cell runs with no writer")
+	slice := flag.Duration("slice", 50*time.Millisecond, "how long each concurrency cell runs per turn while the writer runs")
+	jsonFile := flag.String("json", "", "also append each size's JSON line to this file")
+	phase := flag.String("phase", "", "internal: build, query or concurrency, run in a child")
 	n := flag.Int("n", 0, "internal: the corpus size of a child phase")
 	dir := flag.String("dir", "", "internal: the index folder of a child phase")
 	cpuprofile := flag.String("cpuprofile", "", "internal: write a CPU profile of a child phase")
@@ -77,16 +100,20 @@ func main() {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	var err error
-	switch *phase {
-	case "build":
+	gs, err := counts(*conc)
+	switch {
+	case err != nil:
+	case *phase == "build":
 		err = emit(build(*dir, *n, *seed))
-	case "query":
+	case *phase == "query":
 		err = emit(query(*dir, *seed, *queries))
-	case "":
-		err = parent(*sizes, *work, *seed, *queries)
+	case *phase == "concurrency":
+		err = emit(concurrency(*dir, *n, *seed, *queries, gs, *duration, *slice))
+	case *phase == "":
+		err = parent(options{sizes: *sizes, work: *work, seed: *seed, queries: *queries, json: *jsonFile,
+			conc: *conc, goroutines: gs, duration: *duration, slice: *slice})
 	default:
-		err = fmt.Errorf("-phase %q: want build or query", *phase)
+		err = fmt.Errorf("-phase %q: want build, query or concurrency", *phase)
 	}
 	if *memprofile != "" && err == nil {
 		err = writeHeap(*memprofile)
@@ -96,6 +123,23 @@ func main() {
 		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
+}
+
+// counts parses a comma-separated list of positive numbers ("" is none).
+func counts(list string) ([]int, error) {
+	var out []int
+	for _, s := range strings.Split(list, ",") {
+		s = strings.TrimSpace(strings.ReplaceAll(s, "_", ""))
+		if s == "" {
+			continue
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("%q is not a positive number", s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }
 
 func writeHeap(path string) error {
@@ -118,16 +162,23 @@ func corpus(seed uint64) *synth.Corpus {
 	return synth.NewCorpus(rand.New(rand.NewPCG(seed, 1)), synth.CorpusOptions{})
 }
 
-func build(dir string, n int, seed uint64) (buildResult, error) {
-	ctx := context.Background()
-	var res buildResult
-	start := time.Now()
-	c := corpus(seed)
+// documents draws the corpus's first n chunks as one-chunk documents; the
+// same seed draws the same documents, so a larger n extends a smaller one.
+func documents(c *synth.Corpus, n int) []fonte.Document {
 	docs := make([]fonte.Document, n)
 	for i := range docs {
 		topic, text, _ := c.Chunk()
 		docs[i] = fonte.Document{ID: fmt.Sprintf("t%03d/doc%07d", topic, i), Title: fmt.Sprintf("Note %d", i), Language: "en", Text: text}
 	}
+	return docs
+}
+
+func build(dir string, n int, seed uint64) (buildResult, error) {
+	ctx := context.Background()
+	var res buildResult
+	start := time.Now()
+	c := corpus(seed)
+	docs := documents(c, n)
 	res.GenerateS = time.Since(start).Seconds()
 	e, err := engine.Open(ctx, engine.Settings{IndexDir: dir, Embedder: c.Embedder()}, engine.OpenOptions{})
 	if err != nil {
@@ -155,17 +206,9 @@ func build(dir string, n int, seed uint64) (buildResult, error) {
 	return res, err
 }
 
-func query(dir string, seed uint64, nq int) (queryResult, error) {
-	ctx := context.Background()
-	res := queryResult{Queries: nq, P50ms: map[string]float64{}, P99ms: map[string]float64{}}
-	c := corpus(seed)
-	e, err := engine.Open(ctx, engine.Settings{IndexDir: dir, Embedder: c.Embedder()}, engine.OpenOptions{ReadOnly: true})
-	if err != nil {
-		return res, err
-	}
-	defer e.Close()
-	// Queries come from another stream of the same corpus model.
-	qc := synth.NewCorpus(rand.New(rand.NewPCG(seed, 1)), synth.CorpusOptions{})
+// queryTexts draws nq queries from another stream of the corpus model.
+func queryTexts(seed uint64, nq int) []string {
+	qc := corpus(seed)
 	for range 1000 {
 		qc.Chunk() // move past the first chunks' draws
 	}
@@ -173,25 +216,73 @@ func query(dir string, seed uint64, nq int) (queryResult, error) {
 	for i := range texts {
 		_, texts[i], _ = qc.Query()
 	}
+	return texts
+}
+
+func query(dir string, seed uint64, nq int) (queryResult, error) {
+	ctx := context.Background()
+	res := queryResult{Queries: nq, P50ms: map[string]float64{}, P99ms: map[string]float64{}}
+	e, err := engine.Open(ctx, engine.Settings{IndexDir: dir, Embedder: corpus(seed).Embedder()}, engine.OpenOptions{ReadOnly: true})
+	if err != nil {
+		return res, err
+	}
+	defer e.Close()
+	texts := queryTexts(seed, max(nq, 1))
 	start := time.Now()
 	if _, err := e.Search(ctx, texts[0], engine.SearchOptions{K: 10}); err != nil {
 		return res, err
 	}
 	res.OpenS = time.Since(start).Seconds()
-	for _, mode := range []retrieve.Mode{retrieve.Hybrid, retrieve.BM25, retrieve.Dense} {
+	if res.OpenRSSMiB, err = residentMiB(); err != nil {
+		return res, err
+	}
+	// The warm-up pass brings the pages the queries touch into memory and
+	// the caches to their steady state; it is not timed per query.
+	start = time.Now()
+	for _, q := range texts {
+		if _, err := e.Search(ctx, q, engine.SearchOptions{K: 10, Mode: retrieve.Hybrid}); err != nil {
+			return res, fmt.Errorf("warm-up query %q: %w", q, err)
+		}
+	}
+	res.WarmS = time.Since(start).Seconds()
+	for _, mode := range modes {
 		lat := make([]float64, 0, nq)
 		for _, q := range texts {
 			t := time.Now()
 			if _, err := e.Search(ctx, q, engine.SearchOptions{K: 10, Mode: mode}); err != nil {
 				return res, fmt.Errorf("%s query %q: %w", mode, q, err)
 			}
-			lat = append(lat, float64(time.Since(t).Microseconds())/1000)
+			lat = append(lat, millis(time.Since(t)))
 		}
 		slices.Sort(lat)
 		res.P50ms[string(mode)] = percentile(lat, 0.50)
 		res.P99ms[string(mode)] = percentile(lat, 0.99)
 	}
 	return res, nil
+}
+
+func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// residentMiB reads this process's resident memory (VmRSS) from
+// /proc/self/status.
+func residentMiB() (float64, error) {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, fmt.Errorf("reading the resident memory: %w (fonte-scale needs Linux's /proc)", err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			f := strings.Fields(rest) // "123456 kB"
+			if len(f) == 2 && f[1] == "kB" {
+				kib, err := strconv.ParseFloat(f[0], 64)
+				if err == nil {
+					return kib / 1024, nil
+				}
+			}
+			return 0, fmt.Errorf("/proc/self/status: cannot read %q", line)
+		}
+	}
+	return 0, fmt.Errorf("/proc/self/status has no VmRSS line")
 }
 
 // percentile is the nearest-rank percentile of sorted values.
@@ -236,73 +327,6 @@ func child(v any, rss *float64, args ...string) error {
 	}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		*rss = float64(ru.Maxrss) / 1024 // KiB on Linux
-	}
-	return nil
-}
-
-func parent(sizesFlag, work string, seed uint64, nq int) error {
-	var sizes []int
-	for _, s := range strings.Split(sizesFlag, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(strings.ReplaceAll(s, "_", "")))
-		if err != nil || n < 1 {
-			return fmt.Errorf("-sizes: %q is not a positive number", s)
-		}
-		sizes = append(sizes, n)
-	}
-	if work == "" {
-		var err error
-		if work, err = os.MkdirTemp("", "fonte-scale-"); err != nil {
-			return err
-		}
-	}
-	fmt.Printf("fonte-scale: %d cores (GOMAXPROCS %d), %s/%s, %s, work folder %s\n", runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.GOOS, runtime.GOARCH, runtime.Version(), work)
-	type row struct {
-		n int
-		b buildResult
-		q queryResult
-	}
-	var rows []row
-	for _, n := range sizes {
-		dir := filepath.Join(work, fmt.Sprintf("n%d", n))
-		if err := os.RemoveAll(dir); err != nil {
-			return err
-		}
-		var r row
-		r.n = n
-		fmt.Fprintf(os.Stderr, "%d chunks: building (load %s)\n", n, loadavg())
-		if err := child(&r.b, &r.b.PeakRSSMiB, "-phase", "build", "-n", strconv.Itoa(n), "-dir", dir, "-seed", strconv.FormatUint(seed, 10)); err != nil {
-			return err
-		}
-		fmt.Fprintf(os.Stderr, "%d chunks: built in %.1f s; querying (load %s)\n", n, r.b.BuildS, loadavg())
-		if err := child(&r.q, &r.q.PeakRSSMiB, "-phase", "query", "-dir", dir, "-seed", strconv.FormatUint(seed, 10), "-queries", strconv.Itoa(nq)); err != nil {
-			return err
-		}
-		rows = append(rows, r)
-		js, _ := json.Marshal(map[string]any{"n": n, "build": r.b, "query": r.q})
-		fmt.Fprintln(os.Stderr, string(js))
-	}
-	fmt.Printf("\n| chunks | dense | build s | build peak RSS MiB | disk MiB | open s | query peak RSS MiB | hybrid p50 / p99 ms | bm25 p50 / p99 ms | vector p50 / p99 ms |\n")
-	fmt.Printf("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-	for _, r := range rows {
-		fmt.Printf("| %d | %s | %.1f | %.0f | %.0f | %.2f | %.0f | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f |\n",
-			r.b.Chunks, r.b.DenseIndex, r.b.BuildS, r.b.PeakRSSMiB, float64(r.b.DiskBytes)/(1<<20), r.q.OpenS, r.q.PeakRSSMiB,
-			r.q.P50ms["hybrid"], r.q.P99ms["hybrid"], r.q.P50ms["bm25"], r.q.P99ms["bm25"], r.q.P50ms["vector"], r.q.P99ms["vector"])
-	}
-	if len(rows) > 1 {
-		fmt.Printf("\nGrowth from one size to the next (cost ratio for the corpus ratio):\n\n| from → to | ×chunks | build | build RSS | disk | open | hybrid p50 | hybrid p99 |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
-		for i := 1; i < len(rows); i++ {
-			a, b := rows[i-1], rows[i]
-			ratio := func(x, y float64) string {
-				if x == 0 {
-					return "–"
-				}
-				return fmt.Sprintf("%.1f×", y/x)
-			}
-			fmt.Printf("| %d → %d | %s | %s | %s | %s | %s | %s | %s |\n", a.b.Chunks, b.b.Chunks,
-				ratio(float64(a.b.Chunks), float64(b.b.Chunks)), ratio(a.b.BuildS, b.b.BuildS), ratio(a.b.PeakRSSMiB, b.b.PeakRSSMiB),
-				ratio(float64(a.b.DiskBytes), float64(b.b.DiskBytes)), ratio(a.q.OpenS, b.q.OpenS),
-				ratio(a.q.P50ms["hybrid"], b.q.P50ms["hybrid"]), ratio(a.q.P99ms["hybrid"], b.q.P99ms["hybrid"]))
-		}
 	}
 	return nil
 }

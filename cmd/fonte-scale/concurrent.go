@@ -1,0 +1,201 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/fonte-rag/fonte/engine"
+	"github.com/fonte-rag/fonte/retrieve"
+)
+
+// concResult is what the concurrency phase reports.
+type concResult struct {
+	// Added is how many new documents the writer added (1% of the index,
+	// at least one); ChunksAfter is the index's size once it committed.
+	Added       int     `json:"added"`
+	ChunksAfter int     `json:"chunks_after"`
+	WriterS     float64 `json:"writer_s"` // the incremental IndexDocuments run, commit and derived indexes included
+	DurationS   float64 `json:"duration_s"`
+	SliceS      float64 `json:"slice_s"`
+	// Cells has one entry per mode and goroutine count, in table order.
+	Cells      []concCell `json:"cells"`
+	PeakRSSMiB float64    `json:"peak_rss_mib"`
+}
+
+// concCell is one mode and goroutine count, idle and during the write.
+type concCell struct {
+	Mode       string `json:"mode"`
+	Goroutines int    `json:"goroutines"`
+	idle       sample
+	write      sample
+	// The exported figures, filled from idle and write by finish.
+	IdleQueries  int     `json:"idle_queries"`
+	IdleQPS      float64 `json:"idle_qps"`
+	IdleP99ms    float64 `json:"idle_p99_ms"`
+	IdleMaxms    float64 `json:"idle_max_ms"`
+	WriteQueries int     `json:"write_queries"`
+	WriteQPS     float64 `json:"write_qps"`
+	WriteP99ms   float64 `json:"write_p99_ms"`
+	WriteMaxms   float64 `json:"write_max_ms"`
+	// WriteTurns counts this cell's turns that began while the writer ran;
+	// FullOverlap says whether one of them also ended before it finished.
+	WriteTurns  int  `json:"write_turns"`
+	FullOverlap bool `json:"full_overlap"`
+}
+
+// sample gathers the latencies and running time of a cell's turns.
+type sample struct {
+	lat     []float64 // ms
+	elapsed time.Duration
+}
+
+func (c *concCell) finish() {
+	stats := func(s sample) (n int, qps, p99, maxms float64) {
+		slices.Sort(s.lat)
+		n = len(s.lat)
+		if s.elapsed > 0 {
+			qps = float64(n) / s.elapsed.Seconds()
+		}
+		if n > 0 {
+			maxms = s.lat[n-1]
+		}
+		return n, qps, percentile(s.lat, 0.99), maxms
+	}
+	c.IdleQueries, c.IdleQPS, c.IdleP99ms, c.IdleMaxms = stats(c.idle)
+	c.WriteQueries, c.WriteQPS, c.WriteP99ms, c.WriteMaxms = stats(c.write)
+}
+
+// turn runs g goroutines issuing queries (taken in turn from texts) until
+// d has passed, and adds their latencies and running time to s.
+func turn(ctx context.Context, e *engine.Engine, mode retrieve.Mode, g int, texts []string, next *atomic.Int64, d time.Duration, s *sample) error {
+	start := time.Now()
+	deadline := start.Add(d)
+	lats := make([][]float64, g)
+	errs := make([]error, g)
+	var wg sync.WaitGroup
+	for i := range g {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for time.Now().Before(deadline) {
+				q := texts[int(next.Add(1))%len(texts)]
+				t := time.Now()
+				if _, err := e.Search(ctx, q, engine.SearchOptions{K: 10, Mode: mode}); err != nil {
+					errs[i] = fmt.Errorf("%s query %q: %w", mode, q, err)
+					return
+				}
+				lats[i] = append(lats[i], millis(time.Since(t)))
+			}
+		}()
+	}
+	wg.Wait()
+	s.elapsed += time.Since(start)
+	for i := range g {
+		if errs[i] != nil {
+			return errs[i]
+		}
+		s.lat = append(s.lat, lats[i]...)
+	}
+	return nil
+}
+
+// concurrency opens the index of n chunks read-write, as a server would,
+// measures each mode and goroutine count for d with no writer, then
+// starts a writer adding 1% new documents and cycles the cells in turns
+// of slice until it has committed.
+func concurrency(dir string, n int, seed uint64, nq int, goroutines []int, d, slice time.Duration) (concResult, error) {
+	ctx := context.Background()
+	res := concResult{DurationS: d.Seconds(), SliceS: slice.Seconds()}
+	if len(goroutines) == 0 {
+		return res, fmt.Errorf("-concurrency: no goroutine counts")
+	}
+	c := corpus(seed)
+	// The first n documents are the indexed ones (unchanged, so the run
+	// skips them); the rest are new. Every document is passed because
+	// IndexDocuments removes the indexed documents it is not given.
+	docs := documents(c, n+max(n/100, 1))
+	res.Added = len(docs) - n
+	e, err := engine.Open(ctx, engine.Settings{IndexDir: dir, Embedder: c.Embedder()}, engine.OpenOptions{})
+	if err != nil {
+		return res, err
+	}
+	defer e.Close()
+	texts := queryTexts(seed, max(nq, 1))
+	for _, q := range texts { // warm up, as the query phase does
+		if _, err := e.Search(ctx, q, engine.SearchOptions{K: 10, Mode: retrieve.Hybrid}); err != nil {
+			return res, fmt.Errorf("warm-up query %q: %w", q, err)
+		}
+	}
+	var next atomic.Int64
+	for _, mode := range modes {
+		for _, g := range goroutines {
+			res.Cells = append(res.Cells, concCell{Mode: string(mode), Goroutines: g})
+		}
+	}
+	for i := range res.Cells {
+		cell := &res.Cells[i]
+		if err := turn(ctx, e, retrieve.Mode(cell.Mode), cell.Goroutines, texts, &next, d, &cell.idle); err != nil {
+			return res, err
+		}
+	}
+
+	done := make(chan struct{})
+	var werr error
+	var wrote time.Duration
+	start := time.Now()
+	go func() {
+		defer close(done)
+		rep, err := e.IndexDocuments(ctx, docs, true, nil)
+		wrote = time.Since(start)
+		if err != nil {
+			werr = err
+			return
+		}
+		res.ChunksAfter = rep.Chunks
+	}()
+	running := func() bool {
+		select {
+		case <-done:
+			return false
+		default:
+			return true
+		}
+	}
+	for i := 0; running(); i = (i + 1) % len(res.Cells) {
+		cell := &res.Cells[i]
+		cell.WriteTurns++
+		if err := turn(ctx, e, retrieve.Mode(cell.Mode), cell.Goroutines, texts, &next, slice, &cell.write); err != nil {
+			<-done
+			return res, err
+		}
+		if running() {
+			cell.FullOverlap = true
+		}
+	}
+	if werr != nil {
+		return res, fmt.Errorf("the incremental run adding %d documents: %w", res.Added, werr)
+	}
+	res.WriterS = wrote.Seconds()
+	for i := range res.Cells {
+		res.Cells[i].finish()
+	}
+	if full := fullCells(res.Cells); full < len(res.Cells) {
+		fmt.Fprintf(os.Stderr, "  the writer took %.2f s: %d of %d cells ran a whole turn during it\n", res.WriterS, full, len(res.Cells))
+	}
+	return res, nil
+}
+
+func fullCells(cells []concCell) int {
+	full := 0
+	for _, c := range cells {
+		if c.FullOverlap {
+			full++
+		}
+	}
+	return full
+}
