@@ -122,7 +122,7 @@ func benchLoad(b *testing.B, chunks int) {
 	b.ResetTimer()
 	var reads atomic.Int64
 	for b.Loop() {
-		snap, err := loadSnapshot(s.dir, m, nil, &reads)
+		snap, err := loadSnapshot(s.dir, m, nil, &reads, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

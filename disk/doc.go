@@ -26,7 +26,7 @@
 // CRC-32C, and the files of the previous generation that are kept for
 // readers ("retained").
 //
-// A segment is little-endian binary:
+// A segment is little-endian binary (version 2):
 //
 //	magic    8 bytes  "FONTESEG"
 //	version  uint32   segmentVersion
@@ -34,21 +34,39 @@
 //	docs     uint32
 //	chunks   uint64
 //	metaLen  uint64
+//	metaCRC  uint32   CRC-32C of the 36 header bytes before it and of meta
 //	meta     metaLen bytes: for each document, in ID order, its fields,
 //	         tags, metadata and chunks as uvarint-length-prefixed strings
 //	         and zigzag varints (see segment.go)
+//	padding  zero bytes up to a multiple of 64 from the file's start
 //	vectors  chunks×dim float32, row-major, in the order of meta
 //	crc      uint32   CRC-32C of every byte before it
+//
+// Version 1 (still read, never written) had no metaCRC and no padding.
+//
+// # Reading in place
+//
+// A version-2 segment is memory-mapped read-only (golang.org/x/sys/unix;
+// read into memory where mapping is unavailable, on Windows and on
+// big-endian machines): the vector block is aligned, so a chunk's vector
+// is a slice of the mapping and opening reads no vector. Opening checks
+// the header, the sizes against the file and the manifest, the trailer
+// against the manifest and the meta section against its own checksum,
+// then parses the meta section. The whole file's checksum is verified by
+// a background pass (Snapshot.Verify) that reads the file with pread, so
+// it does not make the vectors resident; once it finds a mismatch,
+// Store.Snapshot returns ErrCorrupt naming the file, and a writer verifies
+// its base before it copies anything. A mapping lives as long as a
+// Snapshot holding the segment: rows a Snapshot hands out are valid while
+// it (or an index built over it, which keeps it) is reachable, and a
+// cleanup unmaps the file once none is.
 //
 // Blobs under a megabyte are loaded with their generation; larger ones (a
 // serialized index) are checked for size at load and read, with their
 // checksum verified, only when asked for (Snapshot.ReadBlob), so a
-// snapshot never holds a copy of what its user decodes.
-//
-// The vector block is raw, so loading is a checksum and a conversion loop,
-// and the sizes in the header let a truncated file be refused before any
-// large allocation. A blob file is "FONTEBLB", a uint32 version, a uint64
-// length, the bytes and a CRC-32C trailer.
+// snapshot never holds a copy of what its user decodes. A blob file is
+// "FONTEBLB", a uint32 version, a uint64 length, the bytes and a CRC-32C
+// trailer.
 //
 // # Commits
 //

@@ -13,11 +13,11 @@ import (
 	"github.com/fonte-rag/fonte"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/v1 from goldenRecords")
+var update = flag.Bool("update", false, "rewrite testdata/v2 from goldenRecords")
 
 var goldenCfg = Config{Analyzer: "fonte-analysis/v1 en", Chunker: "structure/v1 size=220 overlap=40", Embedder: "golden/4", Dim: 4}
 
-// goldenRecords are the content of testdata/v1, with hand-written vectors
+// goldenRecords are the content of testdata/v1 and v2, with hand-written vectors
 // so the files do not depend on a random generator's stability.
 func goldenRecords() []Record {
 	text := "# Refunds\n\nAn approved refund is returned within 5 working days.\n\n# Returns\n\nItems may be returned within 30 days."
@@ -43,12 +43,12 @@ func goldenRecords() []Record {
 	return []Record{a, b}
 }
 
-// TestFormatV1 pins the version 1 encoding: the encoder must still produce
+// TestFormatV2 pins the version 2 encoding: the encoder must still produce
 // the committed segment byte for byte, and the committed folder must still
 // read back as goldenRecords. A deliberate format change bumps the version
-// and adds testdata/v2 beside v1.
-func TestFormatV1(t *testing.T) {
-	golden := filepath.Join("testdata", "v1")
+// and adds testdata/v3 beside v2.
+func TestFormatV2(t *testing.T) {
+	golden := filepath.Join("testdata", "v2")
 	if *update {
 		os.RemoveAll(golden)
 		s, err := Open(golden, goldenCfg, Options{})
@@ -89,14 +89,33 @@ func TestFormatV1(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(buf.Bytes(), want) {
-		t.Errorf("the encoder no longer writes format v1 byte for byte (%d bytes, golden %d); run with -update only for a deliberate change", buf.Len(), len(want))
+		t.Errorf("the encoder no longer writes format v2 byte for byte (%d bytes, golden %d); run with -update only for a deliberate change", buf.Len(), len(want))
 	}
 	if v := binary.LittleEndian.Uint32(want[8:]); v != segmentVersion {
 		t.Errorf("golden segment version %d", v)
 	}
+	metaLen := binary.LittleEndian.Uint64(want[28:])
+	if off := vecOffset(int(metaLen)); off%vecAlign != 0 || int(off)+4*2*goldenCfg.Dim+trailerLen != len(want) {
+		t.Errorf("vector block at %d of %d bytes: not aligned to %d, or not where the sizes put it", off, len(want), vecAlign)
+	}
+	checkGolden(t, golden)
+}
 
+// TestFormatV1 keeps indexes written before version 2 readable: their
+// segments are read into memory and verified at once.
+func TestFormatV1(t *testing.T) {
+	checkGolden(t, filepath.Join("testdata", "v1"))
+}
+
+// checkGolden opens a copy of a golden folder and checks it reads back as
+// goldenRecords.
+func checkGolden(t *testing.T, golden string) {
+	t.Helper()
 	s := mustOpen(t, copyDir(t, golden), Config{}, Options{ReadOnly: true})
 	snap := mustSnapshot(t, s)
+	if err := snap.Verify(); err != nil {
+		t.Fatal(err)
+	}
 	if snap.Config() != goldenCfg || snap.Generation() != 1 {
 		t.Errorf("config %+v generation %d", snap.Config(), snap.Generation())
 	}

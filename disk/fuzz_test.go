@@ -22,26 +22,34 @@ import (
 func sealSegment(data []byte) ([]byte, uint32) {
 	data = slices.Clone(data)
 	copy(data, segMagic[:])
-	binary.LittleEndian.PutUint32(data[8:], segmentVersion)
+	if binary.LittleEndian.Uint32(data[8:]) != 1 {
+		binary.LittleEndian.PutUint32(data[8:], segmentVersion)
+		// Version 2 guards its meta section with a checksum of its own.
+		if metaLen := binary.LittleEndian.Uint64(data[28:]); metaLen <= uint64(len(data)-segHeaderLen-trailerLen) {
+			sum := crc32.Update(crc32.Checksum(data[:36], castagnoli), castagnoli, data[segHeaderLen:segHeaderLen+int(metaLen)])
+			binary.LittleEndian.PutUint32(data[36:], sum)
+		}
+	}
 	n := len(data) - trailerLen
 	sum := crc32.Checksum(data[:n], castagnoli)
 	binary.LittleEndian.PutUint32(data[n:], sum)
 	return data, sum
 }
 
-// readSegment opens a segment file and reads its vectors into its docs.
+// readSegment opens a segment file, verifies its whole checksum and
+// returns its docs with their vectors copied out of the mapping.
 func readSegment(path string, e segmentEntry, dim int) ([]*docData, error) {
-	sr, err := openSegment(path, e, dim)
+	docs, sf, err := loadSegment(path, e, dim)
 	if err != nil {
 		return nil, err
 	}
-	for _, d := range sr.docs {
-		d.vecs = make([]float32, len(d.chunks)*dim)
-	}
-	if err := sr.readVectors(func(i int) []float32 { return sr.docs[i].vecs }); err != nil {
+	if err := sf.verify(); err != nil {
 		return nil, err
 	}
-	return sr.docs, nil
+	for _, d := range docs {
+		d.vecs = slices.Clone(d.vecs)
+	}
+	return docs, nil
 }
 
 // FuzzSegment feeds sealed mutations of segment files to the reader: it

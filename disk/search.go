@@ -67,7 +67,7 @@ func (s *Store) view(wait bool) (*View, error) {
 	}
 	n := snap.NumChunks()
 	c := retrieve.Corpus{Chunks: make([]fonte.Chunk, n), Langs: make([]string, n), Tags: make([][]string, n),
-		Vectors: snap.Vectors(), Dim: snap.Dim()}
+		Rows: snap.Rows(), Owner: snap, Dim: snap.Dim()}
 	docs := make(map[string]fonte.Document, snap.NumDocs())
 	for _, d := range snap.Docs() {
 		docs[d.ID] = d.Document()
@@ -79,7 +79,7 @@ func (s *Store) view(wait bool) (*View, error) {
 		}
 	}
 	if n == 0 {
-		c.Vectors = nil
+		c.Rows = nil
 	}
 	var prev *retrieve.Index
 	if cur != nil {

@@ -17,11 +17,16 @@ import (
 
 // Segment and blob files; the layout is in the package documentation.
 const (
-	segmentVersion = 1
+	segmentVersion = 2
 	blobVersion    = 1
-	segHeaderLen   = 36
+	segHeaderLen   = 40 // version 2; version 1's header is segHeaderLenV1
+	segHeaderLenV1 = 36
 	blobHeaderLen  = 20
 	trailerLen     = 4
+	// vecAlign is the alignment of a version-2 segment's vector block in
+	// the file, so that a mapped block is aligned for float32 loads and
+	// its rows start on cache lines as often as the dimension allows.
+	vecAlign = 64
 )
 
 var (
@@ -104,14 +109,25 @@ func encodeSegment(w io.Writer, dim int, docs []*docData) (int64, uint32, error)
 	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(docs)))
 	hdr = binary.LittleEndian.AppendUint64(hdr, uint64(chunks))
 	hdr = binary.LittleEndian.AppendUint64(hdr, uint64(len(meta)))
+	// The meta section's own checksum lets a reader trust what it parses
+	// at open without reading the vectors the whole-file checksum covers.
+	metaSum := crc32.Update(crc32.Checksum(hdr, castagnoli), castagnoli, meta)
+	hdr = binary.LittleEndian.AppendUint32(hdr, metaSum)
 	s := newSummer(w)
 	s.write(hdr)
 	s.write(meta)
+	s.write(make([]byte, vecOffset(len(meta))-segHeaderLen-int64(len(meta))))
 	scratch := make([]byte, ioBlock)
 	for _, d := range docs {
 		s.writeFloats(d.vecs, scratch)
 	}
 	return s.finish()
+}
+
+// vecOffset is where a version-2 segment's vector block starts: after the
+// header and the meta section, padded to vecAlign.
+func vecOffset(metaLen int) int64 {
+	return (segHeaderLen + int64(metaLen) + vecAlign - 1) &^ (vecAlign - 1)
 }
 
 func appendStr(b []byte, s string) []byte {
@@ -350,11 +366,10 @@ func parseMeta(b []byte, docs int, chunks uint64) ([]*docData, error) {
 	return out, nil
 }
 
-// segmentReader loads one segment in two steps, so that vectors are
-// decoded straight into the snapshot's array and a million-chunk index is
-// never held twice: open reads and checks the header and the meta section,
-// then readVectors streams the vector block into place and checks the
-// whole file's checksum.
+// segmentReader reads a version-1 segment, whose vector block is not
+// aligned for reading in place, in two steps: open reads and checks the
+// header and the meta section, then readVectors streams the vector block
+// into memory and checks the whole file's checksum.
 type segmentReader struct {
 	path   string
 	entry  segmentEntry
@@ -368,53 +383,162 @@ func corrupt(path, format string, args ...any) error {
 	return fmt.Errorf("%w: %s: %s", ErrCorrupt, path, fmt.Sprintf(format, args...))
 }
 
-// openSegment reads the header and meta section of the segment at path,
-// checking them against the manifest entry and the dimension.
+// loadSegment opens the segment at path, checking it against the manifest
+// entry and the dimension, and returns its documents with their vectors:
+// for a version-2 segment, rows of the mapped file held by the returned
+// segFile, whose checksum is verified later (segFile.verify); for a
+// version-1 segment, rows read into memory and verified now.
+func loadSegment(path string, e segmentEntry, dim int) ([]*docData, *segFile, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, wrapFile("opening segment", path, err)
+	}
+	keep := false
+	defer func() {
+		if !keep {
+			f.Close()
+		}
+	}()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, nil, wrapFile("reading segment", path, err)
+	}
+	size := st.Size()
+	if size != e.Size {
+		return nil, nil, corrupt(path, "%d bytes, the manifest says %d", size, e.Size)
+	}
+	if size < segHeaderLenV1+trailerLen {
+		return nil, nil, corrupt(path, "truncated at %d bytes", size)
+	}
+	var head [12]byte
+	if _, err := f.ReadAt(head[:], 0); err != nil {
+		return nil, nil, wrapFile("reading segment", path, err)
+	}
+	if [8]byte(head[:8]) != segMagic {
+		return nil, nil, corrupt(path, "not a fonte segment (magic %q)", head[:8])
+	}
+	switch v := binary.LittleEndian.Uint32(head[8:]); v {
+	case 1:
+		return loadSegmentV1(path, e, dim)
+	case segmentVersion:
+	default:
+		return nil, nil, fmt.Errorf("%w: segment %s has version %d, this fonte reads versions 1 and %d", ErrFormatVersion, path, v, segmentVersion)
+	}
+	if size < segHeaderLen+trailerLen {
+		return nil, nil, corrupt(path, "truncated at %d bytes", size)
+	}
+	hdr := make([]byte, segHeaderLen)
+	if _, err := f.ReadAt(hdr, 0); err != nil {
+		return nil, nil, wrapFile("reading segment", path, err)
+	}
+	docs, chunks, metaLen, err := checkHeader(path, hdr, e, dim)
+	if err != nil {
+		return nil, nil, err
+	}
+	// The sizes must add up to the file's length exactly; checked in
+	// uint64 against the (small) file size so no product can overflow.
+	body := uint64(size - trailerLen)
+	badSizes := metaLen > body
+	if !badSizes {
+		vo := uint64(vecOffset(int(metaLen)))
+		badSizes = vo > body || chunks > (body-vo)/uint64(4*dim) || vo+chunks*uint64(4*dim) != body
+	}
+	if badSizes {
+		return nil, nil, corrupt(path, "header sizes (%d chunks, %d meta bytes) do not match the file's %d bytes", chunks, metaLen, size)
+	}
+	var tr [trailerLen]byte
+	if _, err := f.ReadAt(tr[:], size-trailerLen); err != nil {
+		return nil, nil, wrapFile("reading segment", path, err)
+	}
+	if sum := binary.LittleEndian.Uint32(tr[:]); sum != e.CRC32C {
+		return nil, nil, corrupt(path, "checksum mismatch (file says %08x, manifest says %08x)", sum, e.CRC32C)
+	}
+	meta := make([]byte, metaLen)
+	if _, err := f.ReadAt(meta, segHeaderLen); err != nil {
+		return nil, nil, wrapFile("reading segment", path, err)
+	}
+	want := binary.LittleEndian.Uint32(hdr[36:])
+	if got := crc32.Update(crc32.Checksum(hdr[:36], castagnoli), castagnoli, meta); got != want {
+		return nil, nil, corrupt(path, "meta checksum mismatch (header says %08x, content hashes to %08x)", want, got)
+	}
+	dd, err := parseMeta(meta, docs, chunks)
+	if err != nil {
+		return nil, nil, corrupt(path, "%v", err)
+	}
+	sf := &segFile{path: path, entry: e}
+	keep = true
+	if err := sf.mapVectors(f, size, vecOffset(int(metaLen)), int(chunks)*dim); err != nil {
+		return nil, nil, err
+	}
+	off := 0
+	for _, d := range dd {
+		n := len(d.chunks) * dim
+		d.vecs = sf.vecs[off : off+n : off+n]
+		off += n
+	}
+	return dd, sf, nil
+}
+
+// checkHeader reads the counts of a segment header (the layout shared by
+// versions 1 and 2) and checks them against the manifest entry and the
+// dimension.
+func checkHeader(path string, hdr []byte, e segmentEntry, dim int) (docs int, chunks, metaLen uint64, err error) {
+	fileDim := int(binary.LittleEndian.Uint32(hdr[12:]))
+	docs = int(binary.LittleEndian.Uint32(hdr[16:]))
+	chunks = binary.LittleEndian.Uint64(hdr[20:])
+	metaLen = binary.LittleEndian.Uint64(hdr[28:])
+	if fileDim != dim {
+		return 0, 0, 0, corrupt(path, "vectors of dimension %d, the index has %d", fileDim, dim)
+	}
+	if e.Docs != docs || uint64(e.Chunks) != chunks {
+		return 0, 0, 0, corrupt(path, "%d documents and %d chunks, the manifest says %d and %d", docs, chunks, e.Docs, e.Chunks)
+	}
+	return docs, chunks, metaLen, nil
+}
+
+// loadSegmentV1 reads a version-1 segment whole into memory.
+func loadSegmentV1(path string, e segmentEntry, dim int) ([]*docData, *segFile, error) {
+	r, err := openSegment(path, e, dim)
+	if err != nil {
+		return nil, nil, err
+	}
+	sf := &segFile{path: path, entry: e, vecs: make([]float32, e.Chunks*dim)}
+	off := 0
+	for _, d := range r.docs {
+		n := len(d.chunks) * dim
+		d.vecs = sf.vecs[off : off+n : off+n]
+		off += n
+	}
+	if err := r.readVectors(func(i int) []float32 { return r.docs[i].vecs }); err != nil {
+		return nil, nil, err
+	}
+	sf.markVerified() // by readVectors
+	return r.docs, sf, nil
+}
+
+// openSegment reads the header and meta section of the version-1 segment
+// at path, checking them against the manifest entry and the dimension.
 func openSegment(path string, e segmentEntry, dim int) (*segmentReader, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, wrapFile("opening segment", path, err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, wrapFile("reading segment", path, err)
-	}
-	size := st.Size()
-	if size != e.Size {
-		return nil, corrupt(path, "%d bytes, the manifest says %d", size, e.Size)
-	}
-	if size < segHeaderLen+trailerLen {
-		return nil, corrupt(path, "truncated at %d bytes", size)
-	}
+	size := e.Size
 	br := bufio.NewReaderSize(f, 1<<16)
 	crc := crc32.New(castagnoli)
-	hdr := make([]byte, segHeaderLen)
+	hdr := make([]byte, segHeaderLenV1)
 	if _, err := io.ReadFull(br, hdr); err != nil {
 		return nil, wrapFile("reading segment", path, err)
 	}
 	crc.Write(hdr)
-	if [8]byte(hdr[:8]) != segMagic {
-		return nil, corrupt(path, "not a fonte segment (magic %q)", hdr[:8])
+	docs, chunks, metaLen, err := checkHeader(path, hdr, e, dim)
+	if err != nil {
+		return nil, err
 	}
-	if v := binary.LittleEndian.Uint32(hdr[8:]); v != segmentVersion {
-		return nil, fmt.Errorf("%w: segment %s has version %d, this fonte reads version %d", ErrFormatVersion, path, v, segmentVersion)
-	}
-	fileDim := int(binary.LittleEndian.Uint32(hdr[12:]))
-	docs := int(binary.LittleEndian.Uint32(hdr[16:]))
-	chunks := binary.LittleEndian.Uint64(hdr[20:])
-	metaLen := binary.LittleEndian.Uint64(hdr[28:])
-	if fileDim != dim {
-		return nil, corrupt(path, "vectors of dimension %d, the index has %d", fileDim, dim)
-	}
-	// The sizes must add up to the file's length exactly; checked in
-	// uint64 against the (small) file size so no product can overflow.
-	body := uint64(size - segHeaderLen - trailerLen)
+	body := uint64(size - segHeaderLenV1 - trailerLen)
 	if metaLen > body || chunks > (body-metaLen)/uint64(4*dim) || metaLen+chunks*uint64(4*dim) != body {
 		return nil, corrupt(path, "header sizes (%d chunks, %d meta bytes) do not match the file's %d bytes", chunks, metaLen, size)
-	}
-	if e.Docs != docs || uint64(e.Chunks) != chunks {
-		return nil, corrupt(path, "%d documents and %d chunks, the manifest says %d and %d", docs, chunks, e.Docs, e.Chunks)
 	}
 	meta := make([]byte, metaLen)
 	if _, err := io.ReadFull(br, meta); err != nil {
@@ -429,7 +553,7 @@ func openSegment(path string, e segmentEntry, dim int) (*segmentReader, error) {
 		}
 		return nil, corrupt(path, "%v", err)
 	}
-	return &segmentReader{path: path, entry: e, docs: dd, crc: crc, vecOff: segHeaderLen + int64(metaLen), dim: dim}, nil
+	return &segmentReader{path: path, entry: e, docs: dd, crc: crc, vecOff: segHeaderLenV1 + int64(metaLen), dim: dim}, nil
 }
 
 // readVectors streams the vector block into dst(i), the destination of

@@ -34,7 +34,7 @@ type Snapshot struct {
 	docs      []docEntry // sorted by ID
 	chunks    []fonte.Chunk
 	hashes    []string
-	vecs      []float32
+	rows      [][]float32 // per chunk, into its segment's vector block
 
 	hashOnce sync.Once
 	byHash   map[string]int
@@ -43,13 +43,15 @@ type Snapshot struct {
 // segInfo is one segment of the generation and the documents it holds.
 type segInfo struct {
 	entry segmentEntry
-	docs  []int // indices into Snapshot.docs, in ID order
+	file  *segFile // holds the vector block the documents' rows point into
+	docs  []int    // indices into Snapshot.docs, in ID order
 }
 
 type docEntry struct {
 	doc        fonte.Document
 	meta       map[string]string
-	start, end int // the document's chunks
+	start, end int       // the document's chunks
+	vecs       []float32 // the document's vectors, row-major
 }
 
 // blobData is one blob of a generation: its bytes when small, or only
@@ -141,14 +143,37 @@ func (s *Snapshot) Chunk(i int) fonte.Chunk { return s.chunks[i] }
 // TextHash returns the text hash stored with chunk i ("" if none).
 func (s *Snapshot) TextHash(i int) string { return s.hashes[i] }
 
-// Vector returns chunk i's vector.
-func (s *Snapshot) Vector(i int) []float32 {
-	d := s.cfg.Dim
-	return s.vecs[i*d : (i+1)*d : (i+1)*d]
+// Vector returns chunk i's vector. It points into the segment file's
+// read-only memory map: it is valid while the Snapshot is reachable.
+func (s *Snapshot) Vector(i int) []float32 { return s.rows[i] }
+
+// Rows returns every chunk's vector, NumChunks of them, with Vector's
+// lifetime.
+func (s *Snapshot) Rows() [][]float32 { return s.rows[:len(s.rows):len(s.rows)] }
+
+// Verify checks the checksum of every segment file of the generation that
+// was not checked yet (opening checks only the header and the meta
+// section; the vectors are checked by a background pass, see
+// Store.Snapshot), and returns the first mismatch.
+func (s *Snapshot) Verify() error {
+	for _, sg := range s.segs {
+		if err := sg.file.verify(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-// Vectors returns every vector, row-major, NumChunks × Dim.
-func (s *Snapshot) Vectors() []float32 { return s.vecs[:len(s.vecs):len(s.vecs)] }
+// damage returns the error of a segment whose check has failed, without
+// waiting for the checks still running.
+func (s *Snapshot) damage() error {
+	for _, sg := range s.segs {
+		if err := sg.file.checked(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // VectorForText is the embedding cache: the vector of any chunk whose
 // stored text hash is textHash, so unchanged text is not embedded again.
@@ -214,13 +239,12 @@ func (s *Snapshot) find(id string) (int, bool) {
 // data returns document i in internal form, sharing the snapshot's memory.
 func (s *Snapshot) data(i int) *docData {
 	e := &s.docs[i]
-	d := s.cfg.Dim
 	return &docData{
 		doc:    e.doc,
 		meta:   e.meta,
 		chunks: s.chunks[e.start:e.end:e.end],
 		hashes: s.hashes[e.start:e.end:e.end],
-		vecs:   s.vecs[e.start*d : e.end*d : e.end*d],
+		vecs:   e.vecs,
 	}
 }
 
@@ -229,26 +253,26 @@ func emptySnapshot(m *manifest, cfg Config) *Snapshot {
 	return &Snapshot{storeID: m.Store, gen: m.Generation, committed: m.Committed, cfg: cfg}
 }
 
-// segSource is one segment's documents on their way into a snapshot:
-// already in memory, or with the vectors still to be read by reader.
+// segSource is one segment's documents on their way into a snapshot,
+// with the file their vectors live in.
 type segSource struct {
-	entry  segmentEntry
-	docs   []*docData
-	reader *segmentReader
+	entry segmentEntry
+	file  *segFile
+	docs  []*docData
 }
 
 // assemble lays the sources' documents out in ID order in one set of
-// arrays, reading pending vectors straight into place.
+// arrays; vectors stay where their segment holds them.
 func assemble(m *manifest, sources []segSource, blobs map[string]blobData) (*Snapshot, error) {
 	type ref struct {
-		d        *docData
-		seg, idx int
+		d   *docData
+		seg int
 	}
 	var all []ref
 	chunks := 0
 	for k, src := range sources {
-		for i, d := range src.docs {
-			all = append(all, ref{d, k, i})
+		for _, d := range src.docs {
+			all = append(all, ref{d, k})
 			chunks += len(d.chunks)
 		}
 	}
@@ -267,49 +291,33 @@ func assemble(m *manifest, sources []segSource, blobs map[string]blobData) (*Sna
 		docs:   make([]docEntry, len(all)),
 		chunks: make([]fonte.Chunk, chunks),
 		hashes: make([]string, chunks),
-		vecs:   make([]float32, chunks*dim),
+		rows:   make([][]float32, chunks),
 	}
-	starts := make([][]int, len(sources))
 	for k, src := range sources {
-		s.segs[k] = segInfo{entry: src.entry, docs: make([]int, 0, len(src.docs))}
-		starts[k] = make([]int, len(src.docs))
+		s.segs[k] = segInfo{entry: src.entry, file: src.file, docs: make([]int, 0, len(src.docs))}
 	}
 	pos := 0
 	for gi, r := range all {
 		d := r.d
 		n := len(d.chunks)
-		s.docs[gi] = docEntry{doc: d.doc, meta: d.meta, start: pos, end: pos + n}
+		s.docs[gi] = docEntry{doc: d.doc, meta: d.meta, start: pos, end: pos + n, vecs: d.vecs}
 		copy(s.chunks[pos:], d.chunks)
 		copy(s.hashes[pos:], d.hashes)
-		if d.vecs != nil {
-			copy(s.vecs[pos*dim:], d.vecs)
+		for j := range n {
+			s.rows[pos+j] = d.vecs[j*dim : (j+1)*dim : (j+1)*dim]
 		}
-		starts[r.seg][r.idx] = pos
 		s.segs[r.seg].docs = append(s.segs[r.seg].docs, gi)
 		pos += n
-	}
-	// Segments fill disjoint parts of s.vecs, so they load in parallel.
-	err := parallel(len(sources), func(k int) error {
-		src := sources[k]
-		if src.reader == nil {
-			return nil
-		}
-		return src.reader.readVectors(func(i int) []float32 {
-			p := starts[k][i]
-			return s.vecs[p*dim : (p+len(src.docs[i].chunks))*dim]
-		})
-	})
-	if err != nil {
-		return nil, err
 	}
 	return s, nil
 }
 
 // loadSnapshot builds the generation m describes. Segments and blobs that
-// prev already holds (same file, size and checksum) are taken from memory,
-// so moving to a new generation reads only what changed. reads counts the
-// segments read from disk.
-func loadSnapshot(dir string, m *manifest, prev *Snapshot, reads *atomic.Int64) (*Snapshot, error) {
+// prev already holds (same file, size and checksum) are taken from it, so
+// moving to a new generation reads only what changed. reads counts the
+// segments read from disk; fresh names files this process has just
+// written, whose checksums need no second check.
+func loadSnapshot(dir string, m *manifest, prev *Snapshot, reads *atomic.Int64, fresh map[string]bool) (*Snapshot, error) {
 	var have map[segmentEntry]*segInfo
 	var haveBlobs map[blobEntry]blobData
 	if prev != nil && prev.storeID == m.Store && prev.cfg == m.Config {
@@ -330,15 +338,18 @@ func loadSnapshot(dir string, m *manifest, prev *Snapshot, reads *atomic.Int64) 
 			for i, di := range sg.docs {
 				docs[i] = prev.data(di)
 			}
-			sources[k] = segSource{entry: e, docs: docs}
+			sources[k] = segSource{entry: e, file: sg.file, docs: docs}
 			return nil
 		}
-		r, err := openSegment(filepath.Join(dir, e.File), e, m.Config.Dim)
+		docs, sf, err := loadSegment(filepath.Join(dir, e.File), e, m.Config.Dim)
 		if err != nil {
 			return err
 		}
+		if fresh[e.File] {
+			sf.markVerified()
+		}
 		reads.Add(1)
-		sources[k] = segSource{entry: e, docs: r.docs, reader: r}
+		sources[k] = segSource{entry: e, file: sf, docs: docs}
 		return nil
 	})
 	if err != nil {

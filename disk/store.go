@@ -168,7 +168,27 @@ func (s *Store) isClosed() bool {
 // manifest to see whether another Store or process committed since the
 // last call, and loads only the files it does not already hold. While one
 // goroutine reloads, others get the current snapshot rather than wait.
+//
+// Loading checks each segment's header and meta section; the checksums
+// of the vectors are verified by a background pass (Snapshot.Verify
+// waits for it). Once that pass has found a damaged file, Snapshot
+// returns ErrCorrupt naming it, until a newer generation replaces it.
 func (s *Store) Snapshot() (*Snapshot, error) {
+	snap, err := s.snapshot()
+	if err == nil {
+		if derr := snap.damage(); derr != nil {
+			return nil, damaged(s.dir, derr)
+		}
+	}
+	return snap, err
+}
+
+// damaged is the error of a store whose files failed their check.
+func damaged(dir string, err error) error {
+	return fmt.Errorf("disk: %s is damaged (restore it from a copy, or rebuild it with fonte index --rebuild): %w", dir, err)
+}
+
+func (s *Store) snapshot() (*Snapshot, error) {
 	s.mu.Lock()
 	cur, closed := s.cur, s.closed
 	s.mu.Unlock()
@@ -230,7 +250,7 @@ func (s *Store) loadLatest(raw []byte, m *manifest) (*Snapshot, error) {
 	if cur != nil && bytes.Equal(raw, curRaw) {
 		return cur, nil
 	}
-	snap, err := loadSnapshot(s.dir, m, cur, &s.segmentsRead)
+	snap, err := loadSnapshot(s.dir, m, cur, &s.segmentsRead, nil)
 	if errors.Is(err, fs.ErrNotExist) {
 		raw2, m2, err2 := s.readManifest()
 		if err2 == nil && !bytes.Equal(raw2, raw) {
@@ -238,12 +258,16 @@ func (s *Store) loadLatest(raw []byte, m *manifest) (*Snapshot, error) {
 				return nil, &MismatchError{Dir: s.dir, Stored: m2.Config, Requested: s.cfg}
 			}
 			raw = raw2
-			snap, err = loadSnapshot(s.dir, m2, cur, &s.segmentsRead)
+			snap, err = loadSnapshot(s.dir, m2, cur, &s.segmentsRead, nil)
 		}
 	}
 	if err != nil {
 		return nil, err
 	}
+	// Opening checked each new segment's header and meta; the vectors'
+	// checksums are verified in the background, and a mismatch closes the
+	// index to readers (Snapshot returns it) and to writers.
+	go snap.Verify()
 	return s.install(snap, raw), nil
 }
 

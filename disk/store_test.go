@@ -21,7 +21,7 @@ import (
 func TestRoundTrip(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), ".fonte")
 	s := mustOpen(t, dir, testCfg, Options{})
-	if snap := mustSnapshot(t, s); snap.Generation() != 0 || snap.NumDocs() != 0 || len(snap.Vectors()) != 0 {
+	if snap := mustSnapshot(t, s); snap.Generation() != 0 || snap.NumDocs() != 0 || len(snap.Rows()) != 0 {
 		t.Fatalf("new store: generation %d, %d docs", snap.Generation(), snap.NumDocs())
 	}
 
@@ -102,7 +102,7 @@ func TestRoundTrip(t *testing.T) {
 					if got := snap.Chunk(i); got.ID != c.ID || got.Text != c.Text || got.DocID != info.ID {
 						t.Errorf("Chunk(%d) = %q, want %q", i, got.ID, c.ID)
 					}
-					if !sameBits(snap.Vector(i), r.Vectors[j]) || !sameBits(snap.Vectors()[i*8:(i+1)*8], r.Vectors[j]) {
+					if !sameBits(snap.Vector(i), r.Vectors[j]) || !sameBits(snap.Rows()[i], r.Vectors[j]) {
 						t.Errorf("Vector(%d) differs", i)
 					}
 					if snap.TextHash(i) != r.TextHashes[j] {
@@ -111,8 +111,8 @@ func TestRoundTrip(t *testing.T) {
 					i++
 				}
 			}
-			if snap.NumChunks() != i || len(snap.Vectors()) != i*8 {
-				t.Errorf("NumChunks %d, vectors %d, want %d", snap.NumChunks(), len(snap.Vectors()), i)
+			if snap.NumChunks() != i || len(snap.Rows()) != i {
+				t.Errorf("NumChunks %d, vectors %d, want %d", snap.NumChunks(), len(snap.Rows()), i)
 			}
 			want := byID["c.html"]
 			if v, ok := snap.VectorForText(want.TextHashes[3]); !ok || !sameBits(v, want.Vectors[3]) {

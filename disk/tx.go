@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -129,6 +130,11 @@ func (s *Store) Write(ctx context.Context, fn func(tx *Tx) error) error {
 		if err != nil {
 			return err
 		}
+		// A commit copies the vectors of the segments it rewrites: they
+		// must be checked before they are copied into new files.
+		if err := base.Verify(); err != nil {
+			return damaged(s.dir, err)
+		}
 	}
 	// Files no generation references were left by a writer that crashed
 	// or failed; they would only collide with this commit's names.
@@ -214,14 +220,8 @@ func (s *Store) commit(ctx context.Context, tx *Tx, m *manifest) error {
 		}
 	}()
 
-	var sources []segSource
 	for _, sg := range reused {
-		docs := make([]*docData, len(sg.docs))
-		for i, di := range sg.docs {
-			docs[i] = base.data(di)
-		}
 		next.Segments = append(next.Segments, sg.entry)
-		sources = append(sources, segSource{entry: sg.entry, docs: docs})
 	}
 	for k, group := range pack(out, dim, target) {
 		if err := ctx.Err(); err != nil {
@@ -240,7 +240,6 @@ func (s *Store) commit(ctx context.Context, tx *Tx, m *manifest) error {
 			return err
 		}
 		next.Segments = append(next.Segments, e)
-		sources = append(sources, segSource{entry: e, docs: group})
 	}
 
 	blobs := maps.Clone(base.blobs)
@@ -262,11 +261,7 @@ func (s *Store) commit(ctx context.Context, tx *Tx, m *manifest) error {
 		if err != nil {
 			return err
 		}
-		b := blobData{entry: e, path: s.path(e.File)}
-		if e.Size < lazyBlobBytes {
-			b.data = data
-		}
-		blobs[name] = b
+		blobs[name] = blobData{entry: e}
 	}
 	for _, name := range slices.Sorted(maps.Keys(blobs)) {
 		next.Blobs = append(next.Blobs, blobs[name].entry)
@@ -294,8 +289,11 @@ func (s *Store) commit(ctx context.Context, tx *Tx, m *manifest) error {
 	committed = true
 
 	// The generation is visible now; whatever happens next, report it as
-	// current.
-	snap, aerr := assemble(next, sources, blobs)
+	// current. Its new segments are mapped from the files just written
+	// (the transaction's copies in memory are dropped), the others are
+	// taken from the base.
+	fresh := keepSet(created)
+	snap, aerr := loadSnapshot(s.dir, next, base, &atomic.Int64{}, fresh)
 	if aerr == nil {
 		s.install(snap, raw)
 	}

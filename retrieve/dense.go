@@ -149,7 +149,7 @@ func buildHNSW(c Corpus, keys []uint64, g *vector.HNSW, previous []uint64, opts 
 	for i, k := range keys {
 		if !had[k] {
 			addKeys = append(addKeys, k)
-			addVecs = append(addVecs, c.Vectors[i*c.Dim:(i+1)*c.Dim])
+			addVecs = append(addVecs, c.Rows[i])
 		}
 	}
 	if len(addKeys) > 0 {

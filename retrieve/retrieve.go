@@ -33,7 +33,28 @@ type Corpus struct {
 	Langs   []string   // per chunk: "en", "it" or "" (unknown)
 	Tags    [][]string // per chunk: its document's tags
 	Vectors []float32  // len(Chunks)*Dim, or nil for no dense leg
-	Dim     int
+	// Rows, when set, are the vectors instead of Vectors: one row of Dim
+	// values per chunk, which may live outside the Go heap (a store's
+	// memory-mapped segments). The index keeps them without copying into
+	// an HNSW graph.
+	Rows [][]float32
+	// Owner is kept reachable by the index, for memory Rows point into
+	// that is released when its owner is collected (a store's snapshot).
+	Owner any
+	Dim   int
+}
+
+// rows returns the vectors one per chunk, or nil for no dense leg.
+func (c *Corpus) rows() [][]float32 {
+	if c.Rows != nil || c.Vectors == nil {
+		return c.Rows
+	}
+	rows := make([][]float32, len(c.Chunks))
+	for i := range rows {
+		lo := min(i*c.Dim, len(c.Vectors))
+		rows[i] = c.Vectors[lo:min(lo+c.Dim, len(c.Vectors))]
+	}
+	return rows
 }
 
 // Analyzers chooses the analysis for each language. Default serves chunks
@@ -302,17 +323,27 @@ func NewWith(c Corpus, an Analyzers, o Options) (*Index, error) {
 		ix.bm25 = lexical.NewBM25Index(lex, BM25Params)
 		ix.built.BM25 = true
 	}
-	if c.Vectors == nil {
+	if c.Vectors == nil && c.Rows == nil {
 		return ix, nil
 	}
-	if c.Dim <= 0 || len(c.Vectors) != n*c.Dim {
+	if c.Rows == nil && (c.Dim <= 0 || len(c.Vectors) != n*c.Dim) {
 		return nil, fmt.Errorf("retrieve: %d vector values for %d chunks of dimension %d", len(c.Vectors), n, c.Dim)
 	}
+	rows := c.rows()
+	if len(rows) != n {
+		return nil, fmt.Errorf("retrieve: %d vectors for %d chunks", len(rows), n)
+	}
+	for i, r := range rows {
+		if len(r) != c.Dim || c.Dim <= 0 {
+			return nil, fmt.Errorf("retrieve: chunk %s: vector of dimension %d, want %d", c.Chunks[i].ID, len(r), c.Dim)
+		}
+	}
+	ix.corpus.Rows, ix.corpus.Vectors = rows, nil
 	useGraph := o.Dense == DenseHNSW || o.Dense == DenseAuto && n >= HNSWMinChunks
 	if !useGraph {
 		f := vector.NewFlat(c.Dim)
 		for i := range n {
-			if err := f.Add(uint64(i), c.Vectors[i*c.Dim:(i+1)*c.Dim]); err != nil {
+			if err := f.Add(uint64(i), rows[i]); err != nil {
 				return nil, fmt.Errorf("retrieve: chunk %s: %w", c.Chunks[i].ID, err)
 			}
 		}
@@ -329,10 +360,10 @@ func NewWith(c Corpus, an Analyzers, o Options) (*Index, error) {
 	if len(keys) != n {
 		return nil, fmt.Errorf("retrieve: %d graph keys for %d chunks", len(keys), n)
 	}
-	leg, changed, err := buildHNSW(c, keys, o.Graph, o.PreviousKeys, o.HNSW)
+	leg, changed, err := buildHNSW(ix.corpus, keys, o.Graph, o.PreviousKeys, o.HNSW)
 	if err != nil && o.Graph != nil {
 		// The graph handed over does not fit this corpus: build anew.
-		leg, changed, err = buildHNSW(c, keys, nil, nil, o.HNSW)
+		leg, changed, err = buildHNSW(ix.corpus, keys, nil, nil, o.HNSW)
 	}
 	if err != nil {
 		return nil, err
