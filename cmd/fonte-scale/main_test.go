@@ -24,7 +24,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// TestEndToEnd runs every phase at 500 chunks on a real index in a
+// TestEndToEnd runs every phase at 300 chunks on a real index in a
 // temporary folder and checks the JSON line, the -json file and the
 // tables. The size is small because the race detector slows the build
 // tenfold.
@@ -35,8 +35,8 @@ func TestEndToEnd(t *testing.T) {
 	}
 	work := t.TempDir()
 	jsonFile := filepath.Join(work, "scale.jsonl")
-	cmd := exec.Command(self, "-sizes", "500", "-queries", "50", "-concurrency", "1,2",
-		"-duration", "200ms", "-slice", "20ms", "-work", work, "-json", jsonFile)
+	cmd := exec.Command(self, "-sizes", "300", "-queries", "30", "-concurrency", "1,2",
+		"-duration", "100ms", "-slice", "20ms", "-work", work, "-json", jsonFile)
 	cmd.Env = append(os.Environ(), runAsTool+"=1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -87,14 +87,14 @@ func TestEndToEnd(t *testing.T) {
 	if err := json.Unmarshal([]byte(lines[0]), &r); err != nil {
 		t.Fatal(err)
 	}
-	if r.N != 500 || r.Build.Chunks != 500 || r.Build.DenseIndex != "exact" {
-		t.Errorf("n %d, %d chunks, dense %q; want 500, 500, exact", r.N, r.Build.Chunks, r.Build.DenseIndex)
+	if r.N != 300 || r.Build.Chunks != 300 || r.Build.DenseIndex != "exact" {
+		t.Errorf("n %d, %d chunks, dense %q; want 300, 300, exact", r.N, r.Build.Chunks, r.Build.DenseIndex)
 	}
 	if r.Build.BuildS <= 0 || r.Build.DiskBytes <= 0 || r.Build.PeakRSSMiB <= 0 {
 		t.Errorf("build: %+v", r.Build)
 	}
 	q := r.Query
-	if q.OpenS <= 0 || q.WarmS <= 0 || q.Queries != 50 {
+	if q.OpenS <= 0 || q.WarmS <= 0 || q.Queries != 30 {
 		t.Errorf("query: open %v s, warm-up %v s, %d queries", q.OpenS, q.WarmS, q.Queries)
 	}
 	// The open RSS is read inside the process, the peak by the parent
@@ -112,8 +112,8 @@ func TestEndToEnd(t *testing.T) {
 	if c == nil {
 		t.Fatal("no concurrency result")
 	}
-	if c.Added != 5 || c.ChunksAfter != 505 || c.WriterS <= 0 || c.PeakRSSMiB <= 0 {
-		t.Errorf("writer: added %d, %d chunks after, %.3f s, peak %.1f MiB; want 5 added, 505 after", c.Added, c.ChunksAfter, c.WriterS, c.PeakRSSMiB)
+	if c.Added != 3 || c.ChunksAfter != 303 || c.WriterS <= 0 || c.PeakRSSMiB <= 0 {
+		t.Errorf("writer: added %d, %d chunks after, %.3f s, peak %.1f MiB; want 3 added, 303 after", c.Added, c.ChunksAfter, c.WriterS, c.PeakRSSMiB)
 	}
 	if len(c.Cells) != 6 {
 		t.Fatalf("%d cells, want 3 modes × 2 goroutine counts", len(c.Cells))
@@ -135,7 +135,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 
 	for _, want := range []string{"| chunks | dense | build s | build peak RSS MiB | disk MiB | open s | open RSS MiB | query peak RSS MiB | hybrid p50 ms",
-		"load average (1, 5, 15 min)", "Concurrent queries at 500 chunks", "| vector | 2 |"} {
+		"load average (1, 5, 15 min)", "Concurrent queries at 300 chunks", "| vector | 2 |", "Longest query during the write: "} {
 		if !bytes.Contains(out, []byte(want)) {
 			t.Errorf("the output lacks %q:\n%s", want, out)
 		}

@@ -217,6 +217,20 @@ func printConcurrency(r sizeResult) {
 		fmt.Printf("| %s | %d | %.0f | %.2f | %.2f | %.0f | %.2f | %.2f | %d | %s |\n", x.Mode, x.Goroutines,
 			x.IdleQPS, x.IdleP99ms, x.IdleMaxms, x.WriteQPS, x.WriteP99ms, x.WriteMaxms, x.WriteTurns, full)
 	}
+	// A query that waited for the writer's commit would take about as long
+	// as the writer: the longest query during the write is the evidence.
+	var idle, write concCell
+	for _, x := range c.Cells {
+		if x.IdleMaxms > idle.IdleMaxms {
+			idle = x
+		}
+		if x.WriteMaxms > write.WriteMaxms {
+			write = x
+		}
+	}
+	fmt.Printf("\nLongest query during the write: %.1f ms (%s × %d), %.1f%% of the writer's %.2f s; longest with no writer: %.1f ms (%s × %d); %d of %d cells ran a whole turn during the write\n",
+		write.WriteMaxms, write.Mode, write.Goroutines, 100*write.WriteMaxms/1000/max(c.WriterS, 1e-9), c.WriterS,
+		idle.IdleMaxms, idle.Mode, idle.Goroutines, fullCells(c.Cells), len(c.Cells))
 }
 
 func joinRows(rows []sizeResult, f func(sizeResult) string) string {
