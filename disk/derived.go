@@ -81,7 +81,7 @@ func chunkKeys(snap *Snapshot) []uint64 {
 // index, prev) offer to retrieve.NewWith.
 func (s *Store) derivedOptions(snap *Snapshot, prev *retrieve.Index) retrieve.Options {
 	o := retrieve.Options{Dense: s.opts.Dense, Keys: chunkKeys(snap)}
-	if b, err := snap.ReadBlob(BlobLexical); err == nil {
+	if b, err := snap.MapBlob(BlobLexical); err == nil {
 		if m, err := decodeLexicalBlob(b, corpusFingerprint(snap, s.analyzers()), s.analyzers()); err == nil {
 			o.BM25 = m
 		} else {
@@ -96,7 +96,7 @@ func (s *Store) derivedOptions(snap *Snapshot, prev *retrieve.Index) retrieve.Op
 		}
 	}
 	if o.Graph == nil {
-		b, err := snap.ReadBlob(BlobGraph)
+		b, err := snap.MapBlob(BlobGraph)
 		if err == nil {
 			var g *vector.HNSW
 			var keys []uint64

@@ -18,10 +18,11 @@ import (
 // Segment and blob files; the layout is in the package documentation.
 const (
 	segmentVersion = 2
-	blobVersion    = 1
+	blobVersion    = 2
 	segHeaderLen   = 40 // version 2; version 1's header is segHeaderLenV1
 	segHeaderLenV1 = 36
-	blobHeaderLen  = 20
+	blobHeaderLen  = 20 // then padding up to blobDataOff in version 2
+	blobDataOff    = 64 // where a version-2 blob's bytes start
 	trailerLen     = 4
 	// vecAlign is the alignment of a version-2 segment's vector block in
 	// the file, so that a mapped block is aligned for float32 loads and
@@ -641,41 +642,4 @@ func checkSum(path string, data []byte, manifestSum uint32) error {
 		return corrupt(path, "checksum mismatch (file says %08x, content hashes to %08x, manifest says %08x)", want, got, manifestSum)
 	}
 	return nil
-}
-
-// encodeBlob writes a blob file.
-func encodeBlob(w io.Writer, data []byte) (int64, uint32, error) {
-	hdr := make([]byte, 0, blobHeaderLen)
-	hdr = append(hdr, blobMagic[:]...)
-	hdr = binary.LittleEndian.AppendUint32(hdr, blobVersion)
-	hdr = binary.LittleEndian.AppendUint64(hdr, uint64(len(data)))
-	s := newSummer(w)
-	s.write(hdr)
-	s.write(data)
-	return s.finish()
-}
-
-// readBlob reads and checks a blob file.
-func readBlob(path string, e blobEntry) ([]byte, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, wrapFile("reading blob", path, err)
-	}
-	if int64(len(data)) != e.Size {
-		return nil, corrupt(path, "%d bytes, the manifest says %d", len(data), e.Size)
-	}
-	if len(data) < blobHeaderLen+trailerLen || [8]byte(data[:8]) != blobMagic {
-		return nil, corrupt(path, "not a fonte blob")
-	}
-	if v := binary.LittleEndian.Uint32(data[8:]); v != blobVersion {
-		return nil, fmt.Errorf("%w: blob %s has version %d, this fonte reads version %d", ErrFormatVersion, path, v, blobVersion)
-	}
-	if err := checkSum(path, data, e.CRC32C); err != nil {
-		return nil, err
-	}
-	n := binary.LittleEndian.Uint64(data[12:])
-	if n != uint64(len(data)-blobHeaderLen-trailerLen) {
-		return nil, corrupt(path, "length %d does not match the file", n)
-	}
-	return data[blobHeaderLen : blobHeaderLen+int(n) : blobHeaderLen+int(n)], nil
 }

@@ -58,8 +58,8 @@ type docEntry struct {
 // where to read them (see Snapshot.ReadBlob).
 type blobData struct {
 	entry blobEntry
-	data  []byte // nil for a blob of lazyBlobBytes or more
-	path  string
+	data  []byte    // nil for a blob of lazyBlobBytes or more
+	file  *blobFile // for a blob of lazyBlobBytes or more
 }
 
 // lazyBlobBytes is the size from which a snapshot does not keep a blob in
@@ -161,6 +161,13 @@ func (s *Snapshot) Verify() error {
 			return err
 		}
 	}
+	for _, name := range s.BlobNames() {
+		if f := s.blobs[name].file; f != nil {
+			if err := f.verify(); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 
@@ -170,6 +177,11 @@ func (s *Snapshot) damage() error {
 	for _, sg := range s.segs {
 		if err := sg.file.checked(); err != nil {
 			return err
+		}
+	}
+	for _, b := range s.blobs {
+		if b.file != nil && b.file.failed.Load() {
+			return b.file.verifyErr
 		}
 	}
 	return nil
@@ -222,7 +234,25 @@ func (s *Snapshot) ReadBlob(name string) ([]byte, error) {
 	case b.data != nil:
 		return b.data, nil
 	}
-	return readBlob(b.path, b.entry)
+	return readBlob(b.file.path, b.entry)
+}
+
+// MapBlob returns a blob's bytes without copying a large one: a
+// read-only memory map of its file (writing to it crashes the process),
+// valid while the Snapshot is reachable, so whoever reads it in place
+// keeps the Snapshot. Opening checks the blob's size and its trailer
+// against the manifest; its whole checksum is verified by Verify (and the
+// background pass that follows a load). Small blobs are returned from
+// memory. The bytes start 64-byte aligned in the file.
+func (s *Snapshot) MapBlob(name string) ([]byte, error) {
+	b, ok := s.blobs[name]
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("%w: %q", ErrNoBlob, name)
+	case b.file == nil:
+		return b.data, nil
+	}
+	return b.file.bytes()
 }
 
 // BlobNames lists the generation's blobs, sorted.
@@ -375,7 +405,7 @@ func loadSnapshot(dir string, m *manifest, prev *Snapshot, reads *atomic.Int64, 
 func loadBlob(path string, e blobEntry) (blobData, error) {
 	if e.Size < lazyBlobBytes {
 		data, err := readBlob(path, e)
-		return blobData{entry: e, data: data, path: path}, err
+		return blobData{entry: e, data: data}, err
 	}
 	info, err := os.Stat(path)
 	if err != nil {
@@ -384,7 +414,7 @@ func loadBlob(path string, e blobEntry) (blobData, error) {
 	if info.Size() != e.Size {
 		return blobData{}, corrupt(path, "%d bytes, the manifest says %d", info.Size(), e.Size)
 	}
-	return blobData{entry: e, path: path}, nil
+	return blobData{entry: e, file: &blobFile{path: path, entry: e}}, nil
 }
 
 // parallel runs fn(0), ..., fn(n-1) on up to GOMAXPROCS goroutines and

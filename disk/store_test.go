@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/fonte-rag/fonte"
 )
@@ -720,21 +721,40 @@ func TestLargeBlobsAreReadOnDemand(t *testing.T) {
 			t.Fatalf("missing blob: %v", err)
 		}
 	}
-	// A damaged file is refused when read.
+	// MapBlob hands out the mapped bytes, 64-byte aligned.
 	snap := mustSnapshot(t, s)
-	path := snap.blobs["graph"].path
-	raw, err := os.ReadFile(path)
+	mapped, err := snap.MapBlob("graph")
+	if err != nil || !bytes.Equal(mapped, big) {
+		t.Fatalf("MapBlob: %d bytes, %v", len(mapped), err)
+	}
+	if mmapSupported && uintptr(unsafe.Pointer(unsafe.SliceData(mapped)))%64 != 0 {
+		t.Error("the mapped blob's bytes are not 64-byte aligned")
+	}
+	if small, err := snap.MapBlob("small"); err != nil || string(small) != "s" {
+		t.Fatalf("MapBlob(small) = %q, %v", small, err)
+	}
+	// A damaged file is refused when read, and found by Verify when
+	// mapped (in place: a rewrite would truncate a mapped file).
+	path := snap.blobs["graph"].file.path
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw[len(raw)/2] ^= 0x40
-	if err := os.WriteFile(path, raw, 0o644); err != nil {
+	if _, err := f.WriteAt([]byte{^big[len(big)/2]}, blobDataOff+int64(len(big)/2)); err != nil {
 		t.Fatal(err)
 	}
+	f.Close()
 	if _, err := snap.ReadBlob("graph"); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("damaged blob: %v", err)
 	}
 	if _, ok := snap.Blob("graph"); ok {
 		t.Fatal("Blob returned a damaged blob")
+	}
+	fresh := mustSnapshot(t, mustOpen(t, dir, Config{}, Options{ReadOnly: true}))
+	if _, err := fresh.MapBlob("graph"); err != nil {
+		t.Fatalf("MapBlob checks only the size and trailer at open: %v", err)
+	}
+	if err := fresh.Verify(); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("Verify of a damaged mapped blob: %v", err)
 	}
 }
