@@ -272,31 +272,37 @@ func BenchmarkHNSWSearch100k(b *testing.B) {
 			name = "int8"
 			idx = quantizedCopy(h)
 		}
-		for _, ef := range []int{32, 64, 128} {
-			// One op is hnswBenchPasses passes over the 1,000 queries, so
-			// -benchtime 1x (which the build needs) still times thousands
-			// of searches.
-			b.Run(name+"/ef="+strconv.Itoa(ef), func(b *testing.B) {
-				got := make([][]Result, s.queries.Rows)
-				cpu0 := cpuTime()
-				for b.Loop() {
-					for range hnswBenchPasses {
-						for i := range got {
-							got[i] = idx.SearchEf(s.queries.Row(i), hnswBenchK, ef)
-						}
+		benchSearches(b, name, idx, s)
+	}
+}
+
+// benchSearches runs the benchmark's queries on idx at ef 32, 64 and 128,
+// one sub-benchmark each, reporting recall@10 and queries a second.
+func benchSearches(b *testing.B, name string, idx *HNSW, s *hnswBenchSet) {
+	for _, ef := range []int{32, 64, 128} {
+		// One op is hnswBenchPasses passes over the 1,000 queries, so
+		// -benchtime 1x (which the build needs) still times thousands
+		// of searches.
+		b.Run(name+"/ef="+strconv.Itoa(ef), func(b *testing.B) {
+			got := make([][]Result, s.queries.Rows)
+			cpu0 := cpuTime()
+			for b.Loop() {
+				for range hnswBenchPasses {
+					for i := range got {
+						got[i] = idx.SearchEf(s.queries.Row(i), hnswBenchK, ef)
 					}
 				}
-				cpu := cpuTime() - cpu0
-				found := 0
-				for i, g := range got {
-					found += overlap(g, s.truth[i])
-				}
-				b.ReportMetric(float64(found)/float64(hnswBenchK*len(got)), "recall@10")
-				searches := float64(b.N * hnswBenchPasses * len(got))
-				b.ReportMetric(searches/b.Elapsed().Seconds(), "qps")
-				b.ReportMetric(searches/cpu.Seconds(), "qps-cpu")
-			})
-		}
+			}
+			cpu := cpuTime() - cpu0
+			found := 0
+			for i, g := range got {
+				found += overlap(g, s.truth[i])
+			}
+			b.ReportMetric(float64(found)/float64(hnswBenchK*len(got)), "recall@10")
+			searches := float64(b.N * hnswBenchPasses * len(got))
+			b.ReportMetric(searches/b.Elapsed().Seconds(), "qps")
+			b.ReportMetric(searches/cpu.Seconds(), "qps-cpu")
+		})
 	}
 }
 

@@ -796,8 +796,9 @@ func TestDotInt8Kernel(t *testing.T) {
 func quantizedCopy(h *HNSW) *HNSW {
 	q := &HNSW{
 		dim: h.dim, m: h.m, m0: h.m0, efC: h.efC, efS: h.efS, mult: h.mult,
-		share: h.share, quantize: true, rng: h.rng,
-		nodes: h.nodes, vecs: h.vecs, stride: h.stride, ids: h.ids, level: h.level,
+		share: h.share, quantize: true, rng: h.rng, external: h.external,
+		nodes: h.nodes, vecs: h.vecs, stride: h.stride, linkOff: h.linkOff, rows: h.rows,
+		ids: h.ids, level: h.level,
 		upperOff: h.upperOff, upper: h.upper, dead: h.dead, byID: h.byID,
 		live: h.live, deleted: h.deleted, entry: h.entry, top: h.top,
 	}
