@@ -43,6 +43,12 @@ type Options struct {
 	// DefaultSegmentBytes.
 	SegmentBytes int64
 
+	// TxMemory is how many bytes of documents (estimated as encoded) a
+	// transaction holds in memory before it writes them out as segment
+	// files, so that a change of any size is written within bounded
+	// memory. Zero means DefaultTxMemory.
+	TxMemory int64
+
 	// Analyzers analyse chunks and queries for the in-memory BM25 index
 	// (retrieve.DefaultAnalyzers when zero).
 	Analyzers retrieve.Analyzers
@@ -59,6 +65,7 @@ type Options struct {
 const (
 	DefaultLockTimeout  = 30 * time.Second
 	DefaultSegmentBytes = 16 << 20
+	DefaultTxMemory     = 256 << 20
 )
 
 // maxSmallSegments is the merge policy's bound: a commit that would keep
@@ -77,6 +84,13 @@ func (o Options) segmentBytes() int64 {
 		return DefaultSegmentBytes
 	}
 	return o.SegmentBytes
+}
+
+func (o Options) txMemory() int64 {
+	if o.TxMemory <= 0 {
+		return DefaultTxMemory
+	}
+	return max(o.TxMemory, o.segmentBytes())
 }
 
 // Errors callers can test for with errors.Is.

@@ -48,6 +48,12 @@ func faultChange(tx *Tx) error {
 			return err
 		}
 	}
+	// With a small Options.TxMemory the first puts were spilled: replace
+	// and delete one of them.
+	if err := tx.Put(makeRecord("n1", 2, 2, 8)); err != nil {
+		return err
+	}
+	tx.Delete("n3")
 	tx.SetBlob("index", []byte("new index"))
 	tx.SetBlob("embedder", nil)
 	tx.SetBlob("extra", []byte("extra"))
@@ -60,7 +66,15 @@ func faultChange(tx *Tx) error {
 // name the file, leave the previous generation intact and readable, and be
 // repaired by the next writer.
 func TestFailureAtEveryWritePoint(t *testing.T) {
+	t.Run("in memory", func(t *testing.T) { failEveryWritePoint(t, 0) })
+	// A transaction that spills its puts to segment files before the
+	// commit: a failure while spilling fails the Update the same way.
+	t.Run("spilling", func(t *testing.T) { failEveryWritePoint(t, 1) })
+}
+
+func failEveryWritePoint(t *testing.T, txMemory int64) {
 	pristine, opts := faultBase(t)
+	opts.TxMemory = txMemory
 	before := fingerprint(mustSnapshot(t, mustOpen(t, pristine, testCfg, Options{ReadOnly: true})))
 	ref := copyDir(t, pristine)
 	rs := mustOpen(t, ref, testCfg, opts)

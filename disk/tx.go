@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -25,6 +26,16 @@ type Tx struct {
 	dels  map[string]bool // base documents deleted
 	blobs map[string][]byte
 	done  bool
+
+	// Spilling (spill.go): puts written out before the commit.
+	gen      uint64 // the generation the commit will write
+	pending  int64  // estimated bytes of puts
+	nextSeg  int    // the number of the next segment file
+	spilled  []spilledSeg
+	spillIDs map[string]int // spilled document -> its segment in spilled
+	stale    map[int]bool   // spilled segments holding superseded documents
+	created  []string       // files written so far, removed if the commit fails
+	keep     []*segFile     // segments whose rows the commit still reads
 }
 
 // Base is the generation the transaction started from: compare content
@@ -46,7 +57,15 @@ func (tx *Tx) Put(r Record) error {
 	if tx.done {
 		return ErrTxDone
 	}
+	tx.forget(d.doc.ID)
+	if old := tx.puts[d.doc.ID]; old != nil {
+		tx.pending -= old.estimate(tx.store.cfg.Dim)
+	}
 	tx.puts[d.doc.ID] = d
+	tx.pending += d.estimate(tx.store.cfg.Dim)
+	if tx.pending >= tx.store.opts.txMemory() {
+		return tx.spill()
+	}
 	return nil
 }
 
@@ -58,8 +77,14 @@ func (tx *Tx) Delete(docID string) bool {
 	if tx.done {
 		return false
 	}
-	_, put := tx.puts[docID]
+	d, put := tx.puts[docID]
+	if put {
+		tx.pending -= d.estimate(tx.store.cfg.Dim)
+	}
 	delete(tx.puts, docID)
+	if tx.forget(docID) {
+		put = true
+	}
 	_, inBase := tx.base.find(docID)
 	was := put || inBase && !tx.dels[docID]
 	if inBase {
@@ -140,25 +165,39 @@ func (s *Store) Write(ctx context.Context, fn func(tx *Tx) error) error {
 	// or failed; they would only collide with this commit's names.
 	s.removeUnreferenced(keepSet(m.files(), m.Retained))
 
-	tx := &Tx{store: s, base: base, puts: map[string]*docData{}, dels: map[string]bool{}, blobs: map[string][]byte{}}
+	tx := &Tx{store: s, base: base, puts: map[string]*docData{}, dels: map[string]bool{}, blobs: map[string][]byte{},
+		gen: m.Generation + 1, spillIDs: map[string]int{}, stale: map[int]bool{}}
 	err = fn(tx)
 	tx.mu.Lock()
 	tx.done = true
 	tx.mu.Unlock()
-	if err != nil {
-		return err
+	if err == nil {
+		if err = ctx.Err(); err != nil {
+			err = fmt.Errorf("disk: update of %s cancelled: %w", s.dir, err)
+		}
 	}
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("disk: update of %s cancelled: %w", s.dir, err)
+	if err == nil {
+		err = s.commit(ctx, tx, m)
+	} else {
+		tx.removeSpilled()
 	}
-	return s.commit(ctx, tx, m)
+	runtime.KeepAlive(tx.keep)
+	return err
 }
 
 // commit writes the transaction's generation; the package documentation
 // describes the steps and the merge policy.
 func (s *Store) commit(ctx context.Context, tx *Tx, m *manifest) error {
 	base, dim, target := tx.base, s.cfg.Dim, s.opts.segmentBytes()
-	gone := func(id string) bool { return tx.dels[id] || tx.puts[id] != nil }
+	gone := func(id string) bool {
+		_, spilled := tx.spillIDs[id]
+		return tx.dels[id] || tx.puts[id] != nil || spilled
+	}
+	keepSpilled, rewrite, err := tx.spilledForCommit()
+	if err != nil {
+		tx.removeSpilled()
+		return err
+	}
 
 	// Segments that lose a document are rewritten with their survivors;
 	// the others are kept by reference.
@@ -175,7 +214,7 @@ func (s *Store) commit(ctx context.Context, tx *Tx, m *manifest) error {
 			}
 		}
 	}
-	changed := len(tx.puts) > 0 || len(reused) < len(base.segs) || len(tx.blobs) > 0
+	changed := len(tx.puts) > 0 || len(tx.spilled) > 0 || len(reused) < len(base.segs) || len(tx.blobs) > 0
 	if !changed && !s.rebuild {
 		return nil
 	}
@@ -201,41 +240,33 @@ func (s *Store) commit(ctx context.Context, tx *Tx, m *manifest) error {
 	for _, d := range tx.puts {
 		out = append(out, d)
 	}
+	out = append(out, rewrite...)
 	slices.SortFunc(out, func(a, b *docData) int { return cmp.Compare(a.doc.ID, b.doc.ID) })
 
-	gen := m.Generation + 1
+	gen := tx.gen
 	next := &manifest{
 		Format: formatVersion, Store: m.Store, Config: s.cfg, Generation: gen,
 		Committed: time.Now().UTC(), Segments: []segmentEntry{},
 	}
-	// Until the manifest is renamed, a failure removes what this commit
-	// wrote (best effort: the next writer removes what is left).
-	var created []string
+	// Until the manifest is renamed, a failure removes what this
+	// transaction wrote, spilled segments included (best effort: the next
+	// writer removes what is left).
 	committed := false
 	defer func() {
 		if !committed {
-			for _, name := range created {
-				s.fs.Remove(s.path(name))
-			}
+			tx.removeSpilled()
 		}
 	}()
 
 	for _, sg := range reused {
 		next.Segments = append(next.Segments, sg.entry)
 	}
-	for k, group := range pack(out, dim, target) {
+	next.Segments = append(next.Segments, keepSpilled...)
+	for _, group := range pack(out, dim, target) {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("disk: update of %s cancelled: %w", s.dir, err)
 		}
-		e := segmentEntry{File: fmt.Sprintf("seg-%d-%d.fseg", gen, k), Docs: len(group)}
-		for _, d := range group {
-			e.Chunks += len(d.chunks)
-		}
-		created = append(created, e.File)
-		err := s.writeFile("writing segment", s.path(e.File), func(w io.Writer) (err error) {
-			e.Size, e.CRC32C, err = encodeSegment(w, dim, group)
-			return err
-		})
+		e, err := tx.writeSegment(group)
 		if err != nil {
 			return err
 		}
@@ -253,7 +284,7 @@ func (s *Store) commit(ctx context.Context, tx *Tx, m *manifest) error {
 			continue
 		}
 		e := blobEntry{Name: name, File: fmt.Sprintf("blob-%d-%d.fblob", gen, k)}
-		created = append(created, e.File)
+		tx.created = append(tx.created, e.File)
 		err := s.writeFile("writing blob", s.path(e.File), func(w io.Writer) (err error) {
 			e.Size, e.CRC32C, err = encodeBlob(w, data)
 			return err
@@ -281,7 +312,7 @@ func (s *Store) commit(ctx context.Context, tx *Tx, m *manifest) error {
 	if err := s.fs.SyncDir(s.dir); err != nil {
 		return wrapFile("syncing the folder", s.dir, err)
 	}
-	created = append(created, manifestTmp)
+	tx.created = append(tx.created, manifestTmp)
 	raw, err := s.writeManifest(next)
 	if err != nil {
 		return err
@@ -292,7 +323,7 @@ func (s *Store) commit(ctx context.Context, tx *Tx, m *manifest) error {
 	// current. Its new segments are mapped from the files just written
 	// (the transaction's copies in memory are dropped), the others are
 	// taken from the base.
-	fresh := keepSet(created)
+	fresh := keepSet(tx.created)
 	snap, aerr := loadSnapshot(s.dir, next, base, &atomic.Int64{}, fresh)
 	if aerr == nil {
 		s.install(snap, raw)
