@@ -3,10 +3,10 @@ package disk
 import (
 	"encoding/binary"
 	"errors"
-	"io/fs"
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"os"
 	"runtime"
 	"sync"
