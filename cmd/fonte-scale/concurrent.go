@@ -42,6 +42,10 @@ type concCell struct {
 	WriteQPS     float64 `json:"write_qps"`
 	WriteP99ms   float64 `json:"write_p99_ms"`
 	WriteMaxms   float64 `json:"write_max_ms"`
+	// WriteMaxAtS is when the longest query during the write began, in
+	// seconds from the writer's start: with WriterS, it shows whether that
+	// query waited on the commit or on building the new generation's index.
+	WriteMaxAtS float64 `json:"write_max_at_s"`
 	// WriteTurns counts this cell's turns that began while the writer ran;
 	// FullOverlap says whether one of them also ended before it finished.
 	WriteTurns  int  `json:"write_turns"`
@@ -52,9 +56,11 @@ type concCell struct {
 type sample struct {
 	lat     []float64 // ms
 	elapsed time.Duration
+	slowest time.Duration
+	slowAt  time.Time // when the slowest query began
 }
 
-func (c *concCell) finish() {
+func (c *concCell) finish(writeStart time.Time) {
 	stats := func(s sample) (n int, qps, p99, maxms float64) {
 		slices.Sort(s.lat)
 		n = len(s.lat)
@@ -68,6 +74,9 @@ func (c *concCell) finish() {
 	}
 	c.IdleQueries, c.IdleQPS, c.IdleP99ms, c.IdleMaxms = stats(c.idle)
 	c.WriteQueries, c.WriteQPS, c.WriteP99ms, c.WriteMaxms = stats(c.write)
+	if c.WriteQueries > 0 {
+		c.WriteMaxAtS = c.write.slowAt.Sub(writeStart).Seconds()
+	}
 }
 
 // turn runs g goroutines issuing queries (taken in turn from texts) until
@@ -76,6 +85,7 @@ func turn(ctx context.Context, e *engine.Engine, mode retrieve.Mode, g int, text
 	start := time.Now()
 	deadline := start.Add(d)
 	lats := make([][]float64, g)
+	slow := make([]sample, g)
 	errs := make([]error, g)
 	var wg sync.WaitGroup
 	for i := range g {
@@ -89,7 +99,11 @@ func turn(ctx context.Context, e *engine.Engine, mode retrieve.Mode, g int, text
 					errs[i] = fmt.Errorf("%s query %q: %w", mode, q, err)
 					return
 				}
-				lats[i] = append(lats[i], millis(time.Since(t)))
+				took := time.Since(t)
+				lats[i] = append(lats[i], millis(took))
+				if took > slow[i].slowest {
+					slow[i].slowest, slow[i].slowAt = took, t
+				}
 			}
 		}()
 	}
@@ -100,6 +114,9 @@ func turn(ctx context.Context, e *engine.Engine, mode retrieve.Mode, g int, text
 			return errs[i]
 		}
 		s.lat = append(s.lat, lats[i]...)
+		if slow[i].slowest > s.slowest {
+			s.slowest, s.slowAt = slow[i].slowest, slow[i].slowAt
+		}
 	}
 	return nil
 }
@@ -182,7 +199,7 @@ func concurrency(dir string, n int, seed uint64, nq int, goroutines []int, d, sl
 	}
 	res.WriterS = wrote.Seconds()
 	for i := range res.Cells {
-		res.Cells[i].finish()
+		res.Cells[i].finish(start)
 	}
 	if full := fullCells(res.Cells); full < len(res.Cells) {
 		fmt.Fprintf(os.Stderr, "  the writer took %.2f s: %d of %d cells ran a whole turn during it\n", res.WriterS, full, len(res.Cells))

@@ -128,6 +128,11 @@ func TestEndToEnd(t *testing.T) {
 		if x.WriteTurns > 0 && (x.WriteQueries == 0 || x.WriteMaxms < x.WriteP99ms) {
 			t.Errorf("%s × %d during the write: %d turns, %d queries, p99 %.2f ms, max %.2f ms", x.Mode, x.Goroutines, x.WriteTurns, x.WriteQueries, x.WriteP99ms, x.WriteMaxms)
 		}
+		// The slowest query began after the writer started, and at the
+		// latest one turn (and a query) after it finished.
+		if x.WriteQueries > 0 && (x.WriteMaxAtS < 0 || x.WriteMaxAtS > c.WriterS+1) {
+			t.Errorf("%s × %d: the slowest query during the write began %.3f s into a %.3f s write", x.Mode, x.Goroutines, x.WriteMaxAtS, c.WriterS)
+		}
 	}
 	// The first turn starts while the writer runs.
 	if c.Cells[0].WriteTurns == 0 {

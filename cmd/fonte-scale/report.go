@@ -228,8 +228,8 @@ func printConcurrency(r sizeResult) {
 			write = x
 		}
 	}
-	fmt.Printf("\nLongest query during the write: %.1f ms (%s × %d), %.1f%% of the writer's %.2f s; longest with no writer: %.1f ms (%s × %d); %d of %d cells ran a whole turn during the write\n",
-		write.WriteMaxms, write.Mode, write.Goroutines, 100*write.WriteMaxms/1000/max(c.WriterS, 1e-9), c.WriterS,
+	fmt.Printf("\nLongest query during the write: %.1f ms (%s × %d, begun %.2f s into the write), %.1f%% of the writer's %.2f s; longest with no writer: %.1f ms (%s × %d); %d of %d cells ran a whole turn during the write\n",
+		write.WriteMaxms, write.Mode, write.Goroutines, write.WriteMaxAtS, 100*write.WriteMaxms/1000/max(c.WriterS, 1e-9), c.WriterS,
 		idle.IdleMaxms, idle.Mode, idle.Goroutines, fullCells(c.Cells), len(c.Cells))
 }
 
