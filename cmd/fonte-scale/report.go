@@ -98,9 +98,9 @@ func parent(o options) error {
 			}
 		}
 	}
+	printLoad(rows)
 	printCosts(rows)
 	printGrowth(rows)
-	printLoad(rows)
 	for _, r := range rows {
 		printConcurrency(r)
 	}
