@@ -50,6 +50,12 @@ type Settings struct {
 	// DenseIndex chooses the dense leg's index: exact below
 	// retrieve.HNSWMinChunks chunks and HNSW from there on by default.
 	DenseIndex retrieve.DenseKind
+	// Memory is the memory budget of indexing in bytes (DefaultMemory
+	// when zero). The embedded store's transaction writes documents out
+	// as segment files once it holds an eighth of it, so a run's data is
+	// never held whole. (The process's garbage collector limit is the
+	// caller's: the fonte command sets it to this budget.)
+	Memory int64
 	// Retrieval defaults.
 	Mode          retrieve.Mode
 	K             int
@@ -217,7 +223,7 @@ func Open(ctx context.Context, s Settings, o OpenOptions) (*Engine, error) {
 	}
 	cfg := fonte.IndexSettings{Analyzer: an.Name(), Chunker: chunker, Embedder: s.Embedder.Model(), Dim: dim}
 	open := func(o fonte.StoreOptions) (*Engine, error) {
-		st, err := OpenStore(ctx, s.Store, o, StoreTuning{Analyzers: an, Dense: s.DenseIndex})
+		st, err := OpenStore(ctx, s.Store, o, StoreTuning{Analyzers: an, Dense: s.DenseIndex, TxMemory: txMemory(s.Memory)})
 		if err != nil {
 			return nil, err
 		}

@@ -16,6 +16,8 @@ import (
 type StoreTuning struct {
 	Analyzers retrieve.Analyzers
 	Dense     retrieve.DenseKind
+	// TxMemory is disk.Options.TxMemory (its default when zero).
+	TxMemory int64
 }
 
 // OpenStore opens the store that location names:
@@ -28,7 +30,7 @@ type StoreTuning struct {
 func OpenStore(ctx context.Context, location string, o fonte.StoreOptions, t StoreTuning) (fonte.Store, error) {
 	switch scheme(location) {
 	case "":
-		st, err := disk.Open(location, o.Settings, disk.Options{ReadOnly: o.ReadOnly, Rebuild: o.Rebuild, Analyzers: t.Analyzers, Dense: t.Dense})
+		st, err := disk.Open(location, o.Settings, disk.Options{ReadOnly: o.ReadOnly, Rebuild: o.Rebuild, Analyzers: t.Analyzers, Dense: t.Dense, TxMemory: t.TxMemory})
 		if err != nil {
 			return nil, err
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -65,6 +66,10 @@ type options struct {
 	file     map[string]any
 	filePath string
 	floors   map[string]string // --floor-by-language
+	// memory is --memory, for the commands that index; hasMemory tells
+	// that the command has the flag (and so sets the GC's limit).
+	memory    string
+	hasMemory bool
 }
 
 // Defaults of the flags whose zero value is not their default, shared by
@@ -238,6 +243,8 @@ func addIndexingFlags(cmd *cobra.Command, o *options) {
 	f.StringSliceVar(&o.include, "include", nil, "only index files matching these globs (e.g. '**/*.md')")
 	f.StringSliceVar(&o.exclude, "exclude", nil, "skip files and folders matching these globs")
 	f.BoolVar(&o.followLink, "follow-symlinks", false, "follow symbolic links to files and folders outside the indexed folder (refused by default)")
+	f.StringVar(&o.memory, "memory", "", "memory budget of indexing, e.g. 6GiB (default: a quarter of this machine's memory): documents are written out past an eighth of it, and the garbage collector works to stay under it")
+	o.hasMemory = true
 	inGroup(cmd, groupIndexing, "include", "exclude", "follow-symlinks")
 }
 
@@ -397,6 +404,17 @@ func (o *options) settings() (engine.Settings, error) {
 		return s, err
 	}
 	s.Mode = mode
+	if o.hasMemory {
+		s.Memory = engine.DefaultMemory()
+		if o.memory != "" {
+			if s.Memory, err = engine.ParseBytes(o.memory); err != nil {
+				return s, usageError{fmt.Errorf("--memory: %w", err)}
+			}
+		}
+		// A soft limit: the collector runs more often near it rather than
+		// let garbage double the heap of a large build.
+		debug.SetMemoryLimit(s.Memory)
+	}
 	if s.DenseIndex, err = retrieve.ParseDenseKind(o.denseIndex); err != nil {
 		return s, usageError{fmt.Errorf("--dense-index: %w", err)}
 	}

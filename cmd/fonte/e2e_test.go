@@ -548,6 +548,15 @@ func TestE2EUsageErrors(t *testing.T) {
 			t.Errorf("a failed call created the index folder %s", idx)
 		}
 	})
+	t.Run("bad memory budget", func(t *testing.T) {
+		t.Parallel()
+		work := t.TempDir()
+		idx := filepath.Join(work, "idx")
+		res := run{dir: work}.exec(t, "index", work, "--index", idx, "--memory", "lots")
+		if res.code != 2 || !strings.Contains(res.stderr, "--memory") || !strings.Contains(res.stderr, `"lots"`) {
+			t.Errorf("index --memory lots: want exit 2 naming --memory and the value; got %s", res)
+		}
+	})
 	t.Run("unknown flag", func(t *testing.T) {
 		t.Parallel()
 		for _, args := range [][]string{
