@@ -164,10 +164,10 @@ func (s *Store) PersistDerived(ctx context.Context, compact bool) error {
 			return errSuperseded // another writer committed: its run persists
 		}
 		if lex != nil {
-			tx.SetBlob(BlobLexical, lex)
+			tx.SetBlobOwned(BlobLexical, lex)
 		}
 		if graph != nil {
-			tx.SetBlob(BlobGraph, graph)
+			tx.SetBlobOwned(BlobGraph, graph)
 		}
 		return nil
 	})

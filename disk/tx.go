@@ -96,13 +96,20 @@ func (tx *Tx) Delete(docID string) bool {
 // SetBlob stores data under name with the commit, replacing any blob of
 // that name; nil data deletes it. SetBlob copies data.
 func (tx *Tx) SetBlob(name string, data []byte) {
+	if data != nil {
+		data = append(make([]byte, 0, len(data)), data...)
+	}
+	tx.SetBlobOwned(name, data)
+}
+
+// SetBlobOwned is SetBlob without the copy, for a large encoded index the
+// caller made for the purpose: data must not change until the
+// transaction ends.
+func (tx *Tx) SetBlobOwned(name string, data []byte) {
 	tx.mu.Lock()
 	defer tx.mu.Unlock()
 	if tx.done {
 		return
-	}
-	if data != nil {
-		data = append(make([]byte, 0, len(data)), data...)
 	}
 	tx.blobs[name] = data
 }
