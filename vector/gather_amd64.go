@@ -104,3 +104,37 @@ func prefetchRow(row []float32, bytes int) {
 		prefetchNodesT0(unsafe.Pointer(unsafe.SliceData(row)), 0, &first, 1, min(bytes, 4*len(row)))
 	}
 }
+
+//go:noescape
+func dotRowsOfAVX512(q *float32, base unsafe.Pointer, stride uintptr, dim int, nodes *uint32, n int, out *float32)
+
+//go:noescape
+func dotRowsOfAVX2(q *float32, base unsafe.Pointer, stride uintptr, dim int, nodes *uint32, n int, out *float32)
+
+// dotRowsOf sets out[i] to the inner product of q with rows[nodes[i]], for
+// i < len(out): an External index's batch scoring, by dotNodes' kernels
+// reaching each row through its slice header instead of at a multiple of
+// a stride. The scores are bit for bit Dot's. It panics if a node has no
+// row or a row is shorter than q, which the kernels would not check.
+func dotRowsOf(q []float32, rows [][]float32, nodes []uint32, out []float32) {
+	n := len(out)
+	if n == 0 {
+		return
+	}
+	nodes = nodes[:n]
+	for _, x := range nodes {
+		if int(x) >= len(rows) || len(rows[x]) < len(q) {
+			panic(fmt.Sprintf("vector: node %d has no row of %d values (%d rows)", x, len(q), len(rows)))
+		}
+	}
+	base := unsafe.Pointer(unsafe.SliceData(rows))
+	header := unsafe.Sizeof(rows[0])
+	switch kernelLevel {
+	case levelAVX512:
+		dotRowsOfAVX512(unsafe.SliceData(q), base, header, len(q), unsafe.SliceData(nodes), n, unsafe.SliceData(out))
+	case levelAVX2:
+		dotRowsOfAVX2(unsafe.SliceData(q), base, header, len(q), unsafe.SliceData(nodes), n, unsafe.SliceData(out))
+	default:
+		dotRowsOfGeneric(q, rows, nodes, out)
+	}
+}

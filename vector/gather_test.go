@@ -51,6 +51,66 @@ func TestDotNodesMatchesDot(t *testing.T) {
 	}
 }
 
+// TestDotRowsOfMatchesDot: the External index's batch scoring must give
+// Dot's bits for every row, at every kernel level, for rows allocated one
+// by one (scattered, unaligned) and rows that are windows of one buffer,
+// dimensions around the 16-lane chunks, and node lists of every length
+// around the groups of four.
+func TestDotRowsOfMatchesDot(t *testing.T) {
+	rng := rand.New(rand.NewPCG(55, 56))
+	for _, dim := range []int{1, 3, 15, 16, 17, 31, 64, 100, 384, 385} {
+		const nodes = 40
+		rows := make([][]float32, nodes)
+		shared := randVec(rng, nodes*dim+1, 0)
+		for i := range rows {
+			if i%2 == 0 {
+				rows[i] = randVec(rng, dim+i%3, 0)[i%3:] // its own allocation, off alignment
+			} else {
+				rows[i] = shared[1+i*dim : 1+(i+1)*dim]
+			}
+		}
+		q := randVec(rng, dim, 1)
+		for n := 0; n <= 11; n++ {
+			list := make([]uint32, n)
+			for i := range list {
+				list[i] = uint32(rng.IntN(nodes))
+			}
+			if n > 2 {
+				list[1] = list[0]
+				list[2] = nodes - 1
+			}
+			for _, lv := range levels() {
+				restore := setLevel(lv)
+				out := make([]float32, n+1)
+				out[n] = -7
+				dotRowsOf(q, rows, list, out[:n])
+				for i, x := range list {
+					if want := Dot(q, rows[x]); math.Float32bits(out[i]) != math.Float32bits(want) {
+						t.Fatalf("%s dim=%d n=%d node %d: %v, Dot %v", levelName(lv), dim, n, i, out[i], want)
+					}
+				}
+				if out[n] != -7 {
+					t.Fatalf("%s dim=%d n=%d: wrote past the output", levelName(lv), dim, n)
+				}
+				restore()
+			}
+		}
+	}
+}
+
+func TestDotRowsOfChecksBounds(t *testing.T) {
+	for _, rows := range [][][]float32{{make([]float32, 8)}, {make([]float32, 8), make([]float32, 7)}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Fatalf("node 1 of %d rows did not panic", len(rows))
+				}
+			}()
+			dotRowsOf(make([]float32, 8), rows, []uint32{0, 1}, make([]float32, 2))
+		}()
+	}
+}
+
 func TestDotNodesChecksBounds(t *testing.T) {
 	vecs := make([]float32, 3*8)
 	defer func() {

@@ -17,14 +17,12 @@ func (h *HNSW) keepRow(n uint32, v []float32) {
 // few enough that they stay in L1.
 const rowAhead = 4
 
-// dotRowsOf sets out[i] to the inner product of q with rows[nodes[i]], for
-// i < len(out): an External index's batch scoring. The rows are scattered
-// over memory the index does not lay out, so, as the gather kernels do
-// for node blocks, the first lines of every row are requested before any
-// is scored, and each row whole a few rows ahead of its scoring, so that
-// the cache misses overlap instead of being paid one row at a time.
-// Each score is Dot's.
-func dotRowsOf(q []float32, rows [][]float32, nodes []uint32, out []float32) {
+// dotRowsOfGeneric is dotRowsOf without an assembly kernel: as the
+// kernels do, it requests the first lines of every row before it scores
+// any, and each row whole a few rows ahead of its scoring, so that the
+// cache misses overlap instead of being paid one row at a time. Each
+// score is Dot's.
+func dotRowsOfGeneric(q []float32, rows [][]float32, nodes []uint32, out []float32) {
 	nodes = nodes[:len(out)]
 	head := min(4*len(q), 256)
 	for _, x := range nodes {
