@@ -295,11 +295,10 @@ func (h *HNSW) validate(n int, entry uint32, top int) error {
 	if uint64(n) > math.MaxUint32 {
 		return fmt.Errorf("%d nodes", n)
 	}
+	// An External index's tombstone vectors were checked as read, and
+	// its live ones are the caller's.
 	for i := range uint32(n) {
-		if h.external {
-			break // the tombstones' vectors were checked as read
-		}
-		if !finite(h.vec(i)) {
+		if !h.external && !finite(h.vec(i)) {
 			return fmt.Errorf("non-finite vector values")
 		}
 	}

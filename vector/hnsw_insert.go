@@ -41,10 +41,11 @@ func (h *HNSW) Add(id uint64, v []float32) error {
 	return nil
 }
 
-// AddBatch adds vecs[i] under ids[i] for every i, as that sequence of Add
-// calls would, building the graph with up to workers goroutines (workers
-// < 1 means GOMAXPROCS). It is the way to build a large index: with W
-// workers it takes about 1/W of the time of the Adds.
+// AddBatch adds vecs[i] under ids[i] for every i (an External index keeps
+// the slices vecs[i]), as that sequence of Add calls would, building the
+// graph with up to workers goroutines (workers < 1 means GOMAXPROCS). It
+// is the way to build a large index: with W workers it takes about 1/W of
+// the time of the Adds.
 //
 // With one worker the graph is exactly the one the Adds build, for the
 // same seed: the levels are drawn in order and the nodes linked in order.
