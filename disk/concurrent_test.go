@@ -216,3 +216,42 @@ func TestViewDoesNotWaitForABuild(t *testing.T) {
 		t.Fatal("View after the build is not the new view")
 	}
 }
+
+// TestReadersNeverBuild: a reader that finds a generation newer than its
+// view is served the view it has at once, never building the new one
+// itself (which would make a query wait seconds to minutes at scale);
+// the new view is built in the background and served once ready.
+func TestReadersNeverBuild(t *testing.T) {
+	dir := t.TempDir()
+	w := mustOpen(t, dir, testCfg, Options{})
+	putAll(t, w, makeRecord("a", 1, 3, 8))
+	r := mustOpen(t, dir, testCfg, Options{ReadOnly: true})
+	first, err := r.View()
+	if err != nil {
+		t.Fatal(err)
+	}
+	putAll(t, w, makeRecord("b", 1, 3, 8))
+	if snap := mustSnapshot(t, r); snap.Generation() != first.Snap.Generation()+1 {
+		t.Fatalf("the reader's snapshot is generation %d", snap.Generation())
+	}
+	if v, err := r.View(); err != nil || v != first {
+		t.Fatalf("View after another writer's commit: %v, %v; want the previous view served at once", v, err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		v, err := r.View()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v != first {
+			if v.Snap.Generation() != first.Snap.Generation()+1 || v.Index.Len() != 6 {
+				t.Fatalf("background view: generation %d with %d chunks", v.Snap.Generation(), v.Index.Len())
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the new generation's view was never built in the background")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

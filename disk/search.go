@@ -1,7 +1,9 @@
 package disk
 
 import (
+	"errors"
 	"fmt"
+	"log/slog"
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/retrieve"
@@ -32,11 +34,12 @@ func (s *Store) analyzers() retrieve.Analyzers {
 // index once per generation (handing the previous one's graph over, so an
 // HNSW graph is updated in place rather than rebuilt).
 //
-// Readers never wait for another's build: while one caller builds the
-// index of a newer generation, the others are served the previous view.
-// Only the first view of a Store is waited for. A writer that wants its
-// commit visible to the reads that follow calls View once after the
-// commit (the engine does), which waits for the build.
+// Readers never build and never wait for a build, except the first view
+// of a Store: when a newer generation is committed (by this Store's
+// writer or another process), View serves the previous view and starts
+// one background build of the new one, which later calls get. A writer
+// that wants its commit visible to the reads that follow calls
+// ViewLatest once after the commit (the engine does), which builds it.
 func (s *Store) View() (*View, error) {
 	return s.view(false)
 }
@@ -56,11 +59,14 @@ func (s *Store) view(wait bool) (*View, error) {
 	if cur.of(snap) {
 		return cur, nil
 	}
-	if cur == nil || wait {
-		s.buildMu.Lock()
-	} else if !s.buildMu.TryLock() {
-		return cur, nil // a newer view is being built; this one is one commit old
+	if cur != nil && !wait {
+		// A query must not pay for a build (a million chunks' indexes
+		// take seconds to minutes to bring up to date): it is served the
+		// previous generation meanwhile.
+		s.buildInBackground()
+		return cur, nil
 	}
+	s.buildMu.Lock()
 	defer s.buildMu.Unlock()
 	if cur = s.currentView(); cur.of(snap) {
 		return cur, nil // built while this caller waited
@@ -96,6 +102,20 @@ func (s *Store) view(wait bool) (*View, error) {
 	}
 	s.viewMu.Unlock()
 	return v, nil
+}
+
+// buildInBackground starts a build of the latest generation's view unless
+// one is running.
+func (s *Store) buildInBackground() {
+	if !s.bgBuild.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer s.bgBuild.Store(false)
+		if _, err := s.view(true); err != nil && !errors.Is(err, ErrClosed) {
+			slog.Warn("building the search index of a new generation", "dir", s.dir, "err", err)
+		}
+	}()
 }
 
 // of reports whether v is the view of snap's generation.

@@ -42,7 +42,8 @@ type Store struct {
 
 	viewMu  sync.Mutex // guards views
 	views   viewCache
-	buildMu sync.Mutex // one view build at a time
+	buildMu sync.Mutex  // one view build at a time
+	bgBuild atomic.Bool // a background build is running (buildInBackground)
 
 	segmentsRead atomic.Int64 // segments decoded from disk, for tests
 }
