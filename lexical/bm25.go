@@ -38,7 +38,10 @@ type BM25 struct {
 	// WAND or MaxScore pruning would skip with.
 	weights [][]float64
 	upper   []float64
-	pool    scratchPool
+	// flat is set on a model opened in place: weights is then nil, idf and
+	// upper are views of the form, and weights are computed per query.
+	flat *flatBM25
+	pool scratchPool
 }
 
 // NewBM25 indexes docs with an. It panics if K1 < 0 or B is outside [0, 1].
@@ -58,19 +61,16 @@ func NewBM25Index(ix *Index, opts BM25Options) *BM25 {
 	m.idf = make([]float64, ix.NumTerms())
 	m.upper = make([]float64, ix.NumTerms())
 	m.weights = make([][]float64, ix.NumTerms())
-	all := make([]float64, len(ix.fwdTerms))
+	all := make([]float64, ix.numPostings())
 	for t := range m.idf {
 		df := ix.DocFreq(t)
 		idf := math.Log(1 + (float64(n-df)+0.5)/(float64(df)+0.5))
 		m.idf[t] = idf
-		p := ix.postings[t]
+		p := ix.Postings(t)
 		w := all[:len(p.Docs):len(p.Docs)]
 		all = all[len(p.Docs):]
 		for i, d := range p.Docs {
-			f := float64(p.Freqs[i])
-			// Same operation order as seed 001's Python, so the sums agree
-			// to the last bit or two.
-			w[i] = idf * f * (k1 + 1) / (f + k1*(1-b+b*float64(ix.lengths[d])/avg))
+			w[i] = bm25Weight(idf, float64(p.Freqs[i]), k1, b, float64(ix.lengths[d]), avg)
 			m.upper[t] = max(m.upper[t], w[i])
 		}
 		m.weights[t] = w
@@ -109,7 +109,7 @@ func (m *BM25) ScoresTokens(tokens []string) []float64 {
 	s.terms = m.ix.termIDs(s.terms, tokens)
 	out := make([]float64, m.N())
 	for _, t := range s.terms {
-		docs, w := m.ix.postings[t].Docs, m.weights[t]
+		docs, w := m.termWeights(t, &s.w)
 		for j, d := range docs {
 			out[d] += w[j]
 		}
@@ -128,7 +128,8 @@ func (m *BM25) Search(query string, k int) []Result {
 	s.terms = m.ix.queryTerms(s.terms, query)
 	s.begin(m.ix.postingsLen(s.terms))
 	for _, t := range s.terms {
-		s.add(m.ix.postings[t].Docs, m.weights[t], 1)
+		docs, w := m.termWeights(t, &s.w)
+		s.add(docs, w, 1)
 	}
 	return s.topK(k)
 }
@@ -163,23 +164,34 @@ func (m *BM25) MaxScoreTokens(tokens []string) float64 {
 // the forward index: the cost of the query's tokens times a binary search,
 // for callers that need a second score of a few hits only.
 func (m *BM25) ScoreDoc(tokens []string, doc int) float64 {
+	if m.ix.flat != nil {
+		return m.scoreDocFlat(tokens, doc)
+	}
 	terms, freqs := m.ix.DocTerms(doc)
 	k1, b := m.opts.K1, m.opts.B
 	avg := m.ix.AvgDocLen()
 	s := 0.0
 	for _, tok := range tokens {
-		id, ok := m.ix.ids[tok]
+		id, ok := m.ix.TermID(tok)
 		if !ok {
 			continue
 		}
-		i, found := slices.BinarySearch(terms, id)
+		i, found := slices.BinarySearch(terms, uint32(id))
 		if !found {
 			continue
 		}
-		f := float64(freqs[i])
 		// The same expression as the posting weights, so the sum is the
 		// same to the last bit.
-		s += m.idf[id] * f * (k1 + 1) / (f + k1*(1-b+b*float64(m.ix.lengths[doc])/avg))
+		s += bm25Weight(m.idf[id], float64(freqs[i]), k1, b, float64(m.ix.lengths[doc]), avg)
 	}
 	return s
+}
+
+// bm25Weight is one posting's whole contribution: a term of idf idf found f
+// times in a document of length l, average length avg. Every weight the
+// package computes, stored or on the fly, goes through this one expression
+// in seed 001's Python's operation order, so that the sums agree to the
+// last bit.
+func bm25Weight(idf, f, k1, b, l, avg float64) float64 {
+	return idf * f * (k1 + 1) / (f + k1*(1-b+b*l/avg))
 }

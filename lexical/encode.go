@@ -54,9 +54,10 @@ func (ix *Index) AppendBinary(b []byte) ([]byte, error) {
 	for _, l := range ix.lengths {
 		b = binary.AppendUvarint(b, uint64(l))
 	}
-	b = binary.AppendUvarint(b, uint64(len(ix.terms)))
+	b = binary.AppendUvarint(b, uint64(ix.NumTerms()))
 	prev := ""
-	for _, t := range ix.terms {
+	for id := range ix.NumTerms() {
+		t := ix.term(id)
 		shared := 0
 		for shared < len(prev) && shared < len(t) && prev[shared] == t[shared] {
 			shared++
@@ -66,7 +67,8 @@ func (ix *Index) AppendBinary(b []byte) ([]byte, error) {
 		b = append(b, t[shared:]...)
 		prev = t
 	}
-	for _, p := range ix.postings {
+	for id := range ix.NumTerms() {
+		p := ix.Postings(id)
 		b = binary.AppendUvarint(b, uint64(len(p.Docs)))
 		last := uint32(0)
 		for i, d := range p.Docs {

@@ -50,6 +50,11 @@ type Index struct {
 	fwdStart []uint32
 	fwdTerms []uint32
 	fwdFreqs []uint32
+
+	// flat is set on an index opened in place (see inplace.go): terms, ids
+	// and postings are then nil, the vocabulary and postings are views of
+	// the encoded form, and the forward index is built on first use.
+	flat *flatIndex
 }
 
 // NewIndex analyses docs with an and indexes them.
@@ -169,27 +174,80 @@ func (ix *Index) Analyzer() analysis.Analyzer { return ix.an }
 func (ix *Index) N() int { return len(ix.lengths) }
 
 // NumTerms is the size of the vocabulary.
-func (ix *Index) NumTerms() int { return len(ix.terms) }
+func (ix *Index) NumTerms() int {
+	if ix.flat != nil {
+		return ix.flat.numTerms()
+	}
+	return len(ix.terms)
+}
 
 // Terms returns a copy of the vocabulary, sorted; a term's id is its
 // position.
-func (ix *Index) Terms() []string { return slices.Clone(ix.terms) }
+func (ix *Index) Terms() []string {
+	if ix.flat != nil {
+		out := make([]string, ix.flat.numTerms())
+		for t := range out {
+			out[t] = strings.Clone(ix.flat.term(t))
+		}
+		return out
+	}
+	return slices.Clone(ix.terms)
+}
 
 // Term returns the term with the given id.
-func (ix *Index) Term(id int) string { return ix.terms[id] }
+func (ix *Index) Term(id int) string {
+	if ix.flat != nil {
+		// A copy: the view must not outlive the caller's mapping.
+		return strings.Clone(ix.flat.term(id))
+	}
+	return ix.terms[id]
+}
 
 // TermID returns the id of term and whether it is in the vocabulary.
 func (ix *Index) TermID(term string) (int, bool) {
+	if ix.flat != nil {
+		id, ok := ix.flat.lookup(term)
+		return int(id), ok
+	}
 	id, ok := ix.ids[term]
 	return int(id), ok
 }
 
 // Postings returns the postings of a term id. The slices are the index's
-// own: do not modify them.
-func (ix *Index) Postings(id int) Postings { return ix.postings[id] }
+// own: do not modify them. On an index opened in place they are views of
+// the encoded form (Freqs a copy when the form stores frequencies narrower
+// than 32 bits), and a list found damaged is returned empty (see Damage).
+func (ix *Index) Postings(id int) Postings {
+	if ix.flat != nil {
+		return ix.flat.postings(uint32(id), ix.N())
+	}
+	return ix.postings[id]
+}
 
 // DocFreq is the number of documents containing the term id.
-func (ix *Index) DocFreq(id int) int { return len(ix.postings[id].Docs) }
+func (ix *Index) DocFreq(id int) int {
+	if ix.flat != nil {
+		return ix.flat.docFreq(id)
+	}
+	return len(ix.postings[id].Docs)
+}
+
+// docs returns term t's documents, increasing; on an index opened in place,
+// nil when the list is damaged.
+func (ix *Index) docs(t uint32) []uint32 {
+	if ix.flat != nil {
+		return ix.flat.checkedDocs(t, ix.N())
+	}
+	return ix.postings[t].Docs
+}
+
+// numPostings is the number of postings of all terms.
+func (ix *Index) numPostings() int {
+	if ix.flat != nil {
+		return len(ix.flat.docs)
+	}
+	return len(ix.fwdTerms)
+}
 
 // DocLen is the number of analysed tokens in document doc.
 func (ix *Index) DocLen(doc int) int { return int(ix.lengths[doc]) }
@@ -204,8 +262,13 @@ func (ix *Index) AvgDocLen() float64 {
 }
 
 // DocTerms returns document doc's term ids, increasing, with their
-// frequencies. The slices are the index's own: do not modify them.
+// frequencies. The slices are the index's own: do not modify them. On an
+// index opened in place, the first call builds the forward index (memory
+// proportional to the postings).
 func (ix *Index) DocTerms(doc int) (terms, freqs []uint32) {
+	if ix.flat != nil {
+		ix.flat.forwardOnce.Do(ix.buildForward)
+	}
 	lo, hi := ix.fwdStart[doc], ix.fwdStart[doc+1]
 	return ix.fwdTerms[lo:hi:hi], ix.fwdFreqs[lo:hi:hi]
 }
@@ -219,8 +282,8 @@ func (ix *Index) queryTerms(dst []uint32, query string) []uint32 {
 // termIDs appends to dst the in-vocabulary ids of tokens, in order.
 func (ix *Index) termIDs(dst []uint32, tokens []string) []uint32 {
 	for _, tok := range tokens {
-		if id, ok := ix.ids[tok]; ok {
-			dst = append(dst, id)
+		if id, ok := ix.TermID(tok); ok {
+			dst = append(dst, uint32(id))
 		}
 	}
 	return dst
@@ -230,7 +293,7 @@ func (ix *Index) termIDs(dst []uint32, tokens []string) []uint32 {
 func (ix *Index) postingsLen(terms []uint32) int {
 	n := 0
 	for _, t := range terms {
-		n += len(ix.postings[t].Docs)
+		n += ix.DocFreq(int(t))
 	}
 	return n
 }

@@ -129,7 +129,8 @@ func (m *BM25) topK(tokens []string, k int, allow func(doc int) bool, div float6
 	// The dense path: Search's accumulation, then a scan for the top k.
 	s.begin(postings)
 	for _, t := range s.terms {
-		s.add(m.ix.postings[t].Docs, m.weights[t], 1)
+		docs, w := m.termWeights(t, &s.w)
+		s.add(docs, w, 1)
 	}
 	if s.dense && k >= sampleMinK && k*sampleStride*4 <= len(s.acc) {
 		if out, ok := sampledTopK(s.acc, k, allow, div); ok {
@@ -372,8 +373,11 @@ type queryTerm struct {
 	id        uint32
 	repeats   float64 // how many of the query's tokens are this term
 	docs      []uint32
-	weights   []float64
-	bound     float64 // the term's upper bound times its repeats
+	weights   []float64 // parallel to docs; nil on an in-place model, see at
+	flat      *flatBM25 // an in-place model's weights, computed posting by posting
+	idf       float64   // with flat: the term's idf
+	start     uint64    // with flat: the list's first posting in the form
+	bound     float64   // the term's upper bound times its repeats
 	essential bool
 	gallop    bool // reach the candidates by galloping, not a walk
 }
@@ -411,10 +415,9 @@ func (m *BM25) maxScore(s *scratch, k int, allow func(int) bool, div float64) (o
 		i := slices.IndexFunc(x.terms, func(q queryTerm) bool { return q.id == t })
 		if i < 0 {
 			i = len(x.terms)
-			p := m.ix.postings[t]
-			x.terms = append(x.terms, queryTerm{id: t, docs: p.Docs, weights: m.weights[t][:len(p.Docs)]})
+			x.terms = append(x.terms, m.queryTerm(t))
 			x.order = append(x.order, int32(i))
-			total += len(p.Docs)
+			total += len(x.terms[i].docs)
 		}
 		x.terms[i].bound += m.upper[t]
 		x.terms[i].repeats++
@@ -441,7 +444,7 @@ func (m *BM25) maxScore(s *scratch, k int, allow func(int) bool, div float64) (o
 			if acc[d] == 0 {
 				touched = append(touched, d)
 			}
-			acc[d] += q.weights[j] * q.repeats
+			acc[d] += q.at(j) * q.repeats
 		}
 	}
 	var est topSet
@@ -533,11 +536,11 @@ func (m *BM25) maxScore(s *scratch, k int, allow func(int) bool, div float64) (o
 	}
 	for _, i := range x.token {
 		q := &terms[i]
-		docs, w := q.docs, q.weights
+		docs := q.docs
 		switch {
 		case q.essential:
 			for j, d := range docs {
-				cacc[rank(d)] += w[j]
+				cacc[rank(d)] += q.at(j)
 			}
 		case q.gallop:
 			pos := 0
@@ -546,13 +549,13 @@ func (m *BM25) maxScore(s *scratch, k int, allow func(int) bool, div float64) (o
 					break
 				}
 				if docs[pos] == d {
-					cacc[c] += w[pos]
+					cacc[c] += q.at(pos)
 				}
 			}
 		default:
 			for j, d := range docs {
 				if marks[d/64]&(1<<(d%64)) != 0 {
-					cacc[rank(d)] += w[j]
+					cacc[rank(d)] += q.at(j)
 				}
 			}
 		}

@@ -57,6 +57,7 @@ type scratch struct {
 	touched []uint32 // documents with a nonzero score, when !dense
 	terms   []uint32
 	weights []float64
+	w       []float64 // a term's weights computed for the query (in-place BM25)
 }
 
 // denseRatio picks the dense path when a query's postings number at least

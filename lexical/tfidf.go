@@ -54,10 +54,10 @@ func NewTFIDFIndex(ix *Index, opts TFIDFOptions) *TFIDF {
 		}
 		m.norms[d] = math.Sqrt(sum)
 	}
-	all := make([]float64, len(ix.fwdTerms)) // one backing array for every list
+	all := make([]float64, ix.numPostings()) // one backing array for every list
 	m.weights = make([][]float64, ix.NumTerms())
 	for t := range m.weights {
-		p := ix.postings[t]
+		p := ix.Postings(t)
 		w := all[:len(p.Docs):len(p.Docs)]
 		all = all[len(p.Docs):]
 		for i, d := range p.Docs {
@@ -160,7 +160,7 @@ func (m *TFIDF) ScoresTokens(tokens []string) []float64 {
 	s.terms, s.weights = m.transformTokens(s.terms, s.weights, tokens)
 	out := make([]float64, m.N())
 	for i, t := range s.terms {
-		p, w, q := m.ix.postings[t].Docs, m.weights[t], s.weights[i]
+		p, w, q := m.ix.docs(t), m.weights[t], s.weights[i]
 		for j, d := range p {
 			out[d] += q * w[j]
 		}
@@ -183,7 +183,7 @@ func (m *TFIDF) Search(query string, k int) []Result {
 	s.terms, s.weights = m.transform(s.terms, s.weights, query)
 	s.begin(m.ix.postingsLen(s.terms))
 	for i, t := range s.terms {
-		s.add(m.ix.postings[t].Docs, m.weights[t], s.weights[i])
+		s.add(m.ix.docs(t), m.weights[t], s.weights[i])
 	}
 	results := s.topK(k)
 	for d := 0; len(results) < k; d++ {
