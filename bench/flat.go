@@ -1,11 +1,13 @@
 package main
 
-// Exact dense search: fonte's Flat (and its exact int8 variant) against
-// FAISS IndexFlatIP (faisspeer/flat.py) and chromem-go. Each run is one
-// process per engine on one thread that loads the data file, adds the
-// vectors (timed), then times the first -single queries searched one at
-// a time and the whole query set in one batch, top 10, and checks the
-// batch's results against the exact top 10.
+// Exact dense search: fonte's Flat (and its exact int8 variant, and a
+// float32-only scan) against FAISS IndexFlatIP (faisspeer/flat.py) and
+// chromem-go. Each run is one process per engine on one thread that loads
+// the data file, adds the vectors (timed, with the growth of the live Go
+// heap and of the resident set over the adds: the index's memory), then
+// times the first -single queries searched one at a time and the whole
+// query set in one batch, top 10, and checks the batch's results against
+// the exact top 10.
 
 import (
 	"context"
@@ -48,7 +50,27 @@ type exactIndex interface {
 	SearchBatch(qs [][]float32, k int) [][]vector.Result
 }
 
-func workerFlatFonte(args []string, int8 bool) error {
+// The exact indexes fonte's flat workers measure.
+const (
+	flatDefault = "flat"    // vector.Flat: float32 rows and their int8 copy
+	flatInt8    = "int8"    // vector.FlatInt8 with KeepFloat
+	flatFloat32 = "float32" // float32 rows only: an IVF of one cell
+)
+
+// memoryMark is the live heap and the settled resident set at one moment.
+type memoryMark struct{ heap, rss int64 }
+
+func markMemory() memoryMark { return memoryMark{heap: heapInUse(), rss: settledRSS()} }
+
+// printGrowth prints the growth of the heap and of the resident set since
+// m, per vector, as the index's memory.
+func (m memoryMark) printGrowth(n int) {
+	now := markMemory()
+	fmt.Printf("heap_bytes_per_vector %.1f\nrss_bytes_per_vector %.1f\n",
+		float64(now.heap-m.heap)/float64(n), float64(now.rss-m.rss)/float64(n))
+}
+
+func workerFlatFonte(args []string, kind string) error {
 	f, err := parseFlatFlags("flat-fonte", args)
 	if err != nil {
 		return err
@@ -57,11 +79,21 @@ func workerFlatFonte(args []string, int8 bool) error {
 	if err != nil {
 		return err
 	}
-	var idx exactIndex = vector.NewFlat(s.dim)
-	if int8 {
+	mem := markMemory()
+	var idx exactIndex
+	switch kind {
+	case flatDefault:
+		idx = vector.NewFlat(s.dim)
+	case flatInt8:
 		// int8 scan, exact float32 re-score of the candidates within a
 		// proven bound: the same results as Flat.
 		idx = vector.NewFlatInt8(s.dim, vector.FlatInt8Options{KeepFloat: true})
+	case flatFloat32:
+		if idx, err = newFloat32Flat(s); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("flat-fonte: unknown index %q", kind)
 	}
 	start := time.Now()
 	for i := range s.n {
@@ -70,6 +102,7 @@ func workerFlatFonte(args []string, int8 bool) error {
 		}
 	}
 	fmt.Printf("add_s %.4f\n", time.Since(start).Seconds())
+	mem.printGrowth(s.n)
 	qs := make([][]float32, s.nq)
 	for i := range qs {
 		qs[i] = s.query(i)
@@ -82,7 +115,13 @@ func workerFlatFonte(args []string, int8 bool) error {
 		}
 	})
 	var res [][]vector.Result
-	timeQueries("batch_qps", s.nq, func() { res = idx.SearchBatch(qs, s.k) })
+	if kind == flatFloat32 {
+		// Not a batch search (see float32Flat): a batch figure would be
+		// its single queries again, so only the results are kept.
+		res = idx.SearchBatch(qs, s.k)
+	} else {
+		timeQueries("batch_qps", s.nq, func() { res = idx.SearchBatch(qs, s.k) })
+	}
 	fmt.Printf("recall %.4f\n", s.recall(s.nq, func(q int) []uint64 {
 		ids := make([]uint64, len(res[q]))
 		for i, r := range res[q] {
@@ -116,6 +155,10 @@ func workerFlatChromem(args []string) error {
 	if err != nil {
 		return err
 	}
+	// The memory counted from before the documents are made: chromem-go
+	// keeps each document's embedding slice, so the copies are its memory,
+	// as they would be for a caller whose embeddings arrive one by one.
+	mem := markMemory()
 	docs := make([]chromem.Document, s.n)
 	for i := range docs {
 		docs[i] = chromem.Document{ID: strconv.Itoa(i), Embedding: append([]float32(nil), s.row(i)...)}
@@ -125,6 +168,7 @@ func workerFlatChromem(args []string) error {
 		return err
 	}
 	fmt.Printf("add_s %.4f\n", time.Since(start).Seconds())
+	mem.printGrowth(s.n) // docs is dead here: the collection holds what is counted
 	search := func(q int) ([]uint64, error) {
 		res, err := col.QueryEmbedding(ctx, s.query(q), s.k, nil, nil)
 		if err != nil {
@@ -159,4 +203,37 @@ func workerFlatChromem(args []string) error {
 	// would take chromem-go half a minute more per run).
 	fmt.Printf("recall %.4f\n", s.recall(single, func(q int) []uint64 { return got[q] }))
 	return nil
+}
+
+// float32Flat is an exact float32-only scan: vector.IVF with one cell,
+// probed whole. vector.Flat keeps an int8 copy of its rows and scans it one
+// query at a time, with no option to leave it out; an IVF's cells are
+// stored as Flat's rows were before that copy (ids, float32 rows, an id
+// map) and scanned by the same function as Flat's float32 path
+// (scanRows), so one cell is Flat without the int8 copy, in memory and in
+// speed. It has no batch search: SearchBatch is its single queries in
+// turn, and the worker prints no batch figure for it.
+type float32Flat struct{ ivf *vector.IVF }
+
+// newFloat32Flat returns an empty float32Flat for s's dimension; the one
+// centroid is trained on the first row (any row: every vector goes to the
+// only cell).
+func newFloat32Flat(s *denseSet) (float32Flat, error) {
+	x := vector.NewIVF(s.dim, 1, nil)
+	return float32Flat{x}, x.Train(s.row(0))
+}
+
+func (x float32Flat) Add(id uint64, v []float32) error { return x.ivf.Add(id, v) }
+
+func (x float32Flat) Search(q []float32, k int) []vector.Result {
+	res, _ := x.ivf.Search(q, k, 1)
+	return res
+}
+
+func (x float32Flat) SearchBatch(qs [][]float32, k int) [][]vector.Result {
+	out := make([][]vector.Result, len(qs))
+	for i, q := range qs {
+		out[i] = x.Search(q, k)
+	}
+	return out
 }

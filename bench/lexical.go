@@ -20,6 +20,7 @@ package main
 //     doc values or _all: the leanest index that scores.
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -30,6 +31,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	_ "github.com/blevesearch/bleve/v2/analysis/lang/en" // registers "en"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/search"
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
@@ -103,10 +105,13 @@ func printScores(s *scifact, run eval.Run) {
 	fmt.Printf("ndcg10 %.4f\nrecall100 %.4f\n", sc.NDCG10, sc.Recall100)
 }
 
-// workerLexicalFonte is one run of fonte: a build on all cores
-// (NewIndexParallel on GOMAXPROCS goroutines, then NewBM25Index), a build
-// on one goroutine, the encoded model's size, the metrics and the query
-// passes.
+// workerLexicalFonte is one run of fonte, each half like bleve's: in
+// memory, a build on all cores (NewIndexParallel on GOMAXPROCS goroutines,
+// then NewBM25Index) with the live heap's growth, and a build on one
+// goroutine; on disk, a build written to a file (MarshalBinary, write,
+// fsync), the file's size, and the index read back (ReadFile and
+// DecodeBM25) with the heap's growth; then the metrics on the index read
+// back and the query passes on both.
 func workerLexicalFonte(args []string) error {
 	f, err := parseLexicalFlags("lexical-fonte", args)
 	if err != nil {
@@ -118,28 +123,66 @@ func workerLexicalFonte(args []string) error {
 	}
 	opts := lexical.BM25Options{K1: f.k1, B: f.b}
 	fmt.Printf("docs %d\nqueries %d\nraw_bytes %d\n", len(s.texts), len(s.beir.Queries), s.raw)
+	heap0 := heapInUse()
 	start := time.Now()
 	m := buildFonteLexical(s.texts, opts, runtime.GOMAXPROCS(0))
-	fmt.Printf("build_s %.4f\n", time.Since(start).Seconds())
+	fmt.Printf("build_mem_s %.4f\n", time.Since(start).Seconds())
+	fmt.Printf("mem_heap_bytes %d\n", heapInUse()-heap0)
 	start = time.Now()
 	buildFonteLexical(s.texts, opts, 1)
 	fmt.Printf("build1_s %.4f\n", time.Since(start).Seconds())
-	enc, err := m.MarshalBinary()
+
+	path := filepath.Join(f.dir, "fonte-bm25.idx")
+	defer os.Remove(path)
+	start = time.Now()
+	size, err := writeFonteLexical(path, buildFonteLexical(s.texts, opts, runtime.GOMAXPROCS(0)))
 	if err != nil {
 		return err
 	}
-	fmt.Printf("size_bytes %d\n", len(enc))
-
+	fmt.Printf("build_disk_s %.4f\nsize_bytes %d\n", time.Since(start).Seconds(), size)
 	an := analysis.English()
-	run := eval.Run{}
-	for _, q := range s.beir.Queries {
-		for _, r := range m.TopK(an.Analyze(q.Text), 100, nil) {
-			run[q.ID] = append(run[q.ID], s.ids[r.Doc])
+	heap0 = heapInUse()
+	start = time.Now()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	disk, err := lexical.DecodeBM25(data, an)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	fmt.Printf("open_s %.5f\n", time.Since(start).Seconds())
+	fmt.Printf("open_heap_bytes %d\n", heapInUse()-heap0) // data counts only if disk keeps it
+
+	search := func(m *lexical.BM25) func(string, int) []string {
+		return func(text string, k int) []string {
+			var ids []string
+			for _, r := range m.TopK(an.Analyze(text), k, nil) {
+				ids = append(ids, s.ids[r.Doc])
+			}
+			return ids
 		}
 	}
-	printScores(s, run)
+	if err := lexicalQueries(s, search(disk), ""); err != nil {
+		return err
+	}
+	return lexicalQueries(s, search(m), "_mem")
+}
+
+// lexicalQueries ranks the top 100 of every test query (printing nDCG@10
+// and recall@100 for the index opened from disk, suffix ""; for the other
+// it only warms the caches), then times the query passes at top 10 and top
+// 100, printing their rates as qps10 and qps100 with suffix.
+func lexicalQueries(s *scifact, search func(text string, k int) []string, suffix string) error {
+	run := eval.Run{}
+	for _, q := range s.beir.Queries {
+		run[q.ID] = search(q.Text, 100)
+	}
+	if suffix == "" {
+		printScores(s, run)
+	}
 	for _, k := range []int{10, 100} {
-		queryPass(s, fmt.Sprintf("qps%d", k), func(text string) { m.TopK(an.Analyze(text), k, nil) })
+		queryPass(s, fmt.Sprintf("qps%d%s", k, suffix), func(text string) { search(text, k) })
 	}
 	return nil
 }
@@ -152,8 +195,34 @@ func buildFonteLexical(texts []string, opts lexical.BM25Options, workers int) *l
 	return lexical.NewBM25Index(ix, opts)
 }
 
-// workerLexicalBleve is one run of bleve: a build (bleve.New, batches of
-// 1,000, Close, which persists), the index folder's size, the metrics and
+// writeFonteLexical writes m's binary model to path and syncs it to the
+// disk, as bleve's Close does its segments, and returns its size.
+func writeFonteLexical(path string, m *lexical.BM25) (int, error) {
+	enc, err := m.MarshalBinary()
+	if err != nil {
+		return 0, err
+	}
+	fh, err := os.Create(path)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := fh.Write(enc); err != nil {
+		fh.Close()
+		return 0, err
+	}
+	if err := fh.Sync(); err != nil {
+		fh.Close()
+		return 0, err
+	}
+	return len(enc), fh.Close()
+}
+
+// workerLexicalBleve is one run of bleve: in memory, a build into a scorch
+// index with no path (batches of 1,000; scorch keeps the segments in
+// memory and runs no persister or merger) with the live heap's growth and
+// the query passes; on disk, a build into a scorch folder (bleve.New,
+// batches of 1,000, Close, which persists and syncs), the folder's size,
+// the index opened (bleve.Open) with the heap's growth, the metrics and
 // the query passes.
 func workerLexicalBleve(args []string) error {
 	f, err := parseLexicalFlags("lexical-bleve", args)
@@ -171,43 +240,65 @@ func workerLexicalBleve(args []string) error {
 	}
 	defer os.RemoveAll(dir)
 	fmt.Printf("docs %d\nqueries %d\nraw_bytes %d\n", len(s.texts), len(s.beir.Queries), s.raw)
+	searcher := func(idx bleve.Index) func(string, int) []string {
+		return func(text string, k int) []string {
+			ids, e := bleveSearch(idx, text, k)
+			if e != nil && err == nil {
+				err = e
+			}
+			return ids
+		}
+	}
+
+	heap0 := heapInUse()
 	start := time.Now()
-	if err := buildBleve(dir, s.ids, s.texts); err != nil {
+	mem, err := buildBleve("", s.ids, s.texts)
+	if err != nil {
 		return err
 	}
-	fmt.Printf("build_s %.4f\n", time.Since(start).Seconds())
+	fmt.Printf("build_mem_s %.4f\n", time.Since(start).Seconds())
+	fmt.Printf("mem_heap_bytes %d\n", heapInUse()-heap0)
+	if e := lexicalQueries(s, searcher(mem), "_mem"); e != nil || err != nil {
+		return errors.Join(e, err)
+	}
+	if err := mem.Close(); err != nil {
+		return err
+	}
+
+	start = time.Now()
+	disk, err := buildBleve(dir, s.ids, s.texts)
+	if err == nil {
+		err = disk.Close()
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Printf("build_disk_s %.4f\n", time.Since(start).Seconds())
 	size, err := dirSize(dir)
 	if err != nil {
 		return err
 	}
 	fmt.Printf("size_bytes %d\n", size)
+	heap0 = heapInUse()
+	start = time.Now()
 	idx, err := bleve.Open(dir)
 	if err != nil {
 		return err
 	}
 	defer idx.Close()
-
-	run := eval.Run{}
-	for _, q := range s.beir.Queries {
-		if run[q.ID], err = bleveSearch(idx, q.Text, 100); err != nil {
-			return err
-		}
-	}
-	printScores(s, run)
-	for _, k := range []int{10, 100} {
-		queryPass(s, fmt.Sprintf("qps%d", k), func(text string) {
-			if _, e := bleveSearch(idx, text, k); e != nil && err == nil {
-				err = e
-			}
-		})
+	fmt.Printf("open_s %.5f\n", time.Since(start).Seconds())
+	fmt.Printf("open_heap_bytes %d\n", heapInUse()-heap0)
+	if e := lexicalQueries(s, searcher(idx), ""); e != nil {
+		return e
 	}
 	return err
 }
 
-// buildBleve indexes the documents into a new scorch index at dir, one
-// text field analysed by bleve's English analyzer, scored by BM25, nothing
-// stored beyond what scoring needs, and closes it (persisting it).
-func buildBleve(dir string, ids, texts []string) error {
+// buildBleve indexes the documents into a new scorch index at dir (in
+// memory when dir is ""), one text field analysed by bleve's English
+// analyzer, scored by BM25, nothing stored beyond what scoring needs, and
+// returns it open.
+func buildBleve(dir string, ids, texts []string) (bleve.Index, error) {
 	text := bleve.NewTextFieldMapping()
 	text.Analyzer = "en"
 	text.Store, text.IncludeTermVectors, text.IncludeInAll, text.DocValues = false, false, false, false
@@ -217,26 +308,29 @@ func buildBleve(dir string, ids, texts []string) error {
 	im.DefaultMapping = doc
 	im.DefaultAnalyzer = "en"
 	im.ScoringModel = bleveindex.BM25Scoring
-	idx, err := bleve.New(dir, im)
+	idx, err := bleve.NewUsing(dir, im, scorch.Name, scorch.Name, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	batch := idx.NewBatch()
 	for i, id := range ids {
 		if err := batch.Index(id, map[string]any{"text": texts[i]}); err != nil {
-			return err
+			idx.Close()
+			return nil, err
 		}
 		if batch.Size() == 1000 {
 			if err := idx.Batch(batch); err != nil {
-				return err
+				idx.Close()
+				return nil, err
 			}
 			batch.Reset()
 		}
 	}
 	if err := idx.Batch(batch); err != nil {
-		return err
+		idx.Close()
+		return nil, err
 	}
-	return idx.Close()
+	return idx, nil
 }
 
 // bleveSearch returns the ids of the top k documents for a match query

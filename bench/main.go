@@ -83,9 +83,11 @@ func worker(args []string) error {
 	case "lexical-bleve":
 		return workerLexicalBleve(rest)
 	case "flat-fonte":
-		return workerFlatFonte(rest, false)
+		return workerFlatFonte(rest, flatDefault)
 	case "flat-fonte-int8":
-		return workerFlatFonte(rest, true)
+		return workerFlatFonte(rest, flatInt8)
+	case "flat-fonte-f32":
+		return workerFlatFonte(rest, flatFloat32)
 	case "flat-chromem":
 		return workerFlatChromem(rest)
 	case "hnsw-fonte":
@@ -319,7 +321,9 @@ func (b *bench) setup() error {
 	// where the CPU has them (Debian's OpenBLAS 0.3.21 does not recognise
 	// Sapphire/Emerald Rapids and would fall back to SSE3 kernels).
 	b.env = []string{"OMP_NUM_THREADS=1", "OPENBLAS_NUM_THREADS=1", "MKL_NUM_THREADS=1"}
-	if strings.Contains(b.machine["flags"], "avx512f") && os.Getenv("OPENBLAS_CORETYPE") == "" {
+	if v := os.Getenv("OPENBLAS_CORETYPE"); v != "" {
+		b.env = append(b.env, "OPENBLAS_CORETYPE="+v) // the caller's choice, recorded
+	} else if strings.Contains(b.machine["flags"], "avx512f") {
 		b.env = append(b.env, "OPENBLAS_CORETYPE=SkylakeX")
 	}
 	b.logf("fonte bench: %s", strings.Join(append([]string{"go run ."}, c.args...), " "))

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"os/exec"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,6 +38,7 @@ type row struct {
 	scale            float64           // multiplies the values; 0 is 1
 	format           string
 	better           string // "lower", "higher", or "" for no ratio
+	recall           bool   // a recall: below minRecall, the engine's other ratios are left out
 }
 
 func (r row) keyOf(e *engine) string {
@@ -120,24 +123,41 @@ func (b *bench) lexicalPart(scifact string) *part {
 		peers:   []*engine{bleve},
 		phases:  []phase{{"run", "run", c.runs}},
 	}
-	p.rows = []row{
-		{label: "index build, s (all cores)", mode: "run", key: "build_s", format: "%.3f", better: "lower"},
-		{label: "index build, s (fonte on one goroutine)", mode: "run", key: "build_s", keys: map[string]string{"fonte": "build1_s"}, format: "%.3f", better: "lower"},
-		{label: "index size, MB", mode: "run", key: "size_bytes", scale: 1e-6, format: "%.2f", better: "lower"},
-		{label: "index size / raw title+text", mode: "run", key: "size_per_raw", format: "%.3f", better: "lower"},
-		{label: "queries/s, top 10, 1 thread", mode: "run", key: "qps10", format: "%.0f", better: "higher"},
-		{label: "queries/s, top 10, 1 thread, by CPU time", mode: "run", key: "qps10_cpu", format: "%.0f", better: "higher"},
-		{label: "queries/s, top 100, 1 thread", mode: "run", key: "qps100", format: "%.0f", better: "higher"},
-		{label: "queries/s, top 100, 1 thread, by CPU time", mode: "run", key: "qps100_cpu", format: "%.0f", better: "higher"},
-		{label: "nDCG@10", mode: "run", key: "ndcg10", format: "%.4f", better: "higher"},
-		{label: "recall@100", mode: "run", key: "recall100", format: "%.4f", better: "higher"},
+	qps := func(label, key string) []row {
+		return []row{
+			{label: "queries/s, top 10, 1 thread, " + label, mode: "run", key: "qps10" + key, format: "%.0f", better: "higher"},
+			{label: "queries/s, top 10, 1 thread, " + label + ", by CPU time", mode: "run", key: "qps10" + key + "_cpu", format: "%.0f", better: "higher"},
+			{label: "queries/s, top 100, 1 thread, " + label, mode: "run", key: "qps100" + key, format: "%.0f", better: "higher"},
+			{label: "queries/s, top 100, 1 thread, " + label + ", by CPU time", mode: "run", key: "qps100" + key + "_cpu", format: "%.0f", better: "higher"},
+		}
 	}
+	p.rows = []row{
+		{label: "build in memory, s (all cores)", mode: "run", key: "build_mem_s", format: "%.3f", better: "lower"},
+		{label: "build in memory, s (fonte on one goroutine, bleve on all cores)", mode: "run", key: "build_mem_s", keys: map[string]string{"fonte": "build1_s"}, format: "%.3f", better: "lower"},
+		{label: "index memory built in memory, MB (growth of the live Go heap)", mode: "run", key: "mem_heap_bytes", scale: 1e-6, format: "%.2f", better: "lower"},
+		{label: "build written to disk with fsync, s (all cores)", mode: "run", key: "build_disk_s", format: "%.3f", better: "lower"},
+		{label: "index size on disk, MB", mode: "run", key: "size_bytes", scale: 1e-6, format: "%.2f", better: "lower"},
+		{label: "index size on disk / raw title+text", mode: "run", key: "size_per_raw", format: "%.3f", better: "lower"},
+		{label: "open from disk, ms", mode: "run", key: "open_s", scale: 1e3, format: "%.2f", better: "lower"},
+		{label: "index memory opened from disk, MB (growth of the live Go heap)", mode: "run", key: "open_heap_bytes", scale: 1e-6, format: "%.2f", better: "lower"},
+	}
+	p.rows = append(p.rows, qps("built in memory", "_mem")...)
+	p.rows = append(p.rows, qps("opened from disk", "")...)
+	p.rows = append(p.rows,
+		row{label: "nDCG@10 (opened from disk)", mode: "run", key: "ndcg10", format: "%.4f", better: "higher"},
+		row{label: "recall@100 (opened from disk)", mode: "run", key: "recall100", format: "%.4f", better: "higher", recall: true},
+	)
 	p.notes = []string{
 		fmt.Sprintf("BEIR SciFact, 5,183 documents (title, blank line, text), the 300 test queries; BM25 k1 = %g, b = %g in both engines. "+
-			"fonte: `analysis.English()`, `lexical.NewIndexParallel` on GOMAXPROCS goroutines (and on one) + `NewBM25Index`, size = `BM25.MarshalBinary`, queries `TopK`. "+
-			"bleve: the `en` analyzer, `ScoringModel = \"bm25\"`, one unstored field, batches of 1,000, size = the index folder after `Close`; "+
+			"fonte: `analysis.English()`, `lexical.NewIndexParallel` on GOMAXPROCS goroutines (and on one) + `NewBM25Index`, queries `TopK`. "+
+			"bleve: scorch, the `en` analyzer, `ScoringModel = \"bm25\"`, one unstored field, batches of 1,000; "+
 			"bleve's disjunction multiplies each score by a coordination factor, so its ranking is not plain BM25.", c.k1, c.b),
-		"Query rates are passes over the 300 queries on one thread (GOMAXPROCS 1), query analysis included, as many as take 0.3 s, after a pass that computes the metrics.",
+		"Each comparison is like for like. **In memory**: fonte's build as `retrieve` makes it (no file); bleve `bleve.NewUsing(\"\", mapping, scorch, scorch, nil)`, a scorch index with no path, whose segments stay in memory (no persister, no merger: one segment per batch). " +
+			"**On disk**: fonte builds, encodes (`BM25.MarshalBinary`), writes one file and fsyncs it; bleve `bleve.New` on a folder, batches, `Close`, which persists and fsyncs its segments and root. " +
+			"The size is the file and the folder; opening is `os.ReadFile` + `lexical.DecodeBM25` for fonte and `bleve.Open` for bleve. " +
+			"Index memory is the growth of the live Go heap (after two collections) over the build or the open, with the index held: bleve's opened segments are memory-mapped files, outside the Go heap (at most the 3.7 MB folder once read). nDCG@10 and recall@100 are measured on the index opened from disk.",
+		"Query rates are passes over the 300 queries on one thread (GOMAXPROCS 1), query analysis included, as many as take 0.3 s, after a pass over all queries at top 100 that warms the caches (and computes the metrics).",
+		"Build: fonte and bleve are both " + goBuild() + ".",
 	}
 	return p
 }
@@ -147,31 +167,42 @@ func (b *bench) flatPart(data string, faiss *engine) *part {
 	args := func(w string) func(string) []string {
 		return func(string) []string { return []string{w, "-data", "DATA", "-single", strconv.Itoa(c.single)} }
 	}
-	fonte := b.goEngine("fonte", "fonte Flat", true, args("flat-fonte"))
+	fonte := b.goEngine("fonte", "fonte Flat (int8 copy scanned, float32 re-score)", true, args("flat-fonte"))
+	f32 := b.goEngine("fonte-f32", "fonte float32 scan only (IVF, 1 cell)", true, args("flat-fonte-f32"))
 	int8 := b.goEngine("fonte-int8", "fonte FlatInt8 (exact)", true, args("flat-fonte-int8"))
 	chromem := b.goEngine("chromem", "chromem-go "+moduleVersion("github.com/philippgille/chromem-go"), true, args("flat-chromem"))
 	p := &part{
 		id:      "flat",
 		title:   "flat",
 		data:    data,
-		engines: []*engine{fonte, faiss, chromem, int8},
+		engines: []*engine{fonte, faiss, chromem, f32, int8},
 		peers:   []*engine{faiss, chromem},
 		phases:  []phase{{"run", "run", c.runs}},
 	}
+	noBLAS := map[string]string{"faiss": "single_blas_qps", "chromem": "-", "fonte-int8": "-", "fonte-f32": "-"}
+	noBLASCPU := map[string]string{"faiss": "single_blas_qps_cpu", "chromem": "-", "fonte-int8": "-", "fonte-f32": "-"}
 	p.rows = []row{
 		{label: "single-query QPS", mode: "run", key: "single_qps", format: "%.1f", better: "higher"},
 		{label: "single-query QPS, by CPU time", mode: "run", key: "single_qps_cpu", format: "%.1f", better: "higher"},
-		{label: "single-query QPS, FAISS through BLAS (distance_compute_blas_threshold 1)", mode: "run", key: "single_qps", keys: map[string]string{"faiss": "single_blas_qps", "chromem": "-", "fonte-int8": "-"}, format: "%.1f", better: "higher"},
-		{label: "single-query QPS, FAISS through BLAS, by CPU time", mode: "run", key: "single_qps_cpu", keys: map[string]string{"faiss": "single_blas_qps_cpu", "chromem": "-", "fonte-int8": "-"}, format: "%.1f", better: "higher"},
+		{label: "single-query QPS, FAISS through BLAS (distance_compute_blas_threshold 1)", mode: "run", key: "single_qps", keys: noBLAS, format: "%.1f", better: "higher"},
+		{label: "single-query QPS, FAISS through BLAS, by CPU time", mode: "run", key: "single_qps_cpu", keys: noBLASCPU, format: "%.1f", better: "higher"},
 		{label: fmt.Sprintf("batch-%d QPS", c.queries), mode: "run", key: "batch_qps", format: "%.1f", better: "higher"},
 		{label: fmt.Sprintf("batch-%d QPS, by CPU time", c.queries), mode: "run", key: "batch_qps_cpu", format: "%.1f", better: "higher"},
 		{label: "add all vectors, s", mode: "run", key: "add_s", format: "%.3f", better: "lower"},
-		{label: "recall@10 vs float64 exact", mode: "run", key: "recall", format: "%.4f", better: "higher"},
+		{label: "memory, B/vector (growth of the resident set)", mode: "run", key: "rss_bytes_per_vector", format: "%.0f", better: "lower"},
+		{label: "memory, B/vector (growth of the live Go heap)", mode: "run", key: "heap_bytes_per_vector", format: "%.0f", better: "lower"},
+		{label: "recall@10 vs float64 exact", mode: "run", key: "recall", format: "%.4f", better: "higher", recall: true},
 	}
 	p.notes = []string{
 		fmt.Sprintf("%s × %d vectors, top 10, one thread (GOMAXPROCS=1; OMP/OpenBLAS threads 1). Single-query: the first %d queries one call each; batch: all %d queries in one call.",
 			thousands(c.n), denseDim, c.single, c.queries),
-		"chromem-go has no batch search (—); its recall is over the queries it searched one at a time. fonte FlatInt8 (exact) scans int8 codes and re-scores candidates in float32 within a proven bound, so it returns Flat's results; it has no ratio column.",
+		"fonte Flat (`vector.NewFlat`) keeps the float32 rows and an int8 copy of them (codes padded to a multiple of 64 bytes, a float32 scale and an int32 code sum a row: dim + 8 bytes at dimension 384): one query at a time it scans the codes and re-scores in float32 every row a proven error bound cannot rule out, so it returns the float32 scan's results; its batch search reads the float32 rows. " +
+			"fonte float32 scan only: vector/ has no option to build a Flat without the int8 copy, so this column is `vector.NewIVF(dim, 1, nil)`, one cell probed whole: its cell stores ids and float32 rows as Flat does, scanned by the same function as Flat's float32 path, and nothing else; it has no batch search (—). " +
+			"fonte FlatInt8 (exact) is `vector.NewFlatInt8` with `KeepFloat`: the same int8 copy and float32 rows, the same results as Flat, its batch search on the codes too. The fonte columns other than Flat have no ratio column.",
+		"Memory: the growth over creating the index and adding every vector, per vector, with the data already loaded: the live Go heap after a collection and the resident set after one that returns freed memory (Go engines), the resident set of the Python process (FAISS). chromem-go keeps the embedding slice of each document it is given, so the copies made for it count as its memory. The float32 vector alone is 1,536 bytes at dimension 384.",
+		"chromem-go has no batch search (—); its recall is over the queries it searched one at a time.",
+		"Build: fonte and chromem-go are " + goBuild() + ". " +
+			"FAISS is Debian's python3-faiss (its compile options as FAISS reports them below: `OPTIMIZE GENERIC` is the build without AVX2 kernels, for any x86-64), calling BLAS through Debian's libblas.so.3 alternative (OpenBLAS, libopenblas0-pthread, built by Debian with DYNAMIC_ARCH: its kernels are chosen at run time, or by OPENBLAS_CORETYPE, the core reported below).",
 	}
 	return p
 }
@@ -207,7 +238,7 @@ func (b *bench) hnswPart(data string, native, py *engine) *part {
 	for _, ef := range []int{32, 64, 128} {
 		k := fmt.Sprintf("ef%d.", ef)
 		p.rows = append(p.rows,
-			row{label: fmt.Sprintf("ef %d: recall@10", ef), mode: "search", key: k + "recall", format: "%.4f", better: "higher"},
+			row{label: fmt.Sprintf("ef %d: recall@10", ef), mode: "search", key: k + "recall", format: "%.4f", better: "higher", recall: true},
 			row{label: fmt.Sprintf("ef %d: QPS", ef), mode: "search", key: k + "qps", format: "%.0f", better: "higher"},
 			row{label: fmt.Sprintf("ef %d: QPS, by CPU time", ef), mode: "search", key: k + "qps_cpu", format: "%.0f", better: "higher"},
 		)
@@ -219,6 +250,9 @@ func (b *bench) hnswPart(data string, native, py *engine) *part {
 			"hnswlib Python: Debian's python3-hnswlib (built for any x86-64), one `knn_query` call per query. " +
 			"coder/hnsw: `Graph[uint32]`, M = 16, its default Ml 0.25, EfSearch 200 while building (it has no separate efConstruction) then ef, distance 1 − vek32.Dot (its cosine distance on unit vectors, without the norms); each vector is a copy the graph keeps.",
 		"Memory: the resident set's growth over the build per vector (for Go after a collection that returns freed memory), and for the Go engines the live heap's growth, the more exact figure.",
+		"Build: fonte and coder/hnsw are " + goBuild() + ". " +
+			fmt.Sprintf("hnswlib native: peer.cpp compiled here by `g++ -O3 -march=native -std=c++17` (g++ %s) against Debian's header-only libhnswlib-dev, so its distance kernels use this CPU's widest SIMD. ", orNone(b.machine["gxx"])) +
+			"hnswlib Python: Debian's prebuilt python3-hnswlib extension; upstream's setup.py compiles with `-O3 -march=native`, which Debian removes (its changelog: \"Remove -march=native flags\", bug 974043), so it is built for baseline x86-64 (SSE2) with Debian's default flags, and hnswlib's AVX paths, chosen at compile time, are not in it.",
 	}
 	return p
 }
@@ -298,6 +332,7 @@ func (p *part) table() string {
 		}
 	}
 	sb.WriteString("\n")
+	broken := p.brokenPeers()
 	for _, r := range p.rows {
 		cells := []string{r.label, r.better}
 		measured := false
@@ -312,7 +347,7 @@ func (p *part) table() string {
 		for _, e := range p.peers {
 			a, ok1 := p.median(main, r)
 			bv, ok2 := p.median(e, r)
-			if r.better == "" || !ok1 || !ok2 || bv == 0 {
+			if r.better == "" || !ok1 || !ok2 || bv == 0 || (broken[e] != "" && !r.recall) {
 				cells = append(cells, "—")
 				continue
 			}
@@ -321,6 +356,41 @@ func (p *part) table() string {
 		sb.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 	}
 	return sb.String()
+}
+
+// minRecall is the least recall at which a peer's speed and size are
+// compared with fonte's: below it the peer does not find what the search
+// is for, and a ratio would compare fonte with a search that fails.
+const minRecall = 0.5
+
+// brokenPeers returns, for each peer with a recall row whose median is
+// below minRecall, which row and value: the peer's ratios are left out on
+// every other row (and the report says why).
+func (p *part) brokenPeers() map[*engine]string {
+	out := map[*engine]string{}
+	for _, e := range p.peers {
+		for _, r := range p.rows {
+			if v, ok := p.median(e, r); ok && r.recall && v < minRecall && out[e] == "" {
+				out[e] = fmt.Sprintf("%s %.4f", r.label, v)
+			}
+		}
+	}
+	return out
+}
+
+// brokenNote says which ratio columns are left out and why, or "".
+func (p *part) brokenNote() string {
+	broken := p.brokenPeers()
+	var notes []string
+	for _, e := range p.peers {
+		if why := broken[e]; why != "" {
+			notes = append(notes, fmt.Sprintf("%s/%s: %s's %s is below %.1f, so its speed and memory compare a search that does not find the nearest neighbours; only the recall rows keep the ratio", p.engines[0].id, shortName(e), e.name, why, minRecall))
+		}
+	}
+	if len(notes) == 0 {
+		return ""
+	}
+	return "Ratios left out (—): " + strings.Join(notes, "; ") + "."
 }
 
 // shortName is the engine's name without its version, for ratio headers.
@@ -383,6 +453,9 @@ func (b *bench) report() (header string, blocks map[string]string) {
 			}
 		}
 		w("\n%s\n", p.table())
+		if n := p.brokenNote(); n != "" {
+			w("%s\n\n", n)
+		}
 		for _, n := range p.notes {
 			w("%s\n\n", n)
 		}
@@ -401,6 +474,24 @@ func orNone(s string) string {
 		return "(not installed)"
 	}
 	return s
+}
+
+// goBuild states how this binary, and so fonte and every Go peer in it,
+// was compiled: the Go version and the build settings that change code
+// generation (GOAMD64, CGO_ENABLED, -tags, -gcflags), as recorded in the
+// binary.
+func goBuild() string {
+	set := map[string]string{"GOAMD64": "v1 (default)", "CGO_ENABLED": "unknown", "-tags": "none", "-gcflags": "none"}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if _, want := set[s.Key]; want && s.Value != "" {
+				set[s.Key] = s.Value
+			}
+		}
+	}
+	return fmt.Sprintf("compiled into the bench binary by `go run .` with %s, GOAMD64=%s, CGO_ENABLED=%s, build tags %s, gcflags %s "+
+		"(fonte's SIMD kernels are assembly chosen at run time by CPUID, whatever GOAMD64 is)",
+		runtime.Version(), set["GOAMD64"], set["CGO_ENABLED"], set["-tags"], set["-gcflags"])
 }
 
 // gitDescribe names the fonte commit measured.

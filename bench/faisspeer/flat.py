@@ -4,7 +4,9 @@
 
 Reads the file the benchmark command writes (bench/data.go: "FHNSWPR1",
 n, queries, dim, k as uint32, then the vectors, the queries and the exact
-top k, little-endian), adds the vectors to an IndexFlatIP (timed), then
+top k, little-endian), adds the vectors to an IndexFlatIP (timed, with the
+growth of the process's resident set over the index's creation and the
+adds, per vector: the index's memory, the data already loaded), then
 times the first SINGLE queries (default 200) searched one at a time (by
 FAISS's own kernels, as by default, and through BLAS) and all queries in
 one batch, k = 10, by wall clock and by the process's CPU time,
@@ -47,6 +49,12 @@ def read_data(path):
     return xb, xq, truth
 
 
+def rss_bytes():
+    # /proc/self/statm: size, resident, ... in pages.
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
 def timed(key, n, f):
     t, c = time.perf_counter(), time.process_time()
     f()
@@ -70,10 +78,12 @@ def main():
     print("info openblas_core %s" % core)
     print("info numpy %s" % np.__version__)
     print("info compile %s" % (faiss.get_compile_options() if hasattr(faiss, "get_compile_options") else "unknown"))
+    rss0 = rss_bytes()
     index = faiss.IndexFlatIP(xb.shape[1])
     t = time.perf_counter()
     index.add(xb)
     print("add_s %.4f" % (time.perf_counter() - t))
+    print("rss_bytes_per_vector %.1f" % ((rss_bytes() - rss0) / len(xb)))
 
     index.search(xq[:1], k)  # warm up
     single = min(single, len(xq))
