@@ -48,8 +48,8 @@ func TestHNSWLinksRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !d.external || (d.codec != nil) != quantize {
-				t.Fatalf("decoded External %v, codec %v", d.external, d.codec != nil)
+			if !d.Options().External || (d.codec != nil) != quantize || d.Len() != src.Len() {
+				t.Fatalf("decoded External %v, codec %v, %d vectors of %d", d.Options().External, d.codec != nil, d.Len(), src.Len())
 			}
 			for id, row := range p.rows {
 				if n := d.byID[id]; &d.rows[n][0] != &row[0] {
