@@ -34,7 +34,8 @@ func (p *externalPair) vectorOf(id uint64) ([]float32, bool) {
 // vectors, and DecodeHNSWLinks over the same rows gives an External index
 // that answers every query exactly as the original, refers to the rows
 // given, encodes again to the same bytes (and with Encode to the
-// original's), and goes on changing exactly as a DecodeHNSW copy does.
+// original's), and goes on changing exactly as a DecodeHNSW copy does; an
+// External index's Encode decodes with DecodeHNSW as an owning index.
 func TestHNSWLinksRoundTrip(t *testing.T) {
 	for _, quantize := range []bool{false, true} {
 		p := linksFixture(t, quantize)
@@ -70,6 +71,10 @@ func TestHNSWLinksRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if o.external || o.rows != nil {
+				t.Fatal("DecodeHNSW gave an External index")
+			}
+			sameAnswers(t, "DecodeHNSW of Encode", src, o, p.queries)
 			rng := rand.New(rand.NewPCG(31, 32))
 			for i := range 200 {
 				v := gaussVector(rng, 24)
