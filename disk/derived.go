@@ -25,7 +25,11 @@ import (
 // right after the data's, and checked against the data before use:
 //
 //	lexical blob: "FDLX" v1, the corpus fingerprint (32 bytes), lexical.BM25's binary form
-//	graph blob:   "FDGR" v1, key count, the keys (uint64 each), vector.HNSW's encoding
+//	graph blob:   "FDGR" v2, key count, the keys (uint64 each), vector.HNSW's
+//	              links-only encoding (EncodeLinks): the live nodes' vectors
+//	              are the segments' rows, found by key, so the vectors are
+//	              stored once. Version 1 (still read) held vector.HNSW's
+//	              full encoding, a second copy of every vector.
 //
 // BlobLexical and BlobGraph name the two blobs. A lexical blob whose fingerprint differs from the data is ignored and
 // rebuilt. A graph is keyed by retrieve.ChunkKey, so an older graph is
@@ -43,7 +47,8 @@ var PersistMinChunks = 20_000
 
 var (
 	lexicalMagic = []byte("FDLX\x01\x00\x00\x00")
-	graphMagic   = []byte("FDGR\x01\x00\x00\x00")
+	graphMagicV1 = []byte("FDGR\x01\x00\x00\x00")
+	graphMagic   = []byte("FDGR\x02\x00\x00\x00")
 )
 
 // fingerprint identifies what the lexical index is a function of: the
@@ -100,7 +105,7 @@ func (s *Store) derivedOptions(snap *Snapshot, prev *retrieve.Index) retrieve.Op
 		if err == nil {
 			var g *vector.HNSW
 			var keys []uint64
-			g, keys, err = decodeGraphBlob(b)
+			g, keys, err = decodeGraphBlob(b, rowsByKey(snap, o.Keys))
 			if err == nil && g.Dim() == snap.Dim() {
 				o.Graph, o.PreviousKeys = g, keys
 			}
@@ -237,12 +242,28 @@ func decodeLexicalBlob(b []byte, fp [32]byte, an retrieve.Analyzers) (*lexical.B
 	return m, nil
 }
 
+// rowsByKey finds a live chunk's vector by its graph key, for a graph
+// blob whose vectors are the segments' rows.
+func rowsByKey(snap *Snapshot, keys []uint64) func(key uint64) ([]float32, bool) {
+	pos := make(map[uint64]int32, len(keys))
+	for i, k := range keys {
+		pos[k] = int32(i)
+	}
+	return func(key uint64) ([]float32, bool) {
+		i, ok := pos[key]
+		if !ok {
+			return nil, false
+		}
+		return snap.Vector(int(i)), true
+	}
+}
+
 func encodeGraphBlob(g *vector.HNSW, keys []uint64) ([]byte, error) {
 	var buf bytes.Buffer
-	// Graph size: ids, levels, vectors, level-0 links; upper layers add
-	// about 1/(M-1) of the links.
-	n, dim, m := len(keys), g.Dim(), g.Options().M
-	buf.Grow(64 + n*(8+8+1+4*dim+4*(1+2*m)+4*(1+m)/(m-1)) + 1024)
+	// Graph size: ids, levels, level-0 links (the vectors are the
+	// segments'); upper layers add about 1/(M-1) of the links.
+	n, m := len(keys), g.Options().M
+	buf.Grow(64 + n*(8+8+1+4*(1+2*m)+4*(1+m)/(m-1)) + 1024)
 	buf.Write(graphMagic)
 	var word [8]byte
 	binary.LittleEndian.PutUint64(word[:], uint64(len(keys)))
@@ -251,13 +272,15 @@ func encodeGraphBlob(g *vector.HNSW, keys []uint64) ([]byte, error) {
 		binary.LittleEndian.PutUint64(word[:], k)
 		buf.Write(word[:])
 	}
-	if err := g.Encode(&buf); err != nil {
+	if err := g.EncodeLinks(&buf); err != nil {
 		return nil, fmt.Errorf("encoding the HNSW graph: %w", err)
 	}
 	return buf.Bytes(), nil
 }
 
-func decodeGraphBlob(b []byte) (g *vector.HNSW, keys []uint64, err error) {
+// decodeGraphBlob reads a graph blob; a version-2 blob's live vectors are
+// rowOf's.
+func decodeGraphBlob(b []byte, rowOf func(key uint64) ([]float32, bool)) (g *vector.HNSW, keys []uint64, err error) {
 	// The blob is checksummed, but one whose checksum was recomputed over
 	// damaged content made vector.DecodeHNSW panic (a count read after a
 	// failed read; found by FuzzGraphBlob): the graph is rebuilt instead.
@@ -266,7 +289,8 @@ func decodeGraphBlob(b []byte) (g *vector.HNSW, keys []uint64, err error) {
 			g, keys, err = nil, nil, fmt.Errorf("graph blob: decoder panicked: %v", r)
 		}
 	}()
-	if !bytes.HasPrefix(b, graphMagic) || len(b) < len(graphMagic)+8 {
+	v2 := bytes.HasPrefix(b, graphMagic)
+	if !v2 && !bytes.HasPrefix(b, graphMagicV1) || len(b) < len(graphMagic)+8 {
 		return nil, nil, errors.New("graph blob: not a fonte graph blob of this version")
 	}
 	b = b[len(graphMagic):]
@@ -279,7 +303,11 @@ func decodeGraphBlob(b []byte) (g *vector.HNSW, keys []uint64, err error) {
 	for i := range keys {
 		keys[i] = binary.LittleEndian.Uint64(b[8*i:])
 	}
-	g, err = vector.DecodeHNSW(bytes.NewReader(b[8*n:]))
+	if v2 {
+		g, err = vector.DecodeHNSWLinks(bytes.NewReader(b[8*n:]), rowOf)
+	} else {
+		g, err = vector.DecodeHNSW(bytes.NewReader(b[8*n:]))
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("graph blob: %w", err)
 	}

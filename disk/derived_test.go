@@ -42,7 +42,9 @@ func TestDerivedBlobsRejectedWhenStale(t *testing.T) {
 	if _, err := decodeLexicalBlob(bad, corpusFingerprint(snap, an), an); err == nil {
 		t.Fatal("damaged blob accepted")
 	}
-	if _, _, err := decodeGraphBlob([]byte("FDGR\x01\x00\x00\x00\xff\xff\xff\xff\xff\xff\xff\x7f")); err == nil {
-		t.Fatal("graph blob with an impossible key count accepted")
+	for _, v := range []string{"\x01", "\x02"} {
+		if _, _, err := decodeGraphBlob([]byte("FDGR"+v+"\x00\x00\x00\xff\xff\xff\xff\xff\xff\xff\x7f"), nil); err == nil {
+			t.Fatalf("graph blob version %q with an impossible key count accepted", v)
+		}
 	}
 }

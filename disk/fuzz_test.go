@@ -200,12 +200,17 @@ func FuzzManifest(f *testing.F) {
 func FuzzGraphBlob(f *testing.F) {
 	g := vector.NewHNSW(3, vector.HNSWOptions{})
 	var keys []uint64
+	rows := map[uint64][]float32{}
 	for i := range 12 {
-		if err := g.Add(uint64(i), []float32{float32(i), float32(i % 3), 1}); err != nil {
+		rows[uint64(i)] = []float32{float32(i), float32(i % 3), 1}
+		if err := g.Add(uint64(i), rows[uint64(i)]); err != nil {
 			f.Fatal(err)
 		}
 		keys = append(keys, uint64(100+i))
 	}
+	// The live vectors a version-2 blob leaves to the segments.
+	rowOf := func(id uint64) ([]float32, bool) { v, ok := rows[id]; return v, ok }
+	g.Delete(3) // a tombstone, whose vector the blob keeps
 	good, err := encodeGraphBlob(g, keys)
 	if err != nil {
 		f.Fatal(err)
@@ -213,8 +218,9 @@ func FuzzGraphBlob(f *testing.F) {
 	f.Add(good)
 	f.Add(good[:len(good)/2])
 	f.Add([]byte("FDGR\x01\x00\x00\x00\xff\xff\xff\xff\xff\xff\xff\x7f"))
+	f.Add([]byte("FDGR\x02\x00\x00\x00\xff\xff\xff\xff\xff\xff\xff\x7f"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		g, keys, err := decodeGraphBlob(b)
+		g, keys, err := decodeGraphBlob(b, rowOf)
 		if err != nil {
 			return
 		}
@@ -222,7 +228,7 @@ func FuzzGraphBlob(f *testing.F) {
 		if err != nil {
 			t.Fatalf("re-encoding a decoded graph: %v", err)
 		}
-		g2, keys2, err := decodeGraphBlob(again)
+		g2, keys2, err := decodeGraphBlob(again, rowOf)
 		if err != nil {
 			t.Fatalf("decoding a re-encoded graph: %v", err)
 		}

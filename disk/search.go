@@ -91,6 +91,10 @@ func (s *Store) view(wait bool) (*View, error) {
 	if cur != nil {
 		prev = cur.Index
 	}
+	// Building over prev's graph re-points its rows at snap's: pin snap
+	// until the next build, so that a build that fails halfway leaves the
+	// graph (still searched through prev) no rows that could be unmapped.
+	s.rowsOwner = snap
 	idx, err := retrieve.NewWith(c, s.analyzers(), s.derivedOptions(snap, prev))
 	if err != nil {
 		return nil, fmt.Errorf("disk: indexing %s: %w", s.dir, err)

@@ -44,6 +44,9 @@ type Store struct {
 	views   viewCache
 	buildMu sync.Mutex  // one view build at a time
 	bgBuild atomic.Bool // a background build is running (buildInBackground)
+	// rowsOwner is the snapshot the last build made a shared graph refer
+	// to (guarded by buildMu; see view).
+	rowsOwner *Snapshot
 
 	segmentsRead atomic.Int64 // segments decoded from disk, for tests
 }

@@ -69,6 +69,10 @@ func TestDerivedIndexesPersist(t *testing.T) {
 			t.Fatalf("blob %s missing after indexing %d chunks; blobs %v", name, snap.NumChunks(), snap.BlobNames())
 		}
 	}
+	// The graph refers to the segments' vectors instead of copying them.
+	if g, _ := snap.Blob(disk.BlobGraph); len(g) >= 4*snap.Dim()*snap.NumChunks() {
+		t.Errorf("graph blob of %d bytes holds a copy of the %d×%d vectors", len(g), snap.NumChunks(), snap.Dim())
+	}
 	queries := []string{"form F-017", "reviewed every 5 months", "topic 3 procedure", marker}
 	var before [][]string
 	for _, q := range queries {

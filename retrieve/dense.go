@@ -129,6 +129,9 @@ func buildHNSW(c Corpus, keys []uint64, g *vector.HNSW, previous []uint64, opts 
 		if opts.Capacity == 0 {
 			opts.Capacity = n
 		}
+		// The graph refers to the corpus's rows (a store's mapped
+		// segments) instead of keeping a second copy of every vector.
+		opts.External = true
 		g = vector.NewHNSW(c.Dim, opts)
 		changed = true
 	} else if g.Dim() != c.Dim {
@@ -143,20 +146,28 @@ func buildHNSW(c Corpus, keys []uint64, g *vector.HNSW, previous []uint64, opts 
 	}
 	// New keys go in as one parallel batch: a graph over a million
 	// vectors builds in about 1/GOMAXPROCS of the time of one-by-one
-	// inserts.
+	// inserts. An External graph handed over from an earlier corpus gets
+	// its kept keys again too: adding an unchanged vector only makes the
+	// graph refer to this corpus's row, so it never holds a row of a
+	// corpus (a store snapshot) that may be released.
+	external := g.Options().External
 	var addKeys []uint64
 	var addVecs [][]float32
+	fresh := 0
 	for i, k := range keys {
 		if !had[k] {
-			addKeys = append(addKeys, k)
-			addVecs = append(addVecs, c.Rows[i])
+			fresh++
+		} else if !external {
+			continue
 		}
+		addKeys = append(addKeys, k)
+		addVecs = append(addVecs, c.Rows[i])
 	}
 	if len(addKeys) > 0 {
 		if err := g.AddBatch(addKeys, addVecs, runtime.GOMAXPROCS(0)); err != nil {
 			return hnswLeg{}, false, fmt.Errorf("retrieve: building the HNSW graph: %w", err)
 		}
-		changed = true
+		changed = changed || fresh > 0
 	}
 	if g.Len() != n {
 		return hnswLeg{}, false, fmt.Errorf("retrieve: graph holds %d vectors for %d chunks", g.Len(), n)
