@@ -57,15 +57,17 @@ var (
 func corpusFingerprint(snap *Snapshot, an retrieve.Analyzers) [32]byte {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%v\x00%v\x00%d\x00", an.Name(), retrieve.BM25Params.K1, retrieve.BM25Params.B, snap.NumChunks())
-	for _, d := range snap.Docs() {
-		lo, hi, _ := snap.ChunkRange(d.ID)
-		for i := lo; i < hi; i++ {
-			h.Write([]byte(snap.Chunk(i).ID))
-			h.Write([]byte{0})
-			h.Write([]byte(snap.TextHash(i)))
-			h.Write([]byte{0})
-			h.Write([]byte(d.Language))
-			h.Write([]byte{0})
+	buf := make([]byte, 0, 256)
+	for k := range snap.docs {
+		e := &snap.docs[k]
+		for i := e.start; i < e.end; i++ {
+			buf = append(buf[:0], snap.chunks[i].ID...)
+			buf = append(buf, 0)
+			buf = append(buf, snap.hashes[i]...)
+			buf = append(buf, 0)
+			buf = append(buf, e.doc.Language...)
+			buf = append(buf, 0)
+			h.Write(buf)
 		}
 	}
 	var out [32]byte
@@ -77,7 +79,7 @@ func corpusFingerprint(snap *Snapshot, an retrieve.Analyzers) [32]byte {
 func chunkKeys(snap *Snapshot) []uint64 {
 	keys := make([]uint64, snap.NumChunks())
 	for i := range keys {
-		keys[i] = retrieve.ChunkKey(snap.Chunk(i).ID, snap.TextHash(i))
+		keys[i] = retrieve.ChunkKey(snap.chunks[i].ID, snap.hashes[i])
 	}
 	return keys
 }
