@@ -349,6 +349,15 @@ func (h *HNSW) link(sc *hnswScratch, n uint32) {
 		sc.newGen(len(h.ids))
 		sc.visit(n)
 		h.searchLayer(sc, qr, sc.w, h.efC, l, nil, 0)
+		if len(sc.res) == 0 {
+			// Every node the search reached on this layer is a tombstone
+			// (tombstones route but are never results): link nothing
+			// here and keep the entry points for the layer below. Taking
+			// the empty results as entry points left the node with no
+			// link on any layer, and a graph whose entry it became
+			// unsearchable.
+			continue
+		}
 		// The layer's results are the next layer's entry points, with
 		// their scores: every node of layer l is on layer l-1 too.
 		sc.w = append(sc.w[:0], sc.res...)

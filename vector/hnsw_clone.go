@@ -1,0 +1,30 @@
+package vector
+
+import (
+	"maps"
+	"math/rand/v2"
+	"slices"
+)
+
+// Clone returns an independent copy of the index, to be changed while the
+// original keeps serving searches: updating a live graph in place (delete
+// the keys a corpus lost, add the new ones) would hold its write lock, and
+// so every search, for the whole batch. An External clone refers to the
+// same rows. Later Adds draw levels from a generator seeded with the node
+// count, as a decoded index does.
+func (h *HNSW) Clone() *HNSW {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	c := &HNSW{
+		dim: h.dim, m: h.m, m0: h.m0, efC: h.efC, efS: h.efS, mult: h.mult,
+		keepPruned: h.keepPruned, share: h.share, quantize: h.quantize, external: h.external,
+		rng:    rand.New(rand.NewPCG(uint64(len(h.ids)), 0x636c6f6e)),
+		stride: h.stride, linkOff: h.linkOff,
+		rows: slices.Clone(h.rows), ids: slices.Clone(h.ids), level: slices.Clone(h.level),
+		upperOff: slices.Clone(h.upperOff), upper: slices.Clone(h.upper), dead: slices.Clone(h.dead),
+		byID: maps.Clone(h.byID), live: h.live, deleted: h.deleted, entry: h.entry, top: h.top,
+		codec: h.codec, codes: slices.Clone(h.codes), codeW: h.codeW, fitAt: h.fitAt,
+	}
+	c.setNodes(slices.Clone(h.nodes))
+	return c
+}
