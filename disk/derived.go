@@ -99,7 +99,11 @@ func (s *Store) derivedOptions(snap *Snapshot, prev *retrieve.Index) retrieve.Op
 	}
 	if prev != nil {
 		if g, keys := prev.Graph(); g != nil && g.Dim() == snap.Dim() {
-			o.Graph, o.PreviousKeys = g, keys
+			// A copy: the previous view keeps searching its graph while
+			// this one is brought up to date, which on the graph itself
+			// would hold its write lock, and every query, for the whole
+			// batch.
+			o.Graph, o.PreviousKeys = g.Clone(), keys
 		}
 	}
 	if o.Graph == nil {
