@@ -37,6 +37,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -58,6 +59,9 @@ type buildResult struct {
 	DiskBytes  int64   `json:"disk_bytes"`
 	PeakRSSMiB float64 `json:"peak_rss_mib"`
 	DenseIndex string  `json:"dense_index"`
+	// MemoryMiB is the build's memory budget (engine.Settings.Memory, and
+	// the garbage collector's soft limit, as the fonte command sets them).
+	MemoryMiB float64 `json:"memory_mib"`
 }
 
 // queryResult is what the query phase reports.
@@ -83,6 +87,7 @@ func main() {
 	duration := flag.Duration("duration", 3*time.Second, "how long each concurrency cell runs with no writer")
 	slice := flag.Duration("slice", 50*time.Millisecond, "how long each concurrency cell runs per turn while the writer runs")
 	jsonFile := flag.String("json", "", "also append each size's JSON line to this file")
+	memory := flag.String("memory", "", "the build's memory budget, as fonte index --memory (default engine.DefaultMemory(): a quarter of this machine's memory)")
 	phase := flag.String("phase", "", "internal: build, query or concurrency, run in a child")
 	n := flag.Int("n", 0, "internal: the corpus size of a child phase")
 	dir := flag.String("dir", "", "internal: the index folder of a child phase")
@@ -104,13 +109,16 @@ func main() {
 	switch {
 	case err != nil:
 	case *phase == "build":
-		err = emit(build(*dir, *n, *seed))
+		var budget int64
+		if budget, err = memoryBudget(*memory); err == nil {
+			err = emit(build(*dir, *n, *seed, budget))
+		}
 	case *phase == "query":
 		err = emit(query(*dir, *seed, *queries))
 	case *phase == "concurrency":
 		err = emit(concurrency(*dir, *n, *seed, *queries, gs, *duration, *slice))
 	case *phase == "":
-		err = parent(options{sizes: *sizes, work: *work, seed: *seed, queries: *queries, json: *jsonFile,
+		err = parent(options{sizes: *sizes, work: *work, seed: *seed, queries: *queries, json: *jsonFile, memory: *memory,
 			conc: *conc, goroutines: gs, duration: *duration, slice: *slice})
 	default:
 		err = fmt.Errorf("-phase %q: want build, query or concurrency", *phase)
@@ -173,14 +181,28 @@ func documents(c *synth.Corpus, n int) []fonte.Document {
 	return docs
 }
 
-func build(dir string, n int, seed uint64) (buildResult, error) {
+// memoryBudget reads -memory, or the machine's default.
+func memoryBudget(flagValue string) (int64, error) {
+	if flagValue == "" {
+		return engine.DefaultMemory(), nil
+	}
+	b, err := engine.ParseBytes(flagValue)
+	if err != nil {
+		return 0, fmt.Errorf("-memory: %w", err)
+	}
+	return b, nil
+}
+
+func build(dir string, n int, seed uint64, budget int64) (buildResult, error) {
 	ctx := context.Background()
-	var res buildResult
+	res := buildResult{MemoryMiB: float64(budget) / (1 << 20)}
+	// As the fonte command does for its indexing commands.
+	debug.SetMemoryLimit(budget)
 	start := time.Now()
 	c := corpus(seed)
 	docs := documents(c, n)
 	res.GenerateS = time.Since(start).Seconds()
-	e, err := engine.Open(ctx, engine.Settings{IndexDir: dir, Embedder: c.Embedder()}, engine.OpenOptions{})
+	e, err := engine.Open(ctx, engine.Settings{IndexDir: dir, Embedder: c.Embedder(), Memory: budget}, engine.OpenOptions{})
 	if err != nil {
 		return res, err
 	}

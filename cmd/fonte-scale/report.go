@@ -15,6 +15,7 @@ import (
 // options are the parent's flags.
 type options struct {
 	sizes, work, json, conc string
+	memory                  string // -memory, handed to the build
 	seed                    uint64
 	queries                 int
 	goroutines              []int
@@ -71,7 +72,7 @@ func parent(o options) error {
 		}
 		r := sizeResult{N: n, Cores: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0), Load: map[string][2]string{}}
 		fmt.Fprintf(os.Stderr, "%d chunks: building (load %s)\n", n, loadavg())
-		if err := r.phase("build", &r.Build, &r.Build.PeakRSSMiB, "-n", strconv.Itoa(n), "-dir", dir, "-seed", seed); err != nil {
+		if err := r.phase("build", &r.Build, &r.Build.PeakRSSMiB, "-n", strconv.Itoa(n), "-dir", dir, "-seed", seed, "-memory", o.memory); err != nil {
 			return err
 		}
 		fmt.Fprintf(os.Stderr, "%d chunks: built in %.1f s; querying (load %s)\n", n, r.Build.BuildS, loadavg())
