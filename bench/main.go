@@ -2,12 +2,14 @@
 // prints, for every measure, the median of several runs with their range
 // and the ratio fonte/peer:
 //
-//   - lexical: fonte's BM25 against bleve v2 on BEIR SciFact (build time
-//     on all cores and on one, index size, single-thread queries per second
-//     at top 10 and top 100, nDCG@10 and recall@100);
-//   - flat: exact dense search, fonte's Flat against FAISS IndexFlatIP
-//     (Python) and chromem-go, one query at a time and in one batch, on
-//     one thread;
+//   - lexical: fonte's BM25 against bleve v2 on BEIR SciFact, each built
+//     in memory and written to disk (build time, the index's heap, size on
+//     disk, open time, single-thread queries per second at top 10 and top
+//     100 on both, nDCG@10 and recall@100);
+//   - flat: exact dense search, fonte's Flat (and FlatInt8, and a
+//     float32-only scan) against FAISS IndexFlatIP (Python) and
+//     chromem-go, one query at a time and in one batch, on one thread,
+//     with each index's memory per vector;
 //   - hnsw: fonte's HNSW against hnswlib (native and Python) and
 //     coder/hnsw: build time, memory per vector, recall@10 and queries per
 //     second at ef 32, 64 and 128, on one thread;
@@ -25,7 +27,9 @@
 // data.go), so all of them see the same bytes. Every measurement is a
 // process of its own (this binary re-run as a worker, or a peer's program),
 // and each run goes through all engines in turn, starting with a different
-// one each time, so that they share the machine's load. See BENCHMARKS.md.
+// one each time, so that they share the machine's load. A ratio against a
+// peer whose recall is below 0.5 is left out but on the recall rows. See
+// BENCHMARKS.md.
 //
 //	cd bench && go run . -runs 5                  # everything, about an hour
 //	go run . -quick                               # a smoke run, a few minutes
