@@ -193,5 +193,16 @@ func (m *BM25) ScoreDoc(tokens []string, doc int) float64 {
 // in seed 001's Python's operation order, so that the sums agree to the
 // last bit.
 func bm25Weight(idf, f, k1, b, l, avg float64) float64 {
-	return idf * f * (k1 + 1) / (f + k1*(1-b+b*l/avg))
+	return bm25WeightNorm(idf, f, k1, lengthNorm(b, l, avg))
+}
+
+// lengthNorm is a document's length normalisation in bm25Weight, which
+// depends on the document alone: a model opened in place computes it once
+// per document rather than once per posting.
+func lengthNorm(b, l, avg float64) float64 { return 1 - b + b*l/avg }
+
+// bm25WeightNorm is bm25Weight given the document's lengthNorm: the same
+// operations on the same values, so the same bits.
+func bm25WeightNorm(idf, f, k1, norm float64) float64 {
+	return idf * f * (k1 + 1) / (f + k1*norm)
 }

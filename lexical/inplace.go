@@ -209,7 +209,9 @@ func VerifyInPlace(data []byte) error {
 // Opening checks the header and every section's place and size, the term
 // dictionary (offsets increasing, terms sorted), the postings starts and
 // the idf and bound of every term: time proportional to the vocabulary,
-// nothing per posting and not the checksum (see VerifyInPlace). Each
+// nothing per posting and not the checksum (see VerifyInPlace). The first
+// search computes each document's length normalisation (8 bytes a
+// document), which saves a division per posting. Each
 // postings list is checked once, the first time a search uses it; a list
 // found damaged (documents out of range or out of order, a zero frequency)
 // is treated as empty and reported by the index's Damage method, so a
@@ -523,33 +525,49 @@ type flatBM25 struct {
 	ix         *flatIndex
 	lengths    []uint32
 	k1, b, avg float64
+
+	// norms holds each document's lengthNorm, computed on the first
+	// search (time and 8 bytes per document, not per posting): it saves a
+	// division per posting.
+	normsOnce sync.Once
+	norms     []float64
+}
+
+// docNorms returns the documents' lengthNorms, computing them once.
+func (f *flatBM25) docNorms() []float64 {
+	f.normsOnce.Do(func() {
+		f.norms = make([]float64, len(f.lengths))
+		for d, l := range f.lengths {
+			f.norms[d] = lengthNorm(f.b, float64(l), f.avg)
+		}
+	})
+	return f.norms
 }
 
 // weight is the weight of posting p, of document d, for a term of idf idf.
 func (f *flatBM25) weight(idf float64, p uint64, d uint32) float64 {
-	return bm25Weight(idf, float64(f.ix.freq(p)), f.k1, f.b, float64(f.lengths[d]), f.avg)
+	return bm25WeightNorm(idf, float64(f.ix.freq(p)), f.k1, f.docNorms()[d])
 }
 
 // fill computes into w the weights of term t's checked documents docs.
 func (f *flatBM25) fill(w []float64, t uint32, docs []uint32, idf float64) {
 	lo, hi := f.ix.starts[t], f.ix.starts[t]+uint64(len(docs))
-	switch f.width() {
+	norms := f.docNorms()
+	switch f.ix.width {
 	case 1:
-		fillWeights(w, docs, f.ix.freq1[lo:hi], f.lengths, idf, f.k1, f.b, f.avg)
+		fillWeights(w, docs, f.ix.freq1[lo:hi], norms, idf, f.k1)
 	case 2:
-		fillWeights(w, docs, f.ix.freq2[lo:hi], f.lengths, idf, f.k1, f.b, f.avg)
+		fillWeights(w, docs, f.ix.freq2[lo:hi], norms, idf, f.k1)
 	default:
-		fillWeights(w, docs, f.ix.freq4[lo:hi], f.lengths, idf, f.k1, f.b, f.avg)
+		fillWeights(w, docs, f.ix.freq4[lo:hi], norms, idf, f.k1)
 	}
 }
 
-func (f *flatBM25) width() int { return f.ix.width }
-
 // fillWeights is fill for one frequency width.
-func fillWeights[F uint8 | uint16 | uint32](w []float64, docs []uint32, freqs []F, lengths []uint32, idf, k1, b, avg float64) {
+func fillWeights[F uint8 | uint16 | uint32](w []float64, docs []uint32, freqs []F, norms []float64, idf, k1 float64) {
 	w, freqs = w[:len(docs)], freqs[:len(docs)]
 	for i, d := range docs {
-		w[i] = bm25Weight(idf, float64(freqs[i]), k1, b, float64(lengths[d]), avg)
+		w[i] = bm25WeightNorm(idf, float64(freqs[i]), k1, norms[d])
 	}
 }
 
@@ -582,10 +600,23 @@ func (m *BM25) queryTerm(t uint32) queryTerm {
 // at is the weight of the term's j-th posting: MaxScore reaches few of a
 // common term's postings, so an in-place model computes only those.
 func (q *queryTerm) at(j int) float64 {
-	if q.flat == nil {
+	if q.weights != nil {
 		return q.weights[j]
 	}
 	return q.flat.weight(q.idf, q.start+uint64(j), q.docs[j])
+}
+
+// materialize computes every weight of an in-place model's term into buf,
+// for a list about to be walked whole; earlier terms keep their windows of
+// buf even if it grows.
+func (q *queryTerm) materialize(buf *[]float64) {
+	if q.weights != nil {
+		return
+	}
+	n := len(*buf)
+	*buf = slices.Grow(*buf, len(q.docs))[:n+len(q.docs)]
+	q.weights = (*buf)[n : n+len(q.docs) : n+len(q.docs)]
+	q.flat.fill(q.weights, q.id, q.docs, q.idf)
 }
 
 // scoreDocFlat is ScoreDoc on an in-place model: a binary search for doc

@@ -391,6 +391,8 @@ type maxScratch struct {
 	cands  []uint32    // the candidates, increasing
 	before []uint32    // by word of marks: the candidates in earlier words
 	acc    []float64   // by candidate: its score
+	// weights backs the weights of an in-place model's lists walked whole
+	weights []float64
 }
 
 var maxPool sync.Pool // of *maxScratch
@@ -409,7 +411,7 @@ func (m *BM25) maxScore(s *scratch, k int, allow func(int) bool, div float64) (o
 	}()
 
 	// Distinct terms with their repeats folded into the bound.
-	x.terms, x.token, x.order = x.terms[:0], x.token[:0], x.order[:0]
+	x.terms, x.token, x.order, x.weights = x.terms[:0], x.token[:0], x.order[:0], x.weights[:0]
 	total := 0
 	for _, t := range s.terms {
 		i := slices.IndexFunc(x.terms, func(q queryTerm) bool { return q.id == t })
@@ -440,6 +442,7 @@ func (m *BM25) maxScore(s *scratch, k int, allow func(int) bool, div float64) (o
 			break
 		}
 		used += len(q.docs)
+		q.materialize(&x.weights)
 		for j, d := range q.docs {
 			if acc[d] == 0 {
 				touched = append(touched, d)
@@ -539,6 +542,7 @@ func (m *BM25) maxScore(s *scratch, k int, allow func(int) bool, div float64) (o
 		docs := q.docs
 		switch {
 		case q.essential:
+			q.materialize(&x.weights)
 			for j, d := range docs {
 				cacc[rank(d)] += q.at(j)
 			}
