@@ -24,7 +24,10 @@ import (
 // they are kept in the store as blobs, written by a commit of their own
 // right after the data's, and checked against the data before use:
 //
-//	lexical blob: "FDLX" v1, the corpus fingerprint (32 bytes), lexical.BM25's binary form
+//	lexical blob: "FDLX" v2, the corpus fingerprint (32 bytes), zero padding
+//	              to 64 bytes, lexical.BM25's in-place form (AppendInPlace),
+//	              searched where the blob's mapping holds it (v1, still
+//	              read, held BM25's varint form, decoded whole at open)
 //	graph blob:   "FDGR" v2, key count, the keys (uint64 each), vector.HNSW's
 //	              links-only encoding (EncodeLinks): the live nodes' vectors
 //	              are the segments' rows, found by key, so the vectors are
@@ -46,7 +49,8 @@ const (
 var PersistMinChunks = 20_000
 
 var (
-	lexicalMagic = []byte("FDLX\x01\x00\x00\x00")
+	lexicalMagicV1 = []byte("FDLX\x01\x00\x00\x00")
+	lexicalMagic   = []byte("FDLX\x02\x00\x00\x00")
 	graphMagicV1 = []byte("FDGR\x01\x00\x00\x00")
 	graphMagic   = []byte("FDGR\x02\x00\x00\x00")
 )
@@ -223,22 +227,40 @@ func hasBlob(snap *Snapshot, name string) bool {
 	return slices.Contains(snap.BlobNames(), name)
 }
 
+// lexicalFormOff is where a version-2 lexical blob's in-place form
+// starts: after the magic and the fingerprint, padded so that the form is
+// 64-byte aligned in the blob, as the blob's bytes are in its file.
+const lexicalFormOff = 64
+
 func encodeLexicalBlob(m *lexical.BM25, fp [32]byte) []byte {
-	b := append([]byte(nil), lexicalMagic...)
-	b = append(b, fp[:]...)
-	b, _ = m.AppendBinary(b)
-	return b
+	b := make([]byte, lexicalFormOff, lexicalFormOff+64<<10)
+	copy(b, lexicalMagic)
+	copy(b[len(lexicalMagic):], fp[:])
+	return m.AppendInPlace(b)
 }
 
+// decodeLexicalBlob opens a lexical blob for the data whose fingerprint is
+// fp. A version-2 blob is searched in place: the model keeps b, which must
+// stay mapped while it is used (the index built over the snapshot keeps
+// the snapshot).
 func decodeLexicalBlob(b []byte, fp [32]byte, an retrieve.Analyzers) (*lexical.BM25, error) {
-	if !bytes.HasPrefix(b, lexicalMagic) || len(b) < len(lexicalMagic)+32 {
+	v2 := bytes.HasPrefix(b, lexicalMagic)
+	if !v2 && !bytes.HasPrefix(b, lexicalMagicV1) || len(b) < len(lexicalMagic)+32 {
 		return nil, errors.New("lexical blob: not a fonte lexical blob of this version")
 	}
-	b = b[len(lexicalMagic):]
-	if !bytes.Equal(b[:32], fp[:]) {
+	if !bytes.Equal(b[len(lexicalMagic):len(lexicalMagic)+32], fp[:]) {
 		return nil, errors.New("lexical blob: built for other data")
 	}
-	m, err := lexical.DecodeBM25(b[32:], an.Default)
+	var m *lexical.BM25
+	var err error
+	if v2 {
+		if len(b) < lexicalFormOff {
+			return nil, errors.New("lexical blob: truncated")
+		}
+		m, err = lexical.OpenBM25InPlace(b[lexicalFormOff:], an.Default)
+	} else {
+		m, err = lexical.DecodeBM25(b[len(lexicalMagic)+32:], an.Default)
+	}
 	if err != nil {
 		return nil, err
 	}

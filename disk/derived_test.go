@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/fonte-rag/fonte/lexical"
 )
 
 // TestDerivedBlobsRejectedWhenStale: a lexical blob built for other data,
@@ -37,10 +39,22 @@ func TestDerivedBlobsRejectedWhenStale(t *testing.T) {
 	if _, err := decodeLexicalBlob(b, fp, an); err == nil {
 		t.Fatal("blob accepted for other data")
 	}
+	// Damage inside the in-place form is not read at open (nothing of the
+	// postings is): the blob file's checksum, verified by the background
+	// pass, and the form's own, which lexical.VerifyInPlace checks, find
+	// it; damage to the fingerprint is refused at once.
 	bad := slices.Clone(b)
 	bad[len(bad)-10] ^= 0xff
+	if err := lexical.VerifyInPlace(bad[lexicalFormOff:]); err == nil {
+		t.Fatal("damaged in-place form passes its checksum")
+	}
+	if err := lexical.VerifyInPlace(b[lexicalFormOff:]); err != nil {
+		t.Fatalf("sound form: %v", err)
+	}
+	bad = slices.Clone(b)
+	bad[len(lexicalMagic)+3] ^= 0xff
 	if _, err := decodeLexicalBlob(bad, corpusFingerprint(snap, an), an); err == nil {
-		t.Fatal("damaged blob accepted")
+		t.Fatal("blob with a damaged fingerprint accepted")
 	}
 	for _, v := range []string{"\x01", "\x02"} {
 		if _, _, err := decodeGraphBlob([]byte("FDGR"+v+"\x00\x00\x00\xff\xff\xff\xff\xff\xff\xff\x7f"), nil); err == nil {

@@ -69,6 +69,11 @@ func TestDerivedIndexesPersist(t *testing.T) {
 			t.Fatalf("blob %s missing after indexing %d chunks; blobs %v", name, snap.NumChunks(), snap.BlobNames())
 		}
 	}
+	// The lexical index is stored in its in-place form, searched where the
+	// blob's mapping holds it.
+	if lx, _ := snap.Blob(disk.BlobLexical); !strings.HasPrefix(string(lx), "FDLX\x02") {
+		t.Errorf("lexical blob starts %q, want version 2 (in place)", lx[:min(8, len(lx))])
+	}
 	// The graph refers to the segments' vectors instead of copying them.
 	if g, _ := snap.Blob(disk.BlobGraph); len(g) >= 4*snap.Dim()*snap.NumChunks() {
 		t.Errorf("graph blob of %d bytes holds a copy of the %d×%d vectors", len(g), snap.NumChunks(), snap.Dim())
