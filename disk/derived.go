@@ -51,8 +51,8 @@ var PersistMinChunks = 20_000
 var (
 	lexicalMagicV1 = []byte("FDLX\x01\x00\x00\x00")
 	lexicalMagic   = []byte("FDLX\x02\x00\x00\x00")
-	graphMagicV1 = []byte("FDGR\x01\x00\x00\x00")
-	graphMagic   = []byte("FDGR\x02\x00\x00\x00")
+	graphMagicV1   = []byte("FDGR\x01\x00\x00\x00")
+	graphMagic     = []byte("FDGR\x02\x00\x00\x00")
 )
 
 // fingerprint identifies what the lexical index is a function of: the
