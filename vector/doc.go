@@ -23,5 +23,7 @@
 // hnsw_nodes.go (node storage), hnsw_insert.go (graph and insertion),
 // hnsw_search.go (search), hnsw_scratch.go (a search's working memory and
 // heaps), hnsw_delete.go (deletion and compaction), hnsw_quantize.go (its
-// Int8 codes) and hnsw_encode.go (encoding and decoding).
+// Int8 codes), hnsw_external.go (the caller's rows of an External index),
+// hnsw_clone.go (an independent copy to update) and hnsw_encode.go
+// (encoding and decoding, full or links only).
 package vector
