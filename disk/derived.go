@@ -118,6 +118,7 @@ func (s *Store) derivedOptions(snap *Snapshot, prev *retrieve.Index) retrieve.Op
 			g, keys, err = decodeGraphBlob(b, rowsByKey(snap, o.Keys))
 			if err == nil && g.Dim() == snap.Dim() {
 				o.Graph, o.PreviousKeys = g, keys
+				o.GraphRowsCurrent = true // its live rows are snap's
 			}
 		}
 		if err != nil && !errors.Is(err, ErrNoBlob) {

@@ -115,7 +115,7 @@ func (l hnswLeg) search(q []float32, k int, allow func(int) bool) []scored {
 // previous) are deleted, the corpus's keys are added (Add skips a key
 // already present with the same vector). It returns the leg and whether g
 // changed.
-func buildHNSW(c Corpus, keys []uint64, g *vector.HNSW, previous []uint64, opts vector.HNSWOptions) (hnswLeg, bool, error) {
+func buildHNSW(c Corpus, keys []uint64, g *vector.HNSW, previous []uint64, rowsCurrent bool, opts vector.HNSWOptions) (hnswLeg, bool, error) {
 	n := len(c.Chunks)
 	pos := make(map[uint64]int32, n)
 	for i, k := range keys {
@@ -150,14 +150,14 @@ func buildHNSW(c Corpus, keys []uint64, g *vector.HNSW, previous []uint64, opts 
 	// its kept keys again too: adding an unchanged vector only makes the
 	// graph refer to this corpus's row, so it never holds a row of a
 	// corpus (a store snapshot) that may be released.
-	external := g.Options().External
+	repoint := g.Options().External && !rowsCurrent
 	var addKeys []uint64
 	var addVecs [][]float32
 	fresh := 0
 	for i, k := range keys {
 		if !had[k] {
 			fresh++
-		} else if !external {
+		} else if !repoint {
 			continue
 		}
 		addKeys = append(addKeys, k)

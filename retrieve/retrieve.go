@@ -284,6 +284,11 @@ type Options struct {
 	// of building a graph from nothing.
 	Graph        *vector.HNSW
 	PreviousKeys []uint64
+	// GraphRowsCurrent says that an External Graph already refers to this
+	// corpus's Rows (it was decoded with them), so the keys it keeps need
+	// not be re-pointed: re-pointing compares every vector, which would
+	// read every row of a mapped store at open.
+	GraphRowsCurrent bool
 }
 
 // Built tells what New had to build rather than reuse.
@@ -360,10 +365,10 @@ func NewWith(c Corpus, an Analyzers, o Options) (*Index, error) {
 	if len(keys) != n {
 		return nil, fmt.Errorf("retrieve: %d graph keys for %d chunks", len(keys), n)
 	}
-	leg, changed, err := buildHNSW(ix.corpus, keys, o.Graph, o.PreviousKeys, o.HNSW)
+	leg, changed, err := buildHNSW(ix.corpus, keys, o.Graph, o.PreviousKeys, o.GraphRowsCurrent, o.HNSW)
 	if err != nil && o.Graph != nil {
 		// The graph handed over does not fit this corpus: build anew.
-		leg, changed, err = buildHNSW(ix.corpus, keys, nil, nil, o.HNSW)
+		leg, changed, err = buildHNSW(ix.corpus, keys, nil, nil, false, o.HNSW)
 	}
 	if err != nil {
 		return nil, err
