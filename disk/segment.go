@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"unsafe"
 
 	"github.com/fonte-rag/fonte"
 )
@@ -252,7 +253,18 @@ func (r *metaReader) bytes() []byte {
 	return p
 }
 
-func (r *metaReader) str() string { return string(r.bytes()) }
+// str reads a string that shares the meta buffer's memory rather than
+// copying it (see parseMeta): at a million documents the copies were a
+// third of the time to open an index.
+func (r *metaReader) str() string { return view(r.bytes()) }
+
+// view is p as a string without a copy; p must never change afterwards.
+func view(p []byte) string {
+	if len(p) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(p), len(p))
+}
 
 func (r *metaReader) byte() byte {
 	if r.err == nil && len(r.b) == 0 {
@@ -279,14 +291,16 @@ func (r *metaReader) strs(prev []string) []string {
 		if i < len(prev) && string(p) == prev[i] {
 			out[i] = prev[i]
 		} else {
-			out[i] = string(p)
+			out[i] = view(p)
 		}
 	}
 	return out
 }
 
 // parseMeta decodes the meta section of a segment holding docs documents
-// and chunks chunks. The vectors stay nil.
+// and chunks chunks. The vectors stay nil. The documents' strings share
+// b's memory, which the caller hands over: it must never change b again
+// (b stays alive as long as any of its strings does).
 func parseMeta(b []byte, docs int, chunks uint64) ([]*docData, error) {
 	r := &metaReader{b: b}
 	out := make([]*docData, 0, min(docs, len(b)))
