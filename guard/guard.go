@@ -44,10 +44,53 @@ type Finding struct {
 	Text  string `json:"text"` // the matched text, hidden characters shown as \u escapes
 }
 
-// rule is one pattern of a kind.
+// rule is one pattern of a kind, and the words one of which every match
+// contains (folded as the pattern's (?i) folds case): a chunk holding none
+// of them is not run through the pattern. At a million chunks the patterns
+// were half the time of an indexing run.
 type rule struct {
-	kind Kind
-	re   *regexp.Regexp
+	kind     Kind
+	re       *regexp.Regexp
+	triggers []string
+}
+
+// triggers folds a rule's words for the prefilter.
+func triggers(words ...string) []string {
+	for i, w := range words {
+		words[i] = fold(w)
+	}
+	return words
+}
+
+// fold maps every rune to the smallest of its simple case folding orbit,
+// the equivalence (?i) matches by (so "ſ" and "S" fold alike, as the
+// patterns treat them), keeping the runes in order: a pattern's match
+// that contains a word contains it folded in the folded text.
+func fold(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z':
+			r -= 'a' - 'A'
+		case r >= utf8.RuneSelf:
+			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+				r = min(r, f)
+			}
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// mayMatch reports whether folded holds one of r's words.
+func (r rule) mayMatch(folded string) bool {
+	for _, w := range r.triggers {
+		if strings.Contains(folded, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // Each pattern targets an order to the model itself: the words that
@@ -57,33 +100,33 @@ type rule struct {
 // match.
 var rules = []rule{
 	// English overrides.
-	{Imperative, regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget|override|bypass|skip)\b[^.!?\n]{0,40}\b(?:previous|prior|above|earlier|preceding|all|any|your|the system|these)\b[^.!?\n]{0,30}\b(?:instructions?|prompts?|rules|directions|guidelines|messages?|context)\b`)},
-	{Imperative, regexp.MustCompile(`(?i)\b(?:new|updated|real|actual|true)\s+(?:instructions?|system prompt|directives?)\s*[:：]`)},
-	{Imperative, regexp.MustCompile(`(?i)\byou\s+are\s+now\s+(?:DAN\b|an?\s+(?:unrestricted|unfiltered|jailbroken|different|evil|new)\s+(?:ai|assistant|model|persona|character|chatbot)\b|no\s+longer\s+(?:an?\s+)?(?:ai|assistant|bound)\b)|\bfrom\s+now\s+on,?\s+(?:you|the assistant)\s+(?:will|must|should|answer|respond|reply|ignore|say|only)\b|\b(?:act|behave)\s+as\s+(?:an?\s+)?(?:unrestricted|jailbroken|unfiltered|different)\s+(?:ai|assistant|model|chatbot)\b`)},
-	{Imperative, regexp.MustCompile(`(?i)\b(?:as|to)\s+(?:an?\s+)?(?:ai|assistant|language model|llm|chatbot|model)\b[^.!?\n]{0,40}\b(?:you\s+must|you\s+should|must|always|never|respond|reply|answer|say|output|print|write)\b`)},
-	{Imperative, regexp.MustCompile(`(?i)\b(?:assistant|ai|chatbot|model|llm|gpt|claude|copilot)\s*[,:]\s*(?:please\s+)?(?:ignore|say|respond|reply|answer|output|print|write|tell|reveal|repeat|translate|include)\b`)},
-	{Imperative, regexp.MustCompile(`(?i)\b(?:respond|reply|answer)\s+(?:only\s+)?(?:with|by saying)\s+["'“‘]`)},
-	{Imperative, regexp.MustCompile(`(?i)\b(?:say|print|output|write|respond with|reply with)\s+["'“‘][^"'”’]{1,60}["'”’]\s*(?:instead|and nothing else|only|to the user|in your answer)`)},
-	{Imperative, regexp.MustCompile(`(?i)\b(?:reveal|print|repeat|show|leak)\s+(?:your|the)\s+(?:system\s+)?(?:prompt|instructions|hidden rules)\b`)},
-	{Imperative, regexp.MustCompile(`(?i)\bdo\s+not\s+(?:cite|mention|reveal|tell\s+the\s+user)\b[^.!?\n]{0,40}\b(?:sources?|citations?|documents?|this)\b`)},
+	{Imperative, regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget|override|bypass|skip)\b[^.!?\n]{0,40}\b(?:previous|prior|above|earlier|preceding|all|any|your|the system|these)\b[^.!?\n]{0,30}\b(?:instructions?|prompts?|rules|directions|guidelines|messages?|context)\b`), triggers("ignore", "disregard", "forget", "override", "bypass", "skip")},
+	{Imperative, regexp.MustCompile(`(?i)\b(?:new|updated|real|actual|true)\s+(?:instructions?|system prompt|directives?)\s*[:：]`), triggers("instruction", "prompt", "directive")},
+	{Imperative, regexp.MustCompile(`(?i)\byou\s+are\s+now\s+(?:DAN\b|an?\s+(?:unrestricted|unfiltered|jailbroken|different|evil|new)\s+(?:ai|assistant|model|persona|character|chatbot)\b|no\s+longer\s+(?:an?\s+)?(?:ai|assistant|bound)\b)|\bfrom\s+now\s+on,?\s+(?:you|the assistant)\s+(?:will|must|should|answer|respond|reply|ignore|say|only)\b|\b(?:act|behave)\s+as\s+(?:an?\s+)?(?:unrestricted|jailbroken|unfiltered|different)\s+(?:ai|assistant|model|chatbot)\b`), triggers("now", "act", "behave")},
+	{Imperative, regexp.MustCompile(`(?i)\b(?:as|to)\s+(?:an?\s+)?(?:ai|assistant|language model|llm|chatbot|model)\b[^.!?\n]{0,40}\b(?:you\s+must|you\s+should|must|always|never|respond|reply|answer|say|output|print|write)\b`), triggers("ai", "assistant", "llm", "chatbot", "model")},
+	{Imperative, regexp.MustCompile(`(?i)\b(?:assistant|ai|chatbot|model|llm|gpt|claude|copilot)\s*[,:]\s*(?:please\s+)?(?:ignore|say|respond|reply|answer|output|print|write|tell|reveal|repeat|translate|include)\b`), triggers("assistant", "ai", "chatbot", "model", "llm", "gpt", "claude", "copilot")},
+	{Imperative, regexp.MustCompile(`(?i)\b(?:respond|reply|answer)\s+(?:only\s+)?(?:with|by saying)\s+["'“‘]`), triggers("respond", "reply", "answer")},
+	{Imperative, regexp.MustCompile(`(?i)\b(?:say|print|output|write|respond with|reply with)\s+["'“‘][^"'”’]{1,60}["'”’]\s*(?:instead|and nothing else|only|to the user|in your answer)`), triggers("say", "print", "output", "write", "respond", "reply")},
+	{Imperative, regexp.MustCompile(`(?i)\b(?:reveal|print|repeat|show|leak)\s+(?:your|the)\s+(?:system\s+)?(?:prompt|instructions|hidden rules)\b`), triggers("reveal", "print", "repeat", "show", "leak")},
+	{Imperative, regexp.MustCompile(`(?i)\bdo\s+not\s+(?:cite|mention|reveal|tell\s+the\s+user)\b[^.!?\n]{0,40}\b(?:sources?|citations?|documents?|this)\b`), triggers("not")},
 	// Italian overrides.
-	{Imperative, regexp.MustCompile(`(?i)\b(?:ignora|ignorate|dimentica|dimenticate|trascura|tralascia|non\s+considerare)\b[^.!?\n]{0,40}\b(?:istruzion[ei]|indicazion[ei]|regole|prompt|messaggi?|direttive)\b[^.!?\n]{0,30}\b(?:precedent[ei]|sopra|prima|tutte|tue|di sistema)\b`)},
-	{Imperative, regexp.MustCompile(`(?i)\b(?:ignora|ignorate|dimentica|dimenticate)\s+(?:tutte\s+)?(?:le\s+)?(?:istruzioni|indicazioni|regole)\b`)},
-	{Imperative, regexp.MustCompile(`(?i)\b(?:nuove|vere)\s+istruzioni\s*[:：]|\bda\s+(?:ora|adesso)\s+in\s+poi,?\s+(?:tu|sei|devi|l'assistente)\b|\b(?:ora|adesso)\s+sei\s+(?:un|una)\b`)},
-	{Imperative, regexp.MustCompile(`(?i)\b(?:in\s+quanto|come)\s+(?:assistente|intelligenza artificiale|ia|modello(?: linguistico)?)\b[^.!?\n]{0,40}\b(?:devi|dovresti|rispondi|di'|scrivi|stampa)\b`)},
-	{Imperative, regexp.MustCompile(`(?i)\b(?:assistente|modello|ia)\s*[,:]\s*(?:per favore\s+)?(?:ignora|di'|dì|rispondi|scrivi|stampa|rivela|ripeti)\b`)},
-	{Imperative, regexp.MustCompile(`(?i)\b(?:rispondi|scrivi|di'|dì|stampa)\s+(?:solo\s+|soltanto\s+)?["'“‘«][^"'”’»]{1,60}["'”’»]`)},
-	{Imperative, regexp.MustCompile(`(?i)\b(?:rivela|mostra|ripeti|stampa)\s+(?:il\s+tuo|le\s+tue|il)\s+(?:prompt|istruzioni)(?:\s+di\s+sistema)?\b`)},
+	{Imperative, regexp.MustCompile(`(?i)\b(?:ignora|ignorate|dimentica|dimenticate|trascura|tralascia|non\s+considerare)\b[^.!?\n]{0,40}\b(?:istruzion[ei]|indicazion[ei]|regole|prompt|messaggi?|direttive)\b[^.!?\n]{0,30}\b(?:precedent[ei]|sopra|prima|tutte|tue|di sistema)\b`), triggers("ignora", "dimentica", "trascura", "tralascia", "considerare")},
+	{Imperative, regexp.MustCompile(`(?i)\b(?:ignora|ignorate|dimentica|dimenticate)\s+(?:tutte\s+)?(?:le\s+)?(?:istruzioni|indicazioni|regole)\b`), triggers("ignora", "dimentica")},
+	{Imperative, regexp.MustCompile(`(?i)\b(?:nuove|vere)\s+istruzioni\s*[:：]|\bda\s+(?:ora|adesso)\s+in\s+poi,?\s+(?:tu|sei|devi|l'assistente)\b|\b(?:ora|adesso)\s+sei\s+(?:un|una)\b`), triggers("istruzioni", "poi", "sei")},
+	{Imperative, regexp.MustCompile(`(?i)\b(?:in\s+quanto|come)\s+(?:assistente|intelligenza artificiale|ia|modello(?: linguistico)?)\b[^.!?\n]{0,40}\b(?:devi|dovresti|rispondi|di'|scrivi|stampa)\b`), triggers("assistente", "intelligenza", "ia", "modello")},
+	{Imperative, regexp.MustCompile(`(?i)\b(?:assistente|modello|ia)\s*[,:]\s*(?:per favore\s+)?(?:ignora|di'|dì|rispondi|scrivi|stampa|rivela|ripeti)\b`), triggers("assistente", "modello", "ia")},
+	{Imperative, regexp.MustCompile(`(?i)\b(?:rispondi|scrivi|di'|dì|stampa)\s+(?:solo\s+|soltanto\s+)?["'“‘«][^"'”’»]{1,60}["'”’»]`), triggers("rispondi", "scrivi", "di'", "dì", "stampa")},
+	{Imperative, regexp.MustCompile(`(?i)\b(?:rivela|mostra|ripeti|stampa)\s+(?:il\s+tuo|le\s+tue|il)\s+(?:prompt|istruzioni)(?:\s+di\s+sistema)?\b`), triggers("rivela", "mostra", "ripeti", "stampa")},
 	// Role markers and fake system prompts.
-	{RoleMarker, regexp.MustCompile(`(?im)^\s*(?:#{1,6}\s*)?(?:system|assistant|user|developer|sistema|assistente|utente)\s*(?:prompt|message|messaggio)?\s*[:：]\s*\S`)},
-	{RoleMarker, regexp.MustCompile(`<\|(?:im_start|im_end|system|user|assistant|endoftext|begin_of_text|start_header_id|end_header_id|eot_id)\|>|\[/?INST\]|<<\/?SYS>>|</?(?:system|instructions?|assistant)>`)},
-	{RoleMarker, regexp.MustCompile(`(?im)^\s*#{1,6}\s*(?:instruction|instructions|system prompt|response|istruzioni|prompt di sistema)\s*:?\s*$`)},
+	{RoleMarker, regexp.MustCompile(`(?im)^\s*(?:#{1,6}\s*)?(?:system|assistant|user|developer|sistema|assistente|utente)\s*(?:prompt|message|messaggio)?\s*[:：]\s*\S`), triggers("system", "assistant", "user", "developer", "sistema", "assistente", "utente")},
+	{RoleMarker, regexp.MustCompile(`<\|(?:im_start|im_end|system|user|assistant|endoftext|begin_of_text|start_header_id|end_header_id|eot_id)\|>|\[/?INST\]|<<\/?SYS>>|</?(?:system|instructions?|assistant)>`), triggers("<|", "inst]", "sys>>", "system>", "instruction", "assistant>")},
+	{RoleMarker, regexp.MustCompile(`(?im)^\s*#{1,6}\s*(?:instruction|instructions|system prompt|response|istruzioni|prompt di sistema)\s*:?\s*$`), triggers("instruction", "prompt", "response", "istruzioni")},
 	// A fake system-prompt heading anywhere, mid-paragraph too: the
 	// parsers drop the hashes of real headings, so these are literal.
-	{RoleMarker, regexp.MustCompile(`(?i)#{1,6}\s*(?:system prompt|system instructions|prompt di sistema|istruzioni di sistema)\b`)},
-	{RoleMarker, regexp.MustCompile(`(?i)\b(?:begin|end|start)\s+(?:of\s+)?(?:system\s+prompt|instructions|new instructions)\b`)},
+	{RoleMarker, regexp.MustCompile(`(?i)#{1,6}\s*(?:system prompt|system instructions|prompt di sistema|istruzioni di sistema)\b`), triggers("#")},
+	{RoleMarker, regexp.MustCompile(`(?i)\b(?:begin|end|start)\s+(?:of\s+)?(?:system\s+prompt|instructions|new instructions)\b`), triggers("prompt", "instruction")},
 	// Forged source markers in fonte's or other engines' styles.
-	{CitationMarker, regexp.MustCompile(`\[\s*(?:source|fonte|doc|document|documento|passage|passaggio)\s*[#:]?\s*\d+\s*\]|【\d+(?:†[^】]*)?】`)},
+	{CitationMarker, regexp.MustCompile(`\[\s*(?:source|fonte|doc|document|documento|passage|passaggio)\s*[#:]?\s*\d+\s*\]|【\d+(?:†[^】]*)?】`), triggers("source", "fonte", "doc", "passag", "【")},
 }
 
 // hidden reports whether r is invisible to a reader: zero-width and
@@ -114,9 +157,16 @@ const hiddenRunMin = 3
 // Check returns what in text reads as an instruction to a model, in
 // order of position. It is linear in the length of text (Go's regexp
 // runs in linear time).
-func Check(text string) []Finding {
+func Check(text string) []Finding { return check(text, true) }
+
+// check is Check, with or without the prefilter (the tests compare both).
+func check(text string, prefilter bool) []Finding {
 	var out []Finding
+	folded := fold(text)
 	for _, r := range rules {
+		if prefilter && !r.mayMatch(folded) {
+			continue
+		}
 		for _, m := range r.re.FindAllStringIndex(text, -1) {
 			out = append(out, Finding{Kind: r.kind, Start: m[0], End: m[1], Text: text[m[0]:m[1]]})
 		}
@@ -165,8 +215,9 @@ func escapeHidden(s string) string {
 // Suspicious reports whether text has any finding: the test the answer
 // stage applies to a sentence before quoting it.
 func Suspicious(text string) bool {
+	folded := fold(text)
 	for _, r := range rules {
-		if r.re.MatchString(text) {
+		if r.mayMatch(folded) && r.re.MatchString(text) {
 			return true
 		}
 	}
