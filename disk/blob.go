@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
@@ -155,12 +154,7 @@ func (bf *blobFile) verify() error {
 			return
 		}
 		defer f.Close()
-		crc := crc32.New(castagnoli)
-		if _, err := io.Copy(crc, io.NewSectionReader(f, 0, bf.entry.Size-trailerLen)); err != nil {
-			bf.verifyErr = wrapFile("verifying blob", bf.path, err)
-		} else if got := crc.Sum32(); got != bf.entry.CRC32C {
-			bf.verifyErr = corrupt(bf.path, "checksum mismatch (content hashes to %08x, manifest says %08x)", got, bf.entry.CRC32C)
-		}
+		bf.verifyErr = checkFile(f, bf.path, "verifying blob", bf.entry.Size, bf.entry.CRC32C)
 		bf.failed.Store(bf.verifyErr != nil)
 	})
 	return bf.verifyErr

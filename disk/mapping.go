@@ -117,16 +117,21 @@ func (sf *segFile) mapVectors(f *os.File, size, off int64, n int) error {
 // after retention has removed the file's name).
 func (sf *segFile) verify() error {
 	sf.once.Do(func() {
-		crc := crc32.New(castagnoli)
-		if _, err := io.Copy(crc, io.NewSectionReader(sf.f, 0, sf.entry.Size-trailerLen)); err != nil {
-			sf.verifyErr = wrapFile("verifying segment", sf.path, err)
-			sf.failed.Store(true)
-			return
-		}
-		if got := crc.Sum32(); got != sf.entry.CRC32C {
-			sf.verifyErr = corrupt(sf.path, "checksum mismatch (content hashes to %08x, manifest says %08x)", got, sf.entry.CRC32C)
-		}
+		sf.verifyErr = checkFile(sf.f, sf.path, "verifying segment", sf.entry.Size, sf.entry.CRC32C)
 		sf.failed.Store(sf.verifyErr != nil)
 	})
 	return sf.verifyErr
+}
+
+// checkFile verifies by pread that the CRC-32C of f's bytes before its
+// trailer (f is size bytes) is want, the manifest's.
+func checkFile(f *os.File, path, what string, size int64, want uint32) error {
+	crc := crc32.New(castagnoli)
+	if _, err := io.Copy(crc, io.NewSectionReader(f, 0, size-trailerLen)); err != nil {
+		return wrapFile(what, path, err)
+	}
+	if got := crc.Sum32(); got != want {
+		return corrupt(path, "checksum mismatch (content hashes to %08x, manifest says %08x)", got, want)
+	}
+	return nil
 }

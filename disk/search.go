@@ -75,13 +75,13 @@ func (s *Store) view(wait bool) (*View, error) {
 	c := retrieve.Corpus{Chunks: make([]fonte.Chunk, n), Langs: make([]string, n), Tags: make([][]string, n),
 		Rows: snap.Rows(), Owner: snap, Dim: snap.Dim()}
 	docs := make(map[string]fonte.Document, snap.NumDocs())
+	copy(c.Chunks, snap.chunks)
 	// The snapshot's own entries, not Docs' copies: at a million documents
 	// the copies were a million allocations of tags and metadata per build.
 	for k := range snap.docs {
 		e := &snap.docs[k]
 		d := &e.doc
 		docs[d.ID] = fonte.Document{ID: d.ID, Title: d.Title, Source: d.Source, Language: d.Language, SHA256: d.SHA256, Updated: d.Updated, Tags: d.Tags}
-		copy(c.Chunks[e.start:e.end], snap.chunks[e.start:e.end])
 		for i := e.start; i < e.end; i++ {
 			c.Langs[i] = d.Language
 			c.Tags[i] = d.Tags
