@@ -105,6 +105,8 @@ func consistent(s *Snapshot, notBefore uint64) error {
 	if s.Generation() < notBefore {
 		return fmt.Errorf("generation went back from %d to %d", notBefore, s.Generation())
 	}
+	// The documents' chunk ranges must tile 0..NumChunks exactly.
+	covered := make([]bool, s.NumChunks())
 	pos := 0
 	for _, info := range s.Docs() {
 		v, err := strconv.Atoi(info.Meta["version"])
@@ -112,10 +114,14 @@ func consistent(s *Snapshot, notBefore uint64) error {
 			return fmt.Errorf("generation %d: %s has no version", s.Generation(), info.ID)
 		}
 		start, end, _ := s.ChunkRange(info.ID)
-		if start != pos || end-start != info.Chunks {
-			return fmt.Errorf("generation %d: %s at chunks %d..%d, want from %d", s.Generation(), info.ID, start, end, pos)
+		if start < 0 || end > len(covered) || end-start != info.Chunks {
+			return fmt.Errorf("generation %d: %s at chunks %d..%d of %d, want %d chunks", s.Generation(), info.ID, start, end, len(covered), info.Chunks)
 		}
 		for i := start; i < end; i++ {
+			if covered[i] {
+				return fmt.Errorf("generation %d: chunk %d belongs to two documents", s.Generation(), i)
+			}
+			covered[i] = true
 			c := s.Chunk(i)
 			if c.DocID != info.ID || c.Position != i-start {
 				return fmt.Errorf("generation %d: chunk %d is %s", s.Generation(), i, c.ID)
@@ -124,7 +130,7 @@ func consistent(s *Snapshot, notBefore uint64) error {
 				return fmt.Errorf("generation %d: %s chunk %d has another version's vector", s.Generation(), info.ID, i-start)
 			}
 		}
-		pos = end
+		pos += end - start
 	}
 	if pos != s.NumChunks() {
 		return fmt.Errorf("generation %d: %d chunks listed, %d stored", s.Generation(), pos, s.NumChunks())

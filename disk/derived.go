@@ -55,43 +55,25 @@ var (
 	graphMagic     = []byte("FDGR\x02\x00\x00\x00")
 )
 
-// fingerprint identifies what the lexical index is a function of: the
-// analysis, BM25's parameters and, in order, every chunk's id, text hash
-// (over its enriched text) and language.
+// corpusFingerprint identifies what the lexical index is a function of:
+// the analysis, BM25's parameters and the chunks in their order, which
+// the generation's segment files (immutable, each named once and summed)
+// fix exactly; so checking a blob against the data reads no chunk.
 func corpusFingerprint(snap *Snapshot, an retrieve.Analyzers) [32]byte {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%v\x00%v\x00%d\x00", an.Name(), retrieve.BM25Params.K1, retrieve.BM25Params.B, snap.NumChunks())
-	buf := make([]byte, 0, 256)
-	for k := range snap.docs {
-		e := &snap.docs[k]
-		for i := e.start; i < e.end; i++ {
-			buf = append(buf[:0], snap.chunks[i].ID...)
-			buf = append(buf, 0)
-			buf = append(buf, snap.hashes[i]...)
-			buf = append(buf, 0)
-			buf = append(buf, e.doc.Language...)
-			buf = append(buf, 0)
-			h.Write(buf)
-		}
+	for _, sg := range snap.segs {
+		fmt.Fprintf(h, "%s\x00%d\x00%08x\x00", sg.entry.File, sg.entry.Size, sg.entry.CRC32C)
 	}
 	var out [32]byte
 	h.Sum(out[:0])
 	return out
 }
 
-// chunkKeys returns the graph key of every chunk of snap, in order.
-func chunkKeys(snap *Snapshot) []uint64 {
-	keys := make([]uint64, snap.NumChunks())
-	for i := range keys {
-		keys[i] = retrieve.ChunkKey(snap.chunks[i].ID, snap.hashes[i])
-	}
-	return keys
-}
-
 // derivedOptions collects what snap's blobs (or the previous in-memory
 // index, prev) offer to retrieve.NewWith.
 func (s *Store) derivedOptions(snap *Snapshot, prev *retrieve.Index) retrieve.Options {
-	o := retrieve.Options{Dense: s.opts.Dense, Keys: chunkKeys(snap)}
+	o := retrieve.Options{Dense: s.opts.Dense, Keys: snap.Keys()}
 	if b, err := snap.MapBlob(BlobLexical); err == nil {
 		if m, err := decodeLexicalBlob(b, corpusFingerprint(snap, s.analyzers()), s.analyzers()); err == nil {
 			o.BM25 = m

@@ -2,6 +2,7 @@ package disk
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -218,8 +219,15 @@ func TestCorruptedFiles(t *testing.T) {
 		is         error
 		lazy       bool // found by Snapshot.Verify, not at open
 	}{
-		{"meta byte", seg, flip(seg, func(int) int { return segHeaderLen + 10 }), ErrCorrupt, false},
-		{"meta length", seg, flip(seg, func(int) int { return segHeaderLen }), ErrCorrupt, false},
+		// The meta section is read only when a chunk is decoded, and
+		// checked by the whole file's checksum after opening.
+		{"meta byte", seg, flip(seg, func(int) int { return segHeaderLen + 10 }), ErrCorrupt, true},
+		{"meta length", seg, flip(seg, func(int) int { return 28 }), ErrCorrupt, false},
+		{"directory byte", seg, func(dir string) {
+			data, _ := os.ReadFile(filepath.Join(dir, seg))
+			metaLen := int(binary.LittleEndian.Uint64(data[28:]))
+			flip(seg, func(int) int { return pad8(segHeaderLen+metaLen) + 3 })(dir)
+		}, ErrCorrupt, false},
 		{"vector byte", seg, flip(seg, func(n int) int { return n - 10 }), ErrCorrupt, true},
 		{"checksum", seg, flip(seg, func(n int) int { return n - 1 }), ErrCorrupt, false},
 		{"magic", seg, flip(seg, func(int) int { return 0 }), ErrCorrupt, false},

@@ -131,7 +131,7 @@ func (t storeTx) Delete(ctx context.Context, id string) (bool, error) {
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
-	if _, inBase := t.tx.Base().find(id); inBase {
+	if _, _, inBase := t.tx.Base().find(id); inBase {
 		DropDerived(t.tx)
 	}
 	return t.tx.Delete(id), nil

@@ -13,11 +13,11 @@ import (
 	"github.com/fonte-rag/fonte"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/v2 from goldenRecords")
+var update = flag.Bool("update", false, "rewrite testdata/v3 from goldenRecords")
 
 var goldenCfg = Config{Analyzer: "fonte-analysis/v1 en", Chunker: "structure/v1 size=220 overlap=40", Embedder: "golden/4", Dim: 4}
 
-// goldenRecords are the content of testdata/v1 and v2, with hand-written vectors
+// goldenRecords are the content of testdata/v1, v2 and v3, with hand-written vectors
 // so the files do not depend on a random generator's stability.
 func goldenRecords() []Record {
 	text := "# Refunds\n\nAn approved refund is returned within 5 working days.\n\n# Returns\n\nItems may be returned within 30 days."
@@ -43,12 +43,12 @@ func goldenRecords() []Record {
 	return []Record{a, b}
 }
 
-// TestFormatV2 pins the version 2 encoding: the encoder must still produce
+// TestFormatV3 pins the version 3 encoding: the encoder must still produce
 // the committed segment byte for byte, and the committed folder must still
 // read back as goldenRecords. A deliberate format change bumps the version
-// and adds testdata/v3 beside v2.
-func TestFormatV2(t *testing.T) {
-	golden := filepath.Join("testdata", "v2")
+// and adds testdata/v4 beside v3.
+func TestFormatV3(t *testing.T) {
+	golden := filepath.Join("testdata", "v3")
 	if *update {
 		os.RemoveAll(golden)
 		s, err := Open(golden, goldenCfg, Options{})
@@ -89,16 +89,23 @@ func TestFormatV2(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(buf.Bytes(), want) {
-		t.Errorf("the encoder no longer writes format v2 byte for byte (%d bytes, golden %d); run with -update only for a deliberate change", buf.Len(), len(want))
+		t.Errorf("the encoder no longer writes format v3 byte for byte (%d bytes, golden %d); run with -update only for a deliberate change", buf.Len(), len(want))
 	}
 	if v := binary.LittleEndian.Uint32(want[8:]); v != segmentVersion {
 		t.Errorf("golden segment version %d", v)
 	}
-	metaLen := binary.LittleEndian.Uint64(want[28:])
-	if off := vecOffset(int(metaLen)); off%vecAlign != 0 || int(off)+4*2*goldenCfg.Dim+trailerLen != len(want) {
-		t.Errorf("vector block at %d of %d bytes: not aligned to %d, or not where the sizes put it", off, len(want), vecAlign)
+	metaLen, dirLen := binary.LittleEndian.Uint64(want[28:]), binary.LittleEndian.Uint64(want[36:])
+	lay := layoutV3(int(metaLen), int(dirLen), 2, goldenCfg.Dim)
+	if lay.vecs%vecAlign != 0 || lay.dir%8 != 0 || int(lay.end)+trailerLen != len(want) {
+		t.Errorf("directory at %d, vector block at %d of %d bytes: not aligned, or not where the sizes put them", lay.dir, lay.vecs, len(want))
 	}
 	checkGolden(t, golden)
+}
+
+// TestFormatV2 keeps indexes written before version 3 readable: their
+// meta sections are parsed at open and their directories built in memory.
+func TestFormatV2(t *testing.T) {
+	checkGolden(t, filepath.Join("testdata", "v2"))
 }
 
 // TestFormatV1 keeps indexes written before version 2 readable: their
@@ -144,7 +151,7 @@ func FuzzParseMeta(f *testing.F) {
 	docs[0], docs[1] = docs[1], docs[0]
 	var meta []byte
 	for _, d := range docs {
-		meta = appendDoc(meta, d)
+		meta = appendDoc(meta, d, nil)
 	}
 	f.Add(meta, uint32(2), uint64(2))
 	f.Add(meta[:len(meta)/2], uint32(2), uint64(2))

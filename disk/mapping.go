@@ -11,28 +11,46 @@ import (
 	"unsafe"
 )
 
-// segFile is an open version-2 segment whose vector block is read in
-// place: a read-only memory map of the file (or, where mapping is
-// unavailable, the block read into memory). Snapshots that hold the
-// segment hold its segFile, so the mapping lives as long as any of them;
-// when the last is collected a cleanup unmaps it and closes the file. Row
-// slices handed out by a Snapshot point into the mapping, so they are
-// valid only while their Snapshot (or an index built over it) is
-// reachable.
+// segFile is an open segment read in place: a read-only memory map of
+// the file (or, where mapping is unavailable, the file read into memory)
+// whose meta section, directory and vector block the snapshot reads
+// without copying. Snapshots that hold the segment hold its segFile, so
+// the mapping lives as long as any of them; when the last is collected a
+// cleanup unmaps it and closes the file. Row slices handed out by a
+// Snapshot point into the mapping, so they are valid only while their
+// Snapshot (or an index built over it) is reachable; strings decoded from
+// the meta section are copied out of it (see decodeChunk).
 //
 // The checksum of the whole file is verified once, lazily (verify): at
-// open only the header, the meta section's own checksum and the trailer
-// against the manifest are checked, so opening reads no vector.
+// open only the header, the directory's own checksum and the trailer
+// against the manifest are checked, so opening reads no text and no
+// vector.
 type segFile struct {
 	path  string
 	entry segmentEntry
+	dim   int
+	meta  []byte    // the meta section: document and chunk records
+	dir   segDir    // where each record starts, keys, IDs, languages
 	vecs  []float32 // the vector block, chunks×dim
 	f     *os.File  // open while mapped, for verify; closed by the cleanup
 
 	once      sync.Once
 	verifyErr error
-	failed    atomic.Bool // verify found a mismatch
+	failed    atomic.Bool           // verify found a mismatch
+	bad       atomic.Pointer[error] // a record that did not decode
 }
+
+// damaged records that a record of the file did not decode: the file's
+// checksum will not match either, but the store closes now rather than
+// when the background check gets there.
+func (sf *segFile) damaged(err error) error {
+	err = corrupt(sf.path, "%v", err)
+	sf.bad.CompareAndSwap(nil, &err)
+	return err
+}
+
+func (sf *segFile) numDocs() int   { return len(sf.dir.docOff) }
+func (sf *segFile) numChunks() int { return len(sf.dir.chunkOff) }
 
 // markVerified records that the file's checksum needs no check: it was
 // verified while read, or written by this process.
@@ -43,6 +61,9 @@ func (sf *segFile) markVerified() { sf.once.Do(func() {}) }
 func (sf *segFile) checked() error {
 	if sf.failed.Load() {
 		return sf.verifyErr
+	}
+	if p := sf.bad.Load(); p != nil {
+		return *p
 	}
 	return nil
 }
@@ -64,51 +85,42 @@ func (m mapped) release() {
 // little-endian machine; elsewhere they are decoded into memory.
 var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
-// mapVectors gives sf its vector block at [off, off+4·n) of f, a file of
-// size bytes: mapped in place when it can be, else read and decoded, in
-// which case the whole file's checksum is verified on the way.
-func (sf *segFile) mapVectors(f *os.File, size, off int64, n int) error {
-	if n == 0 {
-		f.Close()
-		sf.markVerified() // the header and meta were checked at open
-		return nil
-	}
-	if mmapSupported && littleEndian {
+// mapFile returns the bytes of f, a file of size bytes: mapped read-only
+// when it can be (sf keeps f open and a cleanup unmaps it), else read into
+// memory, in which case the whole file's checksum is verified on the way.
+func (sf *segFile) mapFile(f *os.File, size int64) ([]byte, error) {
+	if mmapSupported {
 		if data, err := mapReadOnly(f, int(size)); err == nil {
-			block := data[off : off+4*int64(n)]
-			sf.vecs = unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(block))), n)
 			sf.f = f
 			runtime.AddCleanup(sf, mapped.release, mapped{f: f, data: data})
-			return nil
+			return data, nil
 		}
 		// A file system that cannot map (some FUSE and network mounts)
 		// falls back to reading.
 	}
 	defer f.Close()
-	sf.vecs = make([]float32, n)
-	crc := crc32.New(castagnoli)
-	if _, err := io.Copy(crc, io.NewSectionReader(f, 0, off)); err != nil {
-		return wrapFile("reading segment", sf.path, err)
+	data := make([]byte, size)
+	if _, err := f.ReadAt(data, 0); err != nil {
+		return nil, wrapFile("reading segment", sf.path, err)
 	}
-	buf := make([]byte, min(4*int64(n), ioBlock))
-	for done := 0; done < n; {
-		b := buf[:4*min(n-done, len(buf)/4)]
-		if _, err := f.ReadAt(b, off+4*int64(done)); err != nil {
-			return wrapFile("reading segment", sf.path, err)
-		}
-		crc.Write(b)
-		decodeFloats(sf.vecs[done:done+len(b)/4], b)
-		done += len(b) / 4
-	}
-	if _, err := io.Copy(crc, io.NewSectionReader(f, off+4*int64(n), size-trailerLen-off-4*int64(n))); err != nil {
-		return wrapFile("reading segment", sf.path, err)
-	}
-	if got := crc.Sum32(); got != sf.entry.CRC32C {
-		sf.verifyErr = corrupt(sf.path, "checksum mismatch (content hashes to %08x, manifest says %08x)", got, sf.entry.CRC32C)
-		return sf.verifyErr
+	if err := checkSum(sf.path, data, sf.entry.CRC32C); err != nil {
+		sf.verifyErr = err
+		return nil, err
 	}
 	sf.markVerified()
-	return nil
+	return data, nil
+}
+
+// floatView is b's little-endian float32s: in place on a little-endian
+// machine when b is aligned for them, else decoded into memory.
+func floatView(b []byte) []float32 {
+	n := len(b) / 4
+	if littleEndian && uintptr(unsafe.Pointer(unsafe.SliceData(b)))%4 == 0 {
+		return unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(b))), n)
+	}
+	out := make([]float32, n)
+	decodeFloats(out, b)
+	return out
 }
 
 // verify checks the whole file's checksum once, reading it with pread
@@ -118,7 +130,9 @@ func (sf *segFile) mapVectors(f *os.File, size, off int64, n int) error {
 func (sf *segFile) verify() error {
 	sf.once.Do(func() {
 		sf.verifyErr = checkFile(sf.f, sf.path, "verifying segment", sf.entry.Size, sf.entry.CRC32C)
-		sf.failed.Store(sf.verifyErr != nil)
+		if sf.verifyErr != nil {
+			sf.failed.Store(true)
+		}
 	})
 	return sf.verifyErr
 }

@@ -9,13 +9,29 @@ import (
 	"github.com/fonte-rag/fonte/retrieve"
 )
 
-// View is one generation ready to search: the snapshot, its search index
-// (built in memory, or decoded from the derived blobs of a large store)
-// and its documents without their text, by id.
+// View is one generation ready to search: the snapshot and its search
+// index (built in memory, or read from the derived blobs of a large
+// store). The snapshot gives the documents the hits cite
+// (Snapshot.Document).
 type View struct {
 	Snap  *Snapshot
 	Index *retrieve.Index
-	Docs  map[string]fonte.Document
+}
+
+// chunkSource serves a snapshot's chunks to retrieve, decoding each when
+// it is asked for.
+type chunkSource struct{ s *Snapshot }
+
+func (c chunkSource) Len() int                { return c.s.NumChunks() }
+func (c chunkSource) Chunk(i int) fonte.Chunk { return c.s.Chunk(i) }
+func (c chunkSource) Lang(i int) string       { return c.s.Lang(i) }
+func (c chunkSource) Tags(i int) []string     { return c.s.Tags(i) }
+func (c chunkSource) Languages() []string     { return c.s.Languages() }
+
+func (c chunkSource) DocID(i int) string {
+	k, local := c.s.segOf(i)
+	dir := &c.s.segs[k].file.dir
+	return string(dir.id(dir.docOfChunk(local)))
 }
 
 // view caches the latest View; guarded by viewMu.
@@ -71,24 +87,9 @@ func (s *Store) view(wait bool) (*View, error) {
 	if cur = s.currentView(); cur.of(snap) {
 		return cur, nil // built while this caller waited
 	}
-	n := snap.NumChunks()
-	c := retrieve.Corpus{Chunks: make([]fonte.Chunk, n), Langs: make([]string, n), Tags: make([][]string, n),
-		Rows: snap.Rows(), Owner: snap, Dim: snap.Dim()}
-	docs := make(map[string]fonte.Document, snap.NumDocs())
-	copy(c.Chunks, snap.chunks)
-	// The snapshot's own entries, not Docs' copies: at a million documents
-	// the copies were a million allocations of tags and metadata per build.
-	for k := range snap.docs {
-		e := &snap.docs[k]
-		d := &e.doc
-		docs[d.ID] = fonte.Document{ID: d.ID, Title: d.Title, Source: d.Source, Language: d.Language, SHA256: d.SHA256, Updated: d.Updated, Tags: d.Tags}
-		for i := e.start; i < e.end; i++ {
-			c.Langs[i] = d.Language
-			c.Tags[i] = d.Tags
-		}
-	}
-	if n == 0 {
-		c.Rows = nil
+	c := retrieve.Corpus{Source: chunkSource{snap}, Owner: snap, Dim: snap.Dim()}
+	if snap.NumChunks() > 0 {
+		c.Rows = snap.Rows()
 	}
 	var prev *retrieve.Index
 	if cur != nil {
@@ -102,7 +103,7 @@ func (s *Store) view(wait bool) (*View, error) {
 	if err != nil {
 		return nil, fmt.Errorf("disk: indexing %s: %w", s.dir, err)
 	}
-	v := &View{Snap: snap, Index: idx, Docs: docs}
+	v := &View{Snap: snap, Index: idx}
 	s.viewMu.Lock()
 	if s.views.cur == nil || s.views.cur.Snap.Generation() < snap.Generation() || s.views.cur.Snap.storeID != snap.storeID {
 		s.views.cur = v

@@ -18,9 +18,10 @@ import (
 
 // Segment and blob files; the layout is in the package documentation.
 const (
-	segmentVersion = 2
+	segmentVersion = 3
 	blobVersion    = 2
-	segHeaderLen   = 40 // version 2; version 1's header is segHeaderLenV1
+	segHeaderLen   = 56 // version 3
+	segHeaderLenV2 = 40
 	segHeaderLenV1 = 36
 	blobHeaderLen  = 20 // then padding up to blobDataOff in version 2
 	blobDataOff    = 64 // where a version-2 blob's bytes start
@@ -91,34 +92,33 @@ func (s *summer) writeFloats(v []float32, scratch []byte) {
 	}
 }
 
-// encodeSegment writes docs, sorted by ID, as one segment and returns the
-// file's size and CRC-32C.
+// encodeSegment writes docs, sorted by ID, as one version-3 segment and
+// returns the file's size and CRC-32C.
 func encodeSegment(w io.Writer, dim int, docs []*docData) (int64, uint32, error) {
-	chunks := 0
-	var guess int64
-	for _, d := range docs {
-		chunks += len(d.chunks)
-		guess += d.estimate(0)
-	}
-	meta := make([]byte, 0, guess)
-	for _, d := range docs {
-		meta = appendDoc(meta, d)
-	}
+	meta, dir := buildDir(docs)
+	dirBytes := dir.encode(nil)
 	hdr := make([]byte, 0, segHeaderLen)
 	hdr = append(hdr, segMagic[:]...)
 	hdr = binary.LittleEndian.AppendUint32(hdr, segmentVersion)
 	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(dim))
 	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(docs)))
-	hdr = binary.LittleEndian.AppendUint64(hdr, uint64(chunks))
+	hdr = binary.LittleEndian.AppendUint64(hdr, uint64(len(dir.chunkOff)))
 	hdr = binary.LittleEndian.AppendUint64(hdr, uint64(len(meta)))
-	// The meta section's own checksum lets a reader trust what it parses
-	// at open without reading the vectors the whole-file checksum covers.
-	metaSum := crc32.Update(crc32.Checksum(hdr, castagnoli), castagnoli, meta)
-	hdr = binary.LittleEndian.AppendUint32(hdr, metaSum)
+	hdr = binary.LittleEndian.AppendUint64(hdr, uint64(len(dirBytes)))
+	hdr = binary.LittleEndian.AppendUint64(hdr, 0) // no int8 section yet
+	// The directory's own checksum lets a reader trust it at open without
+	// reading the meta section or the vectors, which the whole-file
+	// checksum covers (verified in the background).
+	dirSum := crc32.Update(crc32.Checksum(hdr, castagnoli), castagnoli, dirBytes)
+	hdr = binary.LittleEndian.AppendUint32(hdr, dirSum)
+	hdr = append(hdr, make([]byte, segHeaderLen-len(hdr))...)
+	lay := layoutV3(len(meta), len(dirBytes), len(dir.chunkOff), dim)
 	s := newSummer(w)
 	s.write(hdr)
 	s.write(meta)
-	s.write(make([]byte, vecOffset(len(meta))-segHeaderLen-int64(len(meta))))
+	s.write(make([]byte, lay.dir-s.n))
+	s.write(dirBytes)
+	s.write(make([]byte, lay.vecs-s.n))
 	scratch := make([]byte, ioBlock)
 	for _, d := range docs {
 		s.writeFloats(d.vecs, scratch)
@@ -126,10 +126,27 @@ func encodeSegment(w io.Writer, dim int, docs []*docData) (int64, uint32, error)
 	return s.finish()
 }
 
+// segLayout is where a version-3 segment's sections start in the file,
+// and where its trailer does.
+type segLayout struct {
+	dir, vecs, end int64
+}
+
+// layoutV3 places a version-3 segment's sections: the meta section after
+// the header, the directory 8-aligned after it, the vector block aligned
+// to vecAlign.
+func layoutV3(metaLen, dirLen, chunks, dim int) segLayout {
+	var l segLayout
+	l.dir = (segHeaderLen + int64(metaLen) + 7) &^ 7
+	l.vecs = (l.dir + int64(dirLen) + vecAlign - 1) &^ (vecAlign - 1)
+	l.end = l.vecs + 4*int64(chunks)*int64(dim)
+	return l
+}
+
 // vecOffset is where a version-2 segment's vector block starts: after the
 // header and the meta section, padded to vecAlign.
 func vecOffset(metaLen int) int64 {
-	return (segHeaderLen + int64(metaLen) + vecAlign - 1) &^ (vecAlign - 1)
+	return (segHeaderLenV2 + int64(metaLen) + vecAlign - 1) &^ (vecAlign - 1)
 }
 
 func appendStr(b []byte, s string) []byte {
@@ -145,7 +162,10 @@ func appendStrs(b []byte, ss []string) []byte {
 	return b
 }
 
-func appendDoc(b []byte, d *docData) []byte {
+// appendDoc appends d's record; atChunk, when set, is called before each
+// chunk's record is appended, with the chunk's index and the offset its
+// record starts at in b.
+func appendDoc(b []byte, d *docData, atChunk func(i, off int)) []byte {
 	doc := &d.doc
 	for _, s := range []string{doc.ID, doc.Title, doc.Source, doc.Language, doc.SHA256} {
 		b = appendStr(b, s)
@@ -173,6 +193,9 @@ func appendDoc(b []byte, d *docData) []byte {
 		}
 		if c.Title != doc.Title {
 			flags |= flagExplicitTitle
+		}
+		if atChunk != nil {
+			atChunk(i, len(b))
 		}
 		b = append(b, flags)
 		b = appendStr(b, c.ID)
@@ -297,6 +320,62 @@ func (r *metaReader) strs(prev []string) []string {
 	return out
 }
 
+// readDocHead reads a document record's fields up to its chunk count
+// into d and returns the count. The strings share r's buffer.
+func readDocHead(r *metaReader, d *docData) int {
+	doc := &d.doc
+	doc.ID = r.str()
+	doc.Title = r.str()
+	doc.Source = r.str()
+	doc.Language = r.str()
+	doc.SHA256 = r.str()
+	if t := r.bytes(); r.err == nil {
+		if err := doc.Updated.UnmarshalBinary(t); err != nil {
+			r.fail("document %q: time: %v", doc.ID, err)
+		}
+	}
+	doc.Text = r.str()
+	doc.Tags = r.strs(nil)
+	if n := r.count(); n > 0 {
+		d.meta = make(map[string]string, n)
+		for range n {
+			k := r.str()
+			d.meta[k] = r.str()
+		}
+	}
+	return r.count()
+}
+
+// readChunk reads chunk record j of doc into c and returns its text
+// hash; prev is the chunk before it, whose heading path it may share.
+func readChunk(r *metaReader, doc *fonte.Document, j int, c *fonte.Chunk, prevHeadings []string) string {
+	flags := r.byte()
+	c.ID = r.str()
+	c.DocID = doc.ID
+	c.Title = doc.Title
+	if flags&flagExplicitTitle != 0 {
+		c.Title = r.str()
+	}
+	c.Headings = r.strs(prevHeadings)
+	if flags&flagExplicitText != 0 {
+		c.Text = r.str()
+	}
+	c.Start = r.varint()
+	c.End = r.varint()
+	c.Page = r.varint()
+	c.Position = r.varint()
+	hash := r.str()
+	if r.err == nil && flags&flagExplicitText == 0 {
+		if c.Start < 0 || c.Start > c.End || c.End > len(doc.Text) {
+			r.fail("document %q chunk %d: span %d..%d outside the text", doc.ID, j, c.Start, c.End)
+		} else {
+			// A substring shares the document's memory.
+			c.Text = doc.Text[c.Start:c.End]
+		}
+	}
+	return hash
+}
+
 // parseMeta decodes the meta section of a segment holding docs documents
 // and chunks chunks. The vectors stay nil. The documents' strings share
 // b's memory, which the caller hands over: it must never change b again
@@ -307,63 +386,16 @@ func parseMeta(b []byte, docs int, chunks uint64) ([]*docData, error) {
 	var total uint64
 	for i := 0; i < docs && r.err == nil; i++ {
 		d := &docData{}
-		doc := &d.doc
-		doc.ID = r.str()
-		doc.Title = r.str()
-		doc.Source = r.str()
-		doc.Language = r.str()
-		doc.SHA256 = r.str()
-		if t := r.bytes(); r.err == nil {
-			if err := doc.Updated.UnmarshalBinary(t); err != nil {
-				r.fail("document %q: time: %v", doc.ID, err)
-			}
+		n := readDocHead(r, d)
+		if i > 0 && r.err == nil && d.doc.ID <= out[i-1].doc.ID {
+			r.fail("document %q after %q: not in ID order", d.doc.ID, out[i-1].doc.ID)
 		}
-		doc.Text = r.str()
-		doc.Tags = r.strs(nil)
-		if n := r.count(); n > 0 {
-			d.meta = make(map[string]string, n)
-			for range n {
-				k := r.str()
-				d.meta[k] = r.str()
-			}
-		}
-		if i > 0 && r.err == nil && doc.ID <= out[i-1].doc.ID {
-			r.fail("document %q after %q: not in ID order", doc.ID, out[i-1].doc.ID)
-		}
-		n := r.count()
 		d.chunks = make([]fonte.Chunk, n)
 		d.hashes = make([]string, n)
 		var prevHeadings []string
 		for j := 0; j < n && r.err == nil; j++ {
-			c := &d.chunks[j]
-			flags := r.byte()
-			c.ID = r.str()
-			c.DocID = doc.ID
-			c.Title = doc.Title
-			if flags&flagExplicitTitle != 0 {
-				c.Title = r.str()
-			}
-			c.Headings = r.strs(prevHeadings)
-			prevHeadings = c.Headings
-			if flags&flagExplicitText != 0 {
-				c.Text = r.str()
-			}
-			c.Start = r.varint()
-			c.End = r.varint()
-			c.Page = r.varint()
-			c.Position = r.varint()
-			d.hashes[j] = r.str()
-			if r.err != nil {
-				break
-			}
-			if flags&flagExplicitText == 0 {
-				if c.Start < 0 || c.Start > c.End || c.End > len(doc.Text) {
-					r.fail("document %q chunk %d: span %d..%d outside the text", doc.ID, j, c.Start, c.End)
-					break
-				}
-				// A substring shares the document's memory.
-				c.Text = doc.Text[c.Start:c.End]
-			}
+			d.hashes[j] = readChunk(r, &d.doc, j, &d.chunks[j], prevHeadings)
+			prevHeadings = d.chunks[j].Headings
 		}
 		total += uint64(n)
 		out = append(out, d)
@@ -398,15 +430,32 @@ func corrupt(path, format string, args ...any) error {
 	return fmt.Errorf("%w: %s: %s", ErrCorrupt, path, fmt.Sprintf(format, args...))
 }
 
-// loadSegment opens the segment at path, checking it against the manifest
-// entry and the dimension, and returns its documents with their vectors:
-// for a version-2 segment, rows of the mapped file held by the returned
-// segFile, whose checksum is verified later (segFile.verify); for a
-// version-1 segment, rows read into memory and verified now.
+// loadSegment opens the segment at path (see openSegment) and decodes
+// all its documents, whose vectors are rows of the returned segFile.
 func loadSegment(path string, e segmentEntry, dim int) ([]*docData, *segFile, error) {
+	sf, err := openSegment(path, e, dim)
+	if err != nil {
+		return nil, nil, err
+	}
+	docs := make([]*docData, sf.numDocs())
+	for i := range docs {
+		if docs[i], err = sf.decodeDoc(i); err != nil {
+			return nil, nil, err
+		}
+	}
+	return docs, sf, nil
+}
+
+// openSegment opens the segment at path, checking it against the
+// manifest entry and the dimension. A version-3 segment is mapped and
+// nothing in it is parsed: its directory is read in place and its
+// documents are decoded when asked for; its whole checksum is verified
+// later (segFile.verify). Older segments are parsed whole, their
+// directory built in memory.
+func openSegment(path string, e segmentEntry, dim int) (*segFile, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, wrapFile("opening segment", path, err)
+		return nil, wrapFile("opening segment", path, err)
 	}
 	keep := false
 	defer func() {
@@ -416,42 +465,115 @@ func loadSegment(path string, e segmentEntry, dim int) ([]*docData, *segFile, er
 	}()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, nil, wrapFile("reading segment", path, err)
+		return nil, wrapFile("reading segment", path, err)
 	}
 	size := st.Size()
 	if size != e.Size {
-		return nil, nil, corrupt(path, "%d bytes, the manifest says %d", size, e.Size)
+		return nil, corrupt(path, "%d bytes, the manifest says %d", size, e.Size)
 	}
 	if size < segHeaderLenV1+trailerLen {
-		return nil, nil, corrupt(path, "truncated at %d bytes", size)
+		return nil, corrupt(path, "truncated at %d bytes", size)
 	}
 	var head [12]byte
 	if _, err := f.ReadAt(head[:], 0); err != nil {
-		return nil, nil, wrapFile("reading segment", path, err)
+		return nil, wrapFile("reading segment", path, err)
 	}
 	if [8]byte(head[:8]) != segMagic {
-		return nil, nil, corrupt(path, "not a fonte segment (magic %q)", head[:8])
+		return nil, corrupt(path, "not a fonte segment (magic %q)", head[:8])
 	}
+	var tr [trailerLen]byte
+	if _, err := f.ReadAt(tr[:], size-trailerLen); err != nil {
+		return nil, wrapFile("reading segment", path, err)
+	}
+	if sum := binary.LittleEndian.Uint32(tr[:]); sum != e.CRC32C {
+		return nil, corrupt(path, "checksum mismatch (file says %08x, manifest says %08x)", sum, e.CRC32C)
+	}
+	var sf *segFile
 	switch v := binary.LittleEndian.Uint32(head[8:]); v {
 	case 1:
-		return loadSegmentV1(path, e, dim)
+		docs, vecs, err := loadSegmentV1(path, e, dim)
+		if err != nil {
+			return nil, err
+		}
+		sf = &segFile{path: path, entry: e, dim: dim, vecs: vecs}
+		sf.meta, sf.dir = buildDir(docs)
+		sf.markVerified() // while its vectors were read
+		return sf, nil
+	case 2:
+		sf, err = openSegmentV2(f, path, e, dim, size)
 	case segmentVersion:
+		sf, err = openSegmentV3(f, path, e, dim, size)
 	default:
-		return nil, nil, fmt.Errorf("%w: segment %s has version %d, this fonte reads versions 1 and %d", ErrFormatVersion, path, v, segmentVersion)
+		return nil, fmt.Errorf("%w: segment %s has version %d, this fonte reads versions 1 to %d", ErrFormatVersion, path, v, segmentVersion)
 	}
+	if err != nil {
+		return nil, err
+	}
+	keep = true
+	return sf, nil
+}
+
+// openSegmentV3 maps a version-3 segment and reads its directory in place.
+func openSegmentV3(f *os.File, path string, e segmentEntry, dim int, size int64) (*segFile, error) {
 	if size < segHeaderLen+trailerLen {
-		return nil, nil, corrupt(path, "truncated at %d bytes", size)
+		return nil, corrupt(path, "truncated at %d bytes", size)
 	}
 	hdr := make([]byte, segHeaderLen)
 	if _, err := f.ReadAt(hdr, 0); err != nil {
-		return nil, nil, wrapFile("reading segment", path, err)
+		return nil, wrapFile("reading segment", path, err)
 	}
 	docs, chunks, metaLen, err := checkHeader(path, hdr, e, dim)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	// The sizes must add up to the file's length exactly; checked in
-	// uint64 against the (small) file size so no product can overflow.
+	dirLen := binary.LittleEndian.Uint64(hdr[36:])
+	int8Len := binary.LittleEndian.Uint64(hdr[44:])
+	// The sizes must add up to the file's length exactly; checked against
+	// the (small) file size first so that no sum or product can overflow.
+	body := uint64(size - trailerLen)
+	bad := metaLen > body || dirLen > body || int8Len != 0 || chunks > body/uint64(4*dim)
+	var lay segLayout
+	if !bad {
+		lay = layoutV3(int(metaLen), int(dirLen), int(chunks), dim)
+		bad = uint64(lay.end) != body
+	}
+	if bad {
+		return nil, corrupt(path, "header sizes (%d chunks, %d meta bytes, %d directory bytes) do not match the file's %d bytes", chunks, metaLen, dirLen, size)
+	}
+	sf := &segFile{path: path, entry: e, dim: dim}
+	data, err := sf.mapFile(f, size)
+	if err != nil {
+		return nil, err
+	}
+	dirBytes := data[lay.dir : lay.dir+int64(dirLen)]
+	want := binary.LittleEndian.Uint32(hdr[52:])
+	if got := crc32.Update(crc32.Checksum(hdr[:52], castagnoli), castagnoli, dirBytes); got != want {
+		return nil, corrupt(path, "directory checksum mismatch (header says %08x, content hashes to %08x)", want, got)
+	}
+	if sf.dir, err = readDir(dirBytes, docs, int(chunks), metaLen); err != nil {
+		return nil, corrupt(path, "%v", err)
+	}
+	sf.meta = data[segHeaderLen : segHeaderLen+metaLen]
+	if chunks > 0 {
+		sf.vecs = floatView(data[lay.vecs:lay.end])
+	}
+	return sf, nil
+}
+
+// openSegmentV2 reads and parses a version-2 segment's meta section,
+// builds its directory in memory and maps its vectors.
+func openSegmentV2(f *os.File, path string, e segmentEntry, dim int, size int64) (*segFile, error) {
+	if size < segHeaderLenV2+trailerLen {
+		return nil, corrupt(path, "truncated at %d bytes", size)
+	}
+	hdr := make([]byte, segHeaderLenV2)
+	if _, err := f.ReadAt(hdr, 0); err != nil {
+		return nil, wrapFile("reading segment", path, err)
+	}
+	docs, chunks, metaLen, err := checkHeader(path, hdr, e, dim)
+	if err != nil {
+		return nil, err
+	}
 	body := uint64(size - trailerLen)
 	badSizes := metaLen > body
 	if !badSizes {
@@ -459,39 +581,30 @@ func loadSegment(path string, e segmentEntry, dim int) ([]*docData, *segFile, er
 		badSizes = vo > body || chunks > (body-vo)/uint64(4*dim) || vo+chunks*uint64(4*dim) != body
 	}
 	if badSizes {
-		return nil, nil, corrupt(path, "header sizes (%d chunks, %d meta bytes) do not match the file's %d bytes", chunks, metaLen, size)
-	}
-	var tr [trailerLen]byte
-	if _, err := f.ReadAt(tr[:], size-trailerLen); err != nil {
-		return nil, nil, wrapFile("reading segment", path, err)
-	}
-	if sum := binary.LittleEndian.Uint32(tr[:]); sum != e.CRC32C {
-		return nil, nil, corrupt(path, "checksum mismatch (file says %08x, manifest says %08x)", sum, e.CRC32C)
+		return nil, corrupt(path, "header sizes (%d chunks, %d meta bytes) do not match the file's %d bytes", chunks, metaLen, size)
 	}
 	meta := make([]byte, metaLen)
-	if _, err := f.ReadAt(meta, segHeaderLen); err != nil {
-		return nil, nil, wrapFile("reading segment", path, err)
+	if _, err := f.ReadAt(meta, segHeaderLenV2); err != nil {
+		return nil, wrapFile("reading segment", path, err)
 	}
 	want := binary.LittleEndian.Uint32(hdr[36:])
 	if got := crc32.Update(crc32.Checksum(hdr[:36], castagnoli), castagnoli, meta); got != want {
-		return nil, nil, corrupt(path, "meta checksum mismatch (header says %08x, content hashes to %08x)", want, got)
+		return nil, corrupt(path, "meta checksum mismatch (header says %08x, content hashes to %08x)", want, got)
 	}
 	dd, err := parseMeta(meta, docs, chunks)
 	if err != nil {
-		return nil, nil, corrupt(path, "%v", err)
+		return nil, corrupt(path, "%v", err)
 	}
-	sf := &segFile{path: path, entry: e}
-	keep = true
-	if err := sf.mapVectors(f, size, vecOffset(int(metaLen)), int(chunks)*dim); err != nil {
-		return nil, nil, err
+	sf := &segFile{path: path, entry: e, dim: dim}
+	sf.meta, sf.dir = buildDir(dd)
+	data, err := sf.mapFile(f, size)
+	if err != nil {
+		return nil, err
 	}
-	off := 0
-	for _, d := range dd {
-		n := len(d.chunks) * dim
-		d.vecs = sf.vecs[off : off+n : off+n]
-		off += n
+	if off := vecOffset(int(metaLen)); chunks > 0 {
+		sf.vecs = floatView(data[off : off+4*int64(chunks)*int64(dim)])
 	}
-	return dd, sf, nil
+	return sf, nil
 }
 
 // checkHeader reads the counts of a segment header (the layout shared by
@@ -512,28 +625,30 @@ func checkHeader(path string, hdr []byte, e segmentEntry, dim int) (docs int, ch
 }
 
 // loadSegmentV1 reads a version-1 segment whole into memory.
-func loadSegmentV1(path string, e segmentEntry, dim int) ([]*docData, *segFile, error) {
-	r, err := openSegment(path, e, dim)
+// Its documents and its vectors (row-major, in document order) are
+// returned; the whole checksum is verified on the way.
+func loadSegmentV1(path string, e segmentEntry, dim int) ([]*docData, []float32, error) {
+	r, err := openSegmentV1(path, e, dim)
 	if err != nil {
 		return nil, nil, err
 	}
-	sf := &segFile{path: path, entry: e, vecs: make([]float32, e.Chunks*dim)}
+	vecs := make([]float32, e.Chunks*dim)
 	off := 0
 	for _, d := range r.docs {
 		n := len(d.chunks) * dim
-		d.vecs = sf.vecs[off : off+n : off+n]
+		d.vecs = vecs[off : off+n : off+n]
 		off += n
 	}
 	if err := r.readVectors(func(i int) []float32 { return r.docs[i].vecs }); err != nil {
 		return nil, nil, err
 	}
-	sf.markVerified() // by readVectors
-	return r.docs, sf, nil
+	return r.docs, vecs, nil
 }
 
-// openSegment reads the header and meta section of the version-1 segment
-// at path, checking them against the manifest entry and the dimension.
-func openSegment(path string, e segmentEntry, dim int) (*segmentReader, error) {
+// openSegmentV1 reads the header and meta section of the version-1
+// segment at path, checking them against the manifest entry and the
+// dimension.
+func openSegmentV1(path string, e segmentEntry, dim int) (*segmentReader, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, wrapFile("opening segment", path, err)

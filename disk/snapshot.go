@@ -1,7 +1,6 @@
 package disk
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -9,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,13 +17,17 @@ import (
 	"github.com/fonte-rag/fonte"
 )
 
-// Snapshot is one committed generation loaded in memory. It is immutable
-// and safe for any number of concurrent readers. Chunks are numbered
-// 0..NumChunks-1, documents in ID order and each document's chunks in
+// Snapshot is one committed generation, read in place from its files. It
+// is immutable and safe for any number of concurrent readers. Chunks are
+// numbered 0..NumChunks-1 segment by segment in the manifest's order,
+// within a segment documents in ID order and each document's chunks in
 // Position order; the numbering is stable within a snapshot only.
 //
-// Slices returned by a Snapshot (vectors, blobs, headings) are shared with
-// it and must not be modified.
+// Opening a snapshot parses no document: each segment's directory is read
+// in place, and a chunk or document is decoded from the segment's meta
+// section when it is asked for (Chunk, Doc, Info). Slices returned by a
+// Snapshot (vectors, blobs) are shared with it and must not be modified;
+// strings it returns are its callers' own.
 type Snapshot struct {
 	storeID   string
 	gen       uint64
@@ -31,27 +35,20 @@ type Snapshot struct {
 	cfg       Config
 	segs      []segInfo // in manifest order
 	blobs     map[string]blobData
-	docs      []docEntry // sorted by ID
-	chunks    []fonte.Chunk
-	hashes    []string
-	rows      [][]float32 // per chunk, into its segment's vector block
+	docBase   []int // segment k's documents are [docBase[k], docBase[k+1])
+	chunkBase []int // and its chunks [chunkBase[k], chunkBase[k+1])
+
+	rowsOnce sync.Once
+	rows     [][]float32 // per chunk, into its segment's vector block
 
 	hashOnce sync.Once
 	byHash   map[string]int
 }
 
-// segInfo is one segment of the generation and the documents it holds.
+// segInfo is one segment of the generation.
 type segInfo struct {
 	entry segmentEntry
-	file  *segFile // holds the vector block the documents' rows point into
-	docs  []int    // indices into Snapshot.docs, in ID order
-}
-
-type docEntry struct {
-	doc        fonte.Document
-	meta       map[string]string
-	start, end int       // the document's chunks
-	vecs       []float32 // the document's vectors, row-major
+	file  *segFile
 }
 
 // blobData is one blob of a generation: its bytes when small, or only
@@ -81,75 +78,182 @@ func (s *Snapshot) Config() Config { return s.cfg }
 func (s *Snapshot) Dim() int { return s.cfg.Dim }
 
 // NumDocs is the number of documents.
-func (s *Snapshot) NumDocs() int { return len(s.docs) }
+func (s *Snapshot) NumDocs() int { return s.docBase[len(s.segs)] }
 
 // NumChunks is the number of chunks, and of vectors.
-func (s *Snapshot) NumChunks() int { return len(s.chunks) }
+func (s *Snapshot) NumChunks() int { return s.chunkBase[len(s.segs)] }
 
 // Segments is the number of segment files the generation is stored in.
 func (s *Snapshot) Segments() int { return len(s.segs) }
 
-// Docs describes every document, sorted by ID.
+// Docs describes every document, sorted by ID. A document whose record
+// does not decode is left out (and the store reports the damage).
 func (s *Snapshot) Docs() []DocInfo {
-	out := make([]DocInfo, len(s.docs))
-	for i := range s.docs {
-		out[i] = s.info(i)
+	out := make([]DocInfo, 0, s.NumDocs())
+	for k := range s.segs {
+		for j := range s.segs[k].file.numDocs() {
+			if info, err := s.info(k, j); err == nil {
+				out = append(out, info)
+			}
+		}
 	}
+	slices.SortFunc(out, func(a, b DocInfo) int { return strings.Compare(a.ID, b.ID) })
 	return out
 }
 
 // Info describes the document with the given ID.
 func (s *Snapshot) Info(id string) (DocInfo, bool) {
-	i, ok := s.find(id)
+	k, j, ok := s.find(id)
 	if !ok {
 		return DocInfo{}, false
 	}
-	return s.info(i), true
+	info, err := s.info(k, j)
+	return info, err == nil
 }
 
-func (s *Snapshot) info(i int) DocInfo {
-	e := &s.docs[i]
+func (s *Snapshot) info(k, j int) (DocInfo, error) {
+	sf := s.segs[k].file
+	e, n, err := sf.docHead(j)
+	if err != nil {
+		return DocInfo{}, err
+	}
+	e.detach()
 	d := &e.doc
 	return DocInfo{
 		ID: d.ID, Title: d.Title, Source: d.Source, Language: d.Language,
-		SHA256: d.SHA256, Updated: d.Updated, Tags: slices.Clone(d.Tags),
-		Bytes: len(d.Text), Chunks: e.end - e.start, Meta: maps.Clone(e.meta),
+		SHA256: d.SHA256, Updated: d.Updated, Tags: d.Tags,
+		Bytes: len(d.Text), Chunks: n, Meta: e.meta,
+	}, nil
+}
+
+// Document returns the document with the given ID without its text, as a
+// search result cites it.
+func (s *Snapshot) Document(id string) (fonte.Document, bool) {
+	k, j, ok := s.find(id)
+	if !ok {
+		return fonte.Document{}, false
 	}
+	e, _, err := s.segs[k].file.docHead(j)
+	if err != nil {
+		return fonte.Document{}, false
+	}
+	d := e.doc
+	d.Text = ""
+	return fonte.Document{ID: strings.Clone(d.ID), Title: strings.Clone(d.Title), Source: strings.Clone(d.Source),
+		Language: strings.Clone(d.Language), SHA256: strings.Clone(d.SHA256), Updated: d.Updated, Tags: cloneStrings(d.Tags)}, true
 }
 
 // Doc returns the document's full record. Its vectors are shared with the
 // snapshot.
 func (s *Snapshot) Doc(id string) (Record, bool) {
-	i, ok := s.find(id)
+	k, j, ok := s.find(id)
 	if !ok {
 		return Record{}, false
 	}
-	return s.data(i).record(s.cfg.Dim), true
+	d, err := s.data(k, j)
+	if err != nil {
+		return Record{}, false
+	}
+	d.detach()
+	return d.record(s.cfg.Dim), true
 }
 
 // ChunkRange returns the global numbers [start, end) of a document's
 // chunks.
 func (s *Snapshot) ChunkRange(id string) (start, end int, ok bool) {
-	i, ok := s.find(id)
+	k, j, ok := s.find(id)
 	if !ok {
 		return 0, 0, false
 	}
-	return s.docs[i].start, s.docs[i].end, true
+	dir := &s.segs[k].file.dir
+	return s.chunkBase[k] + int(dir.docChunk[j]), s.chunkBase[k] + int(dir.docChunk[j+1]), true
 }
 
-// Chunk returns chunk i, 0 <= i < NumChunks.
-func (s *Snapshot) Chunk(i int) fonte.Chunk { return s.chunks[i] }
+// segOf returns the segment holding chunk i and i's number within it.
+func (s *Snapshot) segOf(i int) (k, local int) {
+	k = sort.Search(len(s.segs), func(k int) bool { return s.chunkBase[k+1] > i })
+	return k, i - s.chunkBase[k]
+}
+
+// Chunk returns chunk i, 0 <= i < NumChunks. A chunk whose record does not
+// decode comes back empty, and the store reports the damage.
+func (s *Snapshot) Chunk(i int) fonte.Chunk {
+	k, c := s.segOf(i)
+	ch, _, _ := s.segs[k].file.decodeChunk(c)
+	return ch
+}
+
+// Lang returns the language of chunk i's document.
+func (s *Snapshot) Lang(i int) string {
+	k, c := s.segOf(i)
+	dir := &s.segs[k].file.dir
+	return dir.langs[dir.docLang[dir.docOfChunk(c)]]
+}
+
+// Tags returns the tags of chunk i's document.
+func (s *Snapshot) Tags(i int) []string {
+	k, c := s.segOf(i)
+	sf := s.segs[k].file
+	d, _, err := sf.docHead(sf.dir.docOfChunk(c))
+	if err != nil {
+		return nil
+	}
+	return cloneStrings(d.doc.Tags)
+}
+
+// Languages lists the languages of the snapshot's documents, sorted.
+func (s *Snapshot) Languages() []string {
+	var out []string
+	for _, sg := range s.segs {
+		for _, l := range sg.file.dir.langs {
+			if !slices.Contains(out, l) {
+				out = append(out, l)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
 
 // TextHash returns the text hash stored with chunk i ("" if none).
-func (s *Snapshot) TextHash(i int) string { return s.hashes[i] }
+func (s *Snapshot) TextHash(i int) string {
+	k, c := s.segOf(i)
+	_, h, _ := s.segs[k].file.decodeChunk(c)
+	return h
+}
 
 // Vector returns chunk i's vector. It points into the segment file's
 // read-only memory map: it is valid while the Snapshot is reachable.
-func (s *Snapshot) Vector(i int) []float32 { return s.rows[i] }
+func (s *Snapshot) Vector(i int) []float32 {
+	k, c := s.segOf(i)
+	d := s.cfg.Dim
+	return s.segs[k].file.vecs[c*d : (c+1)*d : (c+1)*d]
+}
 
 // Rows returns every chunk's vector, NumChunks of them, with Vector's
 // lifetime.
-func (s *Snapshot) Rows() [][]float32 { return s.rows[:len(s.rows):len(s.rows)] }
+func (s *Snapshot) Rows() [][]float32 {
+	s.rowsOnce.Do(func() {
+		s.rows = make([][]float32, 0, s.NumChunks())
+		d := s.cfg.Dim
+		for _, sg := range s.segs {
+			v := sg.file.vecs
+			for c := range sg.file.numChunks() {
+				s.rows = append(s.rows, v[c*d:(c+1)*d:(c+1)*d])
+			}
+		}
+	})
+	return s.rows[:len(s.rows):len(s.rows)]
+}
+
+// Keys returns every chunk's graph key (retrieve.ChunkKey), in order.
+func (s *Snapshot) Keys() []uint64 {
+	keys := make([]uint64, 0, s.NumChunks())
+	for _, sg := range s.segs {
+		keys = append(keys, sg.file.dir.keys...)
+	}
+	return keys
+}
 
 // Verify checks the checksum of every segment file of the generation that
 // was not checked yet (opening checks only the header and the meta
@@ -193,13 +297,23 @@ func (s *Snapshot) VectorForText(textHash string) ([]float32, bool) {
 	if textHash == "" {
 		return nil, false
 	}
-	// Built on first use: most snapshots, a writer's included, never need it.
+	// Built on first use: most snapshots, a writer's included, never need
+	// it. Its keys are views of the segments' meta sections, which the
+	// snapshot keeps mapped as long as the map lives.
 	s.hashOnce.Do(func() {
-		s.byHash = make(map[string]int, len(s.hashes))
-		for i, h := range s.hashes {
-			if h != "" {
-				if _, dup := s.byHash[h]; !dup {
-					s.byHash[h] = i
+		s.byHash = make(map[string]int, s.NumChunks())
+		for k, sg := range s.segs {
+			sf := sg.file
+			for j := range sf.numDocs() {
+				d, err := sf.decodeDoc(j)
+				if err != nil {
+					continue
+				}
+				first := s.chunkBase[k] + int(sf.dir.docChunk[j])
+				for c, h := range d.hashes {
+					if _, dup := s.byHash[h]; h != "" && !dup {
+						s.byHash[h] = first + c
+					}
 				}
 			}
 		}
@@ -260,118 +374,55 @@ func (s *Snapshot) BlobNames() []string {
 	return slices.Sorted(maps.Keys(s.blobs))
 }
 
-func (s *Snapshot) find(id string) (int, bool) {
-	return slices.BinarySearchFunc(s.docs, id, func(e docEntry, id string) int {
-		return strings.Compare(e.doc.ID, id)
-	})
+// find returns the segment and the number within it of the document
+// with the given ID.
+func (s *Snapshot) find(id string) (k, j int, ok bool) {
+	for k := range s.segs {
+		if j, ok := s.segs[k].file.dir.find(id); ok {
+			return k, j, true
+		}
+	}
+	return 0, 0, false
 }
 
-// data returns document i in internal form, sharing the snapshot's memory.
-func (s *Snapshot) data(i int) *docData {
-	e := &s.docs[i]
-	return &docData{
-		doc:    e.doc,
-		meta:   e.meta,
-		chunks: s.chunks[e.start:e.end:e.end],
-		hashes: s.hashes[e.start:e.end:e.end],
-		vecs:   e.vecs,
-	}
-}
+// data returns document j of segment k in internal form, its strings
+// views of the segment (see docData.detach).
+func (s *Snapshot) data(k, j int) (*docData, error) { return s.segs[k].file.decodeDoc(j) }
 
 // emptySnapshot is the start of a rebuild: no documents, the new config.
 func emptySnapshot(m *manifest, cfg Config) *Snapshot {
-	return &Snapshot{storeID: m.Store, gen: m.Generation, committed: m.Committed, cfg: cfg}
+	return &Snapshot{storeID: m.Store, gen: m.Generation, committed: m.Committed, cfg: cfg, docBase: []int{0}, chunkBase: []int{0}}
 }
 
-// segSource is one segment's documents on their way into a snapshot,
-// with the file their vectors live in.
-type segSource struct {
-	entry segmentEntry
-	file  *segFile
-	docs  []*docData
-}
-
-// assemble lays the sources' documents out in ID order in one set of
-// arrays; vectors stay where their segment holds them.
-func assemble(m *manifest, sources []segSource, blobs map[string]blobData) (*Snapshot, error) {
-	type ref struct {
-		d   *docData
-		seg int
-	}
-	var all []ref
-	chunks := 0
-	for k, src := range sources {
-		for _, d := range src.docs {
-			all = append(all, ref{d, k})
-			chunks += len(d.chunks)
-		}
-	}
-	slices.SortFunc(all, func(a, b ref) int { return cmp.Compare(a.d.doc.ID, b.d.doc.ID) })
-	for i := 1; i < len(all); i++ {
-		if all[i].d.doc.ID == all[i-1].d.doc.ID {
-			return nil, fmt.Errorf("%w: document %q is stored in both %s and %s", ErrCorrupt,
-				all[i].d.doc.ID, sources[all[i-1].seg].entry.File, sources[all[i].seg].entry.File)
-		}
-	}
-	dim := m.Config.Dim
-	s := &Snapshot{
-		storeID: m.Store, gen: m.Generation, committed: m.Committed, cfg: m.Config,
-		segs:   make([]segInfo, len(sources)),
-		blobs:  blobs,
-		docs:   make([]docEntry, len(all)),
-		chunks: make([]fonte.Chunk, chunks),
-		hashes: make([]string, chunks),
-		rows:   make([][]float32, chunks),
-	}
-	for k, src := range sources {
-		s.segs[k] = segInfo{entry: src.entry, file: src.file, docs: make([]int, 0, len(src.docs))}
-	}
-	pos := 0
-	for gi, r := range all {
-		d := r.d
-		n := len(d.chunks)
-		s.docs[gi] = docEntry{doc: d.doc, meta: d.meta, start: pos, end: pos + n, vecs: d.vecs}
-		copy(s.chunks[pos:], d.chunks)
-		copy(s.hashes[pos:], d.hashes)
-		for j := range n {
-			s.rows[pos+j] = d.vecs[j*dim : (j+1)*dim : (j+1)*dim]
-		}
-		s.segs[r.seg].docs = append(s.segs[r.seg].docs, gi)
-		pos += n
-	}
-	return s, nil
-}
-
-// loadSnapshot builds the generation m describes. Segments and blobs that
+// loadSnapshot opens the generation m describes. Segments and blobs that
 // prev already holds (same file, size and checksum) are taken from it, so
-// moving to a new generation reads only what changed. reads counts the
-// segments read from disk; fresh names files this process has just
+// moving to a new generation opens only what changed. reads counts the
+// segments opened from disk; fresh names files this process has just
 // written, whose checksums need no second check.
 func loadSnapshot(dir string, m *manifest, prev *Snapshot, reads *atomic.Int64, fresh map[string]bool) (*Snapshot, error) {
-	var have map[segmentEntry]*segInfo
+	var have map[segmentEntry]*segFile
 	var haveBlobs map[blobEntry]blobData
 	if prev != nil && prev.storeID == m.Store && prev.cfg == m.Config {
-		have = make(map[segmentEntry]*segInfo, len(prev.segs))
-		for i := range prev.segs {
-			have[prev.segs[i].entry] = &prev.segs[i]
+		have = make(map[segmentEntry]*segFile, len(prev.segs))
+		for _, sg := range prev.segs {
+			have[sg.entry] = sg.file
 		}
 		haveBlobs = make(map[blobEntry]blobData, len(prev.blobs))
 		for _, b := range prev.blobs {
 			haveBlobs[b.entry] = b
 		}
 	}
-	sources := make([]segSource, len(m.Segments))
+	s := &Snapshot{
+		storeID: m.Store, gen: m.Generation, committed: m.Committed, cfg: m.Config,
+		segs: make([]segInfo, len(m.Segments)), docBase: make([]int, len(m.Segments)+1), chunkBase: make([]int, len(m.Segments)+1),
+	}
 	err := parallel(len(m.Segments), func(k int) error {
 		e := m.Segments[k]
-		if sg, ok := have[e]; ok {
-			docs := make([]*docData, len(sg.docs))
-			for i, di := range sg.docs {
-				docs[i] = prev.data(di)
-			}
-			sources[k] = segSource{entry: e, file: sg.file, docs: docs}
+		if sf, ok := have[e]; ok {
+			s.segs[k] = segInfo{entry: e, file: sf}
 			return nil
 		}
-		docs, sf, err := loadSegment(filepath.Join(dir, e.File), e, m.Config.Dim)
+		sf, err := openSegment(filepath.Join(dir, e.File), e, m.Config.Dim)
 		if err != nil {
 			return err
 		}
@@ -379,13 +430,17 @@ func loadSnapshot(dir string, m *manifest, prev *Snapshot, reads *atomic.Int64, 
 			sf.markVerified()
 		}
 		reads.Add(1)
-		sources[k] = segSource{entry: e, file: sf, docs: docs}
+		s.segs[k] = segInfo{entry: e, file: sf}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	blobs := make(map[string]blobData, len(m.Blobs))
+	for k, sg := range s.segs {
+		s.docBase[k+1] = s.docBase[k] + sg.file.numDocs()
+		s.chunkBase[k+1] = s.chunkBase[k] + sg.file.numChunks()
+	}
+	s.blobs = make(map[string]blobData, len(m.Blobs))
 	for _, e := range m.Blobs {
 		b, ok := haveBlobs[e]
 		if !ok {
@@ -394,9 +449,9 @@ func loadSnapshot(dir string, m *manifest, prev *Snapshot, reads *atomic.Int64, 
 				return nil, err
 			}
 		}
-		blobs[e.Name] = b
+		s.blobs[e.Name] = b
 	}
-	return assemble(m, sources, blobs)
+	return s, nil
 }
 
 // loadBlob reads a small blob whole; of a large one it checks only that

@@ -85,7 +85,7 @@ func (tx *Tx) Delete(docID string) bool {
 	if tx.forget(docID) {
 		put = true
 	}
-	_, inBase := tx.base.find(docID)
+	_, _, inBase := tx.base.find(docID)
 	was := put || inBase && !tx.dels[docID]
 	if inBase {
 		tx.dels[docID] = true
@@ -210,15 +210,32 @@ func (s *Store) commit(ctx context.Context, tx *Tx, m *manifest) error {
 	// the others are kept by reference.
 	var reused []segInfo
 	var out []*docData
-	for _, sg := range base.segs {
-		if !slices.ContainsFunc(sg.docs, func(di int) bool { return gone(base.docs[di].doc.ID) }) {
+	// survivors appends segment k's documents that the transaction did
+	// not delete or replace.
+	survivors := func(k int) error {
+		sf := base.segs[k].file
+		for j := range sf.numDocs() {
+			if gone(view(sf.dir.id(j))) {
+				continue
+			}
+			d, err := base.data(k, j)
+			if err != nil {
+				return err
+			}
+			out = append(out, d)
+		}
+		return nil
+	}
+	var reusedAt []int // reused[i] is base.segs[reusedAt[i]]
+	for k, sg := range base.segs {
+		if !losesDoc(sg.file, gone) {
 			reused = append(reused, sg)
+			reusedAt = append(reusedAt, k)
 			continue
 		}
-		for _, di := range sg.docs {
-			if !gone(base.docs[di].doc.ID) {
-				out = append(out, base.data(di))
-			}
+		if err := survivors(k); err != nil {
+			tx.removeSpilled()
+			return err
 		}
 	}
 	changed := len(tx.puts) > 0 || len(tx.spilled) > 0 || len(reused) < len(base.segs) || len(tx.blobs) > 0
@@ -233,13 +250,14 @@ func (s *Store) commit(ctx context.Context, tx *Tx, m *manifest) error {
 	}
 	if small > maxSmallSegments {
 		kept := reused[:0:0]
-		for _, sg := range reused {
+		for i, sg := range reused {
 			if sg.entry.Size >= target/4 {
 				kept = append(kept, sg)
 				continue
 			}
-			for _, di := range sg.docs {
-				out = append(out, base.data(di))
+			if err := survivors(reusedAt[i]); err != nil {
+				tx.removeSpilled()
+				return err
 			}
 		}
 		reused = kept
@@ -348,6 +366,16 @@ func (s *Store) commit(ctx context.Context, tx *Tx, m *manifest) error {
 		return fmt.Errorf("disk: generation %d of %s is committed but could not be loaded: %w", gen, s.dir, aerr)
 	}
 	return nil
+}
+
+// losesDoc reports whether any document of sf is gone.
+func losesDoc(sf *segFile, gone func(id string) bool) bool {
+	for j := range sf.numDocs() {
+		if gone(view(sf.dir.id(j))) {
+			return true
+		}
+	}
+	return false
 }
 
 // pack cuts docs, in order, into groups of about target encoded bytes; a

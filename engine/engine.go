@@ -299,11 +299,45 @@ func (e *Engine) Close() error { return e.store.Close() }
 // store's in-memory index, or the legs of a store that runs them itself.
 type view struct {
 	gen     uint64
-	docs    map[string]fonte.Document // without their text, by id
+	docs    map[string]fonte.Document // a remote store's, without their text, by id
+	snap    *disk.Snapshot            // the embedded store's generation, which looks them up
 	chunks  int
 	chunker string
 	local   *retrieve.Index
 	remote  *retrieve.StoreSearch
+}
+
+// docsOf returns the documents the hits cite, without their text, by id.
+func (v *view) docsOf(hits ...[]fonte.Hit) map[string]fonte.Document {
+	if v.snap == nil {
+		return v.docs
+	}
+	out := map[string]fonte.Document{}
+	for _, list := range hits {
+		for _, h := range list {
+			id := h.Chunk.DocID
+			if _, ok := out[id]; ok {
+				continue
+			}
+			if d, ok := v.snap.Document(id); ok {
+				out[id] = d
+			}
+		}
+	}
+	return out
+}
+
+// docIDs lists every document's ID, sorted.
+func (v *view) docIDs() []string {
+	if v.snap == nil {
+		return slices.Sorted(maps.Keys(v.docs))
+	}
+	infos := v.snap.Docs()
+	ids := make([]string, len(infos))
+	for i, d := range infos {
+		ids[i] = d.ID
+	}
+	return ids
 }
 
 // hasDense reports whether the view has a dense leg.
@@ -334,7 +368,7 @@ func (e *Engine) view(ctx context.Context) (*view, error) {
 		if e.cur != nil && e.cur.local == lv.Index {
 			return e.cur, nil
 		}
-		e.cur = &view{gen: lv.Snap.Generation(), docs: lv.Docs, chunks: lv.Index.Len(), chunker: lv.Snap.Config().Chunker, local: lv.Index}
+		e.cur = &view{gen: lv.Snap.Generation(), snap: lv.Snap, chunks: lv.Index.Len(), chunker: lv.Snap.Config().Chunker, local: lv.Index}
 		return e.cur, nil
 	}
 	st, err := e.store.Status(ctx)

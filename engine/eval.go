@@ -66,7 +66,6 @@ func (e *Engine) EvalQuestions(ctx context.Context, qs []eval.Question, o EvalOp
 	if err != nil {
 		return nil, err
 	}
-	docs := v.docs
 	if o.Mode == "" {
 		o.Mode = e.settings.Mode
 	}
@@ -99,6 +98,7 @@ func (e *Engine) EvalQuestions(ctx context.Context, qs []eval.Question, o EvalOp
 		for _, x := range h[:min(o.K, len(h))] {
 			qr.Relevance = max(qr.Relevance, x.Relevance)
 		}
+		docs := v.docsOf(h[:min(o.K, len(h))])
 		qr.Language = floorLanguage(q.Question, h[:min(o.K, len(h))], docs)
 		bl := perLang[qr.Language]
 		if bl == nil {
@@ -132,7 +132,7 @@ func (e *Engine) EvalQuestions(ctx context.Context, qs []eval.Question, o EvalOp
 				return nil, fmt.Errorf("question %s: %w", q.ID, err)
 			}
 			if len(gold) > 0 {
-				ga, err := answer.Ask(ctx, q.Question, gold, docs, answer.Config{Budget: e.settings.Budget, Generator: e.settings.Generator})
+				ga, err := answer.Ask(ctx, q.Question, gold, v.docsOf(gold), answer.Config{Budget: e.settings.Budget, Generator: e.settings.Generator})
 				if err != nil {
 					return nil, fmt.Errorf("question %s: %w", q.ID, err)
 				}

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"maps"
 	"slices"
 	"time"
 
@@ -158,7 +157,6 @@ func (e *Engine) Ask(ctx context.Context, question string, o AskOptions) (*fonte
 	if err != nil {
 		return nil, err
 	}
-	docs := v.docs
 	tr := o.Trace
 	var t0 time.Time
 	if tr != nil {
@@ -176,8 +174,7 @@ func (e *Engine) Ask(ctx context.Context, question string, o AskOptions) (*fonte
 	var hits []fonte.Hit
 	if o.All {
 		total := 0
-		ids := slices.Sorted(maps.Keys(docs))
-		for _, id := range ids {
+		for _, id := range v.docIDs() {
 			chunks, err := e.chunksOf(ctx, id)
 			if err != nil {
 				return nil, err
@@ -206,6 +203,7 @@ func (e *Engine) Ask(ctx context.Context, question string, o AskOptions) (*fonte
 			return nil, err
 		}
 	}
+	docs := v.docsOf(hits)
 	floor := e.floorFor(floorLanguage(query, hits, docs))
 	if o.Floor != 0 {
 		floor = max(o.Floor, 0)

@@ -36,7 +36,7 @@ func TestStoreSearchMatchesIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	langs := map[string]bool{}
-	for _, d := range v.docs {
+	for _, d := range v.snap.Docs() {
 		langs[d.Language] = true
 	}
 	generic := &retrieve.StoreSearch{Store: e.store, An: e.an, Langs: slices.Sorted(maps.Keys(langs)), Dim: e.settings.Embedder.Dimension()}

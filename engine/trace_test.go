@@ -148,11 +148,13 @@ func TestTraceSearch(t *testing.T) {
 		t.Fatal(err)
 	}
 	langs := map[string]bool{}
-	for _, d := range v.docs {
+	docs := map[string]fonte.Document{}
+	for _, d := range v.snap.Docs() {
 		langs[d.Language] = true
+		docs[d.ID] = d.Document()
 	}
 	// The store path: the legs come from fonte.Store, as in PostgreSQL.
-	remote := &view{gen: v.gen, docs: v.docs, chunks: v.chunks, chunker: v.chunker,
+	remote := &view{gen: v.gen, docs: docs, chunks: v.chunks, chunker: v.chunker,
 		remote: &retrieve.StoreSearch{Store: e.store, An: e.an, Langs: slices.Sorted(maps.Keys(langs)), Dim: e.settings.Embedder.Dimension()}}
 	for _, q := range qs {
 		for _, mode := range []retrieve.Mode{retrieve.Hybrid, retrieve.BM25, retrieve.Dense} {

@@ -116,11 +116,11 @@ func (l hnswLeg) search(q []float32, k int, allow func(int) bool) []scored {
 // already present with the same vector). It returns the leg and whether g
 // changed.
 func buildHNSW(c Corpus, keys []uint64, g *vector.HNSW, previous []uint64, rowsCurrent bool, opts vector.HNSWOptions) (hnswLeg, bool, error) {
-	n := len(c.Chunks)
+	n := len(keys)
 	pos := make(map[uint64]int32, n)
 	for i, k := range keys {
 		if _, dup := pos[k]; dup {
-			return hnswLeg{}, false, fmt.Errorf("retrieve: chunk %s has the same graph key as another chunk", c.Chunks[i].ID)
+			return hnswLeg{}, false, fmt.Errorf("retrieve: chunk %s has the same graph key as another chunk", c.source().Chunk(i).ID)
 		}
 		pos[k] = int32(i)
 	}

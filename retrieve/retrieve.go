@@ -29,6 +29,11 @@ import (
 // and tags, and one normalised vector per chunk (row-major, Dim wide) when
 // a dense leg is wanted.
 type Corpus struct {
+	// Source, when set, gives the chunks, their languages and tags instead
+	// of Chunks, Langs and Tags: a store that decodes a chunk only when it
+	// is asked for (a search's hits), so that opening a large corpus
+	// decodes none.
+	Source  ChunkSource
 	Chunks  []fonte.Chunk
 	Langs   []string   // per chunk: "en", "it" or "" (unknown)
 	Tags    [][]string // per chunk: its document's tags
@@ -44,12 +49,68 @@ type Corpus struct {
 	Dim   int
 }
 
+// ChunkSource gives a corpus's chunks one at a time, numbered
+// 0..Len()-1. It must be safe for concurrent use.
+type ChunkSource interface {
+	Len() int
+	Chunk(i int) fonte.Chunk
+	// DocID, Lang and Tags are chunk i's document's ID, language ("" for
+	// unknown) and tags, without decoding the chunk when they can.
+	DocID(i int) string
+	Lang(i int) string
+	Tags(i int) []string
+	// Languages are the distinct languages of the chunks, sorted.
+	Languages() []string
+}
+
+// sliceSource is a ChunkSource over a Corpus's slices.
+type sliceSource struct{ c *Corpus }
+
+func (s sliceSource) Len() int                { return len(s.c.Chunks) }
+func (s sliceSource) Chunk(i int) fonte.Chunk { return s.c.Chunks[i] }
+func (s sliceSource) DocID(i int) string      { return s.c.Chunks[i].DocID }
+
+func (s sliceSource) Lang(i int) string {
+	if len(s.c.Langs) == 0 {
+		return ""
+	}
+	return s.c.Langs[i]
+}
+
+func (s sliceSource) Tags(i int) []string {
+	if len(s.c.Tags) == 0 {
+		return nil
+	}
+	return s.c.Tags[i]
+}
+
+func (s sliceSource) Languages() []string {
+	seen := map[string]bool{}
+	var out []string
+	for i := range s.c.Chunks {
+		if l := s.Lang(i); !seen[l] {
+			seen[l] = true
+			out = append(out, l)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// source returns the corpus's chunks as a ChunkSource.
+func (c *Corpus) source() ChunkSource {
+	if c.Source != nil {
+		return c.Source
+	}
+	return sliceSource{c}
+}
+
 // rows returns the vectors one per chunk, or nil for no dense leg.
 func (c *Corpus) rows() [][]float32 {
 	if c.Rows != nil || c.Vectors == nil {
 		return c.Rows
 	}
-	rows := make([][]float32, len(c.Chunks))
+	rows := make([][]float32, c.source().Len())
 	for i := range rows {
 		lo := min(i*c.Dim, len(c.Vectors))
 		rows[i] = c.Vectors[lo:min(lo+c.Dim, len(c.Vectors))]
@@ -245,6 +306,7 @@ func (req *Request) defaults() {
 // Index searches one corpus.
 type Index struct {
 	corpus Corpus
+	src    ChunkSource // the corpus's chunks
 	an     Analyzers
 	langs  []string // the corpus's languages, sorted
 	bm25   *lexical.BM25
@@ -303,27 +365,23 @@ func New(c Corpus, an Analyzers) (*Index, error) { return NewWith(c, an, Options
 
 // NewWith indexes a corpus, reusing the parts o carries.
 func NewWith(c Corpus, an Analyzers, o Options) (*Index, error) {
-	n := len(c.Chunks)
-	if len(c.Langs) != 0 && len(c.Langs) != n {
-		return nil, fmt.Errorf("retrieve: %d languages for %d chunks", len(c.Langs), n)
-	}
-	if len(c.Tags) != 0 && len(c.Tags) != n {
-		return nil, fmt.Errorf("retrieve: %d tag lists for %d chunks", len(c.Tags), n)
-	}
-	ix := &Index{corpus: c, an: an}
-	seen := map[string]bool{}
-	for i := range n {
-		if l := ix.lang(i); !seen[l] {
-			seen[l] = true
-			ix.langs = append(ix.langs, l)
+	if c.Source == nil {
+		if len(c.Langs) != 0 && len(c.Langs) != len(c.Chunks) {
+			return nil, fmt.Errorf("retrieve: %d languages for %d chunks", len(c.Langs), len(c.Chunks))
+		}
+		if len(c.Tags) != 0 && len(c.Tags) != len(c.Chunks) {
+			return nil, fmt.Errorf("retrieve: %d tag lists for %d chunks", len(c.Tags), len(c.Chunks))
 		}
 	}
-	slices.Sort(ix.langs)
+	ix := &Index{corpus: c, an: an}
+	ix.src = ix.corpus.source()
+	n := ix.src.Len()
+	ix.langs = ix.src.Languages()
 	if o.BM25 != nil && o.BM25.Index().N() == n {
 		ix.bm25 = o.BM25
 	} else {
 		lex := lexical.NewIndexParallel(n, func(d int) []string {
-			return an.of(ix.lang(d)).Analyze(chunk.Enriched(c.Chunks[d]))
+			return an.of(ix.lang(d)).Analyze(chunk.Enriched(ix.src.Chunk(d)))
 		}, an.Default, runtime.GOMAXPROCS(0))
 		ix.bm25 = lexical.NewBM25Index(lex, BM25Params)
 		ix.built.BM25 = true
@@ -340,7 +398,7 @@ func NewWith(c Corpus, an Analyzers, o Options) (*Index, error) {
 	}
 	for i, r := range rows {
 		if len(r) != c.Dim || c.Dim <= 0 {
-			return nil, fmt.Errorf("retrieve: chunk %s: vector of dimension %d, want %d", c.Chunks[i].ID, len(r), c.Dim)
+			return nil, fmt.Errorf("retrieve: chunk %s: vector of dimension %d, want %d", ix.src.Chunk(i).ID, len(r), c.Dim)
 		}
 	}
 	ix.corpus.Rows, ix.corpus.Vectors = rows, nil
@@ -349,7 +407,7 @@ func NewWith(c Corpus, an Analyzers, o Options) (*Index, error) {
 		f := vector.NewFlat(c.Dim)
 		for i := range n {
 			if err := f.Add(uint64(i), rows[i]); err != nil {
-				return nil, fmt.Errorf("retrieve: chunk %s: %w", c.Chunks[i].ID, err)
+				return nil, fmt.Errorf("retrieve: chunk %s: %w", ix.src.Chunk(i).ID, err)
 			}
 		}
 		ix.dense = flatLeg{f}
@@ -387,21 +445,16 @@ func (ix *Index) Graph() (*vector.HNSW, []uint64) { return ix.graph, ix.keys }
 // Built tells what NewWith built rather than reused.
 func (ix *Index) Built() Built { return ix.built }
 
-func (ix *Index) lang(i int) string {
-	if len(ix.corpus.Langs) == 0 {
-		return ""
-	}
-	return ix.corpus.Langs[i]
-}
+func (ix *Index) lang(i int) string { return ix.src.Lang(i) }
 
 // Len is the number of chunks indexed.
-func (ix *Index) Len() int { return len(ix.corpus.Chunks) }
+func (ix *Index) Len() int { return ix.src.Len() }
 
 // HasDense reports whether the index has a dense leg.
 func (ix *Index) HasDense() bool { return ix.dense != nil }
 
 // Chunk returns chunk i of the corpus.
-func (ix *Index) Chunk(i int) fonte.Chunk { return ix.corpus.Chunks[i] }
+func (ix *Index) Chunk(i int) fonte.Chunk { return ix.src.Chunk(i) }
 
 // queryLangs returns the languages to analyse a query in: its own when
 // known, the corpus's only one, or else every language of the corpus.
@@ -582,7 +635,7 @@ func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
 		}
 		doc := unkey(f.ID)
 		ls, ds := lexScore[doc], denseScore[doc]
-		out = append(out, fusedHit(ix.corpus.Chunks[doc], f, ls, ds, relevance(doc, ls, ds)))
+		out = append(out, fusedHit(ix.src.Chunk(doc), f, ls, ds, relevance(doc, ls, ds)))
 	}
 	return out, nil
 }
@@ -607,18 +660,19 @@ func (ix *Index) allow(f Filter) func(int) bool {
 	if f.Empty() {
 		return nil
 	}
+	needTags := f.Restricted || len(f.Tags) > 0
 	return func(i int) bool {
 		var tags []string
-		if len(ix.corpus.Tags) > 0 {
-			tags = ix.corpus.Tags[i]
+		if needTags {
+			tags = ix.src.Tags(i)
 		}
-		return f.Accepts(ix.corpus.Chunks[i].DocID, tags)
+		return f.Accepts(ix.src.DocID(i), tags)
 	}
 }
 
 // candidates records a leg's list for a trace.
 func (ix *Index) candidates(list []scored) []Candidate {
-	return candidates(list, func(s scored) (fonte.Chunk, float64) { return ix.corpus.Chunks[s.doc], s.score })
+	return candidates(list, func(s scored) (fonte.Chunk, float64) { return ix.src.Chunk(s.doc), s.score })
 }
 
 func (ix *Index) hits(list []scored, k int, leg string, mk func(scored) fonte.Hit) []fonte.Hit {
@@ -628,7 +682,7 @@ func (ix *Index) hits(list []scored, k int, leg string, mk func(scored) fonte.Hi
 			break
 		}
 		h := mk(s)
-		h.Chunk = ix.corpus.Chunks[s.doc]
+		h.Chunk = ix.src.Chunk(s.doc)
 		h.Legs = []fonte.Leg{{Name: leg, Rank: i + 1, Score: s.score}}
 		out = append(out, h)
 	}
