@@ -62,3 +62,28 @@ func TestDerivedBlobsRejectedWhenStale(t *testing.T) {
 		}
 	}
 }
+
+// TestBlobCommitKeepsSegments: a commit that only sets blobs does not
+// merge small segments, so the derived indexes it writes still describe
+// the chunk numbering of the segments they were built over.
+func TestBlobCommitKeepsSegments(t *testing.T) {
+	s := mustOpen(t, t.TempDir(), testCfg, Options{})
+	for i := range maxSmallSegments + 1 {
+		putAll(t, s, makeRecord(fmt.Sprintf("doc%02d", i), 1, 1, testCfg.Dim))
+	}
+	before := mustSnapshot(t, s)
+	if before.Segments() != maxSmallSegments+1 {
+		t.Fatalf("%d segments, want %d small ones for the test", before.Segments(), maxSmallSegments+1)
+	}
+	an := s.analyzers()
+	tx(t, s, func(tx *Tx) error { tx.SetBlob("idx", []byte("derived")); return nil })
+	after := mustSnapshot(t, s)
+	if after.Segments() != before.Segments() || corpusFingerprint(after, an) != corpusFingerprint(before, an) {
+		t.Fatalf("a blob-only commit went from %d to %d segments", before.Segments(), after.Segments())
+	}
+	// A commit that changes a document merges them.
+	putAll(t, s, makeRecord("doc99", 1, 1, testCfg.Dim))
+	if n := mustSnapshot(t, s).Segments(); n > maxSmallSegments {
+		t.Fatalf("%d segments after a data commit, want them merged", n)
+	}
+}

@@ -256,7 +256,10 @@ func (d *segDir) check(docs, chunks int, metaLen uint64) error {
 		if int(d.docLang[i]) >= len(d.langs) {
 			return fmt.Errorf("document %d has language %d of %d", i, d.docLang[i], len(d.langs))
 		}
-		if i > 0 && string(d.id(i-1)) >= string(d.id(i)) {
+	}
+	// Only now are all the ID ends known to be within the IDs.
+	for i := 1; i < docs; i++ {
+		if string(d.id(i-1)) >= string(d.id(i)) {
 			return fmt.Errorf("document %q after %q: not in ID order", d.id(i), d.id(i-1))
 		}
 	}

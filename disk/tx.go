@@ -238,8 +238,8 @@ func (s *Store) commit(ctx context.Context, tx *Tx, m *manifest) error {
 			return err
 		}
 	}
-	changed := len(tx.puts) > 0 || len(tx.spilled) > 0 || len(reused) < len(base.segs) || len(tx.blobs) > 0
-	if !changed && !s.rebuild {
+	docsChanged := len(tx.puts) > 0 || len(tx.spilled) > 0 || len(reused) < len(base.segs)
+	if !docsChanged && len(tx.blobs) == 0 && !s.rebuild {
 		return nil
 	}
 	small := 0
@@ -248,7 +248,10 @@ func (s *Store) commit(ctx context.Context, tx *Tx, m *manifest) error {
 			small++
 		}
 	}
-	if small > maxSmallSegments {
+	// Only a commit that changes documents merges: one that only sets
+	// blobs (the derived indexes, written for the generation before it)
+	// keeps the segments, and so the chunk numbering, the blobs refer to.
+	if small > maxSmallSegments && docsChanged {
 		kept := reused[:0:0]
 		for i, sg := range reused {
 			if sg.entry.Size >= target/4 {
