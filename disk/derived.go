@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"slices"
 
 	"github.com/fonte-rag/fonte/lexical"
@@ -143,13 +144,16 @@ func (s *Store) PersistDerived(ctx context.Context, compact bool) error {
 	built := idx.Built()
 	haveLex, haveGraph := hasBlob(snap, BlobLexical), hasBlob(snap, BlobGraph)
 	g, keys := idx.Graph()
-	writeLex := built.BM25 || !haveLex
+	writeLex := built.BM25 || !haveLex || v.lexical != nil
 	writeGraph := g != nil && (built.Graph || compact || !haveGraph)
 	if !writeLex && !writeGraph {
 		return nil
 	}
 	var lex, graph []byte
-	if writeLex {
+	switch {
+	case v.lexical != nil:
+		lex = v.lexical.blob // built by the view, in its final form
+	case writeLex:
 		lex = encodeLexicalBlob(idx.BM25(), corpusFingerprint(snap, s.analyzers()))
 	}
 	if writeGraph {
@@ -169,6 +173,9 @@ func (s *Store) PersistDerived(ctx context.Context, compact bool) error {
 		}
 		return nil
 	})
+	// The view's lexical index is a mapping that lives as long as the
+	// view does: keep it until the commit has written it.
+	runtime.KeepAlive(v)
 	if errors.Is(err, errSuperseded) {
 		return nil
 	}

@@ -26,7 +26,7 @@
 // CRC-32C, and the files of the previous generation that are kept for
 // readers ("retained").
 //
-// A segment is little-endian binary (version 2):
+// A segment is little-endian binary (version 3):
 //
 //	magic    8 bytes  "FONTESEG"
 //	version  uint32   segmentVersion
@@ -34,32 +34,57 @@
 //	docs     uint32
 //	chunks   uint64
 //	metaLen  uint64
-//	metaCRC  uint32   CRC-32C of the 36 header bytes before it and of meta
+//	dirLen   uint64
+//	int8Len  uint64   0: reserved for an int8 copy of the vectors
+//	dirCRC   uint32   CRC-32C of the 52 header bytes before it and of dir
 //	meta     metaLen bytes: for each document, in ID order, its fields,
 //	         tags, metadata and chunks as uvarint-length-prefixed strings
 //	         and zigzag varints (see segment.go)
+//	padding  zero bytes up to a multiple of 8 from the file's start
+//	dir      dirLen bytes, the directory (segdir.go), each part 8-aligned:
+//	         per document its record's offset in meta (uint64), its first
+//	         chunk (uint32, one more entry for the end), its ID's end in
+//	         the ID block (uint32, likewise), the IDs concatenated in
+//	         order; per chunk its record's offset (uint64) and its graph
+//	         key (uint64, retrieve.ChunkKey); per document its language's
+//	         number (a byte); the languages (uint32 count, then uint32
+//	         length and bytes each, sorted)
 //	padding  zero bytes up to a multiple of 64 from the file's start
 //	vectors  chunks×dim float32, row-major, in the order of meta
 //	crc      uint32   CRC-32C of every byte before it
 //
-// Version 1 (still read, never written) had no metaCRC and no padding.
+// Version 2 (still read) had no directory and a checksum of the meta
+// section in its 40-byte header; version 1 (still read) had neither
+// checksum nor padding. Their meta sections are parsed at open and their
+// directories built in memory.
 //
 // # Reading in place
 //
-// A version-2 segment is memory-mapped read-only (golang.org/x/sys/unix;
-// read into memory where mapping is unavailable, on Windows and on
-// big-endian machines): the vector block is aligned, so a chunk's vector
-// is a slice of the mapping and opening reads no vector. Opening checks
-// the header, the sizes against the file and the manifest, the trailer
-// against the manifest and the meta section against its own checksum,
-// then parses the meta section. The whole file's checksum is verified by
-// a background pass (Snapshot.Verify) that reads the file with pread, so
-// it does not make the vectors resident; once it finds a mismatch,
-// Store.Snapshot returns ErrCorrupt naming the file, and a writer verifies
-// its base before it copies anything. A mapping lives as long as a
-// Snapshot holding the segment: rows a Snapshot hands out are valid while
-// it (or an index built over it, which keeps it) is reachable, and a
-// cleanup unmaps the file once none is.
+// A version-3 segment is memory-mapped read-only (golang.org/x/sys/unix;
+// read into memory where mapping is unavailable and on Windows), and
+// opening it parses no document: the header, the sizes against the file
+// and the manifest, the trailer against the manifest and the directory
+// against its own checksum are checked, and the directory's offsets,
+// counts and ID order are validated, so that every lookup through it stays
+// inside the file. A chunk or document is decoded from the meta section
+// when it is asked for (a search's hits, a document's record), with
+// strings of its own; a vector is a slice of the mapping. A snapshot of a
+// million chunks costs its directories (about 30 bytes a chunk) and the
+// vector rows' slice headers, whatever the text.
+//
+// The whole file's checksum is verified by a background pass
+// (Snapshot.Verify) that reads the file with pread, so it does not make
+// the file resident; once it finds a mismatch, or a record fails to
+// decode, Store.Snapshot returns ErrCorrupt naming the file, and a writer
+// verifies its base before it copies anything. A mapping lives as long as
+// a Snapshot holding the segment: rows a Snapshot hands out are valid
+// while it (or an index built over it, which keeps it) is reachable, and
+// a cleanup unmaps the file once none is.
+//
+// Chunks are numbered segment by segment in the manifest's order. The
+// derived indexes (derived.go) are tied to that numbering through the
+// list of segment files they were built over, which is why a commit that
+// only writes blobs never merges segments.
 //
 // Blobs under a megabyte are loaded with their generation; larger ones (a
 // serialized index) are checked for size at load and read, with their

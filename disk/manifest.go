@@ -142,5 +142,11 @@ func isOurs(name, prefix, suffix string) bool {
 // when no generation references it. Anything else in the folder is left
 // alone.
 func isStoreFile(name string) bool {
-	return name == manifestTmp || isSegmentName(name) || isBlobName(name)
+	return name == manifestTmp || isSegmentName(name) || isBlobName(name) || isLexicalBuildName(name)
+}
+
+// isLexicalBuildName matches the files a lexical build writes (see
+// buildLexical), which a crash may leave behind.
+func isLexicalBuildName(name string) bool {
+	return strings.HasPrefix(name, "lexical-") && strings.HasSuffix(name, ".tmp")
 }

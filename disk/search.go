@@ -16,6 +16,8 @@ import (
 type View struct {
 	Snap  *Snapshot
 	Index *retrieve.Index
+
+	lexical *builtLexical // the lexical index this view built, until it is persisted
 }
 
 // chunkSource serves a snapshot's chunks to retrieve, decoding each when
@@ -99,11 +101,24 @@ func (s *Store) view(wait bool) (*View, error) {
 	// until the next build, so that a build that fails halfway leaves the
 	// graph (still searched through prev) no rows that could be unmapped.
 	s.rowsOwner = snap
-	idx, err := retrieve.NewWith(c, s.analyzers(), s.derivedOptions(snap, prev))
+	o := s.derivedOptions(snap, prev)
+	var lex *builtLexical
+	if o.BM25 == nil && !s.opts.ReadOnly && snap.NumChunks() >= PersistMinChunks {
+		// A writer (one that will persist it) builds a large lexical index
+		// within its memory budget; in memory, the postings of a million
+		// chunks took gigabytes.
+		if lex, err = s.buildLexical(snap); err != nil {
+			slog.Warn("building the lexical index in memory instead", "dir", s.dir, "err", err)
+			lex = nil
+		} else {
+			o.BM25 = lex.m
+		}
+	}
+	idx, err := retrieve.NewWith(c, s.analyzers(), o)
 	if err != nil {
 		return nil, fmt.Errorf("disk: indexing %s: %w", s.dir, err)
 	}
-	v := &View{Snap: snap, Index: idx}
+	v := &View{Snap: snap, Index: idx, lexical: lex}
 	s.viewMu.Lock()
 	if s.views.cur == nil || s.views.cur.Snap.Generation() < snap.Generation() || s.views.cur.Snap.storeID != snap.storeID {
 		s.views.cur = v
