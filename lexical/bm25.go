@@ -63,8 +63,7 @@ func NewBM25Index(ix *Index, opts BM25Options) *BM25 {
 	m.weights = make([][]float64, ix.NumTerms())
 	all := make([]float64, ix.numPostings())
 	for t := range m.idf {
-		df := ix.DocFreq(t)
-		idf := math.Log(1 + (float64(n-df)+0.5)/(float64(df)+0.5))
+		idf := bm25IDF(n, ix.DocFreq(t))
 		m.idf[t] = idf
 		p := ix.Postings(t)
 		w := all[:len(p.Docs):len(p.Docs)]
@@ -185,6 +184,12 @@ func (m *BM25) ScoreDoc(tokens []string, doc int) float64 {
 		s += bm25Weight(m.idf[id], float64(freqs[i]), k1, b, float64(m.ix.lengths[doc]), avg)
 	}
 	return s
+}
+
+// bm25IDF is the idf of a term in df of n documents. Both model builders
+// (NewBM25Index and InPlaceBuilder) compute it here, so the bits agree.
+func bm25IDF(n, df int) float64 {
+	return math.Log(1 + (float64(n-df)+0.5)/(float64(df)+0.5))
 }
 
 // bm25Weight is one posting's whole contribution: a term of idf idf found f

@@ -254,11 +254,15 @@ func (ix *Index) DocLen(doc int) int { return int(ix.lengths[doc]) }
 
 // AvgDocLen is the mean number of analysed tokens per document, 0 for an
 // empty index.
-func (ix *Index) AvgDocLen() float64 {
-	if len(ix.lengths) == 0 {
+func (ix *Index) AvgDocLen() float64 { return avgLen(ix.total, uint64(len(ix.lengths))) }
+
+// avgLen is the mean of n documents' lengths summing to total, 0 for none:
+// the one expression every writer and reader of the models uses.
+func avgLen(total, n uint64) float64 {
+	if n == 0 {
 		return 0
 	}
-	return float64(ix.total) / float64(len(ix.lengths))
+	return float64(total) / float64(n)
 }
 
 // DocTerms returns document doc's term ids, increasing, with their

@@ -108,80 +108,35 @@ func (m *BM25) AppendInPlace(b []byte) []byte {
 			maxFreq = max(maxFreq, f)
 		}
 	}
-	width := uint64(4)
-	switch {
-	case maxFreq <= math.MaxUint8:
-		width = 1
-	case maxFreq <= math.MaxUint16:
-		width = 2
-	}
-	l := layoutOf(uint64(ix.N()), uint64(nt), p, dict, width)
-	start := len(b)
-	b = slices.Grow(b, int(l[secEnd])+4)
-	pad := func() {
-		for (len(b)-start)%8 != 0 {
-			b = append(b, 0)
-		}
-	}
-	le := binary.LittleEndian
-	b = append(b, inplaceMagic...)
-	for _, v := range [inplaceFields - 1]uint64{
-		uint64(ix.N()), uint64(nt), p, ix.total,
-		math.Float64bits(m.opts.K1), math.Float64bits(m.opts.B), math.Float64bits(ix.AvgDocLen()),
-		width, dict,
-	} {
-		b = le.AppendUint64(b, v)
-	}
-	for _, off := range l {
-		b = le.AppendUint64(b, off)
-	}
-	for _, n := range ix.lengths {
-		b = le.AppendUint32(b, n)
-	}
-	pad()
-	end := uint32(0)
-	b = le.AppendUint32(b, 0)
-	for t := range nt {
-		end += uint32(len(ix.term(t)))
-		b = le.AppendUint32(b, end)
-	}
-	pad()
-	for t := range nt {
-		b = append(b, ix.term(t)...)
-	}
-	pad()
-	next := uint64(0)
-	b = le.AppendUint64(b, 0)
-	for t := range nt {
-		next += uint64(ix.docFreqChecked(t))
-		b = le.AppendUint64(b, next)
-	}
-	for _, x := range m.idf {
-		b = le.AppendUint64(b, math.Float64bits(x))
-	}
-	for _, x := range m.upper {
-		b = le.AppendUint64(b, math.Float64bits(x))
-	}
-	for t := range nt {
-		for _, d := range ix.Postings(t).Docs {
-			b = le.AppendUint32(b, d)
-		}
-	}
-	pad()
-	for t := range nt {
-		for _, f := range ix.Postings(t).Freqs {
-			switch width {
-			case 1:
-				b = append(b, byte(f))
-			case 2:
-				b = le.AppendUint16(b, uint16(f))
-			default:
-				b = le.AppendUint32(b, f)
+	form := inplaceForm{
+		n: uint64(ix.N()), nt: uint64(nt), p: p, total: ix.total,
+		width: freqWidth(maxFreq), dict: dict,
+		k1: m.opts.K1, b: m.opts.B,
+		lengths: ix.lengths,
+		term:    ix.term,
+		df:      func(t int) uint64 { return uint64(ix.docFreqChecked(t)) },
+		idf:     m.idf, upper: m.upper,
+		postings: func(f *formWriter, freqs bool) error {
+			for t := range nt {
+				ps := ix.Postings(t)
+				if freqs {
+					for _, x := range ps.Freqs {
+						f.freq(x)
+					}
+					continue
+				}
+				for _, d := range ps.Docs {
+					f.u32(d)
+				}
 			}
-		}
+			return nil
+		},
 	}
-	pad()
-	return le.AppendUint32(b, crc32.Checksum(b[start:], castagnoli))
+	f := formWriter{b: slices.Grow(b, int(form.layout()[secEnd])+4), start: len(b)}
+	if err := form.write(&f); err != nil {
+		panic(err) // the counts above are the postings': cannot happen
+	}
+	return f.b
 }
 
 // VerifyInPlace checks the CRC-32C trailer of an in-place form, the check

@@ -153,13 +153,18 @@ func compareIndexes(t *testing.T, ix, flat *Index) {
 	}
 }
 
+// randomQueries is n of randomQuery's queries, as text.
+func randomQueries(rng *rand.Rand, words []string, n int) []string {
+	queries := make([]string, n)
+	for i := range queries {
+		queries[i] = strings.Join(randomQuery(rng, words), " ")
+	}
+	return queries
+}
+
 func TestInPlaceRandomCorpus(t *testing.T) {
 	docs, words := zipfCorpus(4000, 11)
-	rng := rand.New(rand.NewPCG(12, 13))
-	var queries []string
-	for range 150 {
-		queries = append(queries, strings.Join(randomQuery(rng, words), " "))
-	}
+	queries := randomQueries(rand.New(rand.NewPCG(12, 13)), words, 150)
 	for _, opts := range []BM25Options{DefaultBM25Options(), {K1: 0.9, B: 0.4}, {K1: 0, B: 1}, {K1: 2, B: 0}} {
 		t.Run(fmt.Sprintf("k1=%v,b=%v", opts.K1, opts.B), func(t *testing.T) {
 			m := NewBM25(docs, analysis.Sklearn(), opts)
@@ -207,8 +212,19 @@ func TestInPlaceCopied(t *testing.T) {
 	compareIndexes(t, m.ix, flat.ix)
 }
 
-// TestInPlaceSeeds compares the models on the seeds' corpora and questions.
-func TestInPlaceSeeds(t *testing.T) {
+// seedCorpus is one of the seeds' corpora with its questions, analyzer
+// and BM25 parameters.
+type seedCorpus struct {
+	name    string
+	docs    []string
+	queries []string
+	an      analysis.Analyzer
+	opts    BM25Options
+}
+
+// seedCorpora loads the seeds' corpora and questions.
+func seedCorpora(t *testing.T) []seedCorpus {
+	t.Helper()
 	var s0 seed000
 	loadJSON(t, filepath.Join(fixtures, "seed000-rulebook-it.json"), &s0)
 	var s1 seed001
@@ -235,22 +251,24 @@ func TestInPlaceSeeds(t *testing.T) {
 	}
 	q2 = append(q2, s2.Unanswerable...)
 
-	for _, c := range []struct {
-		name    string
-		docs    []string
-		queries []string
-		an      analysis.Analyzer
-		opts    BM25Options
-	}{
+	cs := []seedCorpus{
 		{"seed000", docs0, q0, analysis.Italian(), DefaultBM25Options()},
 		{"seed001", docs1, s1.Queries, analysis.Seed001(), BM25Options{K1: 1.5, B: 0.75}},
 		{"seed002", handbookChunks(s2.Handbook), q2, analysis.English(), sciFactParams},
 		{"seed002-charwb", handbookChunks(s2.Handbook), q2, analysis.CharWB(4, 5), DefaultBM25Options()},
-	} {
+	}
+	for _, c := range cs {
+		if len(c.docs) < 6 || len(c.queries) < 3 {
+			t.Fatalf("%s: %d documents, %d queries", c.name, len(c.docs), len(c.queries))
+		}
+	}
+	return cs
+}
+
+// TestInPlaceSeeds compares the models on the seeds' corpora and questions.
+func TestInPlaceSeeds(t *testing.T) {
+	for _, c := range seedCorpora(t) {
 		t.Run(c.name, func(t *testing.T) {
-			if len(c.docs) < 6 || len(c.queries) < 3 {
-				t.Fatalf("%d documents, %d queries", len(c.docs), len(c.queries))
-			}
 			m := NewBM25(c.docs, c.an, c.opts)
 			flat, _ := openInPlace(t, m)
 			compareModels(t, m, flat, c.queries, []int{1, 3, 100})
