@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"unsafe"
@@ -11,6 +12,11 @@ import (
 	"github.com/fonte-rag/fonte/lexical"
 	"github.com/fonte-rag/fonte/retrieve"
 )
+
+// buildDirName is the store's folder for a build's temporary files (the
+// lexical index's sorted runs), which Purge removes with whatever a crash
+// left there.
+const buildDirName = "build.tmp"
 
 // lexBatch is how many chunks are analysed in parallel between two
 // additions to the lexical builder: enough to keep every core busy, few
@@ -25,18 +31,23 @@ type builtLexical struct {
 	gen  uint64
 	blob []byte
 	m    *lexical.BM25
+	runs int // sorted runs the build spilled
 }
 
 // buildLexical builds the lexical index of snap within bounded memory: the
 // chunks are analysed a batch at a time and their postings gathered by
-// lexical.InPlaceBuilder, which spills sorted runs to the store's folder
-// beyond TxMemory bytes and merges them into the in-place form, written
+// lexical.InPlaceBuilder, which spills sorted runs to the store's build
+// folder beyond TxMemory bytes and merges them into the in-place form, written
 // with the lexical blob's header to a file that is then mapped. Memory
 // grows with the budget and the number of distinct terms, not with the
 // corpus.
 func (s *Store) buildLexical(snap *Snapshot) (_ *builtLexical, err error) {
 	an := s.analyzers()
-	b := lexical.NewInPlaceBuilder(lexical.InPlaceBuilderOptions{BM25: retrieve.BM25Params, Budget: s.opts.txMemory(), Dir: s.dir})
+	dir := s.path(buildDirName)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, wrapFile("building the lexical index", dir, err)
+	}
+	b := lexical.NewInPlaceBuilder(lexical.InPlaceBuilderOptions{BM25: retrieve.BM25Params, Budget: s.opts.txMemory(), Dir: dir})
 	defer func() {
 		if cerr := b.Close(); err == nil && cerr != nil {
 			err = cerr
@@ -45,7 +56,8 @@ func (s *Store) buildLexical(snap *Snapshot) (_ *builtLexical, err error) {
 	if err := s.addChunks(snap, an, b); err != nil {
 		return nil, err
 	}
-	path := s.path(fmt.Sprintf("lexical-%d.tmp", snap.Generation()))
+	runs := b.Runs()
+	path := filepath.Join(dir, fmt.Sprintf("lexical-%d.tmp", snap.Generation()))
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return nil, wrapFile("building the lexical index", path, err)
@@ -80,7 +92,7 @@ func (s *Store) buildLexical(snap *Snapshot) (_ *builtLexical, err error) {
 	// The model reads the mapping for as long as it lives (an index keeps
 	// it): unmap when it is gone.
 	runtime.AddCleanup(m, unmapIfMapped, blob)
-	return &builtLexical{gen: snap.Generation(), blob: blob, m: m}, nil
+	return &builtLexical{gen: snap.Generation(), blob: blob, m: m, runs: runs}, nil
 }
 
 // addChunks analyses every chunk of snap, in order, into b: a batch at a

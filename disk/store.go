@@ -444,6 +444,10 @@ func (s *Store) purgeFiles() error {
 	if err != nil {
 		return err
 	}
+	// A build's temporary files hold analysed text too.
+	if err := os.RemoveAll(s.path(buildDirName)); err != nil {
+		return wrapFile("removing", s.path(buildDirName), err)
+	}
 	return s.removeUnreferenced(keepSet(m.files()))
 }
 
