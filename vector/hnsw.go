@@ -144,7 +144,9 @@ const (
 // heap), against hnswlib's 1,810. An External index (see HNSWOptions)
 // keeps the caller's vectors instead: its blocks hold the links alone,
 // and EncodeLinks writes it without the vectors of its live nodes, for
-// DecodeHNSWLinks to refer to them again.
+// DecodeHNSWLinks to refer to them again. AppendInPlace writes an External
+// index as the slices it holds, for OpenHNSWInPlace to search where a
+// read-only mapping holds them, with no decoding (see hnsw_inplace.go).
 //
 // AddBatch builds with several goroutines, as hnswlib's parallel build
 // does. Fresh ids added by Add or by a one-worker AddBatch give the same
