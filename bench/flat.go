@@ -1,7 +1,7 @@
 package main
 
 // Exact dense search: fonte's Flat (and its exact int8 variant, and a
-// float32-only scan) against FAISS IndexFlatIP (faisspeer/flat.py) and
+// Flat without its int8 copy, scanning float32 only) against FAISS IndexFlatIP (faisspeer/flat.py) and
 // chromem-go. Each run is one process per engine on one thread that loads
 // the data file, adds the vectors (timed, with the growth of the live Go
 // heap and of the resident set over the adds: the index's memory), then
@@ -54,7 +54,7 @@ type exactIndex interface {
 const (
 	flatDefault = "flat"    // vector.Flat: float32 rows and their int8 copy
 	flatInt8    = "int8"    // vector.FlatInt8 with KeepFloat
-	flatFloat32 = "float32" // float32 rows only: an IVF of one cell
+	flatFloat32 = "float32" // vector.Flat with NoInt8: float32 rows only
 )
 
 // memoryMark is the live heap and the settled resident set at one moment.
@@ -89,9 +89,7 @@ func workerFlatFonte(args []string, kind string) error {
 		// proven bound: the same results as Flat.
 		idx = vector.NewFlatInt8(s.dim, vector.FlatInt8Options{KeepFloat: true})
 	case flatFloat32:
-		if idx, err = newFloat32Flat(s); err != nil {
-			return err
-		}
+		idx = vector.NewFlatWith(s.dim, vector.FlatOptions{NoInt8: true})
 	default:
 		return fmt.Errorf("flat-fonte: unknown index %q", kind)
 	}
@@ -115,13 +113,7 @@ func workerFlatFonte(args []string, kind string) error {
 		}
 	})
 	var res [][]vector.Result
-	if kind == flatFloat32 {
-		// Not a batch search (see float32Flat): a batch figure would be
-		// its single queries again, so only the results are kept.
-		res = idx.SearchBatch(qs, s.k)
-	} else {
-		timeQueries("batch_qps", s.nq, func() { res = idx.SearchBatch(qs, s.k) })
-	}
+	timeQueries("batch_qps", s.nq, func() { res = idx.SearchBatch(qs, s.k) })
 	fmt.Printf("recall %.4f\n", s.recall(s.nq, func(q int) []uint64 {
 		ids := make([]uint64, len(res[q]))
 		for i, r := range res[q] {
@@ -203,37 +195,4 @@ func workerFlatChromem(args []string) error {
 	// would take chromem-go half a minute more per run).
 	fmt.Printf("recall %.4f\n", s.recall(single, func(q int) []uint64 { return got[q] }))
 	return nil
-}
-
-// float32Flat is an exact float32-only scan: vector.IVF with one cell,
-// probed whole. vector.Flat keeps an int8 copy of its rows and scans it one
-// query at a time, with no option to leave it out; an IVF's cells are
-// stored as Flat's rows were before that copy (ids, float32 rows, an id
-// map) and scanned by the same function as Flat's float32 path
-// (scanRows), so one cell is Flat without the int8 copy, in memory and in
-// speed. It has no batch search: SearchBatch is its single queries in
-// turn, and the worker prints no batch figure for it.
-type float32Flat struct{ ivf *vector.IVF }
-
-// newFloat32Flat returns an empty float32Flat for s's dimension; the one
-// centroid is trained on the first row (any row: every vector goes to the
-// only cell).
-func newFloat32Flat(s *denseSet) (float32Flat, error) {
-	x := vector.NewIVF(s.dim, 1, nil)
-	return float32Flat{x}, x.Train(s.row(0))
-}
-
-func (x float32Flat) Add(id uint64, v []float32) error { return x.ivf.Add(id, v) }
-
-func (x float32Flat) Search(q []float32, k int) []vector.Result {
-	res, _ := x.ivf.Search(q, k, 1)
-	return res
-}
-
-func (x float32Flat) SearchBatch(qs [][]float32, k int) [][]vector.Result {
-	out := make([][]vector.Result, len(qs))
-	for i, q := range qs {
-		out[i] = x.Search(q, k)
-	}
-	return out
 }

@@ -6,8 +6,8 @@
 //     in memory and written to disk (build time, the index's heap, size on
 //     disk, open time, single-thread queries per second at top 10 and top
 //     100 on both, nDCG@10 and recall@100);
-//   - flat: exact dense search, fonte's Flat (and FlatInt8, and a
-//     float32-only scan) against FAISS IndexFlatIP (Python) and
+//   - flat: exact dense search, fonte's Flat (and FlatInt8, and a Flat
+//     without its int8 copy) against FAISS IndexFlatIP (Python) and
 //     chromem-go, one query at a time and in one batch, on one thread,
 //     with each index's memory per vector;
 //   - hnsw: fonte's HNSW against hnswlib (native and Python) and

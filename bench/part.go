@@ -168,7 +168,7 @@ func (b *bench) flatPart(data string, faiss *engine) *part {
 		return func(string) []string { return []string{w, "-data", "DATA", "-single", strconv.Itoa(c.single)} }
 	}
 	fonte := b.goEngine("fonte", "fonte Flat (int8 copy scanned, float32 re-score)", true, args("flat-fonte"))
-	f32 := b.goEngine("fonte-f32", "fonte float32 scan only (IVF, 1 cell)", true, args("flat-fonte-f32"))
+	f32 := b.goEngine("fonte-f32", "fonte Flat, float32 only (NoInt8)", true, args("flat-fonte-f32"))
 	int8 := b.goEngine("fonte-int8", "fonte FlatInt8 (exact)", true, args("flat-fonte-int8"))
 	chromem := b.goEngine("chromem", "chromem-go "+moduleVersion("github.com/philippgille/chromem-go"), true, args("flat-chromem"))
 	p := &part{
@@ -197,7 +197,7 @@ func (b *bench) flatPart(data string, faiss *engine) *part {
 		fmt.Sprintf("%s × %d vectors, top 10, one thread (GOMAXPROCS=1; OMP/OpenBLAS threads 1). Single-query: the first %d queries one call each; batch: all %d queries in one call.",
 			thousands(c.n), denseDim, c.single, c.queries),
 		"fonte Flat (`vector.NewFlat`) keeps the float32 rows and an int8 copy of them (codes padded to a multiple of 64 bytes, a float32 scale and an int32 code sum a row: dim + 8 bytes at dimension 384): one query at a time it scans the codes and re-scores in float32 every row a proven error bound cannot rule out, so it returns the float32 scan's results; its batch search reads the float32 rows. " +
-			"fonte float32 scan only: vector/ has no option to build a Flat without the int8 copy, so this column is `vector.NewIVF(dim, 1, nil)`, one cell probed whole: its cell stores ids and float32 rows as Flat does, scanned by the same function as Flat's float32 path, and nothing else; it has no batch search (—). " +
+			"fonte Flat, float32 only is `vector.NewFlatWith(dim, vector.FlatOptions{NoInt8: true})`: the float32 rows and nothing else (4·dim bytes a vector beside the ids), every search a float32 scan, the same results as Flat; its batch search is Flat's. " +
 			"fonte FlatInt8 (exact) is `vector.NewFlatInt8` with `KeepFloat`: the same int8 copy and float32 rows, the same results as Flat, its batch search on the codes too. The fonte columns other than Flat have no ratio column.",
 		"Memory: the growth over creating the index and adding every vector, per vector, with the data already loaded: the live Go heap after a collection and the resident set after one that returns freed memory (Go engines), the resident set of the Python process (FAISS). chromem-go keeps the embedding slice of each document it is given, so the copies made for it count as its memory. The float32 vector alone is 1,536 bytes at dimension 384.",
 		"chromem-go has no batch search (—); its recall is over the queries it searched one at a time.",

@@ -16,8 +16,11 @@
 // concurrently with each other, and writes (Add, Delete, Train) exclude
 // them.
 //
-// Where things are: flat.go, flat_int8.go and rows8.go hold the exact
-// indexes and their int8 rows; ivf.go and kmeans.go the IVF index;
+// Where things are: flat.go and flat_int8.go hold the exact indexes that
+// own their rows, flat_view.go FlatView, the exact index over rows that
+// live elsewhere (a store's mapped segments), rows8.go the int8 copy of
+// rows they share (Int8Block) and exact8.go the exact search over rows in
+// parts, each with or without that copy; ivf.go and kmeans.go the IVF index;
 // encode.go the Flat and IVF encodings and the decoder they share with
 // HNSW. HNSW is split by concern: hnsw.go (options, type, constructor),
 // hnsw_nodes.go (node storage), hnsw_insert.go (graph and insertion),

@@ -48,19 +48,33 @@ type Flat struct {
 	data  []float32      // len(ids) rows of dim values
 	ids   []uint64       // ids[i] is the id of row i
 	row   map[uint64]int // id -> row, for replacing and deleting
-	rows8 int8Rows       // the int8 copy of data; empty when !has8
-	has8  bool           // dim allows int8 codes (up to maxFlatInt8Dim)
+	rows8 Int8Block      // the int8 copy of data; empty when !has8
+	has8  bool           // the int8 copy is kept: the options and the dimension allow it
 
 	scratch sync.Pool // *flat8Scratch
 }
 
-// NewFlat returns an empty exact index for vectors of length dim. It panics
-// if dim < 1.
-func NewFlat(dim int) *Flat {
+// FlatOptions configures a Flat made by NewFlatWith.
+type FlatOptions struct {
+	// NoInt8 keeps no int8 copy of the rows: the index holds the float32
+	// rows alone (4·dim bytes a vector, a fifth less than the default at
+	// dimension 384) and every search scans them in float32, bound by
+	// memory bandwidth. The results are the same either way.
+	NoInt8 bool
+}
+
+// NewFlat returns an empty exact index for vectors of length dim, with the
+// default options: an int8 copy of the rows for single-query searches. It
+// panics if dim < 1.
+func NewFlat(dim int) *Flat { return NewFlatWith(dim, FlatOptions{}) }
+
+// NewFlatWith returns an empty exact index for vectors of length dim with
+// the options o. It panics if dim < 1.
+func NewFlatWith(dim int, o FlatOptions) *Flat {
 	if dim < 1 {
 		panic(fmt.Sprintf("vector: NewFlat dimension %d, want at least 1", dim))
 	}
-	return &Flat{dim: dim, row: make(map[uint64]int), rows8: newInt8Rows(dim), has8: dim <= maxFlatInt8Dim}
+	return &Flat{dim: dim, row: make(map[uint64]int), rows8: newInt8Rows(dim), has8: !o.NoInt8 && dim <= maxFlatInt8Dim}
 }
 
 // Dim returns the length of the vectors the index holds.
@@ -262,17 +276,31 @@ func (f *Flat) search(q []float32, k int) []Result {
 		return nil
 	}
 	k = min(k, len(f.ids))
-	if f.use8() {
-		s := getFlat8Scratch(&f.scratch, f.rows8.stride)
-		defer f.scratch.Put(s)
-		s.prepare(q)
-		if f.rows8.overflowSafe(&s.q) {
-			return exactSearch8(&f.rows8, s, q, f.data, f.ids, f.dim, k, nil)
-		}
+	if res, ok := f.search8(q, k, nil); ok {
+		return res
 	}
 	t := newTopK(k, make([]Result, 0, k))
 	scanRows(&t, q, f.data, f.ids, f.dim)
 	return t.sorted()
+}
+
+// search8 runs the search on the int8 path, the rows one part, and
+// reports false when it should not be taken (see use8) or cannot be (a
+// query whose scores could overflow the error bound's assumptions); the
+// caller holds at least a read lock and 1 <= k <= the number of rows.
+func (f *Flat) search8(q []float32, k int, allow func(uint64) bool) ([]Result, bool) {
+	if !f.use8() {
+		return nil, false
+	}
+	s := getFlat8Scratch(&f.scratch, f.rows8.Stride)
+	defer f.scratch.Put(s)
+	s.prepare(q)
+	if !f.rows8.bound().overflowSafe(&s.q) {
+		return nil, false
+	}
+	part := [1]rowPart{{data: f.data, b: &f.rows8, n: len(f.ids)}}
+	rs := rowParts{parts: part[:], ids: f.ids, dim: f.dim, bound: f.rows8.bound()}
+	return rs.search8(s, q, k, allow), true
 }
 
 // flat8MinRows is the size from which a single-query search scans the
@@ -312,22 +340,34 @@ func scanRows(t *topK, q, data []float32, ids []uint64, dim int) {
 	}
 }
 
-// offer pushes the candidates (ids[i], scores[i]) into t. Once t is full
-// almost every candidate of a large index scores below the root, and
-// firstGE skips those many scores per instruction; a score equal to the
-// root's goes to push, which breaks the tie by id.
-func offer(t *topK, scores []float32, ids []uint64) {
-	ids = ids[:len(scores)]
+// offer pushes the candidates (ids[i], scores[i]) into t.
+func offer(t *topK, scores []float32, ids []uint64) { offerFrom(t, scores, ids, 0) }
+
+// offerFrom pushes the candidates of scores into t, the id of scores[i]
+// being ids[base+i], or base+i when ids is nil (rows numbered as ids).
+// Once t is full almost every candidate of a large index scores below the
+// root, and firstGE skips those many scores per instruction; a score
+// equal to the root's goes to push, which breaks the tie by id.
+func offerFrom(t *topK, scores []float32, ids []uint64, base int) {
+	if ids != nil {
+		ids = ids[base : base+len(scores)]
+	}
+	id := func(i int) uint64 {
+		if ids == nil {
+			return uint64(base + i)
+		}
+		return ids[i]
+	}
 	i := 0
 	for ; i < len(scores) && !t.full(); i++ {
-		t.push(Result{ID: ids[i], Score: scores[i]})
+		t.push(Result{ID: id(i), Score: scores[i]})
 	}
 	for i < len(scores) {
 		i += firstGE(scores[i:], t.h[0].Score)
 		if i == len(scores) {
 			return
 		}
-		t.push(Result{ID: ids[i], Score: scores[i]})
+		t.push(Result{ID: id(i), Score: scores[i]})
 		i++
 	}
 }
@@ -349,13 +389,8 @@ func (f *Flat) SearchFilter(q []float32, k int, allow func(id uint64) bool) []Re
 		return nil
 	}
 	k = min(k, len(f.ids))
-	if f.use8() {
-		s := getFlat8Scratch(&f.scratch, f.rows8.stride)
-		defer f.scratch.Put(s)
-		s.prepare(q)
-		if f.rows8.overflowSafe(&s.q) {
-			return exactSearch8(&f.rows8, s, q, f.data, f.ids, f.dim, k, allow)
-		}
+	if res, ok := f.search8(q, k, allow); ok {
+		return res
 	}
 	t := newTopK(k, make([]Result, 0, k))
 	for i, id := range f.ids {

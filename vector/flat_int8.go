@@ -39,7 +39,7 @@ type FlatInt8 struct {
 	dim  int
 	keep bool // float32 vectors kept, searches exact
 
-	rows8 int8Rows       // the codes, row by row
+	rows8 Int8Block      // the codes, row by row
 	data  []float32      // the float32 vectors when keep, else nil
 	ids   []uint64       // ids[i] is the id of row i
 	row   map[uint64]int // id -> row
@@ -181,16 +181,16 @@ func (f *FlatInt8) search(q []float32, k int) []Result {
 		return nil
 	}
 	k = min(k, len(f.ids))
-	s := getFlat8Scratch(&f.scratch, f.rows8.stride)
+	s := getFlat8Scratch(&f.scratch, f.rows8.Stride)
 	defer f.scratch.Put(s)
 	s.prepare(q)
 	if f.keep {
-		if !f.rows8.overflowSafe(&s.q) {
-			t := newTopK(k, make([]Result, 0, k))
-			scanRows(&t, q, f.data, f.ids, f.dim)
-			return t.sorted()
+		part := [1]rowPart{{data: f.data, b: &f.rows8, n: len(f.ids)}}
+		rs := rowParts{parts: part[:], ids: f.ids, dim: f.dim, bound: f.rows8.bound()}
+		if !rs.bound.overflowSafe(&s.q) {
+			return rs.search32(s, q, k, nil)
 		}
-		return exactSearch8(&f.rows8, s, q, f.data, f.ids, f.dim, k, nil)
+		return rs.search8(s, q, k, nil)
 	}
 	t := newTopK(k, make([]Result, 0, k))
 	n := len(f.ids)

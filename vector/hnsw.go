@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 )
 
 // HNSWOptions are the tunables of an HNSW index. The zero value of every
@@ -143,7 +144,9 @@ const (
 // heap), against hnswlib's 1,810. An External index (see HNSWOptions)
 // keeps the caller's vectors instead: its blocks hold the links alone,
 // and EncodeLinks writes it without the vectors of its live nodes, for
-// DecodeHNSWLinks to refer to them again.
+// DecodeHNSWLinks to refer to them again. AppendInPlace writes an External
+// index as the slices it holds, for OpenHNSWInPlace to search where a
+// read-only mapping holds them, with no decoding (see hnsw_inplace.go).
 //
 // AddBatch builds with several goroutines, as hnswlib's parallel build
 // does. Fresh ids added by Add or by a one-worker AddBatch give the same
@@ -184,7 +187,10 @@ type HNSW struct {
 	upperOff []uint32    // node -> start of its blocks in upper (level > 0 only)
 	upper    []uint32    // per node with level L > 0: L blocks of 1+m words, layers 1..L
 	dead     []uint64    // bitset of deleted nodes
+	// byID maps live ids to nodes. A graph opened in place builds it on
+	// first need (idMap), so that opening does no work per node.
 	byID     map[uint64]uint32
+	byIDOnce sync.Once
 	live     int // nodes not deleted
 	deleted  int
 	entry    uint32 // entry point, a node on the top layer
@@ -196,6 +202,12 @@ type HNSW struct {
 	fitAt int      // node count when the codec was fitted
 
 	scratch sync.Pool // *hnswScratch
+
+	// ip is set while the slices above are views of an in-place form
+	// (OpenHNSWInPlace), read-only memory: every change first makes the
+	// graph own copies (own). damage is the first damage found in a form.
+	ip     *inPlaceState
+	damage atomic.Pointer[error]
 }
 
 // NewHNSW returns an empty HNSW index for vectors of length dim. It panics

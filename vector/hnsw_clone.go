@@ -11,10 +11,14 @@ import (
 // the keys a corpus lost, add the new ones) would hold its write lock, and
 // so every search, for the whole batch. An External clone refers to the
 // same rows. Later Adds draw levels from a generator seeded with the node
-// count, as a decoded index does.
+// count, as a decoded index does. Every slice is copied: a clone of a
+// graph opened in place refers to nothing in the form (its tombstones'
+// vectors and codec are copied too, and its damaged nodes' lists emptied
+// as own does), so the form may be released while the clone lives.
 func (h *HNSW) Clone() *HNSW {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
+	byID := h.idMap()
 	c := &HNSW{
 		dim: h.dim, m: h.m, m0: h.m0, efC: h.efC, efS: h.efS, mult: h.mult,
 		keepPruned: h.keepPruned, share: h.share, quantize: h.quantize, external: h.external,
@@ -22,9 +26,14 @@ func (h *HNSW) Clone() *HNSW {
 		stride: h.stride, linkOff: h.linkOff,
 		rows: slices.Clone(h.rows), ids: slices.Clone(h.ids), level: slices.Clone(h.level),
 		upperOff: slices.Clone(h.upperOff), upper: slices.Clone(h.upper), dead: slices.Clone(h.dead),
-		byID: maps.Clone(h.byID), live: h.live, deleted: h.deleted, entry: h.entry, top: h.top,
+		byID: maps.Clone(byID), live: h.live, deleted: h.deleted, entry: h.entry, top: h.top,
 		codec: h.codec, codes: slices.Clone(h.codes), codeW: h.codeW, fitAt: h.fitAt,
 	}
 	c.setNodes(slices.Clone(h.nodes))
+	h.ownRows(c)
+	h.cutDamaged(c)
+	if err := h.Damage(); err != nil {
+		c.noteDamage(err)
+	}
 	return c
 }

@@ -12,10 +12,11 @@ import (
 func (h *HNSW) Delete(id uint64) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	n, ok := h.byID[id]
+	n, ok := h.idMap()[id]
 	if !ok {
 		return false
 	}
+	h.own()
 	h.remove(n)
 	h.maybeCompact()
 	return true
@@ -67,6 +68,7 @@ func (h *HNSW) reset() {
 func (h *HNSW) Compact() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.own()
 	if h.live == 0 {
 		h.reset()
 		return

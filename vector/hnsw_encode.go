@@ -332,16 +332,8 @@ func (h *HNSW) validate(n int, entry uint32, top int) error {
 	}
 	h.entry, h.top = entry, top
 	for i := range uint32(n) {
-		for l := 0; l <= int(h.level[i]); l++ {
-			b := h.block(i, l)
-			if int(b[0]) > len(b)-1 {
-				return fmt.Errorf("node %d layer %d: %d links", i, l, b[0])
-			}
-			for _, x := range b[1 : 1+b[0]] {
-				if int(x) >= n || x == i || int(h.level[x]) < l {
-					return fmt.Errorf("node %d layer %d links to %d", i, l, x)
-				}
-			}
+		if err := h.checkNode(i); err != nil {
+			return err
 		}
 		if !h.isDead(i) {
 			if _, dup := h.byID[h.ids[i]]; dup {

@@ -25,6 +25,7 @@ func (h *HNSW) Add(id uint64, v []float32) error {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.own()
 	if uint64(len(h.ids)) >= maxHNSWNodes {
 		// Node numbers are uint32; Compact frees the tombstones' numbers.
 		return fmt.Errorf("vector: HNSW holds %d nodes, its limit", len(h.ids))
@@ -78,6 +79,7 @@ func (h *HNSW) AddBatch(ids []uint64, vecs [][]float32, workers int) error {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.own()
 	if uint64(len(h.ids))+uint64(len(last)) > maxHNSWNodes {
 		return fmt.Errorf("vector: HNSW holds %d nodes and AddBatch adds %d, over its limit", len(h.ids), len(last))
 	}

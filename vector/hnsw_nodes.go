@@ -40,13 +40,19 @@ func (h *HNSW) appendNodes(k int) {
 	h.setNodes(appendZeros(h.nodes, k*h.stride))
 }
 
-// links returns node n's links on layer l, and the block they live in
-// (count word first, then the capacity).
+// links returns node n's links on layer l. A graph opened in place
+// checks a node's lists the first time they are read, and gives none for
+// a damaged node (see inPlaceState).
 func (h *HNSW) links(n uint32, l int) []uint32 {
+	if h.ip != nil && !h.ip.sound(h, n) {
+		return nil
+	}
 	b := h.block(n, l)
 	return b[1 : 1+b[0]]
 }
 
+// block returns node n's block on layer l: the count word, then the
+// capacity.
 func (h *HNSW) block(n uint32, l int) []uint32 {
 	if l == 0 {
 		i := int(n)*h.stride + h.linkOff

@@ -39,19 +39,19 @@ func (h *HNSW) greedy(sc *hnswScratch, qr *querier, ep scored, l int) scored {
 
 // searchLayer is the paper's SEARCH-LAYER (Algorithm 2): a best-first
 // search of layer l from the entry points, keeping the ef best nodes
-// accepted as results in sc.res. Deleted nodes, and with allow nodes it
+// accepted as results in sc.res. Deleted nodes, and with accept nodes it
 // rejects, are expanded like any other (they keep the graph connected) but
 // never enter the results. budget > 0 caps the distances computed; the
 // search reports false when it hit the cap. The caller has started a
 // visited generation.
-func (h *HNSW) searchLayer(sc *hnswScratch, qr *querier, entries []scored, ef, l int, allow func(uint64) bool, budget int) bool {
+func (h *HNSW) searchLayer(sc *hnswScratch, qr *querier, entries []scored, ef, l int, accept func(uint32) bool, budget int) bool {
 	cand, res := sc.cand[:0], sc.res[:0]
 	for _, e := range entries {
 		if !sc.visit(e.n) {
 			continue
 		}
 		cand = pushMax(cand, e)
-		if h.accept(e.n, allow) {
+		if h.accept(e.n, accept) {
 			if len(res) < ef {
 				res = pushMin(res, e)
 			} else if e.s > res[0].s {
@@ -106,7 +106,7 @@ func (h *HNSW) searchLayer(sc *hnswScratch, qr *querier, entries []scored, ef, l
 			s := scores[i]
 			if len(res) < ef || s > res[0].s {
 				cand = pushMax(cand, scored{s, nb})
-				if h.accept(nb, allow) {
+				if h.accept(nb, accept) {
 					if len(res) < ef {
 						res = pushMin(res, scored{s, nb})
 					} else {
@@ -125,9 +125,9 @@ func (h *HNSW) searchLayer(sc *hnswScratch, qr *querier, entries []scored, ef, l
 	return ok
 }
 
-// accept reports whether node n may be a result: live, and allowed.
-func (h *HNSW) accept(n uint32, allow func(uint64) bool) bool {
-	return !h.isDead(n) && (allow == nil || allow(h.ids[n]))
+// accept reports whether node n may be a result: live, and accepted.
+func (h *HNSW) accept(n uint32, accept func(uint32) bool) bool {
+	return !h.isDead(n) && (accept == nil || accept(n))
 }
 
 func (h *HNSW) checkQuery(q []float32) {
@@ -151,7 +151,7 @@ func (h *HNSW) SearchEf(q []float32, k, ef int) []Result {
 	h.checkQuery(q)
 	h.mu.RLock()
 	defer h.mu.RUnlock()
-	return h.search(q, k, ef, nil)
+	return resultsOf(h.search(q, k, ef, nil))
 }
 
 // SearchFilter is Search restricted to the vectors whose id allow accepts;
@@ -176,22 +176,31 @@ func (h *HNSW) SearchFilter(q []float32, k int, allow func(id uint64) bool) []Re
 	h.checkQuery(q)
 	h.mu.RLock()
 	defer h.mu.RUnlock()
-	return h.search(q, k, h.efS, allow)
+	return resultsOf(h.search(q, k, h.efS, h.byIDFilter(allow)))
 }
 
-// search runs a query; the caller holds the read lock.
-func (h *HNSW) search(q []float32, k, ef int, allow func(uint64) bool) []Result {
+// byIDFilter turns a filter on ids into one on nodes.
+func (h *HNSW) byIDFilter(allow func(uint64) bool) func(uint32) bool {
+	if allow == nil {
+		return nil
+	}
+	return func(n uint32) bool { return allow(h.ids[n]) }
+}
+
+// search runs a query, with results as nodes; the caller holds the read
+// lock.
+func (h *HNSW) search(q []float32, k, ef int, accept func(uint32) bool) []NodeResult {
 	if k < 1 || h.live == 0 {
 		return nil
 	}
 	ef = max(ef, k)
 	if h.live <= ef {
-		return h.exact(q, k, allow) // the graph search would visit everything anyway
+		return h.exact(q, k, accept) // the graph search would visit everything anyway
 	}
 	budget := 0
-	if allow != nil {
-		if h.allowedEstimate(allow) <= exactFilterFactor*float64(ef) {
-			return h.exact(q, k, allow)
+	if accept != nil {
+		if h.allowedEstimate(accept) <= exactFilterFactor*float64(ef) {
+			return h.exact(q, k, accept)
 		}
 		budget = h.live / 2
 	}
@@ -208,11 +217,11 @@ func (h *HNSW) search(q []float32, k, ef int, allow func(uint64) bool) []Result 
 	}
 	sc.newGen(len(h.ids))
 	sc.w = append(sc.w[:0], ep)
-	if !h.searchLayer(sc, qr, sc.w, ef, 0, allow, budget) {
-		return h.exact(q, k, allow)
+	if !h.searchLayer(sc, qr, sc.w, ef, 0, accept, budget) {
+		return h.exact(q, k, accept)
 	}
 	kk := min(k, h.live)
-	t := newTopK(kk, make([]Result, 0, kk))
+	t := newNodeTopK(kk)
 	if qr.q8 != nil {
 		// Re-rank on float32, the vectors fetched as in the search.
 		sc.batch = sc.batch[:0]
@@ -226,19 +235,19 @@ func (h *HNSW) search(q []float32, k, ef int, allow func(uint64) bool) []Result 
 		}
 	}
 	for _, r := range sc.res {
-		t.push(Result{ID: h.ids[r.n], Score: r.s})
+		t.push(NodeResult{Node: r.n, ID: h.ids[r.n], Score: r.s})
 	}
 	if len(t.h) < kk {
 		// Tombstones or the filter cut the graph's reach; rare, and the
 		// contract is k results whenever k exist.
-		return h.exact(q, k, allow)
+		return h.exact(q, k, accept)
 	}
 	return t.sorted()
 }
 
-// allowedEstimate estimates how many live vectors allow accepts from a
+// allowedEstimate estimates how many live nodes accept accepts from a
 // sample of nodes evenly spread over the index.
-func (h *HNSW) allowedEstimate(allow func(uint64) bool) float64 {
+func (h *HNSW) allowedEstimate(accept func(uint32) bool) float64 {
 	step := max(1, len(h.ids)/filterSample)
 	seen, ok := 0, 0
 	for n := 0; n < len(h.ids); n += step {
@@ -246,7 +255,7 @@ func (h *HNSW) allowedEstimate(allow func(uint64) bool) float64 {
 			continue
 		}
 		seen++
-		if allow(h.ids[n]) {
+		if accept(uint32(n)) {
 			ok++
 		}
 	}
@@ -256,12 +265,12 @@ func (h *HNSW) allowedEstimate(allow func(uint64) bool) float64 {
 	return float64(ok) / float64(seen) * float64(h.live)
 }
 
-// exact is a Flat-style scan of the live (and allowed) vectors.
-func (h *HNSW) exact(q []float32, k int, allow func(uint64) bool) []Result {
+// exact is a Flat-style scan of the live (and accepted) vectors.
+func (h *HNSW) exact(q []float32, k int, accept func(uint32) bool) []NodeResult {
 	kk := min(k, h.live)
-	t := newTopK(kk, make([]Result, 0, kk))
+	t := newNodeTopK(kk)
 	for n, id := range h.ids {
-		if h.isDead(uint32(n)) || (allow != nil && !allow(id)) {
+		if !h.accept(uint32(n), accept) {
 			continue
 		}
 		s := Dot(q, h.vec(uint32(n)))
@@ -271,7 +280,7 @@ func (h *HNSW) exact(q []float32, k int, allow func(uint64) bool) []Result {
 				continue
 			}
 		}
-		t.push(Result{ID: id, Score: s})
+		t.push(NodeResult{Node: uint32(n), ID: id, Score: s})
 	}
 	if len(t.h) == 0 {
 		return nil

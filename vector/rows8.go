@@ -1,69 +1,159 @@
 package vector
 
 import (
+	"fmt"
 	"math"
 	"sync"
 )
 
-// This file holds the int8 copy of a set of float32 rows and the exact
-// search built on it, shared by FlatInt8 and by Flat's single-query path.
+// This file holds the int8 copy of a set of float32 rows, Int8Block,
+// shared by Flat, FlatInt8 and FlatView, its quantiser and the error
+// bound of its scores; exact8.go holds the exact search built on it.
 
 // maxFlatInt8Dim keeps every integer inner product of codes within int32:
 // 127·127·2¹⁷ < 2³¹.
 const maxFlatInt8Dim = 1 << 17
 
-// int8Rows is an int8 copy of float32 rows: each row x is stored as codes
-// c in [-127, 127], zero padded to stride bytes, and one scale
-// s = max|x_i|/127, so x ≈ s·c (see FlatInt8).
-type int8Rows struct {
-	stride int       // bytes per row of codes: the dimension rounded up to 64
-	codes  []int8    // rows of stride codes
-	scale  []float32 // per row: x ≈ scale·codes
-	csum   []int32   // per row: the sum of the codes, for the VNNI kernel
+// MaxInt8Dim is the largest dimension an Int8Block can hold: beyond it an
+// integer inner product of codes could overflow 32 bits. Flat keeps no
+// int8 copy above it.
+const MaxInt8Dim = maxFlatInt8Dim
+
+// Int8Block is the int8 copy of n rows of float32 values, the form Flat's
+// single-query search scans: each row x is stored as codes c in
+// [-127, 127], zero padded to Stride bytes, and one scale
+// s = max|x_i|/127, so x ≈ s·c (see FlatInt8). A search scans the codes,
+// a quarter of the float32 bytes, and re-scores in float32 every row
+// that the error bound (from MaxErr and MaxNorm) cannot rule out.
+//
+// QuantizeBlock builds one from rows; a store can write its slices to a
+// file and map them back, checking them with Check, and give them to
+// NewFlatView beside the rows they were made from.
+type Int8Block struct {
+	Stride int       // bytes of codes a row: the dimension rounded up to 64
+	Codes  []int8    // n rows of Stride codes
+	Scale  []float32 // n: row r is about Scale[r]·Codes[r·Stride:]
+	Sum    []int32   // n: the sum of each row's codes, for the VNNI kernel
 
 	// Upper bounds, over every row ever stored, of |x - s·c| (the
 	// quantisation error) and of |s·c|; they bound the error of an int8
 	// score for the exact search. Removing a row leaves them valid.
-	maxErr, maxNorm float64
+	MaxErr, MaxNorm float64
 }
 
-func newInt8Rows(dim int) int8Rows { return int8Rows{stride: (dim + 63) &^ 63} }
+// Int8Stride returns the bytes of codes an Int8Block keeps a row for
+// dimension dim: dim rounded up to 64, so that every row starts on a
+// 64-byte boundary of a 64-byte-aligned block and the kernels read whole
+// registers with no tail.
+func Int8Stride(dim int) int { return (dim + 63) &^ 63 }
+
+func newInt8Rows(dim int) Int8Block { return Int8Block{Stride: Int8Stride(dim)} }
+
+// QuantizeBlock returns the int8 copy of data, len(data)/dim rows of dim
+// values, row-major. It is deterministic, and bit for bit what Flat keeps
+// for the same rows, so a FlatView over the rows and this block returns
+// exactly what a Flat holding them returns. It panics if dim is outside
+// 1..MaxInt8Dim or len(data) is not a multiple of dim.
+func QuantizeBlock(dim int, data []float32) Int8Block {
+	if dim < 1 || dim > maxFlatInt8Dim {
+		panic(fmt.Sprintf("vector: QuantizeBlock dimension %d, want 1 to %d", dim, maxFlatInt8Dim))
+	}
+	if len(data)%dim != 0 {
+		panic(fmt.Sprintf("vector: QuantizeBlock got %d values, not a whole number of rows of %d", len(data), dim))
+	}
+	n := len(data) / dim
+	b := newInt8Rows(dim)
+	// Allocated whole: set appends row by row, which would copy the codes
+	// again at every growth.
+	b.Codes = make([]int8, 0, n*b.Stride)
+	b.Scale = make([]float32, 0, n)
+	b.Sum = make([]int32, 0, n)
+	for r := range n {
+		b.set(r, data[r*dim:(r+1)*dim])
+	}
+	return b
+}
+
+// Check reports whether b has the sizes of an int8 copy of n rows of
+// dimension dim: a block read back from a file may be cut short or belong
+// to other rows. It checks sizes and bounds only, not the codes, so that
+// it reads nothing of a mapped block; a damaged code is for the file's
+// checksum to find.
+func (b Int8Block) Check(dim, n int) error {
+	if err := b.check(dim, n); err != nil {
+		return fmt.Errorf("vector: int8 block: %w", err)
+	}
+	return nil
+}
+
+// check is Check without the error's prefix, for callers that name the
+// block their own way.
+func (b Int8Block) check(dim, n int) error {
+	switch {
+	case dim < 1 || dim > maxFlatInt8Dim:
+		return fmt.Errorf("dimension %d has no int8 copy: want 1 to %d", dim, maxFlatInt8Dim)
+	case b.Stride != Int8Stride(dim):
+		return fmt.Errorf("a stride of %d bytes, dimension %d needs %d: the block was made for another dimension", b.Stride, dim, Int8Stride(dim))
+	case len(b.Codes) != n*b.Stride:
+		return fmt.Errorf("%d bytes of codes, %d rows of %d bytes need %d: the block is cut short or was made for other rows", len(b.Codes), n, b.Stride, n*b.Stride)
+	case len(b.Scale) != n || len(b.Sum) != n:
+		return fmt.Errorf("%d scales and %d sums for %d rows: the block is cut short or was made for other rows", len(b.Scale), len(b.Sum), n)
+	case !(b.MaxErr >= 0 && b.MaxNorm >= 0) || math.IsInf(b.MaxErr, 0) || math.IsInf(b.MaxNorm, 0):
+		// NaN fails both comparisons; either would void the error bound
+		// and with it the exact results.
+		return fmt.Errorf("error bounds %g and %g, want finite values >= 0", b.MaxErr, b.MaxNorm)
+	}
+	return nil
+}
+
+// bound returns the bounds of b's rows.
+func (c *Int8Block) bound() int8Bound { return int8Bound{c.MaxErr, c.MaxNorm} }
+
+// int8Bound holds upper bounds, over a set of rows, of the quantisation
+// error |x - s·c| and of |s·c|, from which the error of every int8 score
+// is bounded.
+type int8Bound struct{ maxErr, maxNorm float64 }
+
+// merge returns the bounds of the union of the rows of b and o.
+func (b int8Bound) merge(o int8Bound) int8Bound {
+	return int8Bound{max(b.maxErr, o.maxErr), max(b.maxNorm, o.maxNorm)}
+}
 
 // set quantises v into row r, which is either a stored row or the next
 // one (r == the number of rows), which set appends.
-func (c *int8Rows) set(r int, v []float32) {
-	if r == len(c.scale) {
-		c.codes = append(c.codes, make([]int8, c.stride)...)
-		c.scale = append(c.scale, 0)
-		c.csum = append(c.csum, 0)
+func (c *Int8Block) set(r int, v []float32) {
+	if r == len(c.Scale) {
+		c.Codes = append(c.Codes, make([]int8, c.Stride)...)
+		c.Scale = append(c.Scale, 0)
+		c.Sum = append(c.Sum, 0)
 	}
-	q := flat8Quantize(v, c.codes[r*c.stride:(r+1)*c.stride])
-	c.scale[r], c.csum[r] = q.scale, q.sum
-	c.maxErr = max(c.maxErr, q.err)
-	c.maxNorm = max(c.maxNorm, q.norm)
+	q := flat8Quantize(v, c.Codes[r*c.Stride:(r+1)*c.Stride])
+	c.Scale[r], c.Sum[r] = q.scale, q.sum
+	c.MaxErr = max(c.MaxErr, q.err)
+	c.MaxNorm = max(c.MaxNorm, q.norm)
 }
 
 // move copies row src over row dst.
-func (c *int8Rows) move(dst, src int) {
-	copy(c.codes[dst*c.stride:(dst+1)*c.stride], c.codes[src*c.stride:(src+1)*c.stride])
-	c.scale[dst], c.csum[dst] = c.scale[src], c.csum[src]
+func (c *Int8Block) move(dst, src int) {
+	copy(c.Codes[dst*c.Stride:(dst+1)*c.Stride], c.Codes[src*c.Stride:(src+1)*c.Stride])
+	c.Scale[dst], c.Sum[dst] = c.Scale[src], c.Sum[src]
 }
 
 // truncate keeps the first n rows. With none left the error bounds start
 // again from zero.
-func (c *int8Rows) truncate(n int) {
-	c.codes = c.codes[:n*c.stride]
-	c.scale = c.scale[:n]
-	c.csum = c.csum[:n]
+func (c *Int8Block) truncate(n int) {
+	c.Codes = c.Codes[:n*c.Stride]
+	c.Scale = c.Scale[:n]
+	c.Sum = c.Sum[:n]
 	if n == 0 {
-		c.maxErr, c.maxNorm = 0, 0
+		c.MaxErr, c.MaxNorm = 0, 0
 	}
 }
 
 // score sets out[i] to the int8 score of row lo+i with the prepared query.
-func (c *int8Rows) score(q *flat8Query, lo int, out []float32) {
+func (c *Int8Block) score(q *flat8Query, lo int, out []float32) {
 	hi := lo + len(out)
-	dotInt8FlatRows(q, c.codes[lo*c.stride:hi*c.stride], c.stride, c.scale[lo:hi], c.csum[lo:hi], out)
+	dotInt8FlatRows(q, c.Codes[lo*c.Stride:hi*c.Stride], c.Stride, c.Scale[lo:hi], c.Sum[lo:hi], out)
 }
 
 // flat8Quant describes one quantised vector.
@@ -216,7 +306,7 @@ func dotInt8FlatRowsGeneric(q *flat8Query, codes []int8, stride int, scale []flo
 // 16-lane FMA kernels and the 8-accumulator Go kernel; and the kernel's A
 // is q'·x' up to three float32 roundings. Roundings in the subnormal range
 // add absolute errors below 2⁻¹⁴⁹ each, which the final 1e-30 covers.
-func (c *int8Rows) errorBound(q *flat8Query, dim int) float64 {
+func (c int8Bound) errorBound(q *flat8Query, dim int) float64 {
 	const u = 1.0 / (1 << 24)
 	m := float64(dim/4 + 32) // roundings in a chain, at most
 	gamma := m * u / (1 - m*u)
@@ -231,91 +321,6 @@ func (c *int8Rows) errorBound(q *flat8Query, dim int) float64 {
 // nor any partial sum of one, can come near float32's range, which the
 // error bound assumes. Beyond it, as for vectors of norm around 10¹⁸, the
 // exact search falls back to the float32 scan.
-func (c *int8Rows) overflowSafe(q *flat8Query) bool {
+func (c int8Bound) overflowSafe(q *flat8Query) bool {
 	return q.norm*(c.maxNorm+c.maxErr) < 1e36
-}
-
-// exactSearch8 returns the exact top k of the rows (data and ids, with
-// their int8 copy c) that allow accepts, nil accepting all: the same ids,
-// Dot's float32 scores, best first and ties by ascending id, as a float32
-// scan. s holds the query prepared by s.prepare(q), and 1 <= k <= the
-// number of rows. allow is called once for every row.
-//
-// The int8 scan keeps a top k by int8 score A and collects every row whose
-// A is within 2E of the k-th best (E from errorBound); no other row can
-// reach the float32 top k, since its S <= A + E < A_k - E <= the S of
-// each of the k best by A, strictly. The candidates are re-scored with
-// the float32 kernel, whose scores are bit for bit those of the scan.
-func exactSearch8(c *int8Rows, s *flat8Scratch, q, data []float32, ids []uint64, dim, k int, allow func(uint64) bool) []Result {
-	margin := 2 * c.errorBound(&s.q, dim)
-	t := newTopK(k, make([]Result, 0, k))
-	thr := float32(math.Inf(-1))
-	cands := s.cands[:0]
-	// offer collects the rows lo.. whose int8 scores are sc.
-	offer := func(lo int, sc []float32) {
-		for i := 0; i < len(sc); i++ {
-			i += firstGE(sc[i:], thr)
-			if i == len(sc) {
-				return
-			}
-			cands = append(cands, flat8Cand{row: lo + i, score: sc[i]})
-			t.push(Result{ID: ids[lo+i], Score: sc[i]})
-			if t.full() {
-				thr = lowerThreshold(t.h[0].Score, margin)
-			}
-		}
-	}
-	n := len(ids)
-	for lo := 0; lo < n; lo += scoreBlock {
-		hi := min(lo+scoreBlock, n)
-		if allow == nil {
-			sc := s.scores[:hi-lo]
-			c.score(&s.q, lo, sc)
-			offer(lo, sc)
-			continue
-		}
-		// Runs of allowed rows are scored a run at a time, so a selective
-		// filter saves the kernel's reads as well as the re-scoring.
-		for r := lo; r < hi; {
-			for r < hi && !allow(ids[r]) {
-				r++
-			}
-			a := r
-			for r < hi && allow(ids[r]) {
-				r++
-			}
-			if a < r {
-				sc := s.scores[:r-a]
-				c.score(&s.q, a, sc)
-				offer(a, sc)
-			}
-		}
-	}
-	s.cands = cands[:0]
-	if len(t.h) == 0 {
-		return t.h // nothing allowed
-	}
-	if t.full() {
-		thr = lowerThreshold(t.h[0].Score, margin)
-	}
-	// exact reuses the result buffer of t, whose threshold is taken.
-	exact := newTopK(len(t.h), t.h[:0])
-	for _, cd := range cands {
-		if cd.score < thr {
-			continue
-		}
-		r := cd.row
-		exact.push(Result{ID: ids[r], Score: dot(q, data[r*dim:(r+1)*dim])})
-	}
-	return exact.sorted()
-}
-
-// lowerThreshold returns a float32 no greater than score - margin.
-func lowerThreshold(score float32, margin float64) float32 {
-	want := float64(score) - margin
-	thr := float32(want)
-	if float64(thr) > want {
-		thr = math.Nextafter32(thr, float32(math.Inf(-1)))
-	}
-	return thr
 }

@@ -1,0 +1,155 @@
+package vector
+
+import "math"
+
+// This file holds the exact search over rows that may lie in several
+// parts, each with or without its int8 copy: Flat's and FlatInt8's rows
+// are one part, a FlatView's are the store's segments.
+
+// rowPart is one run of consecutive rows: n rows of float32 values and
+// their int8 copy, nil when the part is scored in float32.
+type rowPart struct {
+	data []float32
+	b    *Int8Block
+	n    int
+}
+
+// rowParts is the rows an exact search scans: the parts one after the
+// other, row r of the whole being row r - (rows before its part) of its
+// part.
+type rowParts struct {
+	parts []rowPart
+	ids   []uint64  // ids[r] is the id of row r; nil: the id of row r is r
+	dim   int       // values a row
+	bound int8Bound // over the int8 copies of all the parts
+}
+
+// id returns the id of row r.
+func (rs *rowParts) id(r int) uint64 {
+	if rs.ids == nil {
+		return uint64(r)
+	}
+	return rs.ids[r]
+}
+
+// scan scores every row that allow accepts (nil accepts all) with q and
+// hands the scores to sink a run at a time, with the number of the run's
+// first row. A part with an int8 copy is scored by the int8 kernel with
+// q8 when q8 is not nil; other parts are scored in float32 by dotRows,
+// whose scores are Dot's. buf holds the scores of a run: at least
+// scoreBlock values.
+func (rs *rowParts) scan(q []float32, q8 *flat8Query, buf []float32, allow func(uint64) bool, sink func(row int, scores []float32)) {
+	dim, start := rs.dim, 0
+	score := func(p *rowPart, lo, hi int) []float32 {
+		sc := buf[:hi-lo]
+		if q8 != nil && p.b != nil {
+			p.b.score(q8, lo, sc)
+		} else {
+			dotRows(q, p.data[lo*dim:hi*dim], sc)
+		}
+		return sc
+	}
+	for i := range rs.parts {
+		p := &rs.parts[i]
+		for lo := 0; lo < p.n; lo += scoreBlock {
+			hi := min(lo+scoreBlock, p.n)
+			if allow == nil {
+				sink(start+lo, score(p, lo, hi))
+				continue
+			}
+			// Runs of allowed rows are scored a run at a time, so a
+			// selective filter saves the kernel's reads as well as the
+			// re-scoring.
+			for r := lo; r < hi; {
+				for r < hi && !allow(rs.id(start+r)) {
+					r++
+				}
+				a := r
+				for r < hi && allow(rs.id(start+r)) {
+					r++
+				}
+				if a < r {
+					sink(start+a, score(p, a, r))
+				}
+			}
+		}
+		start += p.n
+	}
+}
+
+// search32 returns the top k of the rows that allow accepts, scanned in
+// float32: Dot's scores, best first, ties by ascending id. 1 <= k. The
+// scores are held in s, whose query is not used.
+func (rs *rowParts) search32(s *flat8Scratch, q []float32, k int, allow func(uint64) bool) []Result {
+	t := newTopK(k, make([]Result, 0, k))
+	// The scores go to sink, a function value, which escape analysis
+	// cannot see into: a buffer on the stack would move to the heap.
+	rs.scan(q, nil, s.scores[:], allow, func(lo int, sc []float32) { offerFrom(&t, sc, rs.ids, lo) })
+	return t.sorted()
+}
+
+// search8 returns the exact top k of the rows that allow accepts, nil
+// accepting all: the same ids, Dot's float32 scores, best first and ties
+// by ascending id, as search32. s holds the query prepared by
+// s.prepare(q), and 1 <= k. allow is called once for every row.
+//
+// The int8 scan keeps a top k by int8 score A and collects every row whose
+// A is within 2E of the k-th best (E from errorBound over every part's
+// int8 copy); no other row can reach the float32 top k, since its
+// S <= A + E < A_k - E <= the S of each of the k best by A, strictly. A
+// part without an int8 copy is scanned in float32: its A is S, within E
+// of itself. The candidates are re-scored with the float32 kernel, whose
+// scores are bit for bit those of the scan.
+func (rs *rowParts) search8(s *flat8Scratch, q []float32, k int, allow func(uint64) bool) []Result {
+	margin := 2 * rs.bound.errorBound(&s.q, rs.dim)
+	t := newTopK(k, make([]Result, 0, k))
+	thr := float32(math.Inf(-1))
+	cands := s.cands[:0]
+	rs.scan(q, &s.q, s.scores[:], allow, func(lo int, sc []float32) {
+		for i := 0; i < len(sc); i++ {
+			i += firstGE(sc[i:], thr)
+			if i == len(sc) {
+				return
+			}
+			cands = append(cands, flat8Cand{row: lo + i, score: sc[i]})
+			t.push(Result{ID: rs.id(lo + i), Score: sc[i]})
+			if t.full() {
+				thr = lowerThreshold(t.h[0].Score, margin)
+			}
+		}
+	})
+	s.cands = cands[:0]
+	if len(t.h) == 0 {
+		return t.h // nothing allowed
+	}
+	if t.full() {
+		thr = lowerThreshold(t.h[0].Score, margin)
+	}
+	// exact reuses the result buffer of t, whose threshold is taken. The
+	// candidates are in row order, so their part is found by walking the
+	// parts alongside.
+	exact := newTopK(len(t.h), t.h[:0])
+	dim, p, start := rs.dim, 0, 0
+	for _, cd := range cands {
+		if cd.score < thr {
+			continue
+		}
+		for cd.row >= start+rs.parts[p].n {
+			start += rs.parts[p].n
+			p++
+		}
+		r := cd.row - start
+		exact.push(Result{ID: rs.id(cd.row), Score: dot(q, rs.parts[p].data[r*dim:(r+1)*dim])})
+	}
+	return exact.sorted()
+}
+
+// lowerThreshold returns a float32 no greater than score - margin.
+func lowerThreshold(score float32, margin float64) float32 {
+	want := float64(score) - margin
+	thr := float32(want)
+	if float64(thr) > want {
+		thr = math.Nextafter32(thr, float32(math.Inf(-1)))
+	}
+	return thr
+}
