@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -53,19 +52,31 @@ var (
 	lexicalMagicV1 = []byte("FDLX\x01\x00\x00\x00")
 	lexicalMagic   = []byte("FDLX\x02\x00\x00\x00")
 	graphMagicV1   = []byte("FDGR\x01\x00\x00\x00")
-	graphMagic     = []byte("FDGR\x02\x00\x00\x00")
+	graphMagicV2   = []byte("FDGR\x02\x00\x00\x00")
+	graphMagic     = []byte("FDGR\x03\x00\x00\x00")
 )
 
-// corpusFingerprint identifies what the lexical index is a function of:
-// the analysis, BM25's parameters and the chunks in their order, which
-// the generation's segment files (immutable, each named once and summed)
-// fix exactly; so checking a blob against the data reads no chunk.
-func corpusFingerprint(snap *Snapshot, an retrieve.Analyzers) [32]byte {
+// numberingFingerprint identifies the chunks of snap in their order,
+// which the generation's segment files (immutable, each named once and
+// summed) fix exactly; so checking a derived index against the data reads
+// no chunk.
+func numberingFingerprint(snap *Snapshot) [32]byte {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%v\x00%v\x00%d\x00", an.Name(), retrieve.BM25Params.K1, retrieve.BM25Params.B, snap.NumChunks())
+	fmt.Fprintf(h, "fonte-numbering/1\x00%d\x00", snap.NumChunks())
 	for _, sg := range snap.segs {
 		fmt.Fprintf(h, "%s\x00%d\x00%08x\x00", sg.entry.File, sg.entry.Size, sg.entry.CRC32C)
 	}
+	var out [32]byte
+	h.Sum(out[:0])
+	return out
+}
+
+// corpusFingerprint identifies what the lexical index is a function of:
+// the analysis, BM25's parameters and the chunks in their order.
+func corpusFingerprint(snap *Snapshot, an retrieve.Analyzers) [32]byte {
+	n := numberingFingerprint(snap)
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%v\x00%v\x00%x", an.Name(), retrieve.BM25Params.K1, retrieve.BM25Params.B, n)
 	var out [32]byte
 	h.Sum(out[:0])
 	return out
@@ -84,6 +95,40 @@ func (s *Store) derivedOptions(snap *Snapshot, prev *retrieve.Index) retrieve.Op
 	} else if !errors.Is(err, ErrNoBlob) {
 		slog.Warn("rebuilding the lexical index: its stored copy is unreadable", "err", err)
 	}
+	// A graph blob written for this very numbering is searched in place;
+	// else the previous view's graph is brought up to date; else an older
+	// blob is.
+	var stale *vector.HNSW
+	var staleKeys []uint64
+	if b, err := snap.MapBlob(BlobGraph); err == nil {
+		switch {
+		case bytes.HasPrefix(b, graphMagic):
+			g, nodeKeys, nodePos, current, err := openGraphBlob(b, numberingFingerprint(snap), snap.NumChunks(), snap.Vector,
+				func() func(uint64) ([]float32, bool) { return rowsByKey(snap, o.Keys) })
+			switch {
+			case err != nil:
+				slog.Warn("rebuilding the HNSW graph: its stored copy is unreadable", "err", err)
+			case g.Dim() != snap.Dim():
+			case current:
+				o.Graph, o.PreviousKeys, o.GraphPositions = g, nodeKeys, nodePos
+				o.GraphRowsCurrent = true // its live rows are snap's
+				return o
+			default:
+				stale, staleKeys = g, nodeKeys
+			}
+		default:
+			g, keys, err := decodeGraphBlob(b, rowsByKey(snap, o.Keys))
+			if err != nil {
+				slog.Warn("rebuilding the HNSW graph: its stored copy is unreadable", "err", err)
+			} else if g.Dim() == snap.Dim() {
+				o.Graph, o.PreviousKeys = g, keys
+				o.GraphRowsCurrent = true // its live rows are snap's
+				return o
+			}
+		}
+	} else if !errors.Is(err, ErrNoBlob) {
+		slog.Warn("rebuilding the HNSW graph: its stored copy is unreadable", "err", err)
+	}
 	if prev != nil {
 		if g, keys := prev.Graph(); g != nil && g.Dim() == snap.Dim() {
 			// A copy: the previous view keeps searching its graph while
@@ -91,22 +136,14 @@ func (s *Store) derivedOptions(snap *Snapshot, prev *retrieve.Index) retrieve.Op
 			// would hold its write lock, and every query, for the whole
 			// batch.
 			o.Graph, o.PreviousKeys = g.Clone(), keys
+			return o
 		}
 	}
-	if o.Graph == nil {
-		b, err := snap.MapBlob(BlobGraph)
-		if err == nil {
-			var g *vector.HNSW
-			var keys []uint64
-			g, keys, err = decodeGraphBlob(b, rowsByKey(snap, o.Keys))
-			if err == nil && g.Dim() == snap.Dim() {
-				o.Graph, o.PreviousKeys = g, keys
-				o.GraphRowsCurrent = true // its live rows are snap's
-			}
-		}
-		if err != nil && !errors.Is(err, ErrNoBlob) {
-			slog.Warn("rebuilding the HNSW graph: its stored copy is unreadable", "err", err)
-		}
+	if stale != nil {
+		// Its live rows were found by key in snap: current, but nodes
+		// for chunks snap lacks, or chunks it lacks, are brought up to
+		// date by the build.
+		o.Graph, o.PreviousKeys, o.GraphRowsCurrent = stale, staleKeys, true
 	}
 	return o
 }
@@ -157,9 +194,7 @@ func (s *Store) PersistDerived(ctx context.Context, compact bool) error {
 		lex = encodeLexicalBlob(idx.BM25(), corpusFingerprint(snap, s.analyzers()))
 	}
 	if writeGraph {
-		if graph, err = encodeGraphBlob(g, keys); err != nil {
-			return err
-		}
+		graph = encodeGraphBlob(g, keys, numberingFingerprint(snap))
 	}
 	err = s.Write(ctx, func(tx *Tx) error {
 		if tx.Base().Generation() != snap.Generation() {
@@ -260,74 +295,3 @@ func decodeLexicalBlob(b []byte, fp [32]byte, an retrieve.Analyzers) (*lexical.B
 	return m, nil
 }
 
-// rowsByKey finds a live chunk's vector by its graph key, for a graph
-// blob whose vectors are the segments' rows.
-func rowsByKey(snap *Snapshot, keys []uint64) func(key uint64) ([]float32, bool) {
-	pos := make(map[uint64]int32, len(keys))
-	for i, k := range keys {
-		pos[k] = int32(i)
-	}
-	return func(key uint64) ([]float32, bool) {
-		i, ok := pos[key]
-		if !ok {
-			return nil, false
-		}
-		return snap.Vector(int(i)), true
-	}
-}
-
-func encodeGraphBlob(g *vector.HNSW, keys []uint64) ([]byte, error) {
-	var buf bytes.Buffer
-	// Graph size: ids, levels, level-0 links (the vectors are the
-	// segments'); upper layers add about 1/(M-1) of the links.
-	n, m := len(keys), g.Options().M
-	buf.Grow(64 + n*(8+8+1+4*(1+2*m)+4*(1+m)/(m-1)) + 1024)
-	buf.Write(graphMagic)
-	var word [8]byte
-	binary.LittleEndian.PutUint64(word[:], uint64(len(keys)))
-	buf.Write(word[:])
-	for _, k := range keys {
-		binary.LittleEndian.PutUint64(word[:], k)
-		buf.Write(word[:])
-	}
-	if err := g.EncodeLinks(&buf); err != nil {
-		return nil, fmt.Errorf("encoding the HNSW graph: %w", err)
-	}
-	return buf.Bytes(), nil
-}
-
-// decodeGraphBlob reads a graph blob; a version-2 blob's live vectors are
-// rowOf's.
-func decodeGraphBlob(b []byte, rowOf func(key uint64) ([]float32, bool)) (g *vector.HNSW, keys []uint64, err error) {
-	// The blob is checksummed, but one whose checksum was recomputed over
-	// damaged content made vector.DecodeHNSW panic (a count read after a
-	// failed read; found by FuzzGraphBlob): the graph is rebuilt instead.
-	defer func() {
-		if r := recover(); r != nil {
-			g, keys, err = nil, nil, fmt.Errorf("graph blob: decoder panicked: %v", r)
-		}
-	}()
-	v2 := bytes.HasPrefix(b, graphMagic)
-	if !v2 && !bytes.HasPrefix(b, graphMagicV1) || len(b) < len(graphMagic)+8 {
-		return nil, nil, errors.New("graph blob: not a fonte graph blob of this version")
-	}
-	b = b[len(graphMagic):]
-	n := binary.LittleEndian.Uint64(b)
-	b = b[8:]
-	if n > uint64(len(b))/8 {
-		return nil, nil, fmt.Errorf("graph blob: %d keys in %d bytes", n, len(b))
-	}
-	keys = make([]uint64, n)
-	for i := range keys {
-		keys[i] = binary.LittleEndian.Uint64(b[8*i:])
-	}
-	if v2 {
-		g, err = vector.DecodeHNSWLinks(bytes.NewReader(b[8*n:]), rowOf)
-	} else {
-		g, err = vector.DecodeHNSW(bytes.NewReader(b[8*n:]))
-	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("graph blob: %w", err)
-	}
-	return g, keys, nil
-}

@@ -83,14 +83,29 @@ func (l flatLeg) search(q []float32, k int, allow func(int) bool) []scored {
 	return out
 }
 
-// hnswLeg searches a graph keyed by ChunkKey, mapping keys back to the
-// corpus's positions.
+// hnswLeg searches a graph keyed by ChunkKey, mapping its results back to
+// the corpus's positions: by node (nodePos) for a graph stored for this
+// corpus, else by key.
 type hnswLeg struct {
-	g   *vector.HNSW
-	pos map[uint64]int32
+	g       *vector.HNSW
+	pos     map[uint64]int32
+	nodePos []uint32
+	n       int // the corpus's chunks, with nodePos
+}
+
+// placedHNSW is the leg over a graph whose nodes map to the corpus's n
+// chunks through nodePos.
+func placedHNSW(g *vector.HNSW, nodePos []uint32, n int) (hnswLeg, error) {
+	if g.Len() != n {
+		return hnswLeg{}, fmt.Errorf("retrieve: graph holds %d vectors for %d chunks", g.Len(), n)
+	}
+	return hnswLeg{g: g, nodePos: nodePos, n: n}, nil
 }
 
 func (l hnswLeg) search(q []float32, k int, allow func(int) bool) []scored {
+	if l.nodePos != nil {
+		return l.searchNodes(q, k, allow)
+	}
 	filter := func(key uint64) bool {
 		p, ok := l.pos[key]
 		return ok && (allow == nil || allow(int(p)))
@@ -173,4 +188,34 @@ func buildHNSW(c Corpus, keys []uint64, g *vector.HNSW, previous []uint64, rowsC
 		return hnswLeg{}, false, fmt.Errorf("retrieve: graph holds %d vectors for %d chunks", g.Len(), n)
 	}
 	return hnswLeg{g: g, pos: pos}, changed, nil
+}
+
+// searchNodes searches by node, mapping nodes to positions with nodePos,
+// with the candidate lists search gives SearchEf and SearchFilter.
+func (l hnswLeg) searchNodes(q []float32, k int, allow func(int) bool) []scored {
+	var accept func(uint32) bool
+	ef := hnswEf(k, l.g.Options().EfSearch)
+	if allow != nil {
+		ef = l.g.Options().EfSearch
+		accept = func(node uint32) bool {
+			p := l.at(node)
+			return p >= 0 && allow(p)
+		}
+	}
+	rs := l.g.SearchNodes(q, k, ef, accept)
+	out := make([]scored, 0, len(rs))
+	for _, r := range rs {
+		if p := l.at(r.Node); p >= 0 {
+			out = append(out, scored{p, float64(r.Score)})
+		}
+	}
+	return out
+}
+
+// at is node's chunk number, or -1 for none.
+func (l hnswLeg) at(node uint32) int {
+	if int(node) >= len(l.nodePos) || int(l.nodePos[node]) >= l.n {
+		return -1
+	}
+	return int(l.nodePos[node])
 }

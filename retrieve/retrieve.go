@@ -351,6 +351,12 @@ type Options struct {
 	// not be re-pointed: re-pointing compares every vector, which would
 	// read every row of a mapped store at open.
 	GraphRowsCurrent bool
+	// GraphPositions, with GraphRowsCurrent, maps the Graph's nodes to
+	// this corpus's chunk numbers (a graph stored for exactly this
+	// corpus): the dense leg then maps its results through it instead of
+	// building a map of every key. A node without a chunk (a tombstone)
+	// holds a number past the corpus.
+	GraphPositions []uint32
 }
 
 // Built tells what New had to build rather than reuse.
@@ -423,7 +429,14 @@ func NewWith(c Corpus, an Analyzers, o Options) (*Index, error) {
 	if len(keys) != n {
 		return nil, fmt.Errorf("retrieve: %d graph keys for %d chunks", len(keys), n)
 	}
-	leg, changed, err := buildHNSW(ix.corpus, keys, o.Graph, o.PreviousKeys, o.GraphRowsCurrent, o.HNSW)
+	var leg hnswLeg
+	var changed bool
+	var err error
+	if o.Graph != nil && o.GraphRowsCurrent && o.GraphPositions != nil {
+		leg, err = placedHNSW(o.Graph, o.GraphPositions, n)
+	} else {
+		leg, changed, err = buildHNSW(ix.corpus, keys, o.Graph, o.PreviousKeys, o.GraphRowsCurrent, o.HNSW)
+	}
 	if err != nil && o.Graph != nil {
 		// The graph handed over does not fit this corpus: build anew.
 		leg, changed, err = buildHNSW(ix.corpus, keys, nil, nil, false, o.HNSW)
