@@ -294,4 +294,3 @@ func decodeLexicalBlob(b []byte, fp [32]byte, an retrieve.Analyzers) (*lexical.B
 	}
 	return m, nil
 }
-
