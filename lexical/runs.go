@@ -94,7 +94,8 @@ func NewInPlaceBuilder(o InPlaceBuilderOptions) *InPlaceBuilder {
 	return &InPlaceBuilder{opts: o, local: make(map[string]uint32)}
 }
 
-// Runs is the number of run files written so far.
+// Runs is the number of run files written so far by Add (Finish writes
+// one more for the postings still held when Add spilled any).
 func (b *InPlaceBuilder) Runs() int { return len(b.runs) }
 
 // Add adds the next document, given by its analysed tokens (those
@@ -128,6 +129,13 @@ func (b *InPlaceBuilder) Add(terms []string) error {
 			b.touched = append(b.touched, id)
 		}
 		b.counts[id]++
+	}
+	if need := len(b.posts) + len(b.touched); need > cap(b.posts) {
+		// Grow by doubling, but not past the budget: append's growth
+		// would hold up to twice the postings the budget allows.
+		limit := int(min(b.opts.Budget/postingCost, math.MaxInt32))
+		grown := make([]runPosting, len(b.posts), max(need, min(max(2*cap(b.posts), 1024), limit)))
+		b.posts = grown[:copy(grown, b.posts)]
 	}
 	for _, id := range b.touched {
 		b.posts = append(b.posts, runPosting{id, doc, b.counts[id]})
@@ -221,16 +229,27 @@ func (b *InPlaceBuilder) Finish(w io.Writer) (written int64, err error) {
 			b.err, err = cerr, cerr
 		}
 	}()
-	// The last run stays in memory, encoded: smaller than the postings
-	// it replaces.
+	// When nothing was spilled, the postings stay in memory, encoded (no
+	// disk for a corpus within the budget); otherwise the rest is a run
+	// like the others, so that its encoding and the postings it encodes
+	// are not held together with the merge.
 	var last runWriter
-	b.encodeRun(&last)
-	b.local, b.counts, b.posts, b.touched = nil, nil, nil, nil
+	if len(b.runs) == 0 {
+		b.encodeRun(&last)
+	} else if len(b.posts) > 0 {
+		if err := b.spill(); err != nil {
+			b.err = err
+			return 0, err
+		}
+	}
+	b.local, b.words, b.counts, b.posts, b.touched = nil, nil, nil, nil, nil
 	sources := make([]runSource, 0, len(b.runs)+1)
 	for _, name := range b.runs {
 		sources = append(sources, runSource{name: name})
 	}
-	sources = append(sources, runSource{name: "the postings held in memory", mem: last.buf})
+	if len(b.runs) == 0 {
+		sources = append(sources, runSource{name: "the postings held in memory", mem: last.buf})
+	}
 
 	v, err := b.vocabulary(sources)
 	if err != nil {

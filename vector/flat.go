@@ -40,6 +40,9 @@ var ErrNotFinite = errors.New("vector: vector holds NaN or infinite values")
 // the float32 vectors (dim+8 bytes a vector beside 4·dim), 1,928 bytes a
 // vector at dimension 384 against 1,536. SearchBatch, which reads each
 // row once for a group of queries, scans the float32 rows.
+// FlatOptions.NoInt8 leaves the copy out. FlatView searches rows that a
+// Flat does not own, such as a store's mapped files, with the same copy
+// made by QuantizeBlock, and returns the same results.
 //
 // A Flat is safe for concurrent use.
 type Flat struct {
@@ -59,7 +62,9 @@ type FlatOptions struct {
 	// NoInt8 keeps no int8 copy of the rows: the index holds the float32
 	// rows alone (4·dim bytes a vector, a fifth less than the default at
 	// dimension 384) and every search scans them in float32, bound by
-	// memory bandwidth. The results are the same either way.
+	// memory bandwidth. The results are the same either way. The
+	// encoding does not record it: DecodeFlat returns a Flat with the
+	// default options.
 	NoInt8 bool
 }
 

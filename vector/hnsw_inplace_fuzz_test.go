@@ -60,6 +60,10 @@ func FuzzOpenHNSWInPlace(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		_ = VerifyHNSWInPlace(raw)
+		// A misaligned copy is copied, not viewed: the same checks.
+		if h, err := OpenHNSWInPlace(alignedCopy(raw, 3), fuzzRows(raw)); err == nil {
+			exerciseInPlace(t, h)
+		}
 		form := alignedCopy(raw, 0)
 		h, err := OpenHNSWInPlace(form, fuzzRows(form))
 		if err != nil {
