@@ -52,13 +52,13 @@ func BenchmarkEncodeSegment(b *testing.B) {
 	groups := pack(docs, 384, DefaultSegmentBytes)
 	var cw countWriter
 	for _, g := range groups {
-		encodeSegment(&cw, 384, g)
+		encodeSegment(&cw, 384, g, false)
 	}
 	b.SetBytes(cw.n)
 	b.ResetTimer()
 	for b.Loop() {
 		for _, g := range groups {
-			if _, _, err := encodeSegment(io.Discard, 384, g); err != nil {
+			if _, _, err := encodeSegment(io.Discard, 384, g, false); err != nil {
 				b.Fatal(err)
 			}
 		}

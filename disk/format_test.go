@@ -5,12 +5,15 @@ import (
 	"context"
 	"encoding/binary"
 	"flag"
+	"fmt"
+	"slices"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/vector"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/v3 from goldenRecords")
@@ -81,7 +84,7 @@ func TestFormatV3(t *testing.T) {
 	}
 	docs[0], docs[1] = docs[1], docs[0] // ID order
 	var buf bytes.Buffer
-	if _, _, err := encodeSegment(&buf, goldenCfg.Dim, docs); err != nil {
+	if _, _, err := encodeSegment(&buf, goldenCfg.Dim, docs, true); err != nil {
 		t.Fatal(err)
 	}
 	want, err := os.ReadFile(filepath.Join(golden, "seg-1-0.fseg"))
@@ -95,8 +98,8 @@ func TestFormatV3(t *testing.T) {
 		t.Errorf("golden segment version %d", v)
 	}
 	metaLen, dirLen := binary.LittleEndian.Uint64(want[28:]), binary.LittleEndian.Uint64(want[36:])
-	lay := layoutV3(int(metaLen), int(dirLen), 2, goldenCfg.Dim)
-	if lay.vecs%vecAlign != 0 || lay.dir%8 != 0 || int(lay.end)+trailerLen != len(want) {
+	lay := layoutV3(int(metaLen), int(dirLen), 2, goldenCfg.Dim, int8Len(goldenCfg.Dim, 2))
+	if lay.vecs%vecAlign != 0 || lay.int8%vecAlign != 0 || lay.dir%8 != 0 || int(lay.end)+trailerLen != len(want) {
 		t.Errorf("directory at %d, vector block at %d of %d bytes: not aligned, or not where the sizes put them", lay.dir, lay.vecs, len(want))
 	}
 	checkGolden(t, golden)
@@ -174,4 +177,49 @@ func FuzzParseMeta(f *testing.F) {
 			t.Fatalf("%d docs and %d chunks parsed, %d and %d announced", len(got), total, ndocs, nchunks)
 		}
 	})
+}
+
+// TestInt8Section: a segment written for exact search carries the int8
+// copy vector.Flat would make of its rows, read back in place; one
+// written without it has none.
+func TestInt8Section(t *testing.T) {
+	var docs []*docData
+	var data []float32
+	for i := range 5 {
+		d, err := newDocData(makeRecord(fmt.Sprintf("d%d", i), 1, 1+i%3, 8), 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, d)
+		data = append(data, d.vecs...)
+	}
+	want := vector.QuantizeBlock(8, data)
+	for _, with := range []bool{true, false} {
+		path := filepath.Join(t.TempDir(), "seg-1-0.fseg")
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size, sum, err := encodeSegment(f, 8, docs, with)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sf, err := openSegment(path, segmentEntry{File: "seg-1-0.fseg", Size: size, CRC32C: sum, Docs: len(docs), Chunks: len(data) / 8}, 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case !with && sf.int8 != nil:
+			t.Fatal("an int8 section written without asking")
+		case with && sf.int8 == nil:
+			t.Fatal("no int8 section")
+		case with && (!slices.Equal(sf.int8.Codes, want.Codes) || !slices.Equal(sf.int8.Scale, want.Scale) ||
+			!slices.Equal(sf.int8.Sum, want.Sum) || sf.int8.MaxErr != want.MaxErr || sf.int8.MaxNorm != want.MaxNorm):
+			t.Fatal("the int8 section read back differs from vector.QuantizeBlock's")
+		}
+		if err := sf.verify(); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

@@ -88,7 +88,7 @@ func FuzzSegment(f *testing.F) {
 		docs = append(docs, d)
 	}
 	var buf bytes.Buffer
-	if _, _, err := encodeSegment(&buf, 3, docs); err != nil {
+	if _, _, err := encodeSegment(&buf, 3, docs, true); err != nil {
 		f.Fatal(err)
 	}
 	f.Add(buf.Bytes())
@@ -128,7 +128,7 @@ func FuzzSegment(f *testing.F) {
 			t.Fatalf("%d documents and %d chunks read, the header says %d and %d", len(got), chunks, e.Docs, e.Chunks)
 		}
 		var again bytes.Buffer
-		size, sum2, err := encodeSegment(&again, dim, got)
+		size, sum2, err := encodeSegment(&again, dim, got, true)
 		if err != nil {
 			t.Fatalf("re-encoding: %v", err)
 		}

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/fonte-rag/fonte/vector"
 )
 
 // segFile is an open segment read in place: a read-only memory map of
@@ -29,10 +31,11 @@ type segFile struct {
 	path  string
 	entry segmentEntry
 	dim   int
-	meta  []byte    // the meta section: document and chunk records
-	dir   segDir    // where each record starts, keys, IDs, languages
-	vecs  []float32 // the vector block, chunks×dim
-	f     *os.File  // open while mapped, for verify; closed by the cleanup
+	meta  []byte            // the meta section: document and chunk records
+	dir   segDir            // where each record starts, keys, IDs, languages
+	vecs  []float32         // the vector block, chunks×dim
+	int8  *vector.Int8Block // the int8 copy exact search scans, or nil
+	f     *os.File          // open while mapped, for verify; closed by the cleanup
 
 	once      sync.Once
 	verifyErr error

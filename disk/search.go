@@ -91,7 +91,7 @@ func (s *Store) view(wait bool) (*View, error) {
 	}
 	c := retrieve.Corpus{Source: chunkSource{snap}, Owner: snap, Dim: snap.Dim()}
 	if snap.NumChunks() > 0 {
-		c.Rows = snap.Rows()
+		c.Rows, c.Parts = snap.Rows(), snap.FlatParts()
 	}
 	var prev *retrieve.Index
 	if cur != nil {

@@ -14,6 +14,7 @@ import (
 	"unsafe"
 
 	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/vector"
 )
 
 // Segment and blob files; the layout is in the package documentation.
@@ -94,9 +95,13 @@ func (s *summer) writeFloats(v []float32, scratch []byte) {
 
 // encodeSegment writes docs, sorted by ID, as one version-3 segment and
 // returns the file's size and CRC-32C.
-func encodeSegment(w io.Writer, dim int, docs []*docData) (int64, uint32, error) {
+func encodeSegment(w io.Writer, dim int, docs []*docData, withInt8 bool) (int64, uint32, error) {
 	meta, dir := buildDir(docs)
 	dirBytes := dir.encode(nil)
+	var int8Bytes []byte
+	if withInt8 && dim <= vector.MaxInt8Dim && len(dir.chunkOff) > 0 {
+		int8Bytes = encodeInt8(dim, docs)
+	}
 	hdr := make([]byte, 0, segHeaderLen)
 	hdr = append(hdr, segMagic[:]...)
 	hdr = binary.LittleEndian.AppendUint32(hdr, segmentVersion)
@@ -105,14 +110,14 @@ func encodeSegment(w io.Writer, dim int, docs []*docData) (int64, uint32, error)
 	hdr = binary.LittleEndian.AppendUint64(hdr, uint64(len(dir.chunkOff)))
 	hdr = binary.LittleEndian.AppendUint64(hdr, uint64(len(meta)))
 	hdr = binary.LittleEndian.AppendUint64(hdr, uint64(len(dirBytes)))
-	hdr = binary.LittleEndian.AppendUint64(hdr, 0) // no int8 section yet
+	hdr = binary.LittleEndian.AppendUint64(hdr, uint64(len(int8Bytes)))
 	// The directory's own checksum lets a reader trust it at open without
 	// reading the meta section or the vectors, which the whole-file
 	// checksum covers (verified in the background).
 	dirSum := crc32.Update(crc32.Checksum(hdr, castagnoli), castagnoli, dirBytes)
 	hdr = binary.LittleEndian.AppendUint32(hdr, dirSum)
 	hdr = append(hdr, make([]byte, segHeaderLen-len(hdr))...)
-	lay := layoutV3(len(meta), len(dirBytes), len(dir.chunkOff), dim)
+	lay := layoutV3(len(meta), len(dirBytes), len(dir.chunkOff), dim, len(int8Bytes))
 	s := newSummer(w)
 	s.write(hdr)
 	s.write(meta)
@@ -123,23 +128,87 @@ func encodeSegment(w io.Writer, dim int, docs []*docData) (int64, uint32, error)
 	for _, d := range docs {
 		s.writeFloats(d.vecs, scratch)
 	}
+	if int8Bytes != nil {
+		s.write(make([]byte, lay.int8-s.n))
+		s.write(int8Bytes)
+	}
 	return s.finish()
+}
+
+// encodeInt8 is the int8 section of a segment holding docs: the int8 copy
+// exact search scans (vector.QuantizeBlock), codes (64-byte rows), scales
+// (float32), code sums (int32), then the two error bounds (float64).
+func encodeInt8(dim int, docs []*docData) []byte {
+	var data []float32
+	for _, d := range docs {
+		data = append(data, d.vecs...)
+	}
+	blk := vector.QuantizeBlock(dim, data)
+	n := len(blk.Scale)
+	b := make([]byte, 0, int8Len(dim, n))
+	b = append(b, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(blk.Codes))), len(blk.Codes))...)
+	for _, x := range blk.Scale {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+	}
+	for _, x := range blk.Sum {
+		b = binary.LittleEndian.AppendUint32(b, uint32(x))
+	}
+	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(blk.MaxErr))
+	return binary.LittleEndian.AppendUint64(b, math.Float64bits(blk.MaxNorm))
+}
+
+// int8Len is the size of the int8 section of n rows of dimension dim.
+func int8Len(dim, n int) int { return n*vector.Int8Stride(dim) + 8*n + 16 }
+
+// readInt8 views a segment's int8 section of n rows in place (copying
+// where the machine or the alignment does not allow a view) and checks
+// its sizes.
+func readInt8(b []byte, dim, n int) (*vector.Int8Block, error) {
+	stride := vector.Int8Stride(dim)
+	if dim > vector.MaxInt8Dim || len(b) != int8Len(dim, n) {
+		return nil, fmt.Errorf("int8 section of %d bytes for %d rows of dimension %d", len(b), n, dim)
+	}
+	codes := b[:n*stride]
+	blk := &vector.Int8Block{
+		Stride: stride,
+		Codes:  unsafe.Slice((*int8)(unsafe.Pointer(unsafe.SliceData(codes))), len(codes)),
+		Scale:  floatView(b[n*stride : n*stride+4*n]),
+		Sum:    int32View(b[n*stride+4*n : n*stride+8*n]),
+	}
+	tail := b[n*stride+8*n:]
+	blk.MaxErr = math.Float64frombits(binary.LittleEndian.Uint64(tail))
+	blk.MaxNorm = math.Float64frombits(binary.LittleEndian.Uint64(tail[8:]))
+	if err := blk.Check(dim, n); err != nil {
+		return nil, err
+	}
+	return blk, nil
+}
+
+// int32View is b's little-endian int32s, as floatView.
+func int32View(b []byte) []int32 {
+	u := leView[uint32](b, len(b)/4)
+	return unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(u))), len(u))
 }
 
 // segLayout is where a version-3 segment's sections start in the file,
 // and where its trailer does.
 type segLayout struct {
-	dir, vecs, end int64
+	dir, vecs, int8, end int64
 }
 
 // layoutV3 places a version-3 segment's sections: the meta section after
-// the header, the directory 8-aligned after it, the vector block aligned
-// to vecAlign.
-func layoutV3(metaLen, dirLen, chunks, dim int) segLayout {
+// the header, the directory 8-aligned after it, the vector block and the
+// int8 section (when int8Len > 0) aligned to vecAlign.
+func layoutV3(metaLen, dirLen, chunks, dim, int8Len int) segLayout {
 	var l segLayout
 	l.dir = (segHeaderLen + int64(metaLen) + 7) &^ 7
 	l.vecs = (l.dir + int64(dirLen) + vecAlign - 1) &^ (vecAlign - 1)
 	l.end = l.vecs + 4*int64(chunks)*int64(dim)
+	l.int8 = l.end
+	if int8Len > 0 {
+		l.int8 = (l.end + vecAlign - 1) &^ (vecAlign - 1)
+		l.end = l.int8 + int64(int8Len)
+	}
 	return l
 }
 
@@ -531,10 +600,10 @@ func openSegmentV3(f *os.File, path string, e segmentEntry, dim int, size int64)
 	// The sizes must add up to the file's length exactly; checked against
 	// the (small) file size first so that no sum or product can overflow.
 	body := uint64(size - trailerLen)
-	bad := metaLen > body || dirLen > body || int8Len != 0 || chunks > body/uint64(4*dim)
+	bad := metaLen > body || dirLen > body || int8Len > body || chunks > body/uint64(4*dim)
 	var lay segLayout
 	if !bad {
-		lay = layoutV3(int(metaLen), int(dirLen), int(chunks), dim)
+		lay = layoutV3(int(metaLen), int(dirLen), int(chunks), dim, int(int8Len))
 		bad = uint64(lay.end) != body
 	}
 	if bad {
@@ -555,7 +624,12 @@ func openSegmentV3(f *os.File, path string, e segmentEntry, dim int, size int64)
 	}
 	sf.meta = data[segHeaderLen : segHeaderLen+metaLen]
 	if chunks > 0 {
-		sf.vecs = floatView(data[lay.vecs:lay.end])
+		sf.vecs = floatView(data[lay.vecs : lay.vecs+4*int64(chunks)*int64(dim)])
+	}
+	if int8Len > 0 {
+		if sf.int8, err = readInt8(data[lay.int8:lay.end], dim, int(chunks)); err != nil {
+			return nil, corrupt(path, "%v", err)
+		}
 	}
 	return sf, nil
 }

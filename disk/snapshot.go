@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/vector"
 )
 
 // Snapshot is one committed generation, read in place from its files. It
@@ -244,6 +245,19 @@ func (s *Snapshot) Rows() [][]float32 {
 		}
 	})
 	return s.rows[:len(s.rows):len(s.rows)]
+}
+
+// FlatParts returns the vectors segment by segment, each with the int8
+// copy exact search scans when the segment carries one, for a
+// vector.FlatView; they share Vector's lifetime.
+func (s *Snapshot) FlatParts() []vector.FlatPart {
+	parts := make([]vector.FlatPart, 0, len(s.segs))
+	for _, sg := range s.segs {
+		if sg.file.numChunks() > 0 {
+			parts = append(parts, vector.FlatPart{Data: sg.file.vecs, Int8: sg.file.int8})
+		}
+	}
+	return parts
 }
 
 // Keys returns every chunk's graph key (retrieve.ChunkKey), in order.

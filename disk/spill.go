@@ -3,6 +3,7 @@ package disk
 import (
 	"cmp"
 	"fmt"
+	"github.com/fonte-rag/fonte/retrieve"
 	"io"
 	"slices"
 )
@@ -54,11 +55,28 @@ func (tx *Tx) writeSegment(docs []*docData) (segmentEntry, error) {
 		e.Chunks += len(d.chunks)
 	}
 	tx.created = append(tx.created, e.File)
+	withInt8 := tx.exactScan(e.Chunks)
+	tx.written += e.Chunks
 	err := s.writeFile("writing segment", s.path(e.File), func(w io.Writer) (err error) {
-		e.Size, e.CRC32C, err = encodeSegment(w, s.cfg.Dim, docs)
+		e.Size, e.CRC32C, err = encodeSegment(w, s.cfg.Dim, docs, withInt8)
 		return err
 	})
 	return e, err
+}
+
+// exactScan reports whether a segment of chunks more chunks is likely to
+// be searched by an exact scan, whose int8 copy it then carries (the
+// store's dense index is exact, or automatic and the corpus, as far as
+// this transaction has written it, below retrieve.HNSWMinChunks): a
+// corpus searched through a graph does not pay the copy's disk.
+func (tx *Tx) exactScan(chunks int) bool {
+	switch tx.store.opts.Dense {
+	case retrieve.DenseExact:
+		return true
+	case retrieve.DenseAuto:
+		return tx.base.NumChunks()+tx.written+chunks < retrieve.HNSWMinChunks
+	}
+	return false
 }
 
 // forget drops a spilled document that a later Put or Delete of the

@@ -35,6 +35,7 @@ type Tx struct {
 	spillIDs map[string]int // spilled document -> its segment in spilled
 	stale    map[int]bool   // spilled segments holding superseded documents
 	created  []string       // files written so far, removed if the commit fails
+	written  int            // chunks in the segments written so far
 	keep     []*segFile     // segments whose rows the commit still reads
 }
 

@@ -69,7 +69,13 @@ type dense interface {
 	search(q []float32, k int, allow func(int) bool) []scored
 }
 
-type flatLeg struct{ f *vector.Flat }
+// flatLeg scans exactly: a vector.Flat, or a vector.FlatView over rows
+// that live elsewhere.
+type flatLeg struct {
+	f interface {
+		SearchFilter(q []float32, k int, filter func(id uint64) bool) []vector.Result
+	}
+}
 
 func (l flatLeg) search(q []float32, k int, allow func(int) bool) []scored {
 	var filter func(uint64) bool

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/vector"
 )
 
 // randomCorpus returns n chunks with random unit vectors and one word
@@ -198,5 +199,68 @@ func TestDenseAutoChoosesByCorpusSize(t *testing.T) {
 	ix, err = NewWith(c, DefaultAnalyzers(), Options{Dense: DenseHNSW, Keys: []uint64{5, 5, 6}})
 	if err == nil {
 		t.Fatalf("duplicate keys accepted: %v", ix)
+	}
+}
+
+// TestExactLegOverParts: a corpus whose vectors come as parts (a store's
+// segments, some with their int8 copy, some without) is searched exactly
+// as the same vectors copied into a vector.Flat: the same hits and
+// scores, with and without a filter.
+func TestExactLegOverParts(t *testing.T) {
+	ids := make([]int, 300)
+	for i := range ids {
+		ids[i] = i
+	}
+	c := randomCorpus(ids, 48)
+	want, err := NewWith(c, DefaultAnalyzers(), Options{Dense: DenseExact})
+	if err != nil {
+		t.Fatal(err)
+	}
+	parted := c
+	parted.Vectors = nil
+	parted.Rows = c.rows()
+	cuts := []int{0, 1, 90, 91, 200, 300}
+	for i := 1; i < len(cuts); i++ {
+		data := c.Vectors[cuts[i-1]*c.Dim : cuts[i]*c.Dim]
+		p := vector.FlatPart{Data: data}
+		if i%2 == 0 {
+			blk := vector.QuantizeBlock(c.Dim, data)
+			p.Int8 = &blk
+		}
+		parted.Parts = append(parted.Parts, p)
+	}
+	got, err := NewWith(parted, DefaultAnalyzers(), Options{Dense: DenseExact})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := got.dense.(flatLeg).f.(*vector.FlatView); !ok {
+		t.Fatalf("the exact leg over parts is a %T", got.dense.(flatLeg).f)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, f := range []Filter{{}, {Prefixes: []string{"doc00"}}} {
+		for range 30 {
+			q := c.Vectors[rng.IntN(len(ids))*c.Dim:][:c.Dim]
+			a, err := want.Search(Request{Vector: q, K: 10, Mode: Dense, Filter: f})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := got.Search(Request{Vector: q, K: 10, Mode: Dense, Filter: f})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(a) == 0 || len(a) != len(b) {
+				t.Fatalf("%d hits over parts, %d over a Flat", len(b), len(a))
+			}
+			for i := range a {
+				if a[i].Chunk.ID != b[i].Chunk.ID || a[i].Score != b[i].Score {
+					t.Fatalf("hit %d: %s %v over parts, %s %v over a Flat", i, b[i].Chunk.ID, b[i].Score, a[i].Chunk.ID, a[i].Score)
+				}
+			}
+		}
+	}
+	bad := parted
+	bad.Parts = bad.Parts[1:]
+	if _, err := NewWith(bad, DefaultAnalyzers(), Options{Dense: DenseExact}); err == nil {
+		t.Fatal("parts one row short accepted")
 	}
 }

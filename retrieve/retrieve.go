@@ -43,6 +43,11 @@ type Corpus struct {
 	// memory-mapped segments). The index keeps them without copying into
 	// an HNSW graph.
 	Rows [][]float32
+	// Parts, when set, are the same vectors as contiguous runs of rows
+	// (a store's segments, in order), each with the int8 copy exact
+	// search scans or none: an exact dense leg then scans them where they
+	// lie (vector.FlatView) instead of copying them into a vector.Flat.
+	Parts []vector.FlatPart
 	// Owner is kept reachable by the index, for memory Rows point into
 	// that is released when its owner is collected (a store's snapshot).
 	Owner any
@@ -409,6 +414,17 @@ func NewWith(c Corpus, an Analyzers, o Options) (*Index, error) {
 	}
 	ix.corpus.Rows, ix.corpus.Vectors = rows, nil
 	useGraph := o.Dense == DenseHNSW || o.Dense == DenseAuto && n >= HNSWMinChunks
+	if !useGraph && c.Parts != nil {
+		f, err := vector.NewFlatView(c.Dim, c.Parts)
+		if err != nil {
+			return nil, fmt.Errorf("retrieve: %w", err)
+		}
+		if f.Len() != n {
+			return nil, fmt.Errorf("retrieve: %d vectors in the parts for %d chunks", f.Len(), n)
+		}
+		ix.dense = flatLeg{f}
+		return ix, nil
+	}
 	if !useGraph {
 		f := vector.NewFlat(c.Dim)
 		for i := range n {
