@@ -6,9 +6,9 @@ import (
 	"encoding/binary"
 	"flag"
 	"fmt"
-	"slices"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
