@@ -52,6 +52,7 @@ func (s *Store) buildLexical(snap *Snapshot) (_ *builtLexical, err error) {
 		if cerr := b.Close(); err == nil && cerr != nil {
 			err = cerr
 		}
+		os.Remove(dir) // when empty: no other build is running
 	}()
 	if err := s.addChunks(snap, an, b); err != nil {
 		return nil, err

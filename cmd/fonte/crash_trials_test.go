@@ -474,25 +474,29 @@ func (c *trialChain) converged(t *testing.T, tl *trialTally) bool {
 	return ok
 }
 
-// checkBytesGone greps every file of the index folder for the markers of
-// the documents whose delete completed.
+// checkBytesGone greps every file of the index folder, and of its
+// folders (a build's temporary files), for the markers of the documents
+// whose delete completed.
 func (c *trialChain) checkBytesGone(t *testing.T, n int, when string, tl *trialTally) {
 	t.Helper()
-	entries, err := os.ReadDir(c.idx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		data, err := os.ReadFile(filepath.Join(c.idx, e.Name()))
+	err := filepath.WalkDir(c.idx, func(path string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
 		for _, m := range c.deletedMarkers {
 			if bytes.Contains(data, []byte(m)) {
 				tl.bytesBack++
-				t.Errorf("%s trial %d, %s: %s holds %s, the marker of a deleted document", c.name, n, when, e.Name(), m)
+				t.Errorf("%s trial %d, %s: %s holds %s, the marker of a deleted document", c.name, n, when, path, m)
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 
