@@ -193,10 +193,17 @@ func (f *formWriter) spill() {
 func (f *formWriter) flush() {
 	if f.err == nil {
 		f.crc = crc32.Update(f.crc, castagnoli, f.b)
-		_, f.err = f.w.Write(f.b)
+		f.write()
 	}
 	f.n += uint64(len(f.b))
 	f.b = f.b[:0]
+}
+
+// write writes the buffer to w, keeping the first error.
+func (f *formWriter) write() {
+	if _, err := f.w.Write(f.b); err != nil {
+		f.err = fmt.Errorf("lexical: writing the in-place BM25 form: %w", err)
+	}
 }
 
 // finish appends the CRC-32C trailer and, when streaming, writes out what
@@ -208,7 +215,7 @@ func (f *formWriter) finish() error {
 	}
 	f.b = binary.LittleEndian.AppendUint32(f.b, crc32.Update(f.crc, castagnoli, f.b))
 	if f.err == nil {
-		_, f.err = f.w.Write(f.b)
+		f.write()
 	}
 	f.n += uint64(len(f.b))
 	f.b = f.b[:0]

@@ -36,11 +36,16 @@ const (
 // memory is O(N) for the documents' lengths (4 bytes each), O(T) for the
 // vocabulary while Finish writes (the terms' bytes, and 36 bytes a term
 // for their dictionary offsets, postings starts, idf and bound), and
-// O(Budget) for the postings, never O(P). Finish reads the runs three
+// O(Budget) for the postings (a posting held costs 16 bytes, a distinct
+// term of a run 64 plus its bytes; the budget is checked after each
+// document, so one document can go past it), plus about 4 MiB of read
+// buffers while Finish merges: nothing is O(P). On disk, the runs hold
+// the postings as uvarints, a few bytes each. Finish reads the runs three
 // times, merging them by term: once for each term's document frequency,
 // largest weight and the largest frequency (which fix the sections before
 // the postings), once for the documents and once for the frequencies,
-// which it streams to the writer with the checksum.
+// which it streams to the writer in order, computing the checksum as it
+// goes (w needs no Seek).
 //
 // A builder is not safe for concurrent use.
 type InPlaceBuilder struct {
@@ -267,6 +272,9 @@ func (b *InPlaceBuilder) Finish(w io.Writer) (written int64, err error) {
 		idf:     v.idf, upper: v.upper,
 		postings: func(f *formWriter, freqs bool) error {
 			return mergeRuns(sources, func(t int, term []byte, heads []*runReader) error {
+				if f.err != nil { // stop at once when w fails
+					return f.err
+				}
 				if t >= len(v.upper) || string(term) != v.dict[v.ends[t]:v.ends[t+1]] {
 					return fmt.Errorf("lexical: BM25 postings run %s changed while the form was written", heads[0].name)
 				}
