@@ -27,6 +27,9 @@
 // hnsw_search.go (search), hnsw_scratch.go (a search's working memory and
 // heaps), hnsw_delete.go (deletion and compaction), hnsw_quantize.go (its
 // Int8 codes), hnsw_external.go (the caller's rows of an External index),
-// hnsw_clone.go (an independent copy to update) and hnsw_encode.go
-// (encoding and decoding, full or links only).
+// hnsw_clone.go (an independent copy to update), hnsw_encode.go
+// (encoding and decoding, full or links only), hnsw_inplace.go (the
+// in-place form, searched where a mapping holds it), hnsw_inplace_own.go
+// (its lazy checks and the copy a change makes first) and hnsw_results.go
+// (node-level results, SearchNodes).
 package vector
