@@ -46,7 +46,8 @@ type Options struct {
 	// TxMemory is how many bytes of documents (estimated as encoded) a
 	// transaction holds in memory before it writes them out as segment
 	// files, so that a change of any size is written within bounded
-	// memory. Zero means DefaultTxMemory.
+	// memory, and how many bytes of postings the lexical build holds
+	// before it spills a sorted run. Zero means DefaultTxMemory.
 	TxMemory int64
 
 	// Analyzers analyse chunks and queries for the in-memory BM25 index

@@ -160,7 +160,7 @@ func FuzzParseMeta(f *testing.F) {
 	f.Add(meta[:len(meta)/2], uint32(2), uint64(2))
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}, uint32(1), uint64(1))
 	f.Fuzz(func(t *testing.T, b []byte, ndocs uint32, nchunks uint64) {
-		got, err := parseMeta(b, int(ndocs), nchunks)
+		got, err := parseMeta(b, int(ndocs), nchunks, true)
 		if err != nil {
 			return
 		}

@@ -301,7 +301,7 @@ func (d *segDir) docOfChunk(c int) int {
 func (sf *segFile) docHead(i int) (*docData, int, error) {
 	r := &metaReader{b: sf.meta[sf.dir.docOff[i]:]}
 	d := &docData{}
-	n := readDocHead(r, d)
+	n := readDocHead(r, d, true)
 	switch {
 	case r.err != nil:
 		return nil, 0, sf.damaged(fmt.Errorf("document %d: %v", i, r.err))

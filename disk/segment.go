@@ -3,6 +3,7 @@ package disk
 import (
 	"bufio"
 	"encoding/binary"
+	"encoding/hex"
 	"fmt"
 	"hash"
 	"hash/crc32"
@@ -44,7 +45,29 @@ var (
 const (
 	flagExplicitText  = 1 << 0 // else Text is Doc.Text[Start:End]
 	flagExplicitTitle = 1 << 1 // else Title is Doc.Title
+	flagHexHash       = 1 << 2 // the text hash is 64 hex digits, stored as 32 bytes (version 3)
 )
+
+// Document flags, a byte before each document's record in version 3.
+const docFlagHexSHA = 1 << 0 // SHA256 is 64 hex digits, stored as 32 bytes
+
+// hexBytes is s's 32 bytes when s is 64 lowercase hex digits (a SHA-256
+// as fonte writes them), so that it is stored in half the bytes; else nil.
+func hexBytes(s string) []byte {
+	if len(s) != 64 {
+		return nil
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return nil
+		}
+	}
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		return nil
+	}
+	return b
+}
 
 // ioBlock is the unit vectors are converted and written or read in.
 const ioBlock = 1 << 20
@@ -236,8 +259,19 @@ func appendStrs(b []byte, ss []string) []byte {
 // record starts at in b.
 func appendDoc(b []byte, d *docData, atChunk func(i, off int)) []byte {
 	doc := &d.doc
-	for _, s := range []string{doc.ID, doc.Title, doc.Source, doc.Language, doc.SHA256} {
+	sha := hexBytes(doc.SHA256)
+	var docFlags byte
+	if sha != nil {
+		docFlags |= docFlagHexSHA
+	}
+	b = append(b, docFlags)
+	for _, s := range []string{doc.ID, doc.Title, doc.Source, doc.Language} {
 		b = appendStr(b, s)
+	}
+	if sha != nil {
+		b = append(b, sha...)
+	} else {
+		b = appendStr(b, doc.SHA256)
 	}
 	t, err := doc.Updated.MarshalBinary()
 	if err != nil {
@@ -263,6 +297,10 @@ func appendDoc(b []byte, d *docData, atChunk func(i, off int)) []byte {
 		if c.Title != doc.Title {
 			flags |= flagExplicitTitle
 		}
+		hash := hexBytes(d.hashes[i])
+		if hash != nil {
+			flags |= flagHexHash
+		}
 		if atChunk != nil {
 			atChunk(i, len(b))
 		}
@@ -279,7 +317,11 @@ func appendDoc(b []byte, d *docData, atChunk func(i, off int)) []byte {
 		b = binary.AppendVarint(b, int64(c.End))
 		b = binary.AppendVarint(b, int64(c.Page))
 		b = binary.AppendVarint(b, int64(c.Position))
-		b = appendStr(b, d.hashes[i])
+		if hash != nil {
+			b = append(b, hash...)
+		} else {
+			b = appendStr(b, d.hashes[i])
+		}
 	}
 	return b
 }
@@ -345,6 +387,19 @@ func (r *metaReader) bytes() []byte {
 	return p
 }
 
+// hex reads a 32-byte hash stored raw and returns it as 64 hex digits.
+func (r *metaReader) hex() string {
+	if r.err == nil && len(r.b) < 32 {
+		r.fail("truncated hash")
+	}
+	if r.err != nil {
+		return ""
+	}
+	h := hex.EncodeToString(r.b[:32])
+	r.b = r.b[32:]
+	return h
+}
+
 // str reads a string that shares the meta buffer's memory rather than
 // copying it (see parseMeta): at a million documents the copies were a
 // third of the time to open an index.
@@ -390,14 +445,23 @@ func (r *metaReader) strs(prev []string) []string {
 }
 
 // readDocHead reads a document record's fields up to its chunk count
-// into d and returns the count. The strings share r's buffer.
-func readDocHead(r *metaReader, d *docData) int {
+// into d and returns the count; v3 says the record is version 3's, which
+// starts with the document's flags. The strings share r's buffer.
+func readDocHead(r *metaReader, d *docData, v3 bool) int {
+	var flags byte
+	if v3 {
+		flags = r.byte()
+	}
 	doc := &d.doc
 	doc.ID = r.str()
 	doc.Title = r.str()
 	doc.Source = r.str()
 	doc.Language = r.str()
-	doc.SHA256 = r.str()
+	if flags&docFlagHexSHA != 0 {
+		doc.SHA256 = r.hex()
+	} else {
+		doc.SHA256 = r.str()
+	}
 	if t := r.bytes(); r.err == nil {
 		if err := doc.Updated.UnmarshalBinary(t); err != nil {
 			r.fail("document %q: time: %v", doc.ID, err)
@@ -433,7 +497,12 @@ func readChunk(r *metaReader, doc *fonte.Document, j int, c *fonte.Chunk, prevHe
 	c.End = r.varint()
 	c.Page = r.varint()
 	c.Position = r.varint()
-	hash := r.str()
+	var hash string
+	if flags&flagHexHash != 0 {
+		hash = r.hex()
+	} else {
+		hash = r.str()
+	}
 	if r.err == nil && flags&flagExplicitText == 0 {
 		if c.Start < 0 || c.Start > c.End || c.End > len(doc.Text) {
 			r.fail("document %q chunk %d: span %d..%d outside the text", doc.ID, j, c.Start, c.End)
@@ -446,16 +515,17 @@ func readChunk(r *metaReader, doc *fonte.Document, j int, c *fonte.Chunk, prevHe
 }
 
 // parseMeta decodes the meta section of a segment holding docs documents
-// and chunks chunks. The vectors stay nil. The documents' strings share
+// and chunks chunks, in version 3's records when v3 is set (else those of
+// versions 1 and 2). The vectors stay nil. The documents' strings share
 // b's memory, which the caller hands over: it must never change b again
 // (b stays alive as long as any of its strings does).
-func parseMeta(b []byte, docs int, chunks uint64) ([]*docData, error) {
+func parseMeta(b []byte, docs int, chunks uint64, v3 bool) ([]*docData, error) {
 	r := &metaReader{b: b}
 	out := make([]*docData, 0, min(docs, len(b)))
 	var total uint64
 	for i := 0; i < docs && r.err == nil; i++ {
 		d := &docData{}
-		n := readDocHead(r, d)
+		n := readDocHead(r, d, v3)
 		if i > 0 && r.err == nil && d.doc.ID <= out[i-1].doc.ID {
 			r.fail("document %q after %q: not in ID order", d.doc.ID, out[i-1].doc.ID)
 		}
@@ -665,7 +735,7 @@ func openSegmentV2(f *os.File, path string, e segmentEntry, dim int, size int64)
 	if got := crc32.Update(crc32.Checksum(hdr[:36], castagnoli), castagnoli, meta); got != want {
 		return nil, corrupt(path, "meta checksum mismatch (header says %08x, content hashes to %08x)", want, got)
 	}
-	dd, err := parseMeta(meta, docs, chunks)
+	dd, err := parseMeta(meta, docs, chunks, false)
 	if err != nil {
 		return nil, corrupt(path, "%v", err)
 	}
@@ -749,7 +819,7 @@ func openSegmentV1(path string, e segmentEntry, dim int) (*segmentReader, error)
 		return nil, wrapFile("reading segment", path, err)
 	}
 	crc.Write(meta)
-	dd, err := parseMeta(meta, docs, chunks)
+	dd, err := parseMeta(meta, docs, chunks, false)
 	if err != nil {
 		// A checksum mismatch is the likelier story; report it if so.
 		if cerr := verifyWhole(path, e); cerr != nil {

@@ -118,12 +118,14 @@ func (s *Snapshot) info(k, j int) (DocInfo, error) {
 	if err != nil {
 		return DocInfo{}, err
 	}
-	e.detach()
 	d := &e.doc
+	bytes := len(d.Text)
+	d.Text = "" // not copied by detach: only its length is reported
+	e.detach()
 	return DocInfo{
 		ID: d.ID, Title: d.Title, Source: d.Source, Language: d.Language,
 		SHA256: d.SHA256, Updated: d.Updated, Tags: d.Tags,
-		Bytes: len(d.Text), Chunks: n, Meta: e.meta,
+		Bytes: bytes, Chunks: n, Meta: e.meta,
 	}, nil
 }
 

@@ -44,13 +44,17 @@ func physicalMemory() int64 {
 }
 
 // txMemory is the part of the budget a store transaction may hold before
-// it writes documents out: an eighth, since the search indexes built
-// after the commit (postings, graph) need most of the rest.
+// it writes documents out, and the postings the lexical build holds
+// before it spills a sorted run: a thirty-second each. What they hold is
+// live data, which the garbage collector lets grow to about twice its
+// size between collections, and the graph (which grows with the corpus)
+// and the page cache the mapped files are read through need the rest;
+// a smaller share costs only more, smaller files written along the way.
 func txMemory(budget int64) int64 {
 	if budget <= 0 {
 		budget = DefaultMemory()
 	}
-	return budget / 8
+	return budget / 32
 }
 
 // ParseBytes reads a size such as "6GiB", "512MiB", "2G", "800M" or a

@@ -26,7 +26,7 @@ func TestDefaultMemory(t *testing.T) {
 	if got := DefaultMemory(); got != max(total/4, 512<<20) {
 		t.Errorf("DefaultMemory = %d with %d bytes of memory", got, total)
 	}
-	if txMemory(8<<30) != 1<<30 || txMemory(0) != DefaultMemory()/8 {
-		t.Error("txMemory is not an eighth of the budget")
+	if txMemory(8<<30) != 256<<20 || txMemory(0) != DefaultMemory()/32 {
+		t.Error("txMemory is not a thirty-second of the budget")
 	}
 }

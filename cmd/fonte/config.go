@@ -243,7 +243,7 @@ func addIndexingFlags(cmd *cobra.Command, o *options) {
 	f.StringSliceVar(&o.include, "include", nil, "only index files matching these globs (e.g. '**/*.md')")
 	f.StringSliceVar(&o.exclude, "exclude", nil, "skip files and folders matching these globs")
 	f.BoolVar(&o.followLink, "follow-symlinks", false, "follow symbolic links to files and folders outside the indexed folder (refused by default)")
-	f.StringVar(&o.memory, "memory", "", "memory budget of indexing, e.g. 6GiB (default: a quarter of this machine's memory): documents are written out past an eighth of it, and the garbage collector works to stay under it")
+	f.StringVar(&o.memory, "memory", "", "memory budget of indexing, e.g. 6GiB (default: a quarter of this machine's memory): documents are written out, and BM25's postings spilled as sorted runs, past a thirty-second of it, and the garbage collector works to stay under it")
 	o.hasMemory = true
 	inGroup(cmd, groupIndexing, "include", "exclude", "follow-symlinks")
 }
