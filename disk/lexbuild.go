@@ -21,7 +21,7 @@ const buildDirName = "build.tmp"
 // lexBatch is how many chunks are analysed in parallel between two
 // additions to the lexical builder: enough to keep every core busy, few
 // enough that their tokens are a small part of the memory budget.
-const lexBatch = 4096
+const lexBatch = 1024
 
 // builtLexical is a lexical index a writer's view built for a generation
 // that has no lexical blob: the complete blob (see encodeLexicalBlob) in a
@@ -96,29 +96,11 @@ func (s *Store) buildLexical(snap *Snapshot) (_ *builtLexical, err error) {
 	return &builtLexical{gen: snap.Generation(), blob: blob, m: m, runs: runs}, nil
 }
 
-// addChunks analyses every chunk of snap, in order, into b: a batch at a
-// time, each batch on every core.
+// addChunks analyses every chunk of snap, in order, into b.
 func (s *Store) addChunks(snap *Snapshot, an retrieve.Analyzers, b *lexical.InPlaceBuilder) error {
-	n := snap.NumChunks()
-	tokens := make([][]string, min(lexBatch, n))
-	workers := runtime.GOMAXPROCS(0)
-	for lo := 0; lo < n; lo += lexBatch {
-		hi := min(lo+lexBatch, n)
-		var wg sync.WaitGroup
-		for w := range workers {
-			wg.Go(func() {
-				for i := lo + w; i < hi; i += workers {
-					tokens[i-lo] = an.Terms(snap.Chunk(i), snap.Lang(i))
-				}
-			})
-		}
-		wg.Wait()
-		for i := lo; i < hi; i++ {
-			if err := b.Add(tokens[i-lo]); err != nil {
-				return err
-			}
-			tokens[i-lo] = nil
-		}
+	err := b.AddBatched(snap.NumChunks(), lexBatch, func(i int) []string { return an.Terms(snap.Chunk(i), snap.Lang(i)) })
+	if err != nil {
+		return err
 	}
 	return snap.damage()
 }

@@ -10,8 +10,10 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // DefaultInPlaceBudget is the postings memory an InPlaceBuilder keeps when
@@ -102,6 +104,35 @@ func NewInPlaceBuilder(o InPlaceBuilderOptions) *InPlaceBuilder {
 // Runs is the number of run files written so far by Add (Finish writes
 // one more for the postings still held when Add spilled any).
 func (b *InPlaceBuilder) Runs() int { return len(b.runs) }
+
+// AddBatched adds the next n documents, the tokens of the i-th from
+// tokensOf(i): batch documents at a time are analysed on every processor
+// (analysis is the costly part), then added in order. Only one batch's
+// tokens are held at once.
+func (b *InPlaceBuilder) AddBatched(n, batch int, tokensOf func(i int) []string) error {
+	batch = max(1, min(batch, n))
+	workers := runtime.GOMAXPROCS(0)
+	tokens := make([][]string, batch)
+	for lo := 0; lo < n; lo += batch {
+		hi := min(lo+batch, n)
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Go(func() {
+				for i := lo + w; i < hi; i += workers {
+					tokens[i-lo] = tokensOf(i)
+				}
+			})
+		}
+		wg.Wait()
+		for i := lo; i < hi; i++ {
+			if err := b.Add(tokens[i-lo]); err != nil {
+				return err
+			}
+			tokens[i-lo] = nil
+		}
+	}
+	return nil
+}
 
 // Add adds the next document, given by its analysed tokens (those
 // NewIndexTokens would get for it); it spills a run when the postings

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -70,27 +69,10 @@ func synthTexts(n int) []string {
 // processors, and adds them to a builder in order; it returns the runs
 // spilled.
 func buildBatched(n int, tokensOf func(int) []string, f *os.File, o InPlaceBuilderOptions) (int, error) {
-	const batch = 1024
-	workers := runtime.GOMAXPROCS(0)
 	bld := NewInPlaceBuilder(o)
 	defer bld.Close()
-	tokens := make([][]string, batch)
-	for lo := 0; lo < n; lo += batch {
-		hi := min(lo+batch, n)
-		var wg sync.WaitGroup
-		for w := range workers {
-			wg.Go(func() {
-				for d := lo + w; d < hi; d += workers {
-					tokens[d-lo] = tokensOf(d)
-				}
-			})
-		}
-		wg.Wait()
-		for d := lo; d < hi; d++ {
-			if err := bld.Add(tokens[d-lo]); err != nil {
-				return 0, err
-			}
-		}
+	if err := bld.AddBatched(n, 1024, tokensOf); err != nil {
+		return 0, err
 	}
 	runs := bld.Runs()
 	start := time.Now()

@@ -353,3 +353,32 @@ func TestInPlaceBuilderErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestInPlaceBuilderAddBatched: documents added in parallel batches, of
+// any size, come out exactly as added one by one, in order.
+func TestInPlaceBuilderAddBatched(t *testing.T) {
+	docs := randomTokens(rand.New(rand.NewPCG(41, 42)), 300, 0)
+	var want bytes.Buffer
+	one := NewInPlaceBuilder(InPlaceBuilderOptions{BM25: DefaultBM25Options(), Dir: t.TempDir()})
+	for _, d := range docs {
+		if err := one.Add(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := one.Finish(&want); err != nil {
+		t.Fatal(err)
+	}
+	for _, batch := range []int{0, 1, 7, 300, 1000} {
+		b := NewInPlaceBuilder(InPlaceBuilderOptions{BM25: DefaultBM25Options(), Budget: 2 << 10, Dir: t.TempDir()})
+		if err := b.AddBatched(len(docs), batch, func(i int) []string { return docs[i] }); err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		if _, err := b.Finish(&got); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Fatalf("batches of %d: %d bytes, one by one %d", batch, got.Len(), want.Len())
+		}
+	}
+}
