@@ -163,23 +163,6 @@ func TestFlatSearchBatch(t *testing.T) {
 	}
 }
 
-func TestFlatSearchAllocatesOnlyTheResult(t *testing.T) {
-	if raceEnabled {
-		// The int8 path's scratch comes from a sync.Pool, which drops
-		// items at random under -race.
-		t.Skip("sync.Pool is not reliable under -race")
-	}
-	rng := rand.New(rand.NewPCG(7, 8))
-	f := NewFlat(64)
-	for i := range 1000 {
-		f.Add(uint64(i), gaussVector(rng, 64))
-	}
-	q := gaussVector(rng, 64)
-	if n := testing.AllocsPerRun(20, func() { f.Search(q, 10) }); n != 1 {
-		t.Fatalf("Search allocated %v times, want 1 (the result)", n)
-	}
-}
-
 // Run with -race: searches, batch searches, adds and deletes at once.
 func TestFlatConcurrent(t *testing.T) {
 	const dim = 16

@@ -465,34 +465,6 @@ func TestFlatNoInt8(t *testing.T) {
 	}
 }
 
-func TestFlatViewSearchAllocatesOnlyTheResult(t *testing.T) {
-	if raceEnabled {
-		// The int8 path's scratch comes from a sync.Pool, which drops
-		// items at random under -race.
-		t.Skip("sync.Pool is not reliable under -race")
-	}
-	defer forceInt8Path()()
-	rng := rand.New(rand.NewPCG(65, 66))
-	tc := viewCase{dim: 64}
-	for range 1000 {
-		tc.rows = append(tc.rows, gaussVector(rng, 64))
-	}
-	for range 50 {
-		tc.sizes = append(tc.sizes, 1, 19) // 100 parts
-	}
-	q := gaussVector(rng, 64)
-	for _, m := range int8Modes {
-		v := viewOf(t, tc, m.with8)
-		if n := testing.AllocsPerRun(20, func() { v.Search(q, 10) }); n != 1 {
-			t.Errorf("%s: Search allocated %v times, want 1 (the result)", m.name, n)
-		}
-		allow := func(id uint64) bool { return id%3 != 0 }
-		if n := testing.AllocsPerRun(20, func() { v.SearchFilter(q, 10, allow) }); n != 1 {
-			t.Errorf("%s: SearchFilter allocated %v times, want 1 (the result)", m.name, n)
-		}
-	}
-}
-
 // Run with -race: concurrent searches, filtered and not, on one view,
 // each checked against the Flat's answer.
 func TestFlatViewConcurrent(t *testing.T) {
