@@ -654,14 +654,7 @@ func openSegment(path string, e segmentEntry, dim int) (*segFile, error) {
 
 // openSegmentV3 maps a version-3 segment and reads its directory in place.
 func openSegmentV3(f *os.File, path string, e segmentEntry, dim int, size int64) (*segFile, error) {
-	if size < segHeaderLen+trailerLen {
-		return nil, corrupt(path, "truncated at %d bytes", size)
-	}
-	hdr := make([]byte, segHeaderLen)
-	if _, err := f.ReadAt(hdr, 0); err != nil {
-		return nil, wrapFile("reading segment", path, err)
-	}
-	docs, chunks, metaLen, err := checkHeader(path, hdr, e, dim)
+	hdr, docs, chunks, metaLen, err := readHeader(f, path, e, dim, size, segHeaderLen)
 	if err != nil {
 		return nil, err
 	}
@@ -707,14 +700,7 @@ func openSegmentV3(f *os.File, path string, e segmentEntry, dim int, size int64)
 // openSegmentV2 reads and parses a version-2 segment's meta section,
 // builds its directory in memory and maps its vectors.
 func openSegmentV2(f *os.File, path string, e segmentEntry, dim int, size int64) (*segFile, error) {
-	if size < segHeaderLenV2+trailerLen {
-		return nil, corrupt(path, "truncated at %d bytes", size)
-	}
-	hdr := make([]byte, segHeaderLenV2)
-	if _, err := f.ReadAt(hdr, 0); err != nil {
-		return nil, wrapFile("reading segment", path, err)
-	}
-	docs, chunks, metaLen, err := checkHeader(path, hdr, e, dim)
+	hdr, docs, chunks, metaLen, err := readHeader(f, path, e, dim, size, segHeaderLenV2)
 	if err != nil {
 		return nil, err
 	}
@@ -749,6 +735,20 @@ func openSegmentV2(f *os.File, path string, e segmentEntry, dim int, size int64)
 		sf.vecs = floatView(data[off : off+4*int64(chunks)*int64(dim)])
 	}
 	return sf, nil
+}
+
+// readHeader reads the n-byte header of a segment of size bytes and its
+// counts, checked against the manifest entry and the dimension.
+func readHeader(f *os.File, path string, e segmentEntry, dim int, size int64, n int) (hdr []byte, docs int, chunks, metaLen uint64, err error) {
+	if size < int64(n)+trailerLen {
+		return nil, 0, 0, 0, corrupt(path, "truncated at %d bytes", size)
+	}
+	hdr = make([]byte, n)
+	if _, err := f.ReadAt(hdr, 0); err != nil {
+		return nil, 0, 0, 0, wrapFile("reading segment", path, err)
+	}
+	docs, chunks, metaLen, err = checkHeader(path, hdr, e, dim)
+	return hdr, docs, chunks, metaLen, err
 }
 
 // checkHeader reads the counts of a segment header (the layout shared by
