@@ -296,12 +296,12 @@ func (d *segDir) docOfChunk(c int) int {
 	return sort.Search(len(d.docChunk), func(i int) bool { return d.docChunk[i] > uint32(c) }) - 1
 }
 
-// docHead decodes document i's record up to its chunks; its strings are
-// views of the meta section (see detach).
-func (sf *segFile) docHead(i int) (*docData, int, error) {
+// docHead decodes document i's record up to its chunks, its metadata
+// only withMeta; its strings are views of the meta section (see detach).
+func (sf *segFile) docHead(i int, withMeta bool) (*docData, int, error) {
 	r := &metaReader{b: sf.meta[sf.dir.docOff[i]:]}
 	d := &docData{}
-	n := readDocHead(r, d, true)
+	n := readDocHead(r, d, true, withMeta)
 	switch {
 	case r.err != nil:
 		return nil, 0, sf.damaged(fmt.Errorf("document %d: %v", i, r.err))
@@ -316,7 +316,7 @@ func (sf *segFile) docHead(i int) (*docData, int, error) {
 // decodeDoc decodes document i whole, its vectors rows of the segment's
 // block; its strings are views of the meta section (see detach).
 func (sf *segFile) decodeDoc(i int) (*docData, error) {
-	d, n, err := sf.docHead(i)
+	d, n, err := sf.docHead(i, true)
 	if err != nil {
 		return nil, err
 	}
@@ -342,7 +342,7 @@ func (sf *segFile) decodeDoc(i int) (*docData, error) {
 // hits), and the meta section may be unmapped by then.
 func (sf *segFile) decodeChunk(c int) (fonte.Chunk, string, error) {
 	i := sf.dir.docOfChunk(c)
-	d, _, err := sf.docHead(i)
+	d, _, err := sf.docHead(i, false)
 	if err != nil {
 		return fonte.Chunk{}, "", err
 	}

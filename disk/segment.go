@@ -446,8 +446,10 @@ func (r *metaReader) strs(prev []string) []string {
 
 // readDocHead reads a document record's fields up to its chunk count
 // into d and returns the count; v3 says the record is version 3's, which
-// starts with the document's flags. The strings share r's buffer.
-func readDocHead(r *metaReader, d *docData, v3 bool) int {
+// starts with the document's flags. Without withMeta the metadata is
+// passed over rather than put in a map (a chunk decoded for a hit needs
+// none of it). The strings share r's buffer.
+func readDocHead(r *metaReader, d *docData, v3, withMeta bool) int {
 	var flags byte
 	if v3 {
 		flags = r.byte()
@@ -469,11 +471,16 @@ func readDocHead(r *metaReader, d *docData, v3 bool) int {
 	}
 	doc.Text = r.str()
 	doc.Tags = r.strs(nil)
-	if n := r.count(); n > 0 {
+	if n := r.count(); n > 0 && withMeta {
 		d.meta = make(map[string]string, n)
 		for range n {
 			k := r.str()
 			d.meta[k] = r.str()
+		}
+	} else {
+		for range n {
+			r.bytes()
+			r.bytes()
 		}
 	}
 	return r.count()
@@ -525,7 +532,7 @@ func parseMeta(b []byte, docs int, chunks uint64, v3 bool) ([]*docData, error) {
 	var total uint64
 	for i := 0; i < docs && r.err == nil; i++ {
 		d := &docData{}
-		n := readDocHead(r, d, v3)
+		n := readDocHead(r, d, v3, true)
 		if i > 0 && r.err == nil && d.doc.ID <= out[i-1].doc.ID {
 			r.fail("document %q after %q: not in ID order", d.doc.ID, out[i-1].doc.ID)
 		}

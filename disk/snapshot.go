@@ -114,7 +114,7 @@ func (s *Snapshot) Info(id string) (DocInfo, bool) {
 
 func (s *Snapshot) info(k, j int) (DocInfo, error) {
 	sf := s.segs[k].file
-	e, n, err := sf.docHead(j)
+	e, n, err := sf.docHead(j, true)
 	if err != nil {
 		return DocInfo{}, err
 	}
@@ -136,7 +136,7 @@ func (s *Snapshot) Document(id string) (fonte.Document, bool) {
 	if !ok {
 		return fonte.Document{}, false
 	}
-	e, _, err := s.segs[k].file.docHead(j)
+	e, _, err := s.segs[k].file.docHead(j, false)
 	if err != nil {
 		return fonte.Document{}, false
 	}
@@ -197,7 +197,7 @@ func (s *Snapshot) Lang(i int) string {
 func (s *Snapshot) Tags(i int) []string {
 	k, c := s.segOf(i)
 	sf := s.segs[k].file
-	d, _, err := sf.docHead(sf.dir.docOfChunk(c))
+	d, _, err := sf.docHead(sf.dir.docOfChunk(c), false)
 	if err != nil {
 		return nil
 	}
