@@ -10,47 +10,58 @@ import (
 // characters: longer lines are sentences, not titles.
 const maxTitleLen = 80
 
-// ParseText parses plain text: paragraphs are separated by blank lines and
-// keep their line breaks. The title is the first line when it is short
-// (at most 80 characters), otherwise the file name; a short first line that
-// stands alone as a paragraph becomes a level-1 heading.
+// ParseText parses plain text: paragraphs are separated by blank lines,
+// wrapped prose is rejoined and list items and layout keep their lines
+// (textBlocks), and a line underlined with a repeated punctuation
+// character is a heading, its level by the order the styles appear. The
+// title is the first heading, or the first line when it is short (at most
+// 80 characters), otherwise the file name; a short first line that stands
+// alone as a paragraph becomes a level-1 heading.
 func ParseText(name string, raw []byte) (*Parsed, error) {
 	s, err := decodeText(name, raw)
 	if err != nil {
 		return nil, err
 	}
-	var paras []string
+	var paras [][]string
 	var cur []string
 	for line := range strings.SplitSeq(s, "\n") {
 		if strings.TrimSpace(line) == "" {
 			if len(cur) > 0 {
-				paras = append(paras, strings.Join(cur, "\n"))
-				cur = cur[:0]
+				paras = append(paras, cur)
+				cur = nil
 			}
 			continue
 		}
 		cur = append(cur, line)
 	}
 	if len(cur) > 0 {
-		paras = append(paras, strings.Join(cur, "\n"))
+		paras = append(paras, cur)
+	}
+	var styles headingStyles
+	var blocks []textBlock
+	for _, p := range paras {
+		blocks = append(blocks, textBlocks(p, &styles)...)
 	}
 
 	title := ""
-	if len(paras) > 0 {
-		first, _, _ := strings.Cut(paras[0], "\n")
+	if len(blocks) > 0 {
+		first, _, _ := strings.Cut(blocks[0].text, "\n")
 		if t := cleanTitle(first); utf8.RuneCountInString(t) <= maxTitleLen && strings.ContainsFunc(t, unicode.IsLetter) {
 			title = t
 		}
 	}
 	var b builder
-	for i, p := range paras {
-		// A short first line standing alone is a heading, so the chunker
-		// can carry it with the paragraphs under it.
-		if i == 0 && title != "" && len(paras) > 1 && !strings.Contains(p, "\n") {
-			b.add(KindHeading, 1, p)
-			continue
+	for i, p := range blocks {
+		switch {
+		case p.heading:
+			b.add(KindHeading, p.level, p.text)
+		case i == 0 && title != "" && len(blocks) > 1 && !strings.Contains(p.text, "\n") && utf8.RuneCountInString(p.text) <= maxTitleLen:
+			// A short first line standing alone is a heading, so the
+			// chunker can carry it with the paragraphs under it.
+			b.add(KindHeading, 1, p.text)
+		default:
+			b.add(KindParagraph, 0, p.text)
 		}
-		b.add(KindParagraph, 0, p)
 	}
 	if title == "" {
 		title = titleFromName(name)
