@@ -113,7 +113,8 @@ type ParseFunc func(name string, raw []byte) (*Parsed, error)
 
 // ParserFor returns the parser for a file name's extension (case
 // insensitive), or nil when the extension is not supported:
-// .md .markdown → Markdown, .txt .text → plain text, .html .htm → HTML,
+// .md .markdown → Markdown, .txt .text → plain text, .rst .rest →
+// reStructuredText, .html .htm → HTML,
 // .pdf → PDF, .docx → Word, .odt → OpenDocument text, .pptx → PowerPoint,
 // .png .jpg .jpeg .tif .tiff → image read by OCR.
 func ParserFor(name string) ParseFunc {
@@ -122,6 +123,8 @@ func ParserFor(name string) ParseFunc {
 		return ParseMarkdown
 	case ".txt", ".text":
 		return ParseText
+	case ".rst", ".rest":
+		return ParseRST
 	case ".html", ".htm":
 		return ParseHTML
 	case ".pdf":

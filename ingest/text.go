@@ -17,10 +17,22 @@ const maxTitleLen = 80
 // title is the first heading, or the first line when it is short (at most
 // 80 characters), otherwise the file name; a short first line that stands
 // alone as a paragraph becomes a level-1 heading.
+//
+// Text that carries reStructuredText's marks (looksRST) is read as
+// reStructuredText.
 func ParseText(name string, raw []byte) (*Parsed, error) {
+	return parseText(name, raw, false)
+}
+
+// parseText parses plain text, or reStructuredText when rst is set or
+// the text looks like it.
+func parseText(name string, raw []byte, rst bool) (*Parsed, error) {
 	s, err := decodeText(name, raw)
 	if err != nil {
 		return nil, err
+	}
+	if rst || looksRST(s) {
+		s = rstText(s)
 	}
 	var paras [][]string
 	var cur []string
