@@ -144,7 +144,6 @@ var (
 // target when the text is empty), and "Example::" before a literal block
 // reads "Example:".
 func rstInline(s string) string {
-	s = rstLiteralRE.ReplaceAllString(s, "$1")
 	s = rstRoleRE.ReplaceAllStringFunc(s, func(m string) string {
 		sub := rstRoleRE.FindStringSubmatch(m)
 		if strings.TrimSpace(sub[1]) == "" {
@@ -152,7 +151,14 @@ func rstInline(s string) string {
 		}
 		return sub[1]
 	})
+	return rstLiteralEnd.ReplaceAllString(plainEmphasis(s), "$1:")
+}
+
+// plainEmphasis keeps the words of **strong**, *emphasis* and “literal“
+// marks: a mark opens after a space, a bracket or a quote, and its words
+// neither start nor end with a space, so "5 * 3 * 2" and "*.txt" stay.
+func plainEmphasis(s string) string {
+	s = rstLiteralRE.ReplaceAllString(s, "$1")
 	s = rstStrongRE.ReplaceAllString(s, "$1$2")
-	s = rstEmRE.ReplaceAllString(s, "$1$2")
-	return rstLiteralEnd.ReplaceAllString(s, "$1:")
+	return rstEmRE.ReplaceAllString(s, "$1$2")
 }

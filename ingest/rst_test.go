@@ -90,4 +90,11 @@ func TestTextLooksRST(t *testing.T) {
 	if p.Doc.Text != "Multiply 5 * 3 * 2 and list *.txt and *.md files." {
 		t.Errorf("text %q", p.Doc.Text)
 	}
+	p, err = ParseText("b.txt", []byte("You **must** file the *original* form with ``claim send``.\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Doc.Text != "You must file the original form with claim send." {
+		t.Errorf("text %q: emphasis marks kept", p.Doc.Text)
+	}
 }

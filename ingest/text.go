@@ -33,6 +33,11 @@ func parseText(name string, raw []byte, rst bool) (*Parsed, error) {
 	}
 	if rst || looksRST(s) {
 		s = rstText(s)
+	} else {
+		// **strong**, *emphasis* and ``literal`` are how plain text
+		// stresses words, in reStructuredText and out of it: the
+		// words are the content, the marks are not.
+		s = plainEmphasis(s)
 	}
 	var paras [][]string
 	var cur []string
