@@ -29,6 +29,10 @@ type Question struct {
 	Gold         []Gold `json:"gold,omitempty"`
 	Answer       string `json:"answer,omitempty"`       // the expected answer, when known
 	Unanswerable bool   `json:"unanswerable,omitempty"` // the documents do not answer it
+	// Split is the part of the set the question belongs to: SplitDev,
+	// SplitTest, or "" when the set is not split. Defaults are chosen on
+	// dev questions; test questions only measure.
+	Split string `json:"split,omitempty"`
 }
 
 // Gold is one passage that answers a question: a document and an exact
@@ -214,7 +218,7 @@ func eachLine(name string, r io.Reader, fn func(n int, line []byte) error) error
 // one of these ("unanswerabe"), which would otherwise change the meaning
 // of the question silently.
 var (
-	questionFields = []string{"id", "question", "gold", "answer", "unanswerable"}
+	questionFields = []string{"id", "question", "gold", "answer", "unanswerable", "split"}
 	goldFields     = []string{"doc", "quote"}
 )
 
@@ -240,7 +244,7 @@ func parseQuestionFields(line []byte, unknown *[]string) (Question, string, erro
 		name string
 		dst  any
 	}{
-		{"id", &q.ID}, {"question", &q.Question}, {"answer", &q.Answer}, {"unanswerable", &q.Unanswerable},
+		{"id", &q.ID}, {"question", &q.Question}, {"answer", &q.Answer}, {"unanswerable", &q.Unanswerable}, {"split", &q.Split},
 	} {
 		if err := decodeField(obj, f.name, f.dst); err != nil {
 			return q, f.name, err
@@ -398,6 +402,9 @@ func validate(q Question) (string, error) {
 	}
 	if strings.TrimSpace(q.Question) == "" {
 		return "question", errors.New("missing or empty")
+	}
+	if q.Split != "" && q.Split != SplitDev && q.Split != SplitTest {
+		return "split", fmt.Errorf("%q is not a split: want %q or %q, or no split field", q.Split, SplitDev, SplitTest)
 	}
 	switch {
 	case q.Unanswerable && len(q.Gold) > 0:

@@ -23,8 +23,8 @@ func TestLoadQuestionsValid(t *testing.T) {
 	}
 	want := []Question{
 		{ID: "q1", Question: "How long is the warranty?", Answer: "Two years.",
-			Gold: []Gold{{Doc: "docs/warranty.md", Quote: "The warranty lasts “two years” from delivery."}}},
-		{ID: "q2", Question: "Who is the CEO?", Unanswerable: true},
+			Gold: []Gold{{Doc: "docs/warranty.md", Quote: "The warranty lasts “two years” from delivery."}}, Split: "dev"},
+		{ID: "q2", Question: "Who is the CEO?", Unanswerable: true, Split: "test"},
 		{ID: "q3", Question: "Which ports and what voltage?",
 			Gold: []Gold{{Doc: "manual.md", Quote: "USB-C port"}, {Doc: "manual.md", Quote: "5 V"}}},
 	}
@@ -73,6 +73,11 @@ func TestLoadQuestionsErrors(t *testing.T) {
 		{"gold not a list", `{"id":"a","question":"Q?","gold":{"doc":"a.md","quote":"x"}}`, 1, "gold", "want a list, got object"},
 		{"gold item not an object", `{"id":"a","question":"Q?","gold":["a.md"]}`, 1, "gold[0]", "not a JSON object"},
 		{"unanswerable as string", `{"id":"a","question":"Q?","unanswerable":"yes"}`, 1, "unanswerable", "want true or false"},
+		{"unknown split", ok + "\n" + `{"id":"b","question":"Q?","unanswerable":true,"split":"train"}`, 2, "split", `"train" is not a split`},
+		{"split in capitals", `{"id":"a","question":"Q?","unanswerable":true,"split":"Test"}`, 1, "split", `"Test" is not a split`},
+		{"split all", `{"id":"a","question":"Q?","unanswerable":true,"split":"all"}`, 1, "split", `"all" is not a split`},
+		{"split not a string", `{"id":"a","question":"Q?","unanswerable":true,"split":1}`, 1, "split", "want a string, got number"},
+		{"misspelt split", `{"id":"a","question":"Q?","unanswerable":true,"spilt":"dev"}`, 1, "spilt", `did you mean "split"?`},
 		{"malformed", ok + "\n\n" + `{"id":"b","question":"Q?",}`, 3, "", "malformed JSON"},
 		{"truncated", `{"id":"b","question":"Q?"`, 1, "", "malformed JSON"},
 		{"trailing data", ok + ` x`, 1, "", "malformed JSON"},

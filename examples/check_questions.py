@@ -20,7 +20,7 @@ import re
 import subprocess
 import sys
 
-QUESTION_KEYS = {"id", "question", "gold", "answer", "unanswerable"}
+QUESTION_KEYS = {"id", "question", "gold", "answer", "unanswerable", "split"}
 GOLD_KEYS = {"doc", "quote"}
 
 
@@ -67,6 +67,8 @@ def main():
             extra = set(q) - QUESTION_KEYS
             if extra:
                 problems.append(f"{where}: unknown keys {sorted(extra)}")
+            if q.get("split", "dev") not in ("dev", "test"):
+                problems.append(f"{where}: split {q['split']!r} is not dev or test")
             qid = q.get("id", "")
             if not str(qid).strip() or not str(q.get("question", "")).strip():
                 problems.append(f"{where}: empty id or question")

@@ -896,13 +896,15 @@ func TestE2EChatRewritesFollowUp(t *testing.T) {
 	}
 }
 
-// eval --questions: the report's shape and ranges, and the SVG charts.
+// eval --questions: the report's shape and ranges, and the SVG charts, on
+// the dev questions of the example set (test questions are not run).
 func TestE2EEval(t *testing.T) {
 	t.Parallel()
 	_, idx := sharedIndex(t)
 	svg := filepath.Join(t.TempDir(), "charts")
-	out := mustOK(t, run{}, "eval", "--questions", filepath.Join(examplesDir, "questions.jsonl"), "--index", idx, "--json", "--svg", svg)
-	top := requireKeys(t, "eval --json", out, "retrieval", "abstain", "generation")
+	out := mustOK(t, run{}, "eval", "--questions", filepath.Join(examplesDir, "questions.jsonl"), "--split", "dev", "--index", idx, "--json", "--svg", svg)
+	dev := requireKeys(t, "eval --split dev --json", out, "dev")["dev"]
+	top := requireKeys(t, "eval --json", string(dev), "retrieval", "abstain", "generation")
 	block := func(name string, keys ...string) map[string]float64 {
 		m := requireKeys(t, name, string(top[name]), keys...)
 		vals := map[string]float64{}
@@ -936,8 +938,8 @@ func TestE2EEval(t *testing.T) {
 		t.Errorf("retrieval finds nothing on the handbook: %v", ret)
 	}
 	// The abstain block counts questions (documented in eval.Abstain): the
-	// floor is a relevance in [0,1], the costs are counts out of the
-	// set's 9 unanswerable and 40 answerable questions.
+	// floor is a relevance in [0,1], the costs are counts out of at most
+	// the set's 9 unanswerable and 40 answerable questions.
 	ab := block("abstain", "floor", "unanswerable_let_through", "answerable_blocked")
 	if ab["floor"] <= 0 || ab["floor"] > 1 {
 		t.Errorf("abstain.floor = %v", ab["floor"])
@@ -950,7 +952,7 @@ func TestE2EEval(t *testing.T) {
 	}
 
 	for _, name := range []string{"floor.svg", "recall.svg"} {
-		b, err := os.ReadFile(filepath.Join(svg, name))
+		b, err := os.ReadFile(filepath.Join(svg, "dev", name))
 		if err != nil {
 			t.Errorf("--svg: %v", err)
 			continue

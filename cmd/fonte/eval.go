@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -20,6 +21,7 @@ func newEval(o *options) *cobra.Command {
 	var depth int
 	var target float64
 	var noGeneration, perQuestion bool
+	var part []eval.Question // the questions of the split being evaluated, set by eachSplit
 	cmd := &cobra.Command{
 		Use:   "eval (--questions FILE.jsonl | --beir DIR)",
 		Short: "Measure retrieval, abstention and answers on a question set",
@@ -34,12 +36,17 @@ trade-off curve with a suggested floor, unanswerable questions let through
 and answerable ones blocked at the floor in use, and the answers' accuracy
 given the gold chunk and end to end.
 
+The questions of a set split into dev and test ("split" in each line) are
+reported one split at a time, never mixed into one figure: --split dev or
+test evaluates that split alone, --split all (the default) each split apart,
+and --json keys the reports by split.
+
 With --docs DIR it first brings --index up to date with that folder, using
 this command's --chunker, --chunk-size and --overlap: point --index at one
 folder per setting to compare chunkers on the same questions.
 
 With --beir DIR it indexes the BEIR corpus into --index (incrementally) and
-reports document retrieval on the split's judged queries.
+reports document retrieval on the --split's judged queries (default test).
 
 --retriever all compares hybrid, bm25, tfidf and vector on the same index.`,
 		Args: argsUsage(cobra.NoArgs),
@@ -66,12 +73,9 @@ reports document retrieval on the split's judged queries.
 			}
 			out := cmd.OutOrStdout()
 			if beir != "" {
-				return runBEIR(cmd, o, beir, split, modes, depth)
+				return runBEIR(cmd, o, beir, cmp.Or(split, "test"), modes, depth)
 			}
-			qs, err := eval.LoadQuestions(questions)
-			if err != nil {
-				return err
-			}
+			qs := part
 			if docsDir != "" {
 				// Index (incrementally) with this command's chunker and
 				// embedder first, so chunkers can be compared by pointing
@@ -149,7 +153,7 @@ reports document retrieval on the split's judged queries.
 	f := cmd.Flags()
 	f.StringVar(&questions, "questions", "", "question set (JSONL)")
 	f.StringVar(&beir, "beir", "", "BEIR data folder (corpus.jsonl[.gz], queries.jsonl[.gz], qrels)")
-	f.StringVar(&split, "split", "test", "BEIR qrels split")
+	f.StringVar(&split, "split", "", "questions of this split: dev, test or all, each apart (default all); with --beir, the qrels split (default test)")
 	f.StringVar(&docsDir, "docs", "", "index this folder into --index first (with --chunker, --chunk-size, --embedder)")
 	f.IntVar(&depth, "depth", 100, "chunks retrieved per question for the retrieval measures")
 	f.Float64Var(&target, "target", 0.2, "largest share of unanswerable questions the suggested floor may let through")
@@ -162,6 +166,7 @@ reports document retrieval on the split's judged queries.
 	addRetrievalFlags(cmd, o)
 	addAnswerFlags(cmd, o)
 	addIndexingFlags(cmd, o)
+	cmd.RunE = eachSplit(cmd.RunE, o, splitFlags{questions: &questions, beir: &beir, split: &split, svgDir: &svgDir, part: &part})
 	return cmd
 }
 
