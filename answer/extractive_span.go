@@ -39,15 +39,14 @@ var questionPatterns = []struct {
 	{TimeAnswer, regexp.MustCompile(`\bwhen\b|\bwhat (time|day|date|year|month)\b|\bwhich (day|date|month)\b|\bby what\b|\bdeadline\b|\bquando\b|\ba che ora\b|\bche ora\b|\bche giorno\b|\bquale giorno\b|\bentro quando\b|\bscadenza\b`)},
 	{PersonAnswer, regexp.MustCompile(`\bwho(m|se)?\b|\bwhich (person|team|office|department|group)\b|\b(a |di |da )?chi\b`)},
 	{PlaceAnswer, regexp.MustCompile(`\bwhere\b|\bwhich (floor|room|building)\b|\baddress\b|\bdove\b|\bindirizzo\b|\bquale (piano|sede|stanza)\b`)},
-	{ProcedureAnswer, regexp.MustCompile(`\bhow (do|can|should|would|to)\b|\bwhat (should|do|must) (i|we) do\b|\bcome (faccio|posso|si|devo|fare|possiamo|dobbiamo)\b|\bcosa (devo|dobbiamo|bisogna) fare\b|\bche cosa (devo|bisogna) fare\b|\bwhat paperwork\b|\bwhat do i need\b`)},
+	{ProcedureAnswer, regexp.MustCompile(`\bhow (do|can|should|would|to)\b|\bwhat (should|do|must) (i|we) do\b|\bcome (faccio|posso|si|devo|fare|possiamo|dobbiamo)\b|\bcosa (devo|dobbiamo|bisogna) fare\b|\bche cosa (devo|bisogna) fare\b`)},
 	{DefinitionAnswer, regexp.MustCompile(`^(what(?:'s| is| are| does| do)\b|cos(?:'è|a è|a sono|a significa|a vuol dire|a indica)\b|che cos|cosa (?:significa|vuol dire|indica|copre|riguarda)\b)|\bwhat does .* (mean|cover|stand for)\b|\bcosa (significa|vuol dire)\b`)},
 	{YesNoAnswer, regexp.MustCompile(`^(can|could|may|do|does|did|is|are|am|should|must|will|would|have|has|posso|possiamo|si può|si possono|devo|dobbiamo|è|sono|serve|bisogna|ho|c'è)\b`)},
 }
 
-// QuestionType reads the answer type a question asks for. Only the last
-// sentence that ends in "?" is read when there is one: "I lost my badge.
-// How much does a new one cost?" asks for a quantity.
-func QuestionType(question string) AnswerType {
+// askedPart returns the lower-cased sentence of a question that asks: the
+// last one that ends in "?" when there is one.
+func askedPart(question string) string {
 	q := strings.ToLower(strings.ReplaceAll(question, "’", "'"))
 	if i := strings.LastIndex(q, "?"); i >= 0 {
 		q = q[:i]
@@ -55,7 +54,14 @@ func QuestionType(question string) AnswerType {
 			q = q[j+1:]
 		}
 	}
-	q = strings.TrimSpace(q)
+	return strings.TrimSpace(q)
+}
+
+// QuestionType reads the answer type a question asks for. Only the last
+// sentence that ends in "?" is read when there is one: "I lost my badge.
+// How much does a new one cost?" asks for a quantity.
+func QuestionType(question string) AnswerType {
+	q := askedPart(question)
 	for _, p := range questionPatterns {
 		if p.re.MatchString(q) {
 			return p.t
@@ -65,21 +71,37 @@ func QuestionType(question string) AnswerType {
 }
 
 const (
-	numWords  = `one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|sixty|ninety|uno|una|due|tre|quattro|cinque|sei|sette|otto|nove|dieci|dodici|quindici|venti|trenta|sessanta|novanta`
-	units     = `(?:(?:working|business|calendar|consecutive|full|unpaid|paid|annual|leave|credit|lavorativi|lavorative|di calendario|consecutivi)\s+)?(?:days?|weeks?|months?|years?|hours?|hrs?|minutes?|mins?|seconds?|nights?|characters?|chars?|times|people|persons|participants|employees|pages|items|gb|mb|tb|kb|km|kilometres?|kilometers?|miles?|giorni|giorno|settimane|settimana|mesi|mese|anni|anno|ore|ora|minuti|secondi|notti|caratteri|volte|persone|partecipanti|dipendenti)\b`
-	money     = `(?:[$€£]\s?\d[\d.,]*(?:\s?(?:k|m|million|billion))?|\d[\d.,]*\s?(?:euro|eur|€|dollars?|usd|percent|per cent|%))`
-	months    = `january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|agosto|settembre|ottobre|novembre|dicembre`
-	weekdays  = `monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekdays?|weekends?|lunedì|martedì|mercoledì|giovedì|venerdì|sabato|domenica|weekend`
-	rangeWord = `(?:\s?(?:-|–|to|a|or|o)\s?\d[\d.,]*)?`
+	numWords = `one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|sixty|ninety|uno|una|due|tre|quattro|cinque|sei|sette|otto|nove|dieci|dodici|quindici|venti|trenta|sessanta|novanta`
+	units    = `(?:(?:working|business|calendar|consecutive|full|unpaid|paid|annual|lavorativi|lavorative|di calendario|consecutivi)\s+)?(?:days?|weeks?|months?|years?|hours?|hrs?|minutes?|mins?|seconds?|nights?|characters?|chars?|digits?|letters?|words|times|people|persons|participants|employees|pages|items|gb|mb|tb|kb|km|kilometres?|kilometers?|miles?|giorni|giorno|settimane|settimana|mesi|mese|anni|anno|ore|ora|minuti|secondi|notti|caratteri|cifre|lettere|parole|volte|persone|partecipanti|dipendenti)\b`
+	money    = `(?:[$€£]\s?\d[\d.,]*(?:\s?(?:k|m|million|billion))?|\d[\d.,]*\s?(?:euro|eur|€|dollars?|usd|percent|per cent|%))`
+	months   = `january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|agosto|settembre|ottobre|novembre|dicembre`
+	// monthNames are the months written out, "may" left out.
+	monthNames = `january|february|march|april|june|july|august|september|october|november|december|gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|agosto|settembre|ottobre|novembre|dicembre`
+	weekdays   = `monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekdays?|weekends?|lunedì|martedì|mercoledì|giovedì|venerdì|sabato|domenica|weekend`
+	// placeNouns name places in a building or a town.
+	placeNouns = `car park|parking(?: lot| area)?|building|floor|room|office|entrance|exit|lobby|reception|hall|courtyard|yard|garden|gate|square|street|avenue|road|canteen|kitchen|desk|area|assembly point|meeting point|muster point|wing|site|campus|warehouse|lab|laboratory|basement|garage|terrace|stairs|staircase|parcheggio|edificio|piano|stanza|sala|ufficio|ingresso|uscita|atrio|cortile|giardino|cancello|piazza|piazzale|via|viale|corso|mensa|cucina|reception|punto di raccolta|sede|magazzino|laboratorio|seminterrato|terrazza|scala|scale|aula|portineria|directory|folder|cartella`
+	// placeModifiers follow an Italian place noun ("il parcheggio nord").
+	placeModifiers = `nord|sud|est|ovest|north|south|east|west|principale|terra|interrato|centrale|riunioni`
+	rangeWord      = `(?:\s?(?:-|–|to|a|or|o)\s?\d[\d.,]*)?`
 )
 
 var (
 	quantityRE = regexp.MustCompile(`(?i)` + money + `|(?:\b\d[\d.,]*` + rangeWord + `|\b(?:` + numWords + `))\s*(?:%|\s` + units + `)|\b\d[\d.,]*\b`)
-	timeRE     = regexp.MustCompile(`(?i)\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:` + months + `)(?:\s+\d{4})?\b|\b(?:` + months + `)\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b|\b\d{1,2}[:.]\d{2}\b(?:\s?(?:am|pm))?|\b\d{1,2}\s?(?:am|pm)\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b|\b(?:` + weekdays + `)\b|\b(?:` + months + `)\b|\b(?:the|il|on the)\s+\d{1,2}(?:st|nd|rd|th)?\b|\b(?:within|before|after|by|entro|prima|dopo)\s+(?:\d[\d.,]*|` + numWords + `)\s+` + units + `|\b(?:19|20)\d{2}\b`)
-	personRE   = regexp.MustCompile(`(?i)\b(?:employees?|staff|everyone|anyone|members?|dipendenti|personale|tutti|chiunque|manager|supervisor|lead|head|director|officer|chief|team|specialist|coordinator|administrator|owner|desk|hr|ceo|cfo|cto|responsabile|direttore|direttrice|ufficio|amministrat\w*|referente)\b|[\w.+-]+@[\w-]+\.[\w.]+`)
-	placeRE    = regexp.MustCompile(`(?i)\b\d+(?:st|nd|rd|th)?\s+(?:floor|wing)\b|\b(?:floor|room|building|street|st\.|avenue|ave\.|suite|wing|piano|stanza|sala|edificio|sede|via|piazza|viale|corso)\b|https?://\S+|\b\w+(?:\s?>\s?\w+)+|\b\d{5}\b`)
-	yesNoRE    = regexp.MustCompile(`(?i)\b(?:can|cannot|can't|may|must|not|no|never|only|allowed|prohibited|permitted|required|forbidden|unless|non|vietat\w|consentit\w|obbligatori\w|può|possono|deve|devono|solo|soltanto|mai)\b`)
-	defineRE   = regexp.MustCompile(`(?i)\b(?:is|are|means|mean|refers|covers|cover|describes|è|sono|significa|indica|copre|riguarda)\b`)
+	// A month name alone is a date only when written out ("in March");
+	// "may" alone is the verb.
+	timeRE = regexp.MustCompile(`(?i)\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:` + months + `)(?:\s+\d{4})?\b|\b(?:` + months + `)\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b|\b(?:` + months + `)\s+\d{4}\b|\b\d{1,2}[:.]\d{2}\b(?:\s?(?:am|pm))?|\b\d{1,2}\s?(?:am|pm)\b|\b(?:alle|dalle|entro le|dopo le|prima delle)\s+\d{1,2}(?:[:.]\d{2})?\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b|\b(?:` + weekdays + `)\b|\b(?:` + monthNames + `)\b|\b(?:the|on the)\s+\d{1,2}(?:st|nd|rd|th)\b|\bil\s+\d{1,2}\b|\b(?:within|before|after|by|entro|prima|dopo)\s+(?:\d[\d.,]*|` + numWords + `)\s+` + units + `|\b(?:19|20)\d{2}\b`)
+	// personRE: a role or a team, with the words that make it one ("Head
+	// of department", "the on-call engineer", "Data Protection Officer"),
+	// or an address to write to.
+	personRE = regexp.MustCompile(`(?:\b(?:\p{Lu}[\w-]*|[\w]+-[\w-]+)\s+){0,3}(?i:\b(?:manager|supervisor|lead|head|director|officer|chief|team|specialist|coordinator|administrator|owner|desk|hr|ceo|cfo|cto|responsabile|direttore|direttrice|ufficio|amministrat\w*|referente|engineer|department|dipartimento|reparto))\b(?:\s+(?:of|del|della|dell'|dei|degli)\s*(?:the\s+)?[\w-]+)?(?:\s+\p{Lu}[\w-]*){0,3}|[\w.+-]+@[\w-]+\.[\w.]+|\b\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll}+\b`)
+	// placeRE: a place a person can go to: a named or numbered room, floor,
+	// building or area, after the word that puts something there ("meet
+	// in the north car park"), an address, a link or a menu path. A bare
+	// "the building" names no particular place.
+	placeRE           = regexp.MustCompile(`\b(?i:in|at|to|into|on|outside|inside|near|behind|beside|opposite|from|nel|nella|nello|nei|negli|nelle|al|alla|allo|ai|agli|alle|presso|davanti a(?:l|lla|llo)?|dietro a(?:l|lla|llo)?|sul|sulla|accanto a(?:l|lla|llo)?|in fondo a(?:l|lla)?)\s+((?:(?i:the|il|lo|la|i|gli|le)\s+(?:[\w'-]+\s+){0,2}|(?i:l')(?:[\w'-]+\s+){0,2}|(?:[\p{Lu}\d][\w'-]*\s+){0,2})(?i:` + placeNouns + `)\b(?:\s+(?:[\p{Lu}\d][\w.-]*|(?i:` + placeModifiers + `))){0,2})|\b\d+(?:st|nd|rd|th)?\s+(?i:floor|wing)\b|\b(?i:floor|room|building|wing|piano|stanza|sala|edificio|aula)\s+[\p{Lu}\d][\w.-]*|https?://\S+|\b\w+(?:\s?>\s?\w+)+|\b(?i:via|viale|piazza|corso|street|avenue|road)\s+\p{Lu}[\w ]{0,30}?\s\d+\w?\b`)
+	yesNoRE           = regexp.MustCompile(`(?i)\b(?:can|cannot|can't|may|must|not|no|never|only|allowed|prohibited|permitted|required|forbidden|unless|non|vietat\w|consentit\w|obbligatori\w|può|possono|deve|devono|solo|soltanto|mai)\b`)
+	defineRE          = regexp.MustCompile(`(?i)\b(?:is|are|means|mean|refers|covers|cover|describes|è|sono|significa|indica|copre|riguarda)\b`)
+	frequencyPhraseRE = regexp.MustCompile(`(?i)\b(?:every|each|ogni)\s+(?:other\s+)?(?:day|week|month|year|hour|minute|night|morning|evening|working day|business day|weekday|giorno|settimana|mese|anno|ora|notte|mattina|sera|giorno lavorativo)\b|\b(?:once|twice|three times)\s+(?:a|an|per|every)\s+\w+|\b(?:una|due|tre) volt[ae]\s+(?:al|alla|all'|ogni|a|per)\s*\w+|\b(?:daily|weekly|monthly|yearly|annually|hourly|quotidian[ao]|settimanal[ei]|mensil[ei]|annual[ei])\b`)
 	// sectionNumberRE: a section number leading a heading line.
 	sectionNumberRE = regexp.MustCompile(`^\d+(?:\.\d+)+\.?\s+\p{Lu}`)
 	stepRE          = regexp.MustCompile(`(?i)^(?:\d+[.)]\s|[-*•]\s)|:\s*$|\b(?:go to|click|open|select|submit|send|use|fill|contact|call|email|write|ask|request|vai|apri|clicca|seleziona|invia|compila|usa|contatta|chiama|scrivi|chiedi|richiedi)\b`)
@@ -93,13 +115,29 @@ func typedSpans(s string, t AnswerType) [][]int {
 		if len(found) > 0 && found[0][0] == 0 && sectionNumberRE.MatchString(s) {
 			found = found[1:] // "3.1 Domestic trips" numbers a section
 		}
+		// A frequency without a figure ("every hour", "ogni giorno").
+		for _, f := range frequencyPhraseRE.FindAllStringIndex(s, -1) {
+			if !slices.ContainsFunc(found, func(g []int) bool { return g[0] < f[1] && f[0] < g[1] }) {
+				found = append(found, f)
+			}
+		}
+		slices.SortFunc(found, func(a, b []int) int { return a[0] - b[0] })
 		return found
 	case TimeAnswer:
 		return timeRE.FindAllStringIndex(s, -1)
 	case PersonAnswer:
 		return personRE.FindAllStringIndex(s, -1)
 	case PlaceAnswer:
-		return placeRE.FindAllStringIndex(s, -1)
+		var out [][]int
+		for _, m := range placeRE.FindAllStringSubmatchIndex(s, -1) {
+			if m[2] >= 0 {
+				m = m[2:4] // the place, without the word that puts it there
+			}
+			if specificPlace(s[m[0]:m[1]]) {
+				out = append(out, m[:2])
+			}
+		}
+		return out
 	case YesNoAnswer:
 		return yesNoRE.FindAllStringIndex(s, -1)
 	case DefinitionAnswer:
@@ -108,6 +146,17 @@ func typedSpans(s string, t AnswerType) [][]int {
 		return stepRE.FindAllStringIndex(s, -1)
 	}
 	return nil
+}
+
+// articleRE: the articles that open a noun phrase.
+var articleRE = regexp.MustCompile(`(?i)^(?:the|a|an|il|lo|la|i|gli|le|un|una|uno)\s+|^l'`)
+
+// specificPlace reports whether a place phrase names a particular place:
+// more than an article and a noun ("the building" does not), or a name or
+// a number.
+func specificPlace(p string) bool {
+	rest := articleRE.ReplaceAllString(strings.TrimSpace(p), "")
+	return len(wordSpans(rest)) >= 2 || strings.ContainsAny(rest, "0123456789/>@") || rest != "" && unicode.IsUpper([]rune(rest)[0])
 }
 
 // spanTypes are the answer types whose span is worth leading the answer
@@ -164,6 +213,58 @@ func cells(row string) []string {
 	return parts
 }
 
+// askedVerbRE finds the verb of a question that asks how to do something:
+// "how do I report", "how to renew", "come faccio a chiedere", "come si
+// richiede".
+var askedVerbRE = regexp.MustCompile(`\bhow (?:do|can|should|must|would) (?:i|we|you|one) ([\p{L}]+)|\bhow to ([\p{L}]+)|\bcome (?:faccio|posso|devo|possiamo|dobbiamo|si fa) (?:a |per )?([\p{L}]+)|\bcome si ([\p{L}]+)`)
+
+// askedVerb returns the content keys of the verb a how-to question asks
+// about; nil for other questions.
+func askedVerb(question string) map[string]bool {
+	m := askedVerbRE.FindStringSubmatch(askedPart(question))
+	for _, g := range m[min(1, len(m)):] {
+		if g != "" {
+			if k := ContentKeys(g); len(k) > 0 {
+				return k
+			}
+		}
+	}
+	return nil
+}
+
+// instructs reports whether sentence s opens with the asked verb, as an
+// instruction does ("Report security incidents to …", "- Richiedi …").
+func instructs(s string, verb map[string]bool) bool {
+	t := strings.TrimLeft(strings.TrimSpace(s), "-*•0123456789.) \t")
+	w := wordSpans(t)
+	return len(w) > 0 && w[0][0] == 0 && hasAny(ContentKeys(t[w[0][0]:w[0][1]]), verb)
+}
+
+// implied are words a sentence answers without writing them: an email
+// address answers "which address do I write to", a phone number "which
+// number do I call".
+var implied = []struct {
+	re   *regexp.Regexp
+	keys map[string]bool
+}{
+	{regexp.MustCompile(`[\w.+-]+@[\w-]+\.[\w.]+`), ContentKeys("email e-mail mail address indirizzo posta")},
+	{regexp.MustCompile(`(?i)\b(?:extension|ext\.|interno|tel\.?)\s*\d+|\+\d[\d ]{6,}`), ContentKeys("phone telephone call number telefono chiamare numero")},
+	{regexp.MustCompile(`https?://\S+`), ContentKeys("link website site page url sito pagina")},
+}
+
+// withImplied adds to the keys of sentence s the words it answers
+// without writing them.
+func withImplied(keys map[string]bool, s string) map[string]bool {
+	for _, im := range implied {
+		if im.re.MatchString(s) {
+			for k := range im.keys {
+				keys[k] = true
+			}
+		}
+	}
+	return keys
+}
+
 // spanBonus is what a sentence holding a span of the asked type gains, in
 // average question keys; rankDecay divides a sentence's score by 1 +
 // rankDecay × the rank of its chunk (0 for the best-ranked), so that among
@@ -210,6 +311,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 	}
 	bonus := spanBonus * total / float64(len(want))
 	amounts := numbers(question)
+	verb := askedVerb(question)
 	best := 0.0
 	var bestChunk, bestSent int
 	var bestSpans [][2]int
@@ -224,7 +326,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			if headingLine(c.Text, sp) || slices.Contains(c.Headings, strings.TrimSpace(s)) {
 				continue // a heading inside the text names a subject, it does not answer
 			}
-			keys := ContentKeys(s)
+			keys := withImplied(ContentKeys(s), s)
 			var header, before map[string]bool
 			if h, ok := tableHeader(c.Text, spans, j); ok {
 				// A row is read with its header: "Response | 1 hour".
@@ -259,6 +361,9 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			if inRange(amounts, s) {
 				score += bonus // "4,000 euro" falls in "from 1,000.01 to 10,000 euro"
 			}
+			if len(verb) > 0 && instructs(s, verb) {
+				score += bonus // "How do I report…?" is answered by "Report … to …"
+			}
 			words := len(wordSpans(s))
 			if strings.HasPrefix(s, "#") || words < 4 && !isTableRow(s) || strings.HasSuffix(strings.TrimSpace(s), "?") {
 				score -= bonus // a heading, a fragment or a question rarely answers
@@ -277,12 +382,16 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 	sp := bestSpans[bestSent]
 	span = withList(c.Text, bestSpans, bestSent)
 	lead := ""
+	l := leader{question: question, qt: qt, m: askedMeasure(question, qt), want: want, figures: figures(question), amounts: amounts}
 	if h, ok := tableHeader(c.Text, bestSpans, bestSent); ok && span == sp {
 		// A table row is quoted under its header row.
-		row := c.Text[sp[0]:sp[1]]
-		text = c.Text[h[0]:h[1]] + "\n" + row
+		header, row := c.Text[h[0]:h[1]], c.Text[sp[0]:sp[1]]
+		text = header + "\n" + row
 		if spanType(qt) {
-			lead = cellLead(c.Text[h[0]:h[1]], row, qt, want)
+			lead = l.rowLead(header, row)
+			if lead != "" && l.neighbourDoubt(chunks, bestChunk, sp, frameKeys(c, header, row)) {
+				lead = ""
+			}
 		}
 	} else {
 		if span == sp {
@@ -290,7 +399,11 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 		}
 		text = c.Text[span[0]:span[1]]
 		if spanType(qt) {
-			lead = shortest(c.Text[sp[0]:sp[1]], qt, want)
+			s := c.Text[sp[0]:sp[1]]
+			lead = l.sentenceLead(s)
+			if lead != "" && l.neighbourDoubt(chunks, bestChunk, sp, frameKeys(c, subjectLine(c.Text, bestSpans, bestSent), s)) {
+				lead = ""
+			}
 		}
 	}
 	if lead != "" && lead != strings.TrimSpace(text) {
@@ -326,71 +439,19 @@ func widen(text string, spans [][2]int, j int, want map[string]bool) [2]int {
 	return out
 }
 
-// shortest returns the span of type t in sentence s nearest to the
-// question's keys, or "" when s has none. Ties go to the earlier span.
-func shortest(s string, t AnswerType, want map[string]bool) string {
-	found := typedSpans(s, t)
-	if len(found) == 0 {
-		return ""
+// questionWords reports whether span is made of the question's words
+// only. A span with a figure says something new (ownFigure judges it).
+func questionWords(span string, want map[string]bool) bool {
+	if strings.ContainsAny(span, "0123456789") {
+		return false
 	}
-	// Byte offsets of the words of s that carry question keys.
-	var at []int
-	for _, w := range wordSpans(s) {
-		if hasAny(ContentKeys(s[w[0]:w[1]]), want) {
-			at = append(at, (w[0]+w[1])/2)
-		}
-	}
-	bestD, pick := math.MaxInt, ""
-	for _, f := range found {
-		cand := strings.TrimSpace(s[f[0]:f[1]])
-		if cand == "" {
-			continue
-		}
-		// A span made only of the question's own words says nothing new.
-		if k := ContentKeys(cand); len(k) > 0 && subset(k, want) {
-			continue
-		}
-		d := 0
-		if len(at) > 0 {
-			d = math.MaxInt
-			for _, a := range at {
-				d = min(d, dist(a, f[0], f[1]))
-			}
-		}
-		if d < bestD {
-			bestD, pick = d, cand
-		}
-	}
-	return pick
-}
-
-// cellLead returns "Header: cell" for the first cell of row, under
-// header, that holds a span of type t and is not made of the question's
-// words; "" when none does.
-func cellLead(header, row string, t AnswerType, want map[string]bool) string {
-	hs, rs := cells(header), cells(row)
-	for i, cell := range rs {
-		if i >= len(hs) || len(typedSpans(cell, t)) == 0 {
-			continue
-		}
-		if k := ContentKeys(cell); len(k) > 0 && subset(k, want) {
-			continue
-		}
-		if hs[i] == "" {
-			return cell
-		}
-		return hs[i] + ": " + cell
-	}
-	return ""
-}
-
-func subset(a, b map[string]bool) bool {
-	for k := range a {
-		if !b[k] {
+	k := ContentKeys(span)
+	for w := range k {
+		if !want[w] {
 			return false
 		}
 	}
-	return true
+	return len(k) > 0
 }
 
 func dist(a, s, e int) int {
@@ -432,4 +493,406 @@ func listItem(t string) bool {
 		d++
 	}
 	return d > 0 && d+1 < len(t) && (t[d] == '.' || t[d] == ')') && t[d+1] == ' '
+}
+
+// A lead is the short typed span put before the quoted sentence ("250
+// euro — …"). A person reads it first, so a wrong one misleads even when
+// the quote below holds the right figure; a missing one costs little. The
+// leader therefore gives one only when the span fits what the question
+// asks (a duration for "how long", not a floor number) and is bound to
+// the question's distinguishing words: the words of the question that
+// set this case apart from its neighbours in the same sentence ("250 euro
+// per night in London" against the general "180 euro per night") or in
+// the same table row and header. When in doubt it gives none.
+
+// measure is the kind of figure a quantity or time question asks for.
+type measure int
+
+const (
+	anyMeasure       measure = iota // a figure with a unit, money or a percentage
+	durationMeasure                 // how long, quanto dura: a duration or a length
+	frequencyMeasure                // how often, ogni quanto
+	distanceMeasure                 // how far, quanto dista
+	ageMeasure                      // how old
+	countMeasure                    // how many X, quanti X: a figure of X, or one with a unit
+	moneyMeasure                    // how much does it cost, quanto costa: money or a percentage
+	clockMeasure                    // what time, a che ora: a time of day
+	dayMeasure                      // which day, che giorno: a day or a date
+)
+
+var (
+	frequencyAskRE = regexp.MustCompile(`\bhow (?:often|frequently)\b|\bogni quanto\b|\bcon (?:che|quale) frequenza\b|\bquante volte\b|\bhow many times\b`)
+	durationAskRE  = regexp.MustCompile(`\bhow long\b|\bquanto tempo\b|\bquanto dura|\bper quanto\b|\bduration\b|\bdurata\b|\bhow many (?:days|weeks|months|years|hours|minutes|nights)\b|\bquant[ie] (?:giorni|settimane|mesi|anni|ore|minuti|notti)\b`)
+	distanceAskRE  = regexp.MustCompile(`\bhow far\b|\bquanto dista|\bquanto (?:è )?lontan`)
+	ageAskRE       = regexp.MustCompile(`\bhow old\b`)
+	countAskRE     = regexp.MustCompile(`\bhow many\b|\bquant[ie]\b|\bnumber of\b|\bnumero di\b`)
+	moneyAskRE     = regexp.MustCompile(`\bcost|\bprice|\bspend|\bpa(?:y|id)\b|\bfees?\b|\bbudget|\bworth\b|\breimburs|\brefund|\ballowance|\bsalar|\bprezz|\bspes[aeo]\b|\bspend|\bpag[aho]|\bimport[oi]\b|\brimbors|\btariff|\beuro\b|\bdollar|[$€£]`)
+	clockAskRE     = regexp.MustCompile(`\b(?:at )?what time\b|\bche or[ae]\b|\bopening hours\b|\borari`)
+	dayAskRE       = regexp.MustCompile(`\b(?:what|which) (?:day|date)\b|\b(?:che|quale|in che) (?:giorno|data)\b`)
+)
+
+// askedMeasure reads which kind of figure a question of type t asks for.
+func askedMeasure(question string, t AnswerType) measure {
+	q := askedPart(question)
+	switch t {
+	case QuantityAnswer:
+		for _, c := range []struct {
+			re *regexp.Regexp
+			m  measure
+		}{{frequencyAskRE, frequencyMeasure}, {durationAskRE, durationMeasure}, {distanceAskRE, distanceMeasure}, {ageAskRE, ageMeasure}, {countAskRE, countMeasure}, {moneyAskRE, moneyMeasure}} {
+			if c.re.MatchString(q) {
+				return c.m
+			}
+		}
+	case TimeAnswer:
+		if clockAskRE.MatchString(q) {
+			return clockMeasure
+		}
+		if dayAskRE.MatchString(q) {
+			return dayMeasure
+		}
+	}
+	return anyMeasure
+}
+
+var (
+	timeUnitRE   = regexp.MustCompile(`(?i)\b(?:days?|weeks?|months?|years?|hours?|hrs?|minutes?|mins?|seconds?|nights?|giorni|giorno|settimane|settimana|mesi|mese|anni|anno|ore|ora|minuti|secondi|notti|notte)\b`)
+	lengthUnitRE = regexp.MustCompile(`(?i)\b(?:characters?|chars?|digits?|letters?|words?|pages?|lines?|bytes?|bits?|caratteri|cifre|lettere|parole|pagine|righe|kb|mb|gb|tb|kib|mib|gib|tib)\b`)
+	distUnitRE   = regexp.MustCompile(`(?i)\d\s?(?:km|m|mi)\b|\b(?:kilomet|kilomet|chilometr|metres?|meters?|metri|miles?|miglia)`)
+	moneyUnitRE  = regexp.MustCompile(`(?i)[$€£%]|\b(?:euro|eur|dollars?|usd|pounds?|gbp|percent|per cent|per cento)\b`)
+	anyUnitRE    = regexp.MustCompile(`(?i)[$€£%]|\b(?:euro|eur|dollars?|usd|percent|per cent|per cento)\b|\s` + units)
+	frequencyRE  = regexp.MustCompile(`(?i)\b(?:every|each|once|twice|times|daily|weekly|monthly|yearly|annually|ogni|volte|al giorno|alla settimana|al mese|all'anno)\b`)
+	clockRE      = regexp.MustCompile(`(?i)\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b|\b(?:alle|dalle|le)\s+\d{1,2}\b`)
+	dayRE        = regexp.MustCompile(`(?i)\b(?:` + weekdays + `|` + months + `)\b|\b\d{1,2}/\d{1,2}\b|\b\d{4}-\d{2}-\d{2}\b|\b(?:the|il) \d{1,2}`)
+	// labelRE: a word that makes the figure after it a name, not an
+	// amount ("level -1", "step 3", "versione 2").
+	labelRE = regexp.MustCompile(`(?i)(?:\b(?:level|floor|room|step|section|chapter|page|version|release|article|item|line|row|option|number|no|n|livello|piano|stanza|sala|passo|punto|sezione|capitolo|pagina|versione|articolo|riga|opzione|numero)\.?|[#v-])\s*$`)
+)
+
+// fits reports whether a candidate span is the kind of figure measure m
+// asks for. named is true when the span ends in a word of the question
+// ("2 written quotes" for "how many quotes").
+func fits(span string, m measure, named bool) bool {
+	switch m {
+	case durationMeasure:
+		return timeUnitRE.MatchString(span) || lengthUnitRE.MatchString(span)
+	case frequencyMeasure:
+		return frequencyRE.MatchString(span) || timeUnitRE.MatchString(span)
+	case distanceMeasure:
+		return distUnitRE.MatchString(span) || timeUnitRE.MatchString(span)
+	case ageMeasure:
+		return regexp.MustCompile(`(?i)\b(?:years?|anni)\b`).MatchString(span)
+	case countMeasure:
+		return named || anyUnitRE.MatchString(span)
+	case moneyMeasure:
+		return moneyUnitRE.MatchString(span)
+	case clockMeasure:
+		return clockRE.MatchString(span)
+	case dayMeasure:
+		return dayRE.MatchString(span)
+	}
+	return named || anyUnitRE.MatchString(span) || !digitsOnly(span)
+}
+
+// digitsOnly reports whether s is a bare figure: digits and separators.
+func digitsOnly(s string) bool {
+	return strings.Trim(s, "0123456789.,:-–/ ") == ""
+}
+
+// leader picks the lead of an answer for one question.
+type leader struct {
+	question string
+	qt       AnswerType
+	m        measure
+	want     map[string]bool // the question's content keys
+	figures  []float64       // the question's own figures, years and number words included
+	amounts  []float64       // the question's amounts, which a range may hold (numbers)
+}
+
+// candidates returns the spans of s that could lead: typed spans of the
+// question's type, ranges kept whole with the word that opens them ("from
+// 12:00 to 14:30", "up to 250 euro"), that fit the asked measure, and that
+// are neither the question's own figures nor made of its words.
+func (l leader) candidates(s string) [][2]int {
+	raw := typedSpans(s, l.qt)
+	var spans [][2]int
+	for _, f := range raw {
+		spans = append(spans, [2]int{f[0], f[1]})
+	}
+	spans = qualified(s, mergeRanges(s, spans))
+	var out [][2]int
+	for _, sp := range spans {
+		named := false
+		if l.qt == QuantityAnswer && digitsOnly(s[sp[0]:sp[1]]) {
+			sp, named = l.withNoun(s, sp)
+		}
+		cand := strings.TrimSpace(s[sp[0]:sp[1]])
+		if cand == "" {
+			continue
+		}
+		if l.qt == QuantityAnswer || l.qt == TimeAnswer {
+			if labelRE.MatchString(s[:sp[0]]) || !fits(cand, l.m, named) {
+				continue // "level -1" names a floor; "1" is no duration
+			}
+			if l.qt == QuantityAnswer && digitsOnly(cand) && !named {
+				continue // a bare figure says nothing of what it counts
+			}
+		}
+		if questionWords(cand, l.want) {
+			continue // the question's own words say nothing new
+		}
+		if ownFigure(cand, l.figures) {
+			continue // "6 years" in "after six years of service?" is the condition, not the answer
+		}
+		out = append(out, sp)
+	}
+	if l.qt == TimeAnswer {
+		out = compound(s, out)
+	}
+	return out
+}
+
+// withNoun extends a figure with the next word or two when one of them is
+// a word of the question: "2 written quotes" for "how many quotes".
+func (l leader) withNoun(s string, sp [2]int) ([2]int, bool) {
+	rest := s[sp[1]:]
+	words := wordSpans(rest)
+	for i, w := range words {
+		if i >= 2 || strings.ContainsAny(rest[:w[0]], ",;:.()|") {
+			break
+		}
+		if hasAny(ContentKeys(rest[w[0]:w[1]]), l.want) {
+			return [2]int{sp[0], sp[1] + w[1]}, true
+		}
+	}
+	return sp, false
+}
+
+// ownFigure reports whether every figure of cand is one the question
+// states itself.
+func ownFigure(cand string, own []float64) bool {
+	vals := figures(cand)
+	if len(vals) == 0 || len(own) == 0 {
+		return false
+	}
+	for _, v := range vals {
+		if !slices.Contains(own, v) {
+			return false
+		}
+	}
+	return true
+}
+
+// compound joins time spans that only function words separate ("12:00 to
+// 14:30 on weekdays", "9:00-17:00, Monday to Friday"): together they are
+// one answer.
+func compound(s string, spans [][2]int) [][2]int {
+	var out [][2]int
+	for _, sp := range spans {
+		if n := len(out); n > 0 {
+			gap := s[out[n-1][1]:sp[0]]
+			if len(ContentKeys(gap)) == 0 && len(wordSpans(gap)) <= 2 && !strings.ContainsAny(gap, ";.()|") && !conjunctionRE.MatchString(gap) {
+				out[n-1][1] = sp[1]
+				continue
+			}
+		}
+		out = append(out, sp)
+	}
+	return out
+}
+
+// conjunctionRE: words that open a new clause between two spans.
+var conjunctionRE = regexp.MustCompile(`(?i)\b(?:and|but|or|while|whereas|except|unless|e|ed|ma|o|oppure|mentre|invece|tranne|salvo)\b`)
+
+// sentenceLead returns the lead for sentence s, or "".
+func (l leader) sentenceLead(s string) string {
+	cands := l.candidates(s)
+	if i := bound(s, cands, l.want); i >= 0 {
+		return strings.TrimSpace(s[cands[i][0]:cands[i][1]])
+	}
+	return ""
+}
+
+// bound returns the index of the candidate bound to the question's
+// distinguishing words, or -1 when none is or more than one could be.
+// The sentence is cut between consecutive candidates at the strongest
+// break (";" over "," or ":" over a conjunction), so that each candidate
+// gets the clause around it; the words before the first candidate are its
+// head, shared by all ("Hotel: up to 180 euro per night, and up to 250
+// euro per night in London"). A question word found in some clauses but
+// not in all distinguishes them, and the candidate whose clause holds all
+// such words is bound. A single candidate is bound.
+func bound(s string, cands [][2]int, want map[string]bool) int {
+	switch len(cands) {
+	case 0:
+		return -1
+	case 1:
+		return 0
+	}
+	cuts := make([]int, len(cands)+1)
+	cuts[0], cuts[len(cands)] = cands[0][0], len(s)
+	for i := 1; i < len(cands); i++ {
+		at, ok := clauseBreak(s, cands[i-1][1], cands[i][0])
+		if !ok {
+			return -1 // two figures in one clause: nothing tells them apart
+		}
+		cuts[i] = at
+	}
+	segs := make([]map[string]bool, len(cands))
+	seen := map[string]int{}
+	for i := range cands {
+		segs[i] = map[string]bool{}
+		for k := range ContentKeys(s[cuts[i]:cuts[i+1]]) {
+			if want[k] {
+				segs[i][k] = true
+				seen[k]++
+			}
+		}
+	}
+	var distinguishing []string
+	for k, n := range seen {
+		if n < len(cands) {
+			distinguishing = append(distinguishing, k)
+		}
+	}
+	if len(distinguishing) == 0 {
+		return -1 // the question does not say which
+	}
+	pick := -1
+	for i, seg := range segs {
+		all := true
+		for _, k := range distinguishing {
+			all = all && seg[k]
+		}
+		if all {
+			if pick >= 0 {
+				return -1
+			}
+			pick = i
+		}
+	}
+	return pick
+}
+
+// clauseBreak returns the position of the strongest break in s[from:to]:
+// the first ";", else the first "," ":" or bracket, else the first
+// conjunction; false when there is none.
+func clauseBreak(s string, from, to int) (int, bool) {
+	if from >= to {
+		return 0, false
+	}
+	gap := s[from:to]
+	if i := strings.IndexAny(gap, ";"); i >= 0 {
+		return from + i, true
+	}
+	if i := strings.IndexAny(gap, ",:()|"); i >= 0 {
+		return from + i, true
+	}
+	for _, dash := range []string{" – ", " — ", " - "} {
+		if i := strings.Index(gap, dash); i >= 0 {
+			return from + i, true
+		}
+	}
+	if loc := conjunctionRE.FindStringIndex(gap); loc != nil {
+		return from + loc[0], true
+	}
+	return 0, false
+}
+
+// rowLead returns "Header: cell" for the cell of a table row that answers:
+// a cell holding a span of the asked type that fits the asked measure,
+// under a header that holds a question word when the question names a
+// column; "" when no cell, or more than one, qualifies.
+func (l leader) rowLead(header, row string) string {
+	hs, rs := cells(header), cells(row)
+	var fitting, named []int
+	headerWord := false // a column other than the row's key is named by the question
+	for i, cell := range rs {
+		if i >= len(hs) || cell == "" || questionWords(cell, l.want) {
+			continue // the row's key, which the question names
+		}
+		if ownFigure(cell, l.figures) || inRange(l.amounts, cell) {
+			continue // the condition the question states, not the answer
+		}
+		underWord := hasAny(ContentKeys(hs[i]), l.want)
+		headerWord = headerWord || underWord
+		if len(typedSpans(cell, l.qt)) == 0 {
+			continue
+		}
+		if len(l.candidates(cell)) == 0 && !(underWord && (l.m == countMeasure || l.m == anyMeasure)) {
+			continue
+		}
+		fitting = append(fitting, i)
+		if underWord {
+			named = append(named, i)
+		}
+	}
+	pool := fitting
+	if headerWord {
+		pool = named // the question names the column it asks about
+	}
+	if len(pool) != 1 {
+		return ""
+	}
+	i := pool[0]
+	if hs[i] == "" {
+		return rs[i]
+	}
+	return hs[i] + ": " + rs[i]
+}
+
+// subjectLine returns the line that gives sentence j of text its subject:
+// the intro of the list it is an item of, or the sentence before a
+// pronoun-led one; "" when there is none.
+func subjectLine(text string, spans [][2]int, j int) string {
+	s := strings.TrimSpace(text[spans[j][0]:spans[j][1]])
+	if pronounLed(s) && j > 0 {
+		return text[spans[j-1][0]:spans[j-1][1]]
+	}
+	if !listItem(s) {
+		return ""
+	}
+	for k := j - 1; k >= 0; k-- {
+		if t := strings.TrimSpace(text[spans[k][0]:spans[k][1]]); !listItem(t) {
+			return t
+		}
+	}
+	return ""
+}
+
+// frameKeys returns the content keys that frame a quoted sentence: its
+// own, its chunk's headings' and those of the line that gives it a
+// subject (a table's header row, a list's intro, the sentence a pronoun
+// points to).
+func frameKeys(c fonte.Chunk, subject, s string) map[string]bool {
+	return ContentKeys(s + "\n" + subject + "\n" + strings.Join(c.Headings, "\n"))
+}
+
+// neighbourDoubt reports whether a question word that the quoted sentence
+// (span sp of chunk at) and its frame lack is found in another sentence of
+// the context that holds a span of the asked type: that sentence may state
+// the figure for the question's case ("90 euro in small towns"), and the
+// quoted one a neighbour's ("120 euro in provincial capitals").
+func (l leader) neighbourDoubt(chunks []fonte.Chunk, at int, sp [2]int, frame map[string]bool) bool {
+	missing := map[string]bool{}
+	for k := range l.want {
+		if !frame[k] {
+			missing[k] = true
+		}
+	}
+	if len(missing) == 0 {
+		return false
+	}
+	for i, c := range chunks {
+		for _, o := range chunk.SentenceSpans(c.Text) {
+			if i == at && o == sp {
+				continue
+			}
+			s := c.Text[o[0]:o[1]]
+			if hasAny(ContentKeys(s), missing) && len(l.candidates(s)) > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
