@@ -454,16 +454,6 @@ func questionWords(span string, want map[string]bool) bool {
 	return len(k) > 0
 }
 
-func dist(a, s, e int) int {
-	switch {
-	case a < s:
-		return s - a
-	case a > e:
-		return a - e
-	}
-	return 0
-}
-
 // wordSpans returns the byte spans of the runs of letters and digits of s.
 func wordSpans(s string) [][2]int {
 	var out [][2]int
