@@ -90,10 +90,10 @@ var (
 	// A month name alone is a date only when written out ("in March");
 	// "may" alone is the verb.
 	timeRE = regexp.MustCompile(`(?i)\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:` + months + `)(?:\s+\d{4})?\b|\b(?:` + months + `)\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b|\b(?:` + months + `)\s+\d{4}\b|\b\d{1,2}[:.]\d{2}\b(?:\s?(?:am|pm))?|\b\d{1,2}\s?(?:am|pm)\b|\b(?:alle|dalle|entro le|dopo le|prima delle)\s+\d{1,2}(?:[:.]\d{2})?\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b|\b(?:` + weekdays + `)\b|\b(?:` + monthNames + `)\b|\b(?:the|on the)\s+\d{1,2}(?:st|nd|rd|th)\b|\bil\s+\d{1,2}\b|\b(?:within|before|after|by|entro|prima|dopo)\s+(?:\d[\d.,]*|` + numWords + `)\s+` + units + `|\b(?:19|20)\d{2}\b`)
-	// personRE: a role or a team, with the words that make it one ("Head
-	// of department", "the on-call engineer", "Data Protection Officer"),
-	// or an address to write to.
-	personRE = regexp.MustCompile(`(?:\b(?:\p{Lu}[\w-]*|[\w]+-[\w-]+)\s+){0,3}(?i:\b(?:manager|supervisor|lead|head|director|officer|chief|team|specialist|coordinator|administrator|owner|desk|hr|ceo|cfo|cto|responsabile|direttore|direttrice|ufficio|amministrat\w*|referente|engineer|department|dipartimento|reparto))\b(?:\s+(?:of|del|della|dell'|dei|degli)\s*(?:the\s+)?[\w-]+)?(?:\s+\p{Lu}[\w-]*){0,3}|[\w.+-]+@[\w-]+\.[\w.]+|\b\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll}+\b`)
+	// personRE: a group, a role or a team, with the words that make it one
+	// ("All GSA employees", "Head of department", "Data Protection
+	// Officer"), or an address to write to.
+	personRE = regexp.MustCompile(`(?:\b(?:\p{Lu}[\w-]*|[\w]+-[\w-]+)\s+){0,3}(?i:\b(?:employees?|staff|everyone|anyone|members?|dipendenti|personale|tutti|chiunque|manager|supervisor|lead|head|director|officer|chief|team|specialist|coordinator|administrator|owner|desk|hr|ceo|cfo|cto|responsabile|direttore|direttrice|ufficio|amministrat\w*|referente|engineer|department|dipartimento|reparto))\b(?:\s+(?:of|del|della|dell'|dei|degli)\s*(?:the\s+)?[\w-]+)?(?:\s+\p{Lu}[\w-]*){0,3}|[\w.+-]+@[\w-]+\.[\w.]+`)
 	// placeRE: a place a person can go to: a named or numbered room, floor,
 	// building or area, after the word that puts something there ("meet
 	// in the north car park"), an address, a link or a menu path. A bare
@@ -382,14 +382,14 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 	sp := bestSpans[bestSent]
 	span = withList(c.Text, bestSpans, bestSent)
 	lead := ""
-	l := leader{question: question, qt: qt, m: askedMeasure(question, qt), want: want, figures: figures(question), amounts: amounts}
+	l := leader{question: question, qt: qt, m: askedMeasure(question, qt), want: want, topic: topicKeys(question, want), figures: figures(question), amounts: amounts}
 	if h, ok := tableHeader(c.Text, bestSpans, bestSent); ok && span == sp {
 		// A table row is quoted under its header row.
 		header, row := c.Text[h[0]:h[1]], c.Text[sp[0]:sp[1]]
 		text = header + "\n" + row
 		if spanType(qt) {
 			lead = l.rowLead(header, row)
-			if lead != "" && l.neighbourDoubt(chunks, bestChunk, sp, frameKeys(c, header, row)) {
+			if lead != "" && l.doubtful(chunks, bestChunk, sp, frameKeys(c, header, row)) {
 				lead = ""
 			}
 		}
@@ -401,7 +401,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 		if spanType(qt) {
 			s := c.Text[sp[0]:sp[1]]
 			lead = l.sentenceLead(s)
-			if lead != "" && l.neighbourDoubt(chunks, bestChunk, sp, frameKeys(c, subjectLine(c.Text, bestSpans, bestSent), s)) {
+			if lead != "" && l.doubtful(chunks, bestChunk, sp, frameKeys(c, subjectLine(c.Text, bestSpans, bestSent), s)) {
 				lead = ""
 			}
 		}
@@ -512,7 +512,7 @@ const (
 
 var (
 	frequencyAskRE = regexp.MustCompile(`\bhow (?:often|frequently)\b|\bogni quanto\b|\bcon (?:che|quale) frequenza\b|\bquante volte\b|\bhow many times\b`)
-	durationAskRE  = regexp.MustCompile(`\bhow long\b|\bquanto tempo\b|\bquanto dura|\bper quanto\b|\bduration\b|\bdurata\b|\bhow many (?:days|weeks|months|years|hours|minutes|nights)\b|\bquant[ie] (?:giorni|settimane|mesi|anni|ore|minuti|notti)\b`)
+	durationAskRE  = regexp.MustCompile(`\bhow long\b|\bhow (?:quickly|fast|soon)\b|\bentro quanto\b|\bquanto tempo\b|\bquanto dura|\bper quanto\b|\bduration\b|\bdurata\b|\bhow many (?:days|weeks|months|years|hours|minutes|nights)\b|\bquant[ie] (?:giorni|settimane|mesi|anni|ore|minuti|notti)\b`)
 	distanceAskRE  = regexp.MustCompile(`\bhow far\b|\bquanto dista|\bquanto (?:è )?lontan`)
 	ageAskRE       = regexp.MustCompile(`\bhow old\b`)
 	countAskRE     = regexp.MustCompile(`\bhow many\b|\bquant[ie]\b|\bnumber of\b|\bnumero di\b`)
@@ -520,6 +520,32 @@ var (
 	clockAskRE     = regexp.MustCompile(`\b(?:at )?what time\b|\bche or[ae]\b|\bopening hours\b|\borari`)
 	dayAskRE       = regexp.MustCompile(`\b(?:what|which) (?:day|date)\b|\b(?:che|quale|in che) (?:giorno|data)\b`)
 )
+
+// topicKeys returns the content keys of a question less those of the
+// words that ask ("how quickly", "what is the maximum", "quanto tempo"):
+// what the question is about.
+func topicKeys(question string, want map[string]bool) map[string]bool {
+	asking := map[string]bool{}
+	q := askedPart(question)
+	res := []*regexp.Regexp{frequencyAskRE, durationAskRE, distanceAskRE, ageAskRE, countAskRE, clockAskRE, dayAskRE}
+	for _, p := range questionPatterns {
+		res = append(res, p.re)
+	}
+	for _, re := range res {
+		for _, m := range re.FindAllString(q, -1) {
+			for k := range ContentKeys(m) {
+				asking[k] = true
+			}
+		}
+	}
+	topic := map[string]bool{}
+	for k := range want {
+		if !asking[k] {
+			topic[k] = true
+		}
+	}
+	return topic
+}
 
 // askedMeasure reads which kind of figure a question of type t asks for.
 func askedMeasure(question string, t AnswerType) measure {
@@ -565,7 +591,8 @@ var (
 func fits(span string, m measure, named bool) bool {
 	switch m {
 	case durationMeasure:
-		return timeUnitRE.MatchString(span) || lengthUnitRE.MatchString(span)
+		// "every 2 hours" is how often, not how long.
+		return (timeUnitRE.MatchString(span) || lengthUnitRE.MatchString(span)) && !frequencyRE.MatchString(span)
 	case frequencyMeasure:
 		return frequencyRE.MatchString(span) || timeUnitRE.MatchString(span)
 	case distanceMeasure:
@@ -595,6 +622,7 @@ type leader struct {
 	qt       AnswerType
 	m        measure
 	want     map[string]bool // the question's content keys
+	topic    map[string]bool // want less the words that ask ("how quickly", "quanto tempo")
 	figures  []float64       // the question's own figures, years and number words included
 	amounts  []float64       // the question's amounts, which a range may hold (numbers)
 }
@@ -642,20 +670,26 @@ func (l leader) candidates(s string) [][2]int {
 	return out
 }
 
-// withNoun extends a figure with the next word or two when one of them is
-// a word of the question: "2 written quotes" for "how many quotes".
+// withNoun extends a bare figure with the words of the question that
+// follow it, within two words: "24 credit hours" for "how many credit
+// hours", "2 written quotes" for "how many quotes".
 func (l leader) withNoun(s string, sp [2]int) ([2]int, bool) {
 	rest := s[sp[1]:]
-	words := wordSpans(rest)
-	for i, w := range words {
-		if i >= 2 || strings.ContainsAny(rest[:w[0]], ",;:.()|") {
+	end := -1
+	for i, w := range wordSpans(rest) {
+		if strings.ContainsAny(rest[:w[0]], ",;:.()|") {
 			break
 		}
 		if hasAny(ContentKeys(rest[w[0]:w[1]]), l.want) {
-			return [2]int{sp[0], sp[1] + w[1]}, true
+			end = w[1]
+		} else if end >= 0 || i >= 1 {
+			break
 		}
 	}
-	return sp, false
+	if end < 0 {
+		return sp, false
+	}
+	return [2]int{sp[0], sp[1] + end}, true
 }
 
 // ownFigure reports whether every figure of cand is one the question
@@ -858,6 +892,27 @@ func frameKeys(c fonte.Chunk, subject, s string) map[string]bool {
 	return ContentKeys(s + "\n" + subject + "\n" + strings.Join(c.Headings, "\n"))
 }
 
+// leadCoverage is the share of the question's topic keys that a quoted
+// sentence and its frame must hold for a lead: a sentence that holds
+// fewer of the question's words may be about something else, and its
+// figure then answers another question.
+const leadCoverage = 0.5
+
+// doubtful reports whether a lead from the quoted sentence (span sp of
+// chunk at, framed by frame) is in doubt: the sentence and its frame hold
+// less than leadCoverage of the question's topic keys, or a question word
+// they lack is found in another sentence of the context that holds a span
+// of the asked type.
+func (l leader) doubtful(chunks []fonte.Chunk, at int, sp [2]int, frame map[string]bool) bool {
+	held := 0
+	for k := range l.topic {
+		if frame[k] {
+			held++
+		}
+	}
+	return float64(held) < leadCoverage*float64(len(l.topic)) || l.neighbourDoubt(chunks, at, sp, frame)
+}
+
 // neighbourDoubt reports whether a question word that the quoted sentence
 // (span sp of chunk at) and its frame lack is found in another sentence of
 // the context that holds a span of the asked type: that sentence may state
@@ -865,7 +920,7 @@ func frameKeys(c fonte.Chunk, subject, s string) map[string]bool {
 // quoted one a neighbour's ("120 euro in provincial capitals").
 func (l leader) neighbourDoubt(chunks []fonte.Chunk, at int, sp [2]int, frame map[string]bool) bool {
 	missing := map[string]bool{}
-	for k := range l.want {
+	for k := range l.topic {
 		if !frame[k] {
 			missing[k] = true
 		}

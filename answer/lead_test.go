@@ -31,8 +31,8 @@ func TestLeadIsBoundToTheDistinguishingWords(t *testing.T) {
 		question, text, lead string
 	}{
 		// London against the general rate.
-		{"How much can I spend on a hotel room per night in Rome?",
-			"Accommodation: up to 140 euro per night, and up to 210 euro per night in Rome, Madrid and Vienna.", "210 euro"},
+		{"How much can I spend on a hotel per night in Rome?",
+			"Hotel: up to 140 euro per night, and up to 210 euro per night in Rome, Madrid and Vienna.", "210 euro"},
 		{"Quanto posso spendere per una notte d'albergo a Parigi?",
 			"Albergo: fino a 110 euro a notte, e fino a 190 euro a notte a Parigi, Londra e Berlino.", "190 euro"},
 		// The charging time, not the floor number.
@@ -60,8 +60,8 @@ func TestLeadIsBoundToTheDistinguishingWords(t *testing.T) {
 func TestNoLeadWhenInDoubt(t *testing.T) {
 	for _, c := range []struct{ question, text string }{
 		// Two rates, and the question names neither case.
-		{"How much can I spend on a hotel room per night?",
-			"Accommodation: up to 140 euro per night, and up to 210 euro per night in Rome, Madrid and Vienna."},
+		{"How much can I spend on a hotel per night?",
+			"Hotel: up to 140 euro per night, and up to 210 euro per night in Rome, Madrid and Vienna."},
 		// A floor number is no duration.
 		{"How long does the lift take to reach level 3?", "The lift serves levels -2 to 3 of the garage."},
 		// A bare "building" is no meeting place.
@@ -97,6 +97,14 @@ func TestRowLeadReadsTheHeader(t *testing.T) {
 		if lead, _ := leadOf(t, q, table); lead != want {
 			t.Errorf("%q: lead %q, want %q", q, lead, want)
 		}
+	}
+	// Two durations, and the question names neither column.
+	fixes := "Priority | Acknowledge | Resolve\nP1 | 15 minutes | 4 hours\nP2 | 1 hour | 2 days"
+	if lead, _ := leadOf(t, "How long does a P2 take?", fixes); lead != "" {
+		t.Errorf("two durations, neither named: lead %q", lead)
+	}
+	if lead, _ := leadOf(t, "How long do we have to resolve a P2?", fixes); lead != "Resolve: 2 days" {
+		t.Errorf("the named column: lead %q", lead)
 	}
 	orders := "Order value | Signs | Offers needed\nUp to 500 euro | Team lead | 1 offer\nFrom 500.01 to 8,000 euro | Head of unit | 2 offers\nOver 8,000 euro | Finance director | 3 offers"
 	if lead, _ := leadOf(t, "Who signs an order of 2,300 euro?", orders); lead != "Signs: Head of unit" {
