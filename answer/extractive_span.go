@@ -382,7 +382,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 	sp := bestSpans[bestSent]
 	span = withList(c.Text, bestSpans, bestSent)
 	lead := ""
-	l := leader{question: question, qt: qt, m: askedMeasure(question, qt), want: want, topic: topicKeys(question, want), figures: figures(question), amounts: amounts}
+	l := leader{question: question, qt: qt, m: askedMeasure(question, qt), want: want, topic: topicWords(question), figures: figures(question), amounts: amounts}
 	if h, ok := tableHeader(c.Text, bestSpans, bestSent); ok && span == sp {
 		// A table row is quoted under its header row.
 		header, row := c.Text[h[0]:h[1]], c.Text[sp[0]:sp[1]]
@@ -512,7 +512,7 @@ const (
 
 var (
 	frequencyAskRE = regexp.MustCompile(`\bhow (?:often|frequently)\b|\bogni quanto\b|\bcon (?:che|quale) frequenza\b|\bquante volte\b|\bhow many times\b`)
-	durationAskRE  = regexp.MustCompile(`\bhow long\b|\bhow (?:quickly|fast|soon)\b|\bentro quanto\b|\bquanto tempo\b|\bquanto dura|\bper quanto\b|\bduration\b|\bdurata\b|\bhow many (?:days|weeks|months|years|hours|minutes|nights)\b|\bquant[ie] (?:giorni|settimane|mesi|anni|ore|minuti|notti)\b`)
+	durationAskRE  = regexp.MustCompile(`\bhow long\b|\bhow (?:quickly|fast|soon)\b|\b(?:dopo|entro|tra|fra|in) quanto\b|\bquanto tempo\b|\bquanto dura|\bper quanto\b|\bduration\b|\bdurata\b|\bhow many (?:days|weeks|months|years|hours|minutes|nights)\b|\bquant[ie] (?:giorni|settimane|mesi|anni|ore|minuti|notti)\b`)
 	distanceAskRE  = regexp.MustCompile(`\bhow far\b|\bquanto dista|\bquanto (?:è )?lontan`)
 	ageAskRE       = regexp.MustCompile(`\bhow old\b`)
 	countAskRE     = regexp.MustCompile(`\bhow many\b|\bquant[ie]\b|\bnumber of\b|\bnumero di\b`)
@@ -521,30 +521,44 @@ var (
 	dayAskRE       = regexp.MustCompile(`\b(?:what|which) (?:day|date)\b|\b(?:che|quale|in che) (?:giorno|data)\b`)
 )
 
-// topicKeys returns the content keys of a question less those of the
-// words that ask ("how quickly", "what is the maximum", "quanto tempo"):
-// what the question is about.
-func topicKeys(question string, want map[string]bool) map[string]bool {
+// askingRE matches the words that ask, beside those of the measures.
+var askingRE = regexp.MustCompile(`\bhow (?:much|many|long|far|often|quickly|fast|soon|big|large|old|late)\b|\bwhat (?:time|day|date|year|month)\b|\bwhich (?:day|date|month|year)\b|\bwhat(?:'s| is| are) the (?:minimum|maximum|max|min|limit|most|least|number|amount)\b|\b(?:dopo|entro|tra|fra|in|per) quant[oaie]\b|\bquant[oaie]\b|\bqual(?:e|'è| è) (?:il|la) (?:massimo|minimo|limite|durata|importo)\b`)
+
+// topicWords returns the content keys of each word of a question, less
+// the words that ask ("how quickly", "what is the maximum", "quanto
+// tempo"): what the question is about, a word at a time.
+func topicWords(question string) []map[string]bool {
 	asking := map[string]bool{}
 	q := askedPart(question)
-	res := []*regexp.Regexp{frequencyAskRE, durationAskRE, distanceAskRE, ageAskRE, countAskRE, clockAskRE, dayAskRE}
-	for _, p := range questionPatterns {
-		res = append(res, p.re)
-	}
-	for _, re := range res {
+	for _, re := range []*regexp.Regexp{askingRE, frequencyAskRE, durationAskRE, distanceAskRE, ageAskRE, countAskRE, clockAskRE, dayAskRE} {
 		for _, m := range re.FindAllString(q, -1) {
 			for k := range ContentKeys(m) {
 				asking[k] = true
 			}
 		}
 	}
-	topic := map[string]bool{}
-	for k := range want {
-		if !asking[k] {
-			topic[k] = true
+	var out []map[string]bool
+	seen := map[string]bool{}
+	for _, w := range wordSpans(question) {
+		word := strings.ToLower(question[w[0]:w[1]])
+		keys := ContentKeys(word)
+		if len(keys) == 0 || seen[word] || subsetOf(keys, asking) || digitsOnly(word) {
+			continue // figures are the question's conditions (ownFigure, inRange)
+		}
+		seen[word] = true
+		out = append(out, keys)
+	}
+	return out
+}
+
+// subsetOf reports whether every key of a is in b.
+func subsetOf(a, b map[string]bool) bool {
+	for k := range a {
+		if !b[k] {
+			return false
 		}
 	}
-	return topic
+	return true
 }
 
 // askedMeasure reads which kind of figure a question of type t asks for.
@@ -621,10 +635,10 @@ type leader struct {
 	question string
 	qt       AnswerType
 	m        measure
-	want     map[string]bool // the question's content keys
-	topic    map[string]bool // want less the words that ask ("how quickly", "quanto tempo")
-	figures  []float64       // the question's own figures, years and number words included
-	amounts  []float64       // the question's amounts, which a range may hold (numbers)
+	want     map[string]bool   // the question's content keys
+	topic    []map[string]bool // the keys of each topic word of the question (topicWords)
+	figures  []float64         // the question's own figures, years and number words included
+	amounts  []float64         // the question's amounts, which a range may hold (numbers)
 }
 
 // candidates returns the spans of s that could lead: typed spans of the
@@ -892,7 +906,7 @@ func frameKeys(c fonte.Chunk, subject, s string) map[string]bool {
 	return ContentKeys(s + "\n" + subject + "\n" + strings.Join(c.Headings, "\n"))
 }
 
-// leadCoverage is the share of the question's topic keys that a quoted
+// leadCoverage is the share of the question's topic words that a quoted
 // sentence and its frame must hold for a lead: a sentence that holds
 // fewer of the question's words may be about something else, and its
 // figure then answers another question.
@@ -900,44 +914,53 @@ const leadCoverage = 0.5
 
 // doubtful reports whether a lead from the quoted sentence (span sp of
 // chunk at, framed by frame) is in doubt: the sentence and its frame hold
-// less than leadCoverage of the question's topic keys, or a question word
+// less than leadCoverage of the question's topic words, or a topic word
 // they lack is found in another sentence of the context that holds a span
-// of the asked type.
+// of the asked type and as many of the question's topic words: that
+// sentence may state the figure for the question's case ("90 euro in
+// small towns"), and the quoted one a neighbour's ("120 euro in
+// provincial capitals").
 func (l leader) doubtful(chunks []fonte.Chunk, at int, sp [2]int, frame map[string]bool) bool {
-	held := 0
-	for k := range l.topic {
-		if frame[k] {
-			held++
-		}
+	held := l.held(frame)
+	if float64(held) < leadCoverage*float64(len(l.topic)) {
+		return true
 	}
-	return float64(held) < leadCoverage*float64(len(l.topic)) || l.neighbourDoubt(chunks, at, sp, frame)
-}
-
-// neighbourDoubt reports whether a question word that the quoted sentence
-// (span sp of chunk at) and its frame lack is found in another sentence of
-// the context that holds a span of the asked type: that sentence may state
-// the figure for the question's case ("90 euro in small towns"), and the
-// quoted one a neighbour's ("120 euro in provincial capitals").
-func (l leader) neighbourDoubt(chunks []fonte.Chunk, at int, sp [2]int, frame map[string]bool) bool {
-	missing := map[string]bool{}
-	for k := range l.topic {
-		if !frame[k] {
-			missing[k] = true
+	var missing []map[string]bool
+	for _, w := range l.topic {
+		if !hasAny(frame, w) {
+			missing = append(missing, w)
 		}
 	}
 	if len(missing) == 0 {
 		return false
 	}
 	for i, c := range chunks {
+		heading := ContentKeys(strings.Join(c.Headings, "\n"))
 		for _, o := range chunk.SentenceSpans(c.Text) {
 			if i == at && o == sp {
 				continue
 			}
 			s := c.Text[o[0]:o[1]]
-			if hasAny(ContentKeys(s), missing) && len(l.candidates(s)) > 0 {
+			keys := ContentKeys(s)
+			if !slices.ContainsFunc(missing, func(w map[string]bool) bool { return hasAny(keys, w) }) || len(l.candidates(s)) == 0 {
+				continue
+			}
+			maps.Copy(keys, heading)
+			if l.held(keys) >= held {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// held counts the topic words of the question that keys hold.
+func (l leader) held(keys map[string]bool) int {
+	n := 0
+	for _, w := range l.topic {
+		if hasAny(keys, w) {
+			n++
+		}
+	}
+	return n
 }
