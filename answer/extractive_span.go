@@ -93,7 +93,7 @@ var (
 	// personRE: a group, a role or a team, with the words that make it one
 	// ("All GSA employees", "Head of department", "Data Protection
 	// Officer"), or an address to write to.
-	personRE = regexp.MustCompile(`(?:\b(?:\p{Lu}[\w-]*|[\w]+-[\w-]+)\s+){0,3}(?i:\b(?:employees?|staff|everyone|anyone|members?|dipendenti|personale|tutti|chiunque|manager|supervisor|lead|head|director|officer|chief|team|specialist|coordinator|administrator|owner|desk|hr|ceo|cfo|cto|responsabile|direttore|direttrice|ufficio|amministrat\w*|referente|engineer|department|dipartimento|reparto))\b(?:\s+(?:of|del|della|dell'|dei|degli)\s*(?:the\s+)?[\w-]+)?(?:\s+\p{Lu}[\w-]*){0,3}|[\w.+-]+@[\w-]+\.[\w.]+`)
+	personRE = regexp.MustCompile(`(?:\b(?:\p{Lu}[\w-]*|[\w]+-[\w-]+)\s+){0,3}(?i:\b(?:employees?|staff|everyone|anyone|members?|dipendenti|tutti|chiunque|manager|supervisor|lead|head|director|officer|chief|team|specialist|coordinator|administrator|owner|desk|hr|ceo|cfo|cto|responsabile|direttore|direttrice|ufficio|amministrat\w*|referente|engineer|department|dipartimento|reparto))\b(?:\s+(?:of|dell'|della|degli|dei|del)\s*(?:the\s+)?[\w-]+)?(?:\s+\p{Lu}[\w-]*){0,3}|[\w.+-]+@[\w-]+\.[\w.]+`)
 	// placeRE: a place a person can go to: a named or numbered room, floor,
 	// building or area, after the word that puts something there ("meet
 	// in the north car park"), an address, a link or a menu path. A bare
@@ -651,7 +651,9 @@ func (l leader) candidates(s string) [][2]int {
 	for _, f := range raw {
 		spans = append(spans, [2]int{f[0], f[1]})
 	}
-	spans = qualified(s, mergeRanges(s, spans))
+	if l.qt == QuantityAnswer || l.qt == TimeAnswer {
+		spans = qualified(s, mergeRanges(s, spans))
+	}
 	var out [][2]int
 	for _, sp := range spans {
 		named := false

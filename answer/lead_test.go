@@ -123,3 +123,16 @@ func TestProcedureQuotesTheInstruction(t *testing.T) {
 		t.Errorf("quoted %q, not the instruction", got)
 	}
 }
+
+func TestPersonLead(t *testing.T) {
+	for _, c := range []struct{ question, text, lead string }{
+		{"Who signs the travel request?", "Travellers fill in the form, and the Head of Travel Services signs the request.", "Head of Travel Services"},
+		{"Chi firma la richiesta di trasferta?", "Il viaggiatore compila il modulo e la richiesta è firmata dal responsabile dell'ufficio viaggi.", "responsabile dell'ufficio"},
+		// "personale" is also the adjective "personal": no lead from it.
+		{"Chi ha scritto la guida?", "La guida è stata scritta da Anna Neri come promemoria personale.", ""},
+	} {
+		if lead, _ := leadOf(t, c.question, c.text); lead != c.lead {
+			t.Errorf("%q: lead %q, want %q", c.question, lead, c.lead)
+		}
+	}
+}
