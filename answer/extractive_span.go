@@ -92,8 +92,9 @@ var (
 	timeRE = regexp.MustCompile(`(?i)\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:` + months + `)(?:\s+\d{4})?\b|\b(?:` + months + `)\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b|\b(?:` + months + `)\s+\d{4}\b|\b\d{1,2}[:.]\d{2}\b(?:\s?(?:am|pm))?|\b\d{1,2}\s?(?:am|pm)\b|\b(?:alle|dalle|entro le|dopo le|prima delle)\s+\d{1,2}(?:[:.]\d{2})?\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b|\b(?:` + weekdays + `)\b|\b(?:` + monthNames + `)\b|\b(?:the|on the)\s+\d{1,2}(?:st|nd|rd|th)\b|\bil\s+\d{1,2}\b|\b(?:within|before|after|by|entro|prima|dopo)\s+(?:\d[\d.,]*|` + numWords + `)\s+` + units + `|\b(?:19|20)\d{2}\b`)
 	// personRE: a group, a role or a team, with the words that make it one
 	// ("All GSA employees", "Head of department", "Data Protection
-	// Officer"), or an address to write to.
-	personRE = regexp.MustCompile(`(?:\b(?:\p{Lu}[\w-]*|[\w]+-[\w-]+)\s+){0,3}(?i:\b(?:employees?|staff|everyone|anyone|members?|dipendenti|tutti|chiunque|manager|supervisor|lead|head|director|officer|chief|team|specialist|coordinator|administrator|owner|desk|hr|ceo|cfo|cto|responsabile|direttore|direttrice|ufficio|amministrat\w*|referente|engineer|department|dipartimento|reparto))\b(?:\s+(?:of|dell'|della|degli|dei|del)\s*(?:the\s+)?[\w-]+)?(?:\s+\p{Lu}[\w-]*){0,3}|[\w.+-]+@[\w-]+\.[\w.]+`)
+	// Officer"), an address to write to, or the name of whoever did
+	// something ("written by Ada Rossi", "iniziata da Ada Rossi").
+	personRE = regexp.MustCompile(`(?:\b(?:\p{Lu}[\w-]*|[\w]+-[\w-]+)\s+){0,3}(?i:\b(?:employees?|staff|everyone|anyone|members?|dipendenti|tutti|chiunque|manager|supervisor|lead|head|director|officer|chief|team|specialist|coordinator|administrator|owner|desk|hr|ceo|cfo|cto|responsabile|direttore|direttrice|ufficio|amministrat\w*|referente|engineer|department|dipartimento|reparto))\b(?:\s+(?:of|dell'|della|degli|dei|del)\s*(?:the\s+)?[\w-]+)?(?:\s+\p{Lu}[\w-]*){0,3}|[\w.+-]+@[\w-]+\.[\w.]+|\b(?:by|da|dalla|dal)\s+(\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)+)`)
 	// placeRE: a place a person can go to: a named or numbered room, floor,
 	// building or area, after the word that puts something there ("meet
 	// in the north car park"), an address, a link or a menu path. A bare
@@ -126,7 +127,14 @@ func typedSpans(s string, t AnswerType) [][]int {
 	case TimeAnswer:
 		return timeRE.FindAllStringIndex(s, -1)
 	case PersonAnswer:
-		return personRE.FindAllStringIndex(s, -1)
+		var out [][]int
+		for _, m := range personRE.FindAllStringSubmatchIndex(s, -1) {
+			if m[2] >= 0 {
+				m = m[2:4] // the name, without "by"
+			}
+			out = append(out, m[:2])
+		}
+		return out
 	case PlaceAnswer:
 		var out [][]int
 		for _, m := range placeRE.FindAllStringSubmatchIndex(s, -1) {

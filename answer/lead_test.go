@@ -128,8 +128,10 @@ func TestPersonLead(t *testing.T) {
 	for _, c := range []struct{ question, text, lead string }{
 		{"Who signs the travel request?", "Travellers fill in the form, and the Head of Travel Services signs the request.", "Head of Travel Services"},
 		{"Chi firma la richiesta di trasferta?", "Il viaggiatore compila il modulo e la richiesta è firmata dal responsabile dell'ufficio viaggi.", "responsabile dell'ufficio"},
-		// "personale" is also the adjective "personal": no lead from it.
-		{"Chi ha scritto la guida?", "La guida è stata scritta da Anna Neri come promemoria personale.", ""},
+		// The name of whoever did it; "personale" is also the adjective
+		// "personal", no group of people.
+		{"Chi ha scritto la guida?", "La guida è stata scritta da Anna Neri come promemoria personale.", "Anna Neri"},
+		{"Who wrote the guide?", "The guide was written by Anna Neri as a personal memo.", "Anna Neri"},
 	} {
 		if lead, _ := leadOf(t, c.question, c.text); lead != c.lead {
 			t.Errorf("%q: lead %q, want %q", c.question, lead, c.lead)
