@@ -390,7 +390,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 	sp := bestSpans[bestSent]
 	span = withList(c.Text, bestSpans, bestSent)
 	lead := ""
-	l := leader{question: question, qt: qt, m: askedMeasure(question, qt), want: want, topic: topicWords(question), figures: figures(question), amounts: amounts}
+	l := leader{qt: qt, m: askedMeasure(question, qt), want: want, topic: topicWords(question), figures: figures(question), amounts: amounts}
 	if h, ok := tableHeader(c.Text, bestSpans, bestSent); ok && span == sp {
 		// A table row is quoted under its header row.
 		header, row := c.Text[h[0]:h[1]], c.Text[sp[0]:sp[1]]
@@ -640,13 +640,12 @@ func digitsOnly(s string) bool {
 
 // leader picks the lead of an answer for one question.
 type leader struct {
-	question string
-	qt       AnswerType
-	m        measure
-	want     map[string]bool   // the question's content keys
-	topic    []map[string]bool // the keys of each topic word of the question (topicWords)
-	figures  []float64         // the question's own figures, years and number words included
-	amounts  []float64         // the question's amounts, which a range may hold (numbers)
+	qt      AnswerType
+	m       measure
+	want    map[string]bool   // the question's content keys
+	topic   []map[string]bool // the keys of each topic word of the question (topicWords)
+	figures []float64         // the question's own figures, years and number words included
+	amounts []float64         // the question's amounts, which a range may hold (numbers)
 }
 
 // candidates returns the spans of s that could lead: typed spans of the
