@@ -289,9 +289,10 @@ const spanBonus, rankDecay = 1.0, 0.2
 // quoted with its items and a table row with its header row, and a
 // sentence is followed by the next ones of its paragraph that stay on the
 // question's subject. When the answer type has a span (a figure, a date, a
-// role, a place), the answer starts with the shortest such span nearest to
-// the question's words ("10 working days — …"; for a table cell, "Header:
-// cell — …"). It returns the answer text, the 1-based number of the chunk
+// role, a place), the answer may start with one ("10 working days — …";
+// for a table cell, "Header: cell — …"), but only when the span fits what
+// is asked and is bound to the question's distinguishing words, and the
+// sentence is not in doubt (see leader). It returns the answer text, the 1-based number of the chunk
 // quoted and the quoted byte span inside that chunk's text; n = 0 when no
 // sentence qualifies. Everything it says is in the cited chunk.
 func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, span [2]int) {
@@ -320,6 +321,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 	bonus := spanBonus * total / float64(len(want))
 	amounts := numbers(question)
 	verb := askedVerb(question)
+	l := leader{qt: qt, m: askedMeasure(question, qt), want: want, topic: topicWords(question), figures: figures(question), amounts: amounts}
 	best := 0.0
 	var bestChunk, bestSent int
 	var bestSpans [][2]int
@@ -361,8 +363,8 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			if own == 0 && !hasAny(before, want) {
 				continue // nor one whose subject is not the question's
 			}
-			if qt != AnyAnswer && len(typedSpans(s, qt)) > 0 {
-				score += bonus
+			if qt != AnyAnswer && (spanType(qt) && len(l.candidates(s)) > 0 || !spanType(qt) && len(typedSpans(s, qt)) > 0) {
+				score += bonus // a figure that fits what is asked, not any figure
 			} else if qt != AnyAnswer && spanType(qt) {
 				score -= bonus / 2
 			}
@@ -390,7 +392,6 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 	sp := bestSpans[bestSent]
 	span = withList(c.Text, bestSpans, bestSent)
 	lead := ""
-	l := leader{qt: qt, m: askedMeasure(question, qt), want: want, topic: topicWords(question), figures: figures(question), amounts: amounts}
 	if h, ok := tableHeader(c.Text, bestSpans, bestSent); ok && span == sp {
 		// A table row is quoted under its header row.
 		header, row := c.Text[h[0]:h[1]], c.Text[sp[0]:sp[1]]
