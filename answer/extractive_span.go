@@ -676,6 +676,9 @@ func (l leader) candidates(s string) [][2]int {
 			if labelRE.MatchString(s[:sp[0]]) || !fits(cand, l.m, named) {
 				continue // "level -1" names a floor; "1" is no duration
 			}
+			if threshold(s[:sp[0]]) {
+				continue // "if the trip lasts over 12 hours" states a condition
+			}
 			if l.qt == QuantityAnswer && digitsOnly(cand) && !named {
 				continue // a bare figure says nothing of what it counts
 			}
@@ -692,6 +695,27 @@ func (l leader) candidates(s string) [][2]int {
 		out = compound(s, out)
 	}
 	return out
+}
+
+var (
+	// comparisonRE: a comparison right before a figure.
+	comparisonRE = regexp.MustCompile(`(?i)\b(?:over|above|under|below|more than|less than|longer than|shorter than|fewer than|exceeding|at least|oltre|sopra|sotto|più di|meno di|superiore a|inferiore a|almeno)\s*$`)
+	// conditionRE: a word that opens a condition or a relative clause.
+	conditionRE = regexp.MustCompile(`(?i)\b(?:if|when|whenever|unless|that|which|who|whose|se|quando|qualora|purché|che|cui)\b`)
+)
+
+// threshold reports whether a figure that follows before is a threshold
+// inside a condition or a relative clause ("any trip that lasts over 12
+// hours", "se l'importo supera i", "when … more than"): it says when a
+// rule applies, not what the rule gives.
+func threshold(before string) bool {
+	if !comparisonRE.MatchString(before) {
+		return false
+	}
+	if i := strings.LastIndexAny(before, ";"); i >= 0 {
+		before = before[i+1:]
+	}
+	return conditionRE.MatchString(before)
 }
 
 // withNoun extends a bare figure with the words of the question that

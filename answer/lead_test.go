@@ -45,6 +45,8 @@ func TestLeadIsBoundToTheDistinguishingWords(t *testing.T) {
 			"During an evacuation, leave the building by the stairs and gather in the west parking lot.", "the west parking lot"},
 		{"Dove ci si raduna durante l'evacuazione?",
 			"Durante l'evacuazione si esce dall'edificio per le scale e ci si raduna nel piazzale sud.", "piazzale sud"},
+		// A bound that is the answer, not a condition.
+		{"How long must the door code be?", "Door codes must be at least 6 digits long.", "6 digits"},
 		// A range kept whole.
 		{"When is the library open?",
 			"The library is open from 8:30 to 18:00 on weekdays.", "from 8:30 to 18:00 on weekdays"},
@@ -66,6 +68,9 @@ func TestNoLeadWhenInDoubt(t *testing.T) {
 		{"How long does the lift take to reach level 3?", "The lift serves levels -2 to 3 of the garage."},
 		// A bare "building" is no meeting place.
 		{"Where do we meet for the fire drill?", "During the fire drill nobody may stay in the building."},
+		// A threshold in a condition says when a rule applies.
+		{"How long does the review of a grant take?", "Any grant that asks for more than 20 days of work is reviewed by the board."},
+		{"Quanto tempo dura la revisione?", "Se la revisione dura più di 10 giorni, avvisa il responsabile."},
 		// The question's own figure is the condition, not the answer.
 		{"How many hours of leave do I get after six years of service?", "After 6 years of service the yearly bonus is paid in March."},
 	} {
