@@ -186,6 +186,22 @@ func headingLine(text string, sp [2]int) bool {
 	return (before == "" || strings.HasSuffix(before, "\n\n")) && (after == "" || strings.HasPrefix(after, "\n\n"))
 }
 
+// innerHeadings returns, for each sentence of text (spans), the heading
+// line inside the text that it falls under ("3.1 Domestic trips"), or ""
+// when none comes before it.
+func innerHeadings(text string, spans [][2]int) []string {
+	out := make([]string, len(spans))
+	last := ""
+	for j, sp := range spans {
+		if headingLine(text, sp) {
+			last = strings.TrimSpace(text[sp[0]:sp[1]])
+			continue
+		}
+		out[j] = last
+	}
+	return out
+}
+
 // isTableRow reports whether a line is a table row ("a | b | c").
 func isTableRow(line string) bool {
 	return strings.Count(line, "|") >= 2 || strings.Count(line, "|") == 1 && !strings.HasPrefix(strings.TrimSpace(line), "|")
@@ -326,8 +342,9 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 	var bestChunk, bestSent int
 	var bestSpans [][2]int
 	for i, c := range chunks {
-		heading := ContentKeys(strings.Join(c.Headings, " "))
+		headings := ContentKeys(strings.Join(c.Headings, " "))
 		spans := chunk.SentenceSpans(c.Text)
+		inner := innerHeadings(c.Text, spans)
 		for j, sp := range spans {
 			s := c.Text[sp[0]:sp[1]]
 			if guard.Suspicious(s) {
@@ -335,6 +352,10 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			}
 			if headingLine(c.Text, sp) || slices.Contains(c.Headings, strings.TrimSpace(s)) {
 				continue // a heading inside the text names a subject, it does not answer
+			}
+			heading := headings
+			if inner[j] != "" {
+				heading = ContentKeys(strings.Join(c.Headings, " ") + "\n" + inner[j])
 			}
 			keys := withImplied(ContentKeys(s), s)
 			var header, before map[string]bool
@@ -363,8 +384,8 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			if own == 0 && !hasAny(before, want) {
 				continue // nor one whose subject is not the question's
 			}
-			if qt != AnyAnswer && (spanType(qt) && len(l.candidates(s)) > 0 || !spanType(qt) && len(typedSpans(s, qt)) > 0) {
-				score += bonus // a figure that fits what is asked, not any figure
+			if qt != AnyAnswer && (spanType(qt) && l.couldLead(s, keys, heading, header, before) || !spanType(qt) && len(typedSpans(s, qt)) > 0) {
+				score += bonus // a span that could lead, not any figure
 			} else if qt != AnyAnswer && spanType(qt) {
 				score -= bonus / 2
 			}
@@ -410,7 +431,8 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 		if spanType(qt) {
 			s := c.Text[sp[0]:sp[1]]
 			lead = l.sentenceLead(s)
-			if lead != "" && l.doubtful(chunks, bestChunk, sp, frameKeys(c, subjectLine(c.Text, bestSpans, bestSent), s)) {
+			subject := subjectLine(c.Text, bestSpans, bestSent) + "\n" + innerHeadings(c.Text, bestSpans)[bestSent]
+			if lead != "" && l.doubtful(chunks, bestChunk, sp, frameKeys(c, subject, s)) {
 				lead = ""
 			}
 		}
@@ -986,6 +1008,23 @@ func (l leader) doubtful(chunks []fonte.Chunk, at int, sp [2]int, frame map[stri
 		}
 	}
 	return false
+}
+
+// couldLead reports whether sentence s, with its keys and those of its
+// heading, table header and subject sentence, holds a span that could
+// lead: one that fits what is asked, in a sentence that holds at least
+// leadCoverage of the question's topic words.
+func (l leader) couldLead(s string, frames ...map[string]bool) bool {
+	if len(l.candidates(s)) == 0 {
+		return false
+	}
+	held := 0
+	for _, w := range l.topic {
+		if slices.ContainsFunc(frames, func(f map[string]bool) bool { return hasAny(f, w) }) {
+			held++
+		}
+	}
+	return float64(held) >= leadCoverage*float64(len(l.topic))
 }
 
 // held counts the topic words of the question that keys hold.
