@@ -229,6 +229,24 @@ func tableHeader(text string, spans [][2]int, j int) ([2]int, bool) {
 	return spans[h], true
 }
 
+// labelledRow splits a table row written as labelled cells ("Severity:
+// SEV2 | First response: 1 hour", as fonte chunks a table a row at a
+// time) into a header row and a row of values; false when s is not one.
+func labelledRow(s string) (header, row string, ok bool) {
+	if !isTableRow(s) {
+		return "", "", false
+	}
+	var hs, rs []string
+	for _, cell := range cells(s) {
+		label, value, found := strings.Cut(cell, ": ")
+		if !found || strings.TrimSpace(label) == "" {
+			return "", "", false
+		}
+		hs, rs = append(hs, strings.TrimSpace(label)), append(rs, strings.TrimSpace(value))
+	}
+	return strings.Join(hs, " | "), strings.Join(rs, " | "), true
+}
+
 func cells(row string) []string {
 	parts := strings.Split(strings.Trim(strings.TrimSpace(row), "|"), "|")
 	for i := range parts {
@@ -430,7 +448,11 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 		text = c.Text[span[0]:span[1]]
 		if spanType(qt) {
 			s := c.Text[sp[0]:sp[1]]
-			lead = l.sentenceLead(s)
+			if header, row, ok := labelledRow(s); ok {
+				lead = l.rowLead(header, row)
+			} else {
+				lead = l.sentenceLead(s)
+			}
 			subject := subjectLine(c.Text, bestSpans, bestSent) + "\n" + innerHeadings(c.Text, bestSpans)[bestSent]
 			if lead != "" && l.doubtful(chunks, bestChunk, sp, frameKeys(c, subject, s)) {
 				lead = ""

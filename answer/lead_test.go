@@ -143,3 +143,19 @@ func TestPersonLead(t *testing.T) {
 		}
 	}
 }
+
+// fonte chunks a table a row at a time, each cell with its column's name.
+func TestLabelledRowLead(t *testing.T) {
+	row := "Priority: P2 | Example: Slow pages | First reply: 4 hours | Updates: Every 8 hours"
+	for q, want := range map[string]string{
+		"How often are updates sent for a P2?":     "Updates: Every 8 hours",
+		"How long until the first reply for a P2?": "First reply: 4 hours",
+	} {
+		if lead, _ := leadOf(t, q, row); lead != want {
+			t.Errorf("%q: lead %q, want %q", q, lead, want)
+		}
+	}
+	if _, _, ok := labelledRow("Plain | table | row"); ok {
+		t.Errorf("a row without labels read as labelled")
+	}
+}
