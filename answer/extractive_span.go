@@ -355,7 +355,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 	bonus := spanBonus * total / float64(len(want))
 	amounts := numbers(question)
 	verb := askedVerb(question)
-	l := leader{qt: qt, m: askedMeasure(question, qt), want: want, topic: topicWords(question), figures: figures(question), amounts: amounts}
+	l := leader{qt: qt, m: askedMeasure(question, qt), unit: askedUnit(question), want: want, topic: topicWords(question), figures: figures(question), amounts: amounts}
 	best := 0.0
 	var bestChunk, bestSent int
 	var bestSpans [][2]int
@@ -678,6 +678,45 @@ func fits(span string, m measure, named bool) bool {
 	return named || anyUnitRE.MatchString(span) || !digitsOnly(span)
 }
 
+// timeUnits gives the unit of time each English and Italian word names.
+var timeUnits = map[string]string{
+	"minute": "minute", "minutes": "minute", "minuto": "minute", "minuti": "minute",
+	"hour": "hour", "hours": "hour", "ora": "hour", "ore": "hour",
+	"day": "day", "days": "day", "giorno": "day", "giorni": "day",
+	"night": "night", "nights": "night", "notte": "night", "notti": "night",
+	"week": "week", "weeks": "week", "settimana": "week", "settimane": "week",
+	"month": "month", "months": "month", "mese": "month", "mesi": "month",
+	"year": "year", "years": "year", "anno": "year", "anni": "year",
+}
+
+// askedUnitRE: a question that names the unit it counts in.
+var askedUnitRE = regexp.MustCompile(`\bhow many (\p{L}+)|\bquant[ie] (\p{L}+)`)
+
+// askedUnit returns the unit of time a question counts in ("how many
+// weeks", "quanti giorni"), or "".
+func askedUnit(question string) string {
+	m := askedUnitRE.FindStringSubmatch(askedPart(question))
+	if m == nil {
+		return ""
+	}
+	return timeUnits[m[1]+m[2]]
+}
+
+// timeUnit returns the unit of time span counts in, or "" when it names
+// none or more than one.
+func timeUnit(span string) string {
+	unit := ""
+	for _, w := range asciiWords(span) {
+		if u, ok := timeUnits[w]; ok {
+			if unit != "" && u != unit {
+				return ""
+			}
+			unit = u
+		}
+	}
+	return unit
+}
+
 // digitsOnly reports whether s is a bare figure: digits and separators.
 func digitsOnly(s string) bool {
 	return strings.Trim(s, "0123456789.,:-–/ ") == ""
@@ -689,6 +728,7 @@ type leader struct {
 	m       measure
 	want    map[string]bool   // the question's content keys
 	topic   []map[string]bool // the keys of each topic word of the question (topicWords)
+	unit    string            // the unit of time the question names ("how many weeks"), or ""
 	figures []float64         // the question's own figures, years and number words included
 	amounts []float64         // the question's amounts, which a range may hold (numbers)
 }
@@ -719,6 +759,9 @@ func (l leader) candidates(s string) [][2]int {
 		if l.qt == QuantityAnswer || l.qt == TimeAnswer {
 			if labelRE.MatchString(s[:sp[0]]) || !fits(cand, l.m, named) {
 				continue // "level -1" names a floor; "1" is no duration
+			}
+			if l.unit != "" && timeUnit(cand) != l.unit {
+				continue // "12 months" does not say how many weeks
 			}
 			if threshold(s[:sp[0]]) {
 				continue // "if the trip lasts over 12 hours" states a condition

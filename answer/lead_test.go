@@ -45,6 +45,8 @@ func TestLeadIsBoundToTheDistinguishingWords(t *testing.T) {
 			"During an evacuation, leave the building by the stairs and gather in the west parking lot.", "the west parking lot"},
 		{"Dove ci si raduna durante l'evacuazione?",
 			"Durante l'evacuazione si esce dall'edificio per le scale e ci si raduna nel piazzale sud.", "piazzale sud"},
+		// The unit asked for.
+		{"How many weeks of parental leave do I get?", "Parental leave lasts 16 weeks; the job is kept for 12 months.", "16 weeks"},
 		// A bound that is the answer, not a condition.
 		{"How long must the door code be?", "Door codes must be at least 6 digits long.", "6 digits"},
 		// A range kept whole.
@@ -68,6 +70,9 @@ func TestNoLeadWhenInDoubt(t *testing.T) {
 		{"How long does the lift take to reach level 3?", "The lift serves levels -2 to 3 of the garage."},
 		// A bare "building" is no meeting place.
 		{"Where do we meet for the fire drill?", "During the fire drill nobody may stay in the building."},
+		// Another unit than the one asked for.
+		{"How many weeks of parental leave do I get?", "Parental leave lasts 4 months and is paid in full."},
+		{"Quanti giorni di ferie ho?", "Le ferie sono 4 settimane l'anno."},
 		// A threshold in a condition says when a rule applies.
 		{"How long does the review of a grant take?", "Any grant that asks for more than 20 days of work is reviewed by the board."},
 		{"Quanto tempo dura la revisione?", "Se la revisione dura più di 10 giorni, avvisa il responsabile."},
