@@ -641,12 +641,13 @@ func askedMeasure(question string, t AnswerType) measure {
 var (
 	timeUnitRE   = regexp.MustCompile(`(?i)\b(?:days?|weeks?|months?|years?|hours?|hrs?|minutes?|mins?|seconds?|nights?|giorni|giorno|settimane|settimana|mesi|mese|anni|anno|ore|ora|minuti|secondi|notti|notte)\b`)
 	lengthUnitRE = regexp.MustCompile(`(?i)\b(?:characters?|chars?|digits?|letters?|words?|pages?|lines?|bytes?|bits?|caratteri|cifre|lettere|parole|pagine|righe|kb|mb|gb|tb|kib|mib|gib|tib)\b`)
-	distUnitRE   = regexp.MustCompile(`(?i)\d\s?(?:km|m|mi)\b|\b(?:kilomet|kilomet|chilometr|metres?|meters?|metri|miles?|miglia)`)
+	distUnitRE   = regexp.MustCompile(`(?i)\d\s?(?:km|m|mi)\b|\b(?:kilomet|chilometr|metres?|meters?|metri|miles?|miglia)`)
 	moneyUnitRE  = regexp.MustCompile(`(?i)[$€£%]|\b(?:euro|eur|dollars?|usd|pounds?|gbp|percent|per cent|per cento)\b`)
 	anyUnitRE    = regexp.MustCompile(`(?i)[$€£%]|\b(?:euro|eur|dollars?|usd|percent|per cent|per cento)\b|\s` + units)
 	frequencyRE  = regexp.MustCompile(`(?i)\b(?:every|each|once|twice|times|daily|weekly|monthly|yearly|annually|ogni|volte|al giorno|alla settimana|al mese|all'anno)\b`)
 	clockRE      = regexp.MustCompile(`(?i)\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b|\b(?:alle|dalle|le)\s+\d{1,2}\b`)
 	dayRE        = regexp.MustCompile(`(?i)\b(?:` + weekdays + `|` + months + `)\b|\b\d{1,2}/\d{1,2}\b|\b\d{4}-\d{2}-\d{2}\b|\b(?:the|il) \d{1,2}`)
+	yearsRE      = regexp.MustCompile(`(?i)\b(?:years?|anni)\b`)
 	// labelRE: a word that makes the figure after it a name, not an
 	// amount ("level -1", "step 3", "versione 2").
 	labelRE = regexp.MustCompile(`(?i)(?:\b(?:level|floor|room|step|section|chapter|page|version|release|article|item|line|row|option|number|no|n|livello|piano|stanza|sala|passo|punto|sezione|capitolo|pagina|versione|articolo|riga|opzione|numero)\.?|[#v-])\s*$`)
@@ -665,7 +666,7 @@ func fits(span string, m measure, named bool) bool {
 	case distanceMeasure:
 		return distUnitRE.MatchString(span) || timeUnitRE.MatchString(span)
 	case ageMeasure:
-		return regexp.MustCompile(`(?i)\b(?:years?|anni)\b`).MatchString(span)
+		return yearsRE.MatchString(span)
 	case countMeasure:
 		return named || anyUnitRE.MatchString(span)
 	case moneyMeasure:
@@ -757,8 +758,11 @@ func (l leader) candidates(s string) [][2]int {
 			continue
 		}
 		if l.qt == QuantityAnswer || l.qt == TimeAnswer {
-			if labelRE.MatchString(s[:sp[0]]) || !fits(cand, l.m, named) {
-				continue // "level -1" names a floor; "1" is no duration
+			if labelRE.MatchString(s[:sp[0]]) {
+				continue // "level -1" names a floor
+			}
+			if (l.qt == QuantityAnswer || l.m != anyMeasure) && !fits(cand, l.m, named) {
+				continue // "1" is no duration; any time answers "when"
 			}
 			if l.unit != "" && timeUnit(cand) != l.unit {
 				continue // "12 months" does not say how many weeks

@@ -49,6 +49,8 @@ func TestLeadIsBoundToTheDistinguishingWords(t *testing.T) {
 		{"How many weeks of parental leave do I get?", "Parental leave lasts 16 weeks; the job is kept for 12 months.", "16 weeks"},
 		// A bound that is the answer, not a condition.
 		{"How long must the door code be?", "Door codes must be at least 6 digits long.", "6 digits"},
+		// A time of day answers "when".
+		{"When does the post room open?", "The post room opens at 8:15 every weekday.", "8:15 every weekday"},
 		// A range kept whole.
 		{"When is the library open?",
 			"The library is open from 8:30 to 18:00 on weekdays.", "from 8:30 to 18:00 on weekdays"},
