@@ -94,7 +94,7 @@ var (
 	// ("All GSA employees", "Head of department", "Data Protection
 	// Officer"), an address to write to, or the name of whoever did
 	// something ("written by Ada Rossi", "iniziata da Ada Rossi").
-	personRE = regexp.MustCompile(`(?:\b(?:\p{Lu}[\w-]*|[\w]+-[\w-]+)\s+){0,3}(?i:\b(?:employees?|staff|everyone|anyone|members?|dipendenti|tutti|chiunque|manager|supervisor|lead|head|director|officer|chief|team|specialist|coordinator|administrator|owner|desk|hr|ceo|cfo|cto|responsabile|direttore|direttrice|ufficio|amministrat\w*|referente|engineer|department|dipartimento|reparto))\b(?:\s+(?:of|dell'|della|degli|dei|del)\s*(?:the\s+)?[\w-]+)?(?:\s+\p{Lu}[\w-]*){0,3}|[\w.+-]+@[\w-]+\.[\w.]+|\b(?:by|da|dalla|dal)\s+(\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)+)`)
+	personRE = regexp.MustCompile(`(?:\b(?i:the|your|our|their|il|la|lo|i|gli|le)\s+(?:[\w-]+\s+){0,2}|(?:\b(?:\p{Lu}[\w-]*|[\w]+-[\w-]+)\s+){0,3})(?i:\b(?:employees?|staff|everyone|anyone|members?|dipendenti|tutti|chiunque|manager|supervisor|lead|head|director|officer|chief|team|specialist|coordinator|administrator|owner|desk|hr|ceo|cfo|cto|responsabile|direttore|direttrice|ufficio|amministrat\w*|referente|engineer|department|dipartimento|reparto))\b(?:\s+(?:of|dell'|della|degli|dei|del)\s*(?:the\s+)?[\w-]+)?(?:\s+\p{Lu}[\w-]*){0,3}|[\w.+-]+@[\w-]+\.[\w.]+|\b(?:by|da|dalla|dal)\s+(\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)+)`)
 	// placeRE: a place a person can go to: a named or numbered room, floor,
 	// building or area, after the word that puts something there ("meet
 	// in the north car park"), an address, a link or a menu path. A bare
@@ -132,7 +132,9 @@ func typedSpans(s string, t AnswerType) [][]int {
 			if m[2] >= 0 {
 				m = m[2:4] // the name, without "by"
 			}
-			out = append(out, m[:2])
+			if !bareRole(s[m[0]:m[1]]) {
+				out = append(out, m[:2])
+			}
 		}
 		return out
 	case PlaceAnswer:
@@ -158,6 +160,17 @@ func typedSpans(s string, t AnswerType) [][]int {
 
 // articleRE: the articles that open a noun phrase.
 var articleRE = regexp.MustCompile(`(?i)^(?:the|a|an|il|lo|la|i|gli|le|un|una|uno)\s+|^l'`)
+
+// unnamedRoles are the role words that name nobody without a word before
+// or after them: "desk", "team", "head", the "office".
+var unnamedRoles = map[string]bool{"desk": true, "team": true, "head": true, "lead": true, "owner": true, "department": true, "office": true, "ufficio": true, "reparto": true, "dipartimento": true}
+
+// bareRole reports whether a person span is a role word that names nobody
+// alone ("desk" of "the facilities desk" read without "facilities").
+func bareRole(p string) bool {
+	rest := articleRE.ReplaceAllString(strings.TrimSpace(p), "")
+	return !strings.Contains(rest, " ") && unnamedRoles[strings.ToLower(rest)]
+}
 
 // specificPlace reports whether a place phrase names a particular place:
 // more than an article and a noun ("the building" does not), or a name or
@@ -595,7 +608,7 @@ func topicWords(question string) []map[string]bool {
 	for _, w := range wordSpans(question) {
 		word := strings.ToLower(question[w[0]:w[1]])
 		keys := ContentKeys(word)
-		if len(keys) == 0 || seen[word] || subsetOf(keys, asking) || digitsOnly(word) {
+		if len(keys) == 0 || seen[word] || subsetOf(keys, asking) || digitsOnly(word) || auxiliaries[word] {
 			continue // figures are the question's conditions (ownFigure, inRange)
 		}
 		seen[word] = true
@@ -603,6 +616,11 @@ func topicWords(question string) []map[string]bool {
 	}
 	return out
 }
+
+// auxiliaries are the auxiliary verbs that the content keys keep but that
+// say nothing of a question's topic ("what time does it close", "quando
+// viene pagato").
+var auxiliaries = map[string]bool{"does": true, "did": true, "shall": true, "get": true, "gets": true, "got": true, "può": true, "viene": true, "vengono": true}
 
 // subsetOf reports whether every key of a is in b.
 func subsetOf(a, b map[string]bool) bool {

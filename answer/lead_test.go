@@ -49,7 +49,8 @@ func TestLeadIsBoundToTheDistinguishingWords(t *testing.T) {
 		{"How many weeks of parental leave do I get?", "Parental leave lasts 16 weeks; the job is kept for 12 months.", "16 weeks"},
 		// A bound that is the answer, not a condition.
 		{"How long must the door code be?", "Door codes must be at least 6 digits long.", "6 digits"},
-		// A time of day answers "when".
+		// A time of day answers "when"; "does" says nothing of the topic.
+		{"What time does the post room close?", "The post room is open from 8:15 to 12:45.", "from 8:15 to 12:45"},
 		{"When does the post room open?", "The post room opens at 8:15 every weekday.", "8:15 every weekday"},
 		// A range kept whole.
 		{"When is the library open?",
@@ -138,7 +139,9 @@ func TestProcedureQuotesTheInstruction(t *testing.T) {
 
 func TestPersonLead(t *testing.T) {
 	for _, c := range []struct{ question, text, lead string }{
-		{"Who signs the travel request?", "Travellers fill in the form, and the Head of Travel Services signs the request.", "Head of Travel Services"},
+		{"Who do I call if I am locked out?", "If you are locked out, call the facilities desk on extension 2200.", "the facilities desk"},
+		{"Who do I call if I am locked out?", "If you are locked out, call the desk.", ""},
+		{"Who signs the travel request?", "Travellers fill in the form, and the Head of Travel Services signs the request.", "the Head of Travel Services"},
 		{"Chi firma la richiesta di trasferta?", "Il viaggiatore compila il modulo e la richiesta è firmata dal responsabile dell'ufficio viaggi.", "responsabile dell'ufficio"},
 		// The name of whoever did it; "personale" is also the adjective
 		// "personal", no group of people.
