@@ -111,3 +111,82 @@ func inRange(figures []float64, s string) bool {
 var pronounLedRE = regexp.MustCompile(`^(?:[-*•]\s+)?(?i:it|this|these|they|that|those|such|its|their|esso|essa|essi|esse|questo|questa|questi|queste|ciò|tale|tali)\b`)
 
 func pronounLed(s string) bool { return pronounLedRE.MatchString(strings.TrimSpace(s)) }
+
+// rangeJoinRE matches what joins the two ends of a range: "12:00 to
+// 14:30", "9-17", "2 or 3 days", "dalle 9 alle 18", "da lunedì a venerdì".
+var rangeJoinRE = regexp.MustCompile(`(?i)^\s*(?:-|–|—|to|until|till|through|or|a|al|alle|all'|fino a|fino al|fino alle|o)\s*$`)
+
+// joinOpensRE: a span that opens with the word joining it to the one
+// before ("dalle 9" "alle 18").
+var joinOpensRE = regexp.MustCompile(`(?i)^(?:alle|al|a|fino a|fino alle)\s`)
+
+// pairOpenRE: a range whose ends "and"/"e" joins opens with between/tra.
+var pairOpenRE = regexp.MustCompile(`(?i)\b(?:between|tra|fra)\s+$`)
+
+// pairJoinRE: "and" or "e" between the ends of a "between" range.
+var pairJoinRE = regexp.MustCompile(`(?i)^\s*(?:and|e)\s*$`)
+
+// mergeRanges joins spans of s (in order) that are the two ends of one
+// range, so that a range is read whole: "from 1,000.01 to 10,000 euro" is
+// one answer, its first figure alone a wrong one.
+func mergeRanges(s string, spans [][2]int) [][2]int {
+	var out [][2]int
+	for _, sp := range spans {
+		if n := len(out); n > 0 && sp[0] >= out[n-1][1] {
+			gap := s[out[n-1][1]:sp[0]]
+			joined := rangeJoinRE.MatchString(gap) || pairJoinRE.MatchString(gap) && pairOpenRE.MatchString(s[:out[n-1][0]]) ||
+				strings.TrimSpace(gap) == "" && joinOpensRE.MatchString(s[sp[0]:sp[1]])
+			if joined {
+				out[n-1][1] = sp[1]
+				continue
+			}
+		}
+		out = append(out, sp)
+	}
+	return out
+}
+
+// qualifierRE: the words before a figure without which it would say
+// something else: a range's opening ("from", "between", "dalle") or a
+// frequency ("every", "ogni").
+var qualifierRE = regexp.MustCompile(`(?i)\b(?:from|between|every|each|da|dal|dalla|dalle|dall'|tra|fra|ogni)\s+$`)
+
+// qualified extends each span of s over the qualifier right before it:
+// "every 2 hours", not "2 hours", when the sentence says "every".
+func qualified(s string, spans [][2]int) [][2]int {
+	out := make([][2]int, len(spans))
+	for i, sp := range spans {
+		if loc := qualifierRE.FindStringIndex(s[:sp[0]]); loc != nil {
+			sp[0] = loc[0]
+		}
+		out[i] = sp
+	}
+	return out
+}
+
+// numberWords are the values of the number words fonte reads in English
+// and Italian.
+var numberWords = map[string]float64{
+	"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+	"eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "sixty": 60, "ninety": 90,
+	"due": 2, "tre": 3, "quattro": 4, "cinque": 5, "sei": 6, "sette": 7, "otto": 8, "nove": 9, "dieci": 10,
+	"undici": 11, "dodici": 12, "quindici": 15, "venti": 20, "trenta": 30, "sessanta": 60, "novanta": 90,
+}
+
+// figures returns every figure text states, in digits or in words ("six
+// years" is 6), years included; "uno"/"una", which are also articles, are
+// left out.
+func figures(text string) []float64 {
+	var out []float64
+	for _, m := range numberRE.FindAllString(text, -1) {
+		if v, ok := parseNumber(m); ok {
+			out = append(out, v)
+		}
+	}
+	for _, w := range asciiWords(text) {
+		if v, ok := numberWords[w]; ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
