@@ -1,0 +1,128 @@
+package judge
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestJudge pins the five verdicts on answers of both languages, each
+// case a rule of the judge that a change could break.
+func TestJudge(t *testing.T) {
+	for _, c := range []struct {
+		name                        string
+		question, reference, answer string
+		abstained                   bool
+		want                        Verdict
+	}{
+		// Figures with their units.
+		{"figure stated", "How many days of leave?", "26 working days of annual leave per year (plus 32 hours of ROL).",
+			"26 working days — Full-time employees accrue 26 working days of annual leave per year. [1]", false, Right},
+		{"another figure in the lead", "How many days of leave?", "26 working days of annual leave per year (plus 32 hours of ROL).",
+			"Full-time employees accrue 25 working days of annual leave per year.", false, Misleading},
+		{"single digit against two", "Quanto deve essere lunga la password?", "10 caratteri.",
+			"8 caratteri — La password deve avere almeno 8 caratteri.", false, Misleading},
+		{"single digit missing, not led", "Quanto deve essere lunga la password?", "10 caratteri.",
+			"La password deve essere robusta e cambiata spesso.", false, Wrong},
+		{"London lead", "How much can I spend per night on a hotel in London?", "250 euro per night in London.",
+			"180 euro — • Hotel: up to 180 euro per night, and up to 250 euro per night in London. [1]", false, Misleading},
+		{"London right", "How much can I spend per night on a hotel in London?", "250 euro per night in London.",
+			"250 euro — • Hotel: up to 180 euro per night, and up to 250 euro per night in London. [1]", false, Right},
+		{"a model names both", "How much can I spend per night on a hotel in London?", "250 euro per night in London.",
+			"In London the cap is €250 per night, against 180 euro elsewhere.", false, Right},
+		{"another unit on the same number", "How long is parental leave?", "12 weeks.",
+			"12 months — Parental leave lasts 12 weeks. [1]", false, Misleading},
+		{"converted unit", "How long does the training last?", "2 weeks.",
+			"The training lasts 14 days.", false, Right},
+		{"bare number span", "How long can I charge my electric car?", "4 hours.",
+			"1 — Chargers are on level -1; each car may charge for 4 hours. [1]", false, Misleading},
+		{"number word", "How many references do I need?", "Two references.",
+			"You need 2 references from former employers.", false, Right},
+		{"italian number word", "Quanti giorni ho?", "Hai 3 giorni.",
+			"Hai tre giorni lavorativi per presentarla.", false, Right},
+		{"italian format", "What is the cap?", "1,500.50 euro.",
+			"Il tetto è di 1.500,50 euro.", false, Right},
+		{"times of day", "When is the canteen open?", "From 12:00 to 14:30.",
+			"12:00 — The canteen is open from 12:00 to 14:30. [1]", false, Right},
+		{"italian time", "Quando apre la mensa?", "Dalle 12:00 alle 14:30.",
+			"La mensa è aperta dalle 12.00 alle 14.30.", false, Right},
+		{"another time leads", "When does the office open?", "At 8:30.",
+			"9:00 — The office opens at 8:30 and the desk at 9:00. [1]", false, Misleading},
+		{"half the figures", "When is the canteen open?", "From 12:00 to 14:30.",
+			"The canteen opens at 12:00.", false, Partial},
+		{"aside not required", "How long must a password be?", "14 characters (20 for administrator and service accounts).",
+			"A password must be at least 14 characters long.", false, Right},
+		{"aside contradicted in the lead", "How long must a password be?", "14 characters (20 for service accounts).",
+			"14 characters, or 16 for service accounts.", false, Misleading},
+		// Codes, names, addresses.
+		{"code stated", "Which variable must a Makefile support?", "$(DESTDIR).",
+			"You should be careful to support the $(DESTDIR) variable.", false, Right},
+		{"code missing", "Which variable must a Makefile support?", "$(DESTDIR).",
+			"You should be careful to support the PREFIX variable.", false, Wrong},
+		{"email stated", "How do I report a phishing email?", "Forward it to phishing@example.org.",
+			"Forward the message to phishing@example.org and delete it.", false, Right},
+		{"another email leads", "How do I report a phishing email?", "Forward it to phishing@example.org.",
+			"Write to helpdesk@example.org. Phishing goes to phishing@example.org.", false, Misleading},
+		{"definition instead of the address", "How do I report a phishing email?", "Forward it to phishing@example.org.",
+			"An incident is any event that threatens the confidentiality of data. [1]", false, Wrong},
+		{"path", "Where is the configuration?", "In /etc/fonte/config.toml.",
+			"It lives in /etc/fonte/config.toml on Linux.", false, Right},
+		{"name", "Who approves travel?", "Your line manager, then Finance.",
+			"Travel is approved by your line manager.", false, Partial},
+		{"name given by the question", "How much for a hotel in London?", "250 euro in London.",
+			"Up to 250 euro per night.", false, Right},
+		// Polarity.
+		{"no stated", "Can I connect a personal laptop to the network?", "No.",
+			"Personal laptops cannot be connected directly to the GSA network.", false, Right},
+		{"no contradicted", "Can I connect a personal laptop to the network?", "No.",
+			"Personal laptops can be connected to the guest network.", false, Misleading},
+		{"yes stated", "Does every meeting need a password?", "Yes.",
+			"Yes, every meeting requires a password.", false, Right},
+		{"bare yes against you cannot", "Can I work from abroad?", "Yes.",
+			"You cannot work from abroad without approval.", false, Misleading},
+		{"sì italiano", "Posso lavorare da casa?", "Sì.",
+			"Sì, fino a due giorni a settimana.", false, Right},
+		{"no italiano", "Posso portare il cane?", "No.",
+			"Non è consentito portare animali in ufficio.", false, Right},
+		{"no with a bound is not a no", "Can I submit the claim later?", "Yes, within 30 days.",
+			"You can submit it no later than 30 days after the trip.", false, Right},
+		{"yes with a condition missing", "Can I work from home?", "Yes, with written approval from your manager.",
+			"Yes.", false, Partial},
+		// Abstentions.
+		{"fonte's message", "Who is the CEO?", "Jane Doe.", "I don't know.", false, Abstained},
+		{"flagged", "Who is the CEO?", "Jane Doe.", "Jane Doe.", true, Abstained},
+		{"italian abstention", "Chi è il direttore?", "Mario Rossi.", "Non ho trovato questa informazione nei documenti.", false, Abstained},
+		{"couldn't find", "Who is the CEO?", "Jane Doe.", "I couldn't find this in the documents, but the board meets monthly.", false, Abstained},
+		// Word coverage without key facts.
+		{"words right", "Where do we meet during the fire drill?", "In the north car park.",
+			"During the drill everyone gathers in the north car park. [1]", false, Right},
+		{"words wrong", "Where do we meet during the fire drill?", "In the north car park.",
+			"building — The fire drill takes place twice a year in the building. [1]", false, Wrong},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := Judge(c.question, c.reference, c.answer, c.abstained)
+			if got.Verdict != c.want {
+				t.Errorf("Judge(%q, %q) = %s, want %s\n%+v", c.reference, c.answer, got.Verdict, c.want, got)
+			}
+			if got.Why == "" {
+				t.Errorf("no reason given: %+v", got)
+			}
+		})
+	}
+}
+
+// TestJudgeReasons checks that a result names the facts found, missing and
+// contradicted, and the lead.
+func TestJudgeReasons(t *testing.T) {
+	r := Judge("How much for a hotel in London?", "250 euro per night in London (meals apart).",
+		"180 euro — Up to 180 euro per night, 250 euro in London. [1]", false)
+	if r.Verdict != Misleading || r.Lead != "180 euro" || len(r.Contradicted) != 1 || !strings.Contains(r.Contradicted[0], "180 euro against 250 euro") {
+		t.Errorf("result %+v", r)
+	}
+	if len(r.Facts) != 1 || r.Facts[0] != "250 euro" || len(r.Found) != 1 {
+		t.Errorf("facts %v found %v missing %v", r.Facts, r.Found, r.Missing)
+	}
+	r = Judge("When is the canteen open?", "From 12:00 to 14:30.", "The canteen opens at 12:00.", false)
+	if r.Verdict != Partial || len(r.Missing) != 1 || r.Missing[0] != "14:30" {
+		t.Errorf("result %+v", r)
+	}
+}
