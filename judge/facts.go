@@ -65,12 +65,14 @@ func extract(text string) []fact {
 		out = append(out, fact{kind: codeFact, class: "code", text: inner, key: normalSpace(strings.ToLower(inner))})
 		return " "
 	})
-	for _, m := range quotedRE.FindAllStringSubmatch(text, -1) {
-		inner := strings.TrimSpace(m[1])
-		if n := len(strings.Fields(inner)); n >= 1 && n <= 6 && hasLetter(inner) {
-			out = append(out, fact{kind: codeFact, class: "quoted", text: inner, key: normalSpace(fold(inner))})
+	text = quotedRE.ReplaceAllStringFunc(text, func(m string) string {
+		inner := strings.TrimSpace(quotedRE.FindStringSubmatch(m)[1])
+		if n := len(strings.Fields(inner)); n < 1 || n > 6 || !hasLetter(inner) {
+			return m
 		}
-	}
+		out = append(out, fact{kind: codeFact, class: "quoted", text: inner, key: normalSpace(fold(inner))})
+		return " "
+	})
 	text = phoneRE.ReplaceAllStringFunc(text, func(m string) string {
 		digits := onlyDigits(m)
 		if _, isNumber := parseDigits(m); isNumber || len(digits) < 7 || !strings.HasPrefix(m, "+") && strings.Count(normalSpace(m), " ")+strings.Count(m, "-")+strings.Count(m, ".")+strings.Count(m, "/") < 2 {
@@ -325,8 +327,11 @@ func prevLabel(toks []token, lower []string, i int) string {
 
 // unitSuffix prints a figure's unit after it, for reasons.
 func unitSuffix(f figure) string {
-	if f.unit.empty() {
+	switch {
+	case f.unit.empty():
 		return ""
+	case f.unit.word != "":
+		return " " + f.unit.word
 	}
 	return " " + f.unit.name
 }

@@ -28,9 +28,12 @@ func leadOf(answer string) lead {
 	t := strings.TrimSpace(withoutCitations(answer))
 	t = strings.TrimLeft(t, "-–•*#> \t\n")
 	if i := strings.Index(t, spanSeparator); i > 0 {
-		pre := strings.TrimSpace(t[:i])
-		if len(strings.Fields(pre)) <= maxSpanWords && firstSentence(pre) == pre && !strings.Contains(pre, "\n") {
-			return lead{text: pre, span: true, sentence: pre + spanSeparator + firstSentence(t[i+len(spanSeparator):])}
+		pre, rest := strings.TrimSpace(t[:i]), firstSentence(t[i+len(spanSeparator):])
+		// A second dash in the sentence pairs with the first around an
+		// aside ("You can — if your manager agrees — work from home").
+		paired := strings.Contains(rest, spanSeparator)
+		if len(strings.Fields(pre)) <= maxSpanWords && firstSentence(pre) == pre && !strings.Contains(pre, "\n") && !paired {
+			return lead{text: pre, span: true, sentence: pre + spanSeparator + rest}
 		}
 	}
 	s := firstSentence(t)

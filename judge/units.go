@@ -9,20 +9,12 @@ type unit struct {
 	name   string  // canonical name ("hour"), or the stem of an unknown unit word
 	dim    string  // dimension ("time"); "" for a unit outside the table
 	factor float64 // size in the dimension's base unit
+	word   string  // an unknown unit's word as written, for reasons
 }
 
 func (u unit) known() bool { return u.dim != "" }
 
 func (u unit) empty() bool { return u.name == "" }
-
-// sameUnit reports whether two figures' units are the same unit, or
-// convertible ones.
-func sameUnit(a, b unit) bool {
-	if a.known() || b.known() {
-		return a.dim == b.dim
-	}
-	return a.name == b.name
-}
 
 const (
 	minute = 1.0
@@ -81,4 +73,6 @@ func lookupUnit(word string) (unit, bool) {
 }
 
 // wordUnit returns the unit of an unknown unit word: its stem.
-func wordUnit(word string) unit { return unit{name: stem(fold(dropElision(word)))} }
+func wordUnit(word string) unit {
+	return unit{name: stem(fold(dropElision(word))), word: strings.ToLower(dropElision(word))}
+}
