@@ -90,8 +90,8 @@ func WriteAgreement(w io.Writer, a Agreement) error {
 		t := a.ByLanguage[lang]
 		fmt.Fprintf(tw, "  %s\t%d/%d\t%s\n", lang, t.Agreed, t.Labels, percent(t.Share))
 	}
-	fmt.Fprintf(tw, "  misleading judged right\t%d\t\n", a.MisleadingJudgedRight)
-	fmt.Fprintf(tw, "  misleading or wrong judged right\t%d\t\n", a.FalseRight)
+	fmt.Fprintf(tw, "  misleading judged right\t%d\n", a.MisleadingJudgedRight)
+	fmt.Fprintf(tw, "  misleading or wrong judged right\t%d\n", a.FalseRight)
 	if err := tw.Flush(); err != nil {
 		return err
 	}

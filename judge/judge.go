@@ -59,8 +59,9 @@ const (
 )
 
 // minWordsForPartial is how many content words beyond its key facts a
-// reference needs before the words alone, half of them found, make an
-// answer partial: one shared word is chance.
+// reference without figures needs before the words alone, half of them
+// found, make an answer partial ("Your line manager, then Finance"
+// answered "your line manager"): one shared word is chance.
 const minWordsForPartial = 2
 
 // asideRE matches a parenthesised aside (not nested) after a space:
@@ -140,7 +141,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Verdict, r.Why = Right, "the answer states every key fact and leads with none that contradicts"
 	case len(r.Found) > 0:
 		r.Verdict, r.Why = Partial, "the answer misses "+strings.Join(r.Missing, ", ")
-	case len(ref.words) >= minWordsForPartial && cov >= 0.5:
+	case !ref.hasFigure() && len(ref.words) >= minWordsForPartial && cov >= 0.5:
 		r.Verdict = Partial
 		r.Why = fmt.Sprintf("the answer states none of the key facts (%s) but %.0f%% of the reference's other words", strings.Join(r.Missing, ", "), 100*cov)
 	default:
@@ -166,6 +167,17 @@ type reference struct {
 	facts  []fact   // key facts outside asides, polarity first
 	asides []fact   // facts of the asides: not required, not to contradict
 	words  []string // content stems outside asides and key facts
+}
+
+// hasFigure reports whether the reference states a figure, which is then
+// what its question asks: an answer without it does not half answer.
+func (r reference) hasFigure() bool {
+	for _, f := range r.facts {
+		if f.kind == figureFact {
+			return true
+		}
+	}
+	return false
 }
 
 // polarityOnly reports whether the reference's only key fact is its yes or

@@ -68,6 +68,8 @@ func TestJudge(t *testing.T) {
 			"It lives in /etc/fonte/config.toml on Linux.", false, Right},
 		{"name", "Who approves travel?", "Your line manager, then Finance.",
 			"Travel is approved by your line manager.", false, Partial},
+		{"words do not stand for a figure", "How many days of leave?", "26 working days of annual leave per year.",
+			"Full-time employees accrue annual leave every year.", false, Wrong},
 		{"name given by the question", "How much for a hotel in London?", "250 euro in London.",
 			"Up to 250 euro per night.", false, Right},
 		// Polarity.
