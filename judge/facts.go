@@ -105,14 +105,15 @@ func extract(text string) []fact {
 // accounts".
 const (
 	unitAhead  = 3 // words to a later figure that lends its unit
-	unitBehind = 8 // words back to an earlier figure that lends its unit
+	unitBehind = 3 // words back to an earlier figure that lends its unit
 )
 
-// shareUnits gives each bare figure (no unit, no label, not a time) the
-// unit of a figure just after it, else of one shortly before it.
+// shareUnits gives each bare figure (no unit, no label, not a time, not
+// a year) the unit of a figure just after it, else of one just before
+// it.
 func shareUnits(fs []fact) {
 	bare := func(f fact) bool {
-		return f.kind == figureFact && f.fig.unit.empty() && f.fig.label == "" && f.fig.clock < 0
+		return f.kind == figureFact && f.fig.unit.empty() && f.fig.label == "" && f.fig.clock < 0 && !isYear(f.fig.value)
 	}
 	lends := func(f fact) bool { return f.kind == figureFact && !f.fig.unit.empty() }
 	for i := range fs {
@@ -258,6 +259,9 @@ func figureOf(s string, u unit, sign float64, toks []token, lower []string, i in
 	}
 	return fact{kind: figureFact, text: describe(f), fig: f}, true
 }
+
+// isYear reports whether a bare number reads as a year of the calendar.
+func isYear(v float64) bool { return v == float64(int(v)) && v >= 1900 && v <= 2100 }
 
 // clockOf turns an hour and "am"/"pm" into minutes after midnight.
 func clockOf(h float64, ampm string) int {

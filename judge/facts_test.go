@@ -58,6 +58,8 @@ func TestExtract(t *testing.T) {
 		{"the 9-17 shift", []string{"9 shift", "17 shift"}},
 		{"On Monday 3 March", []string{"Monday", "3 march", "March"}},
 		{"level -1", []string{"-1"}},
+		{"9 days of annual leave in 2025", []string{"9 day", "2025"}},
+		{"by 31 March", []string{"31 march", "March"}},
 		{"Two references", []string{"2 references"}},
 		{"The due date", nil},
 		{"Hai due giorni", []string{"2 day"}},
@@ -114,11 +116,23 @@ func TestPolarity(t *testing.T) {
 		"Yes, it is.": "yes", "No.": "no", "Sì, certo.": "yes", "Si può fare.": "yes", "No personal laptop may connect.": "no",
 		"You cannot do that.": "no", "You can't.": "no", "Non è consentito.": "no", "È vietato fumare.": "no",
 		"Submit it no later than Friday.": "yes", "Non oltre 30 giorni.": "yes", "Not only staff but guests too.": "yes",
-		"Every meeting requires a password.": "yes", "You must never share it.": "no",
+		"Every meeting requires a password.": "yes", "You must never share it.": "no", "Saturday: closed": "no",
+		"Sabato: chiusa": "no", "Smoking is prohibited.": "no",
 	} {
-		if got := polarityOf(in); got != want {
+		if got := polarityOf(in, "Can I?"); got != want {
 			t.Errorf("polarityOf(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestPolarityAgainstTheQuestion checks that a negative word the question
+// uses itself does not say no.
+func TestPolarityAgainstTheQuestion(t *testing.T) {
+	if got := polarityOf("Smoking is forbidden in the building.", "Is smoking forbidden?"); got != "yes" {
+		t.Errorf("forbidden, asked if forbidden: %s", got)
+	}
+	if got := polarityOf("The office is closed on Saturday.", "Is the office closed on Saturday?"); got != "yes" {
+		t.Errorf("closed, asked if closed: %s", got)
 	}
 }
 

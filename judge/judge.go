@@ -58,6 +58,11 @@ const (
 	partialCoverage = 1.0 / 3
 )
 
+// minTopicStems is how many content words a sentence must share with the
+// question before its lack of a negation counts as saying yes: one shared
+// word is chance, an unrelated passage says neither yes nor no.
+const minTopicStems = 2
+
 // minWordsForPartial is how many content words beyond its key facts a
 // reference without figures needs before the words alone, half of them
 // found, make an answer partial ("Your line manager, then Finance"
@@ -95,11 +100,15 @@ func Judge(question, reference, answer string, abstained bool) Result {
 
 	// What the lead contradicts.
 	leadFacts := extract(ld.text)
-	r.Contradicted = append(r.Contradicted, figureContradictions(ref, figuresOf(leadFacts), questionFigures, ld)...)
+	opening, _ := openingYesNo(ld.sentence)
+	statesPolarity := len(ref.facts) > 0 && ref.facts[0].kind == polarityFact && ref.facts[0].key == opening
+	r.Contradicted = append(r.Contradicted, figureContradictions(ref, figuresOf(leadFacts), questionFigures, ld, statesPolarity)...)
 	r.Contradicted = append(r.Contradicted, codeContradictions(ref, leadFacts, ld)...)
 
 	// What the answer states.
-	onTopic := sharesStem(contentStems(ld.sentence), append(contentStems(question), ref.words...)) || strings.TrimSpace(question) == ""
+	// A sentence without a yes, a no or a negation says yes only when it
+	// is about what the question asks.
+	onTopic := sharedStems(contentStems(ld.sentence), contentStems(question)) >= minTopicStems || strings.TrimSpace(question) == ""
 	for _, f := range ref.facts {
 		found := false
 		switch f.kind {
@@ -110,7 +119,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		case nameFact:
 			found = ans.stems[f.key]
 		case polarityFact:
-			p := polarityOf(ld.sentence)
+			p := polarityOf(ld.sentence, question)
 			_, explicit := openingYesNo(ld.sentence)
 			switch {
 			case p == f.key && (explicit || p == "no" || onTopic):
@@ -186,7 +195,8 @@ func (r reference) polarityOnly() bool { return len(r.facts) == 1 && r.facts[0].
 
 // readReference reads the key facts of a reference answer. Names the
 // question already gives ("London" in a question about London) are the
-// question's, not facts the answer must repeat.
+// question's, not facts the answer must repeat; a name that is a figure's
+// unit ("31 March") is one fact with the figure.
 func readReference(question, text string) reference {
 	var ref reference
 	main := asideRE.ReplaceAllString(text, " ")
@@ -210,13 +220,19 @@ func readReference(question, text string) reference {
 		ref.facts = append(ref.facts, fact{kind: polarityFact, key: p, text: p})
 		main = afterFirstWord(main)
 	}
-	asked := map[string]bool{}
+	given := map[string]bool{} // stems of names the question or a figure already holds
 	for _, s := range stemsOf(question) {
-		asked[s] = true
+		given[s] = true
+	}
+	facts := dedupe(extract(main))
+	for _, f := range facts {
+		if f.kind == figureFact && !f.fig.unit.known() && f.fig.unit.name != "" {
+			given[f.fig.unit.name] = true // "31 March" holds the month once, as the figure's unit
+		}
 	}
 	factStems := map[string]bool{}
-	for _, f := range dedupe(extract(main)) {
-		if f.kind == nameFact && asked[f.key] {
+	for _, f := range facts {
+		if f.kind == nameFact && given[f.key] {
 			continue
 		}
 		ref.facts = append(ref.facts, f)
@@ -418,30 +434,49 @@ func isWordByte(s string, i int, edge byte) bool {
 }
 
 // figureContradictions returns the figures of the lead that contradict
-// the reference: a figure matching none of the reference's (asides
-// included) and the question's, in the unit of a reference figure the
-// lead does not state (another figure for the same thing), or on the
-// same number in another unit; a bare number leading a span contradicts
-// any reference figure it is not.
-func figureContradictions(ref reference, lead, question []figure, ld lead) []string {
-	all := append(figuresOf(ref.facts), figuresOf(ref.asides)...)
+// the reference. A lead figure that is none of the reference's main
+// figures (nor the question's own) contradicts a main figure the lead
+// does not state when it claims to be it (see compatible): "180 euro"
+// for 250 euro, "3 mesi" (an aside's figure) for 6 mesi. It contradicts an
+// aside's figure likewise, but only where the lead gives the answer (a
+// span lead, one that states a main figure, or the reference's yes or no,
+// as statesPolarity says): elsewhere an aside's subject ("Bologna opens
+// 8:00-13:00") is not the lead's.
+func figureContradictions(ref reference, lead, question []figure, ld lead, statesPolarity bool) []string {
+	main, asides := figuresOf(ref.facts), figuresOf(ref.asides)
 	bare := ld.span && len(lead) == 1 && len(strings.Fields(ld.text)) <= 2
+	answers := ld.span || statesPolarity
+	for _, f := range main {
+		answers = answers || matchesAny(f, lead)
+	}
 	var out []string
 	for _, g := range lead {
-		if matchesAny(g, all) || matchesAny(g, question) {
+		if matchesAny(g, main) || matchesAny(g, question) {
 			continue
 		}
-		for _, f := range all {
-			if matchesAny(f, lead) {
-				continue
-			}
-			if compatible(f, g, bare) {
-				out = append(out, describe(g)+" against "+describe(f))
-				break
-			}
+		if f, ok := contradicted(g, main, lead, bare); ok {
+			out = append(out, describe(g)+" against "+describe(f))
+			continue
+		}
+		if matchesAny(g, asides) || !answers {
+			continue
+		}
+		if f, ok := contradicted(g, asides, lead, bare); ok {
+			out = append(out, describe(g)+" against "+describe(f))
 		}
 	}
 	return out
+}
+
+// contradicted returns the first of figures that lead figure g claims to
+// be, among those the lead does not state.
+func contradicted(g figure, figures, lead []figure, bare bool) (figure, bool) {
+	for _, f := range figures {
+		if !matchesAny(f, lead) && compatible(f, g, bare) {
+			return f, true
+		}
+	}
+	return figure{}, false
 }
 
 // matchesAny reports whether figure g is one of fs, in either direction
@@ -524,18 +559,19 @@ func refHas(ref reference, g fact) bool {
 	return false
 }
 
-// sharesStem reports whether two lists of stems meet.
-func sharesStem(a, b []string) bool {
+// sharedStems counts the stems of a found in b.
+func sharedStems(a, b []string) int {
 	set := map[string]bool{}
 	for _, s := range b {
 		set[s] = true
 	}
+	n := 0
 	for _, s := range a {
 		if set[s] {
-			return true
+			n++
 		}
 	}
-	return false
+	return n
 }
 
 // coverage is the share of stems found in set; 1 for no stems.

@@ -94,23 +94,37 @@ func saysItDoesNotKnow(sentence string) bool {
 }
 
 // negationRE matches the words that say no in English and Italian.
-var negationRE = regexp.MustCompile(`(?i)(?:\b(?:not|cannot|never|no|none|nobody|nothing|neither|nor|prohibited|forbidden|disallowed|non|mai|nessun\w*|niente|nulla|né|vietat\w*|proibit\w*|impossibile)\b|n't\b)`)
+var negationRE = regexp.MustCompile(`(?i)(?:\b(?:not|cannot|never|no|none|nobody|nothing|neither|nor|non|mai|nessun\w*|niente|nulla|né)\b|n't\b)`)
 
 // notNegationRE matches negative words that bound a figure or add to a
 // clause instead of saying no: "no later than", "not only", "non oltre",
 // "non solo", "whether or not".
 var notNegationRE = regexp.MustCompile(`(?i)\b(?:no|not) (?:later|earlier|more|less|fewer|sooner) than\b|\bnot only\b|\bwhether or not\b|\bif not\b|\bnon (?:oltre|più di|meno di|prima di|dopo|solo|soltanto|appena)\b|\bnon appena\b`)
 
-// polarityOf returns "yes" or "no" for what a sentence says, or "" when it
-// says neither: an opening yes or no decides; else a negation says no and
-// a sentence without one says yes.
-func polarityOf(sentence string) string {
+// negativePredicates are the beginnings of words that answer a yes/no
+// question with no ("Saturday: closed", "È vietato"), unless the question
+// asks with the same word ("Is smoking forbidden?").
+var negativePredicates = []string{"closed", "chius", "forbid", "prohibit", "vietat", "proibit", "disallow",
+	"excluded", "esclus", "unavailable", "impossib", "not allowed", "not permitted", "non consentit", "non ammess"}
+
+// polarityOf returns "yes" or "no" for what a sentence says in answer to
+// question: an opening yes or no decides; else a negation, or a negative
+// predicate the question does not use itself, says no, and a sentence
+// without either says yes.
+func polarityOf(sentence, question string) string {
 	s := strings.ReplaceAll(sentence, "’", "'")
 	if p, _ := openingYesNo(s); p != "" {
 		return p
 	}
 	if negationRE.MatchString(notNegationRE.ReplaceAllString(s, " ")) {
 		return "no"
+	}
+	for _, w := range strings.FieldsFunc(fold(s), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		for _, p := range negativePredicates {
+			if strings.HasPrefix(w, p) && !strings.Contains(fold(question), p) {
+				return "no"
+			}
+		}
 	}
 	return "yes"
 }
