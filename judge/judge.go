@@ -195,8 +195,9 @@ func (r reference) polarityOnly() bool { return len(r.facts) == 1 && r.facts[0].
 
 // readReference reads the key facts of a reference answer. Names the
 // question already gives ("London" in a question about London) are the
-// question's, not facts the answer must repeat; a name that is a figure's
-// unit ("31 March") is one fact with the figure.
+// question's, not facts the answer must repeat, and so are its figures
+// ("the 2025 shutdowns") and its words; a name that is a figure's unit
+// ("31 March") is one fact with the figure.
 func readReference(question, text string) reference {
 	var ref reference
 	main := asideRE.ReplaceAllString(text, " ")
@@ -230,9 +231,10 @@ func readReference(question, text string) reference {
 			given[f.fig.unit.name] = true // "31 March" holds the month once, as the figure's unit
 		}
 	}
+	questionFigures := figuresOf(extract(question))
 	factStems := map[string]bool{}
 	for _, f := range facts {
-		if f.kind == nameFact && given[f.key] {
+		if f.kind == nameFact && given[f.key] || f.kind == figureFact && matchesAny(f.fig, questionFigures) {
 			continue
 		}
 		ref.facts = append(ref.facts, f)
@@ -240,10 +242,19 @@ func readReference(question, text string) reference {
 			factStems[s] = true
 		}
 	}
+	// The words a reference adds to its question; all of its words when
+	// it adds none.
+	var all []string
 	for _, s := range contentStems(main) {
 		if !factStems[s] {
-			ref.words = append(ref.words, s)
+			all = append(all, s)
+			if !given[s] {
+				ref.words = append(ref.words, s)
+			}
 		}
+	}
+	if len(ref.words) == 0 {
+		ref.words = all
 	}
 	return ref
 }

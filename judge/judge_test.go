@@ -61,6 +61,12 @@ func TestJudge(t *testing.T) {
 			"No, but Bologna opens 8:00-12:00.", false, Misleading},
 		{"a year takes no unit", "How many leave days do the shutdowns use?", "9 days of annual leave in 2025.",
 			"The closure days are taken from your annual leave: 9 days in 2025.", false, Right},
+		{"a figure given by the question", "How many leave days do the 2025 shutdowns use?", "9 days of annual leave in 2025.",
+			"The closure days are taken from your annual leave: 9 days in total.", false, Right},
+		{"a figure missing", "How many leave days do the shutdowns use?", "9 days of annual leave in 2025.",
+			"The closure days are taken from your annual leave: 9 days in total.", false, Partial},
+		{"words the question gives are not required", "Is the Trieste office open on Saturdays?", "No, Trieste is closed on Saturday.",
+			"Sede: Trieste | Sabato: chiusa [1]", false, Right},
 		// Codes, names, addresses.
 		{"code stated", "Which variable must a Makefile support?", "$(DESTDIR).",
 			"You should be careful to support the $(DESTDIR) variable.", false, Right},
