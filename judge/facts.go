@@ -25,6 +25,9 @@ type fact struct {
 	class string // of a code: "url", "email", "phone", "path", "code", "quoted"
 	fig   figure
 	pos   int // index of the fact's first word, for figures sharing a unit
+	// negated is set for a fact right after a negation ("not
+	// orig.tar.gz", "non Roma"): what the text denies.
+	negated bool
 }
 
 // figure is a number, what it counts and what names it.
@@ -92,6 +95,7 @@ func extract(text string) []fact {
 		fs, skip := wordFacts(toks, lower, i, italian)
 		for _, f := range fs {
 			f.pos = i
+			f.negated = i > 0 && negators[lower[i-1]] && !toks[i].sentStart
 			words = append(words, f)
 		}
 		i += skip
@@ -99,6 +103,9 @@ func extract(text string) []fact {
 	shareUnits(words)
 	return append(out, words...)
 }
+
+// negators are the words that deny the fact after them.
+var negators = setOf("not nor never non né mai")
 
 // Figures in a list or a range share the unit written once: "12 or 14
 // days", "10, 20 or 30 euro", "14 characters, or 16 for service

@@ -58,9 +58,10 @@ const (
 	partialCoverage = 1.0 / 3
 )
 
-// minTopicStems is how many content words a sentence must share with the
-// question before its lack of a negation counts as saying yes: one shared
-// word is chance, an unrelated passage says neither yes nor no.
+// minTopicStems is how many content words (or half of the question's,
+// if fewer) a sentence must share with the question before its negation,
+// or its lack of one, says no or yes: one shared word of many is chance,
+// and an unrelated passage says neither yes nor no.
 const minTopicStems = 2
 
 // minWordsForPartial is how many content words beyond its key facts a
@@ -108,7 +109,8 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	// What the answer states.
 	// A sentence without a yes, a no or a negation says yes only when it
 	// is about what the question asks.
-	onTopic := sharedStems(contentStems(ld.sentence), contentStems(question)) >= minTopicStems || strings.TrimSpace(question) == ""
+	asked := contentStems(question)
+	onTopic := sharedStems(contentStems(ld.sentence), asked) >= min(minTopicStems, (len(asked)+1)/2) || len(asked) == 0
 	for _, f := range ref.facts {
 		found := false
 		switch f.kind {
@@ -119,12 +121,18 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		case nameFact:
 			found = ans.stems[f.key]
 		case polarityFact:
+			// An opening yes or no says it; otherwise a sentence about
+			// what the question asks says no by a negation and yes
+			// without one, and contradicts only a bare yes or no:
+			// beside other facts ("No: mypackage_1.0.tar.gz"), naming
+			// them answers.
 			p := polarityOf(ld.sentence, question)
-			_, explicit := openingYesNo(ld.sentence)
+			explicit := opening != ""
 			switch {
-			case p == f.key && (explicit || p == "no" || onTopic):
+			case !explicit && !onTopic:
+			case p == f.key:
 				found = true
-			case p != f.key && (explicit || p == "no" || onTopic):
+			case explicit || ref.polarityOnly():
 				r.Contradicted = append(r.Contradicted, fmt.Sprintf("the lead says %s, the reference %s", p, f.key))
 			}
 		}
@@ -133,6 +141,12 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		} else {
 			r.Missing = append(r.Missing, f.String())
 		}
+	}
+	// Beside other facts, a yes or no the answer does not contradict is
+	// implied when it states all of them ("No: mypackage_1.0.tar.gz"
+	// answered "mypackage_1.0.tar.gz").
+	if len(r.Missing) == 1 && len(ref.facts) > 1 && ref.facts[0].kind == polarityFact && r.Missing[0] == ref.facts[0].key && len(r.Contradicted) == 0 {
+		r.Found, r.Missing = append([]string{r.Missing[0]}, r.Found...), nil
 	}
 	cov := coverage(ref.words, ans.stems)
 	switch {
@@ -197,7 +211,8 @@ func (r reference) polarityOnly() bool { return len(r.facts) == 1 && r.facts[0].
 // question already gives ("London" in a question about London) are the
 // question's, not facts the answer must repeat, and so are its figures
 // ("the 2025 shutdowns") and its words; a name that is a figure's unit
-// ("31 March") is one fact with the figure.
+// ("31 March") is one fact with the figure; a fact the reference denies
+// ("not orig.tar.gz") is no fact to state.
 func readReference(question, text string) reference {
 	var ref reference
 	main := asideRE.ReplaceAllString(text, " ")
@@ -234,7 +249,7 @@ func readReference(question, text string) reference {
 	questionFigures := figuresOf(extract(question))
 	factStems := map[string]bool{}
 	for _, f := range facts {
-		if f.kind == nameFact && given[f.key] || f.kind == figureFact && matchesAny(f.fig, questionFigures) {
+		if f.kind == nameFact && given[f.key] || f.kind == figureFact && matchesAny(f.fig, questionFigures) || f.negated {
 			continue
 		}
 		ref.facts = append(ref.facts, f)
@@ -527,7 +542,7 @@ var contradictingClasses = map[string]bool{"url": true, "email": true, "phone": 
 // codeContradictions returns the addresses, links, numbers and paths of
 // the lead that differ from the reference's of the same class where the
 // lead states none of those, and a span lead that is one other name or
-// code where the reference has some.
+// code where the reference's answer is a name or code.
 func codeContradictions(ref reference, lead []fact, ld lead) []string {
 	var out []string
 	inLead := func(f fact) bool {
@@ -549,9 +564,9 @@ func codeContradictions(ref reference, lead []fact, ld lead) []string {
 			}
 		}
 	}
-	if ld.span && len(lead) == 1 && len(strings.Fields(ld.text)) == 1 && (lead[0].kind == nameFact || lead[0].kind == codeFact && !contradictingClasses[lead[0].class]) && !refHas(ref, lead[0]) {
+	if ld.span && len(lead) == 1 && len(strings.Fields(ld.text)) == 1 && (lead[0].kind == nameFact || lead[0].kind == codeFact) && !refHas(ref, lead[0]) {
 		for _, f := range ref.facts {
-			if f.kind == lead[0].kind {
+			if f.kind == nameFact || f.kind == codeFact {
 				out = append(out, lead[0].text+" against "+f.text)
 				break
 			}
