@@ -58,10 +58,10 @@ const (
 	partialCoverage = 1.0 / 3
 )
 
-// minTopicStems is how many content words (or half of the question's,
-// if fewer) a sentence must share with the question before its negation,
-// or its lack of one, says no or yes: one shared word of many is chance,
-// and an unrelated passage says neither yes nor no.
+// minTopicStems is how many content words (or half, if fewer) a sentence
+// must share with the question or with the reference's words before its
+// negation, or its lack of one, says no or yes: one shared word of many
+// is chance, and an unrelated passage says neither yes nor no.
 const minTopicStems = 2
 
 // minWordsForPartial is how many content words beyond its key facts a
@@ -109,8 +109,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	// What the answer states.
 	// A sentence without a yes, a no or a negation says yes only when it
 	// is about what the question asks.
-	asked := contentStems(question)
-	onTopic := sharedStems(contentStems(ld.sentence), asked) >= min(minTopicStems, (len(asked)+1)/2) || len(asked) == 0
+	onTopic := about(ld.sentence, contentStems(question)) || about(ld.sentence, ref.words)
 	for _, f := range ref.facts {
 		found := false
 		switch f.kind {
@@ -583,6 +582,13 @@ func refHas(ref reference, g fact) bool {
 		}
 	}
 	return false
+}
+
+// about reports whether a sentence is about the topic whose content
+// stems are given: it shares minTopicStems of them, or half if they are
+// fewer than four.
+func about(sentence string, topic []string) bool {
+	return len(topic) > 0 && sharedStems(contentStems(sentence), topic) >= min(minTopicStems, (len(topic)+1)/2)
 }
 
 // sharedStems counts the stems of a found in b.

@@ -103,6 +103,8 @@ func TestJudge(t *testing.T) {
 			"Non è consentito portare animali in ufficio.", false, Right},
 		{"an unrelated passage says neither yes nor no", "Can I split a purchase into two orders?", "No, it is not allowed.",
 			"When the request is approved, the system assigns a PO number. [1]", false, Wrong},
+		{"a no about the reference's words", "Can I get my two-factor codes by text message?", "No; use the authenticator app or a hardware security key.",
+			"Use the authenticator app or a hardware security key; codes sent by SMS are not accepted. [1]", false, Right},
 		{"an unrelated negation says neither", "Is there somewhere non-developers can upload packages?", "Yes.",
 			"The reference describes all matters not specifically about packaging.", false, Wrong},
 		{"naming the answer beside a no", "What is the tarball's name, is it orig.tar.gz?", "No: mypackage_1.0.tar.gz, not orig.tar.gz.",
