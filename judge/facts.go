@@ -229,7 +229,7 @@ func figureOf(s string, u unit, sign float64, toks []token, lower []string, i in
 	end := strings.IndexFunc(s, func(r rune) bool { return !unicode.IsDigit(r) && !strings.ContainsRune(".,:'\u00a0\u202f", r) })
 	num, suffix := s, ""
 	if end >= 0 {
-		num, suffix = s[:end], strings.ToLower(s[end:])
+		num, suffix = s[:end], strings.TrimPrefix(strings.ToLower(s[end:]), "-") // "45-day"
 	}
 	num = strings.TrimRight(num, ".,:")
 	f := figure{clock: -1, unit: u, label: prevLabel(toks, lower, i)}

@@ -64,8 +64,17 @@ const (
 // is chance, and an unrelated passage says neither yes nor no.
 const minTopicStems = 2
 
+// figureQuestionRE matches the English and Italian questions that ask for
+// a figure: how many, how much, how long, when, what time, quanto, quando,
+// a che ora, entro quando.
+var figureQuestionRE = regexp.MustCompile(`(?i)\bhow (?:many|much|long|often|far|soon|old|big|large|fast)\b|\bwhen\b|\bwhat time\b|\bby what date\b|\bquant[oaie]\b|\bquando\b|\ba che ora\b|\bogni quanto\b|\bentro quando\b`)
+
+// asksForFigure reports whether a question asks for a figure, which an
+// answer without it does not half answer.
+func asksForFigure(question string) bool { return figureQuestionRE.MatchString(question) }
+
 // minWordsForPartial is how many content words beyond its key facts a
-// reference without figures needs before the words alone, half of them
+// reference needs (when its figure is not what the question asks for) before the words alone, half of them
 // found, make an answer partial ("Your line manager, then Finance"
 // answered "your line manager"): one shared word is chance.
 const minWordsForPartial = 2
@@ -99,17 +108,18 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	ans := readAnswer(answer)
 	questionFigures := figuresOf(extract(question))
 
-	// What the lead contradicts.
+	// What the lead contradicts: a span lead stands as the answer; a
+	// sentence only when it is about the question.
 	leadFacts := extract(ld.text)
+	onTopic := about(ld.sentence, topicStems(question)) || about(ld.sentence, ref.words)
 	opening, _ := openingYesNo(ld.sentence)
 	statesPolarity := len(ref.facts) > 0 && ref.facts[0].kind == polarityFact && ref.facts[0].key == opening
-	r.Contradicted = append(r.Contradicted, figureContradictions(ref, figuresOf(leadFacts), questionFigures, ld, statesPolarity)...)
+	r.Contradicted = append(r.Contradicted, figureContradictions(ref, figuresOf(leadFacts), questionFigures, ld, statesPolarity, onTopic)...)
 	r.Contradicted = append(r.Contradicted, codeContradictions(ref, leadFacts, ld)...)
 
 	// What the answer states.
 	// A sentence without a yes, a no or a negation says yes only when it
 	// is about what the question asks.
-	onTopic := about(ld.sentence, contentStems(question)) || about(ld.sentence, ref.words)
 	for _, f := range ref.facts {
 		found := false
 		switch f.kind {
@@ -122,16 +132,17 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		case polarityFact:
 			// An opening yes or no says it; otherwise a sentence about
 			// what the question asks says no by a negation and yes
-			// without one, and contradicts only a bare yes or no:
-			// beside other facts ("No: mypackage_1.0.tar.gz"), naming
-			// them answers.
+			// without one. Only a negation contradicts, and only a bare
+			// yes: a sentence without one may still mean no ("unused
+			// comp time is forfeited"), and beside other facts ("No:
+			// mypackage_1.0.tar.gz") naming them answers.
 			p := polarityOf(ld.sentence, question)
 			explicit := opening != ""
 			switch {
 			case !explicit && !onTopic:
 			case p == f.key:
 				found = true
-			case explicit || ref.polarityOnly():
+			case explicit || p == "no" && ref.polarityOnly():
 				r.Contradicted = append(r.Contradicted, fmt.Sprintf("the lead says %s, the reference %s", p, f.key))
 			}
 		}
@@ -163,7 +174,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Verdict, r.Why = Right, "the answer states every key fact and leads with none that contradicts"
 	case len(r.Found) > 0:
 		r.Verdict, r.Why = Partial, "the answer misses "+strings.Join(r.Missing, ", ")
-	case !ref.hasFigure() && len(ref.words) >= minWordsForPartial && cov >= 0.5:
+	case !(ref.hasFigure() && asksForFigure(question)) && len(ref.words) >= minWordsForPartial && cov >= 0.5:
 		r.Verdict = Partial
 		r.Why = fmt.Sprintf("the answer states none of the key facts (%s) but %.0f%% of the reference's other words", strings.Join(r.Missing, ", "), 100*cov)
 	default:
@@ -191,8 +202,7 @@ type reference struct {
 	words  []string // content stems outside asides and key facts
 }
 
-// hasFigure reports whether the reference states a figure, which is then
-// what its question asks: an answer without it does not half answer.
+// hasFigure reports whether the reference states a figure.
 func (r reference) hasFigure() bool {
 	for _, f := range r.facts {
 		if f.kind == figureFact {
@@ -459,20 +469,25 @@ func isWordByte(s string, i int, edge byte) bool {
 }
 
 // figureContradictions returns the figures of the lead that contradict
-// the reference. A lead figure that is none of the reference's main
-// figures (nor the question's own) contradicts a main figure the lead
-// does not state when it claims to be it (see compatible): "180 euro"
-// for 250 euro, "3 mesi" (an aside's figure) for 6 mesi. It contradicts an
-// aside's figure likewise, but only where the lead gives the answer (a
-// span lead, one that states a main figure, or the reference's yes or no,
-// as statesPolarity says): elsewhere an aside's subject ("Bologna opens
-// 8:00-13:00") is not the lead's.
-func figureContradictions(ref reference, lead, question []figure, ld lead, statesPolarity bool) []string {
+// the reference, where the lead gives the answer (a span lead, one that
+// states a main figure or the reference's yes or no) or is about the
+// question (aboutIt); elsewhere an unrelated
+// passage's figures ("12 months" of service) are not claims about what
+// was asked. A lead figure that is none of the reference's main figures
+// (nor the question's own) contradicts a main figure the lead does not
+// state when it claims to be it (see compatible): "180 euro" for 250 euro,
+// "3 mesi" (an aside's figure) for 6 mesi. It contradicts an aside's
+// figure likewise, but not in a lead merely about the question: an
+// aside's subject ("Bologna opens 8:00-13:00") is not the lead's.
+func figureContradictions(ref reference, lead, question []figure, ld lead, statesPolarity, aboutIt bool) []string {
 	main, asides := figuresOf(ref.facts), figuresOf(ref.asides)
 	bare := ld.span && len(lead) == 1 && len(strings.Fields(ld.text)) <= 2
 	answers := ld.span || statesPolarity
 	for _, f := range main {
 		answers = answers || matchesAny(f, lead)
+	}
+	if !answers && !aboutIt {
+		return nil
 	}
 	var out []string
 	for _, g := range lead {
@@ -588,7 +603,19 @@ func refHas(ref reference, g fact) bool {
 // stems are given: it shares minTopicStems of them, or half if they are
 // fewer than four.
 func about(sentence string, topic []string) bool {
-	return len(topic) > 0 && sharedStems(contentStems(sentence), topic) >= min(minTopicStems, (len(topic)+1)/2)
+	return len(topic) > 0 && sharedStems(topicStems(sentence), topic) >= min(minTopicStems, (len(topic)+1)/2)
+}
+
+// topicStems are the content stems of text that say what it is about:
+// units ("days", "months") are not a topic.
+func topicStems(text string) []string {
+	var kept []string
+	for _, w := range letterWords(text) {
+		if _, isUnit := lookupUnit(w); !isUnit {
+			kept = append(kept, w)
+		}
+	}
+	return contentStems(strings.Join(kept, " "))
 }
 
 // sharedStems counts the stems of a found in b.
