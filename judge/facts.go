@@ -361,6 +361,15 @@ func codeClass(w string) string {
 		return "path"
 	case hasLetter(w) && hasDigit(w), strings.Contains(w, "_"):
 		return "code"
+	case strings.Count(w, "-") >= 2 && !strings.HasPrefix(w, "-") && !strings.HasSuffix(w, "-"):
+		// "ttf-mscorefonts-installer" is a name; "up-to-date" and
+		// "use-or-lose" are words joined by function words.
+		for _, part := range strings.Split(w, "-") {
+			if stopwords[fold(part)] || part == "" {
+				return ""
+			}
+		}
+		return "code"
 	case strings.Contains(strings.Trim(w, "."), "."):
 		for _, seg := range strings.Split(strings.Trim(w, "."), ".") {
 			if len([]rune(seg)) > 2 {

@@ -77,6 +77,7 @@ func TestExtract(t *testing.T) {
 		{"Ask the IT desk in London", []string{"IT", "London"}},
 		{"London is far, e.g. in winter", nil},
 		{"and/or the manager", nil},
+		{"install ttf-mscorefonts-installer, keep it up-to-date", []string{"ttf-mscorefonts-installer"}},
 		{"See section 3.1.1", []string{"3.1.1"}},
 		{"Cite sources [1] and [2, 3]", nil},
 	} {

@@ -250,6 +250,9 @@ func readReference(question, text string) reference {
 		given[s] = true
 	}
 	facts := dedupe(extract(main))
+	if len(facts) == 0 {
+		facts = oneWordAnswer(main)
+	}
 	for _, f := range facts {
 		if f.kind == figureFact && !f.fig.unit.known() && f.fig.unit.name != "" {
 			given[f.fig.unit.name] = true // "31 March" holds the month once, as the figure's unit
@@ -281,6 +284,21 @@ func readReference(question, text string) reference {
 		ref.words = all
 	}
 	return ref
+}
+
+// oneWordAnswer returns the single word of a reference that is nothing
+// else ("anacron.", "build-essential", "testing"): the name asked for,
+// however it is written.
+func oneWordAnswer(text string) []fact {
+	words := strings.Fields(text)
+	if len(words) != 1 {
+		return nil
+	}
+	w := trimWord(words[0])
+	if !hasLetter(w) || stopwords[fold(w)] {
+		return nil
+	}
+	return []fact{{kind: codeFact, class: "code", text: w, key: strings.ToLower(w)}}
 }
 
 // afterFirstWord returns text without its first word and the punctuation

@@ -105,7 +105,7 @@ var notNegationRE = regexp.MustCompile(`(?i)\b(?:no|not) (?:later|earlier|more|l
 // question with no ("Saturday: closed", "È vietato"), unless the question
 // asks with the same word ("Is smoking forbidden?").
 var negativePredicates = []string{"closed", "chius", "forbid", "prohibit", "vietat", "proibit", "disallow",
-	"excluded", "esclus", "unavailable", "impossib", "not allowed", "not permitted", "non consentit", "non ammess"}
+	"excluded", "esclus", "unavailable", "impossib", "disabled", "disabilitat", "disattivat", "deactivated"}
 
 // polarityOf returns "yes" or "no" for what a sentence says in answer to
 // question: an opening yes or no decides; else a negation, or a negative
