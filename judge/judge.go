@@ -152,10 +152,12 @@ func Judge(question, reference, answer string, abstained bool) Result {
 			r.Missing = append(r.Missing, f.String())
 		}
 	}
-	// Beside other facts, a yes or no the answer does not contradict is
-	// implied when it states all of them ("No: mypackage_1.0.tar.gz"
-	// answered "mypackage_1.0.tar.gz").
-	if len(r.Missing) == 1 && len(ref.facts) > 1 && ref.facts[0].kind == polarityFact && r.Missing[0] == ref.facts[0].key && len(r.Contradicted) == 0 {
+	// Beside a figure or a code, a yes or no the answer does not
+	// contradict is implied when it states all the other facts ("No:
+	// mypackage_1.0.tar.gz" answered "mypackage_1.0.tar.gz"); names alone
+	// are more often the subject than the answer ("No, GSA SecOps can
+	// award it").
+	if len(r.Missing) == 1 && ref.facts[0].kind == polarityFact && r.Missing[0] == ref.facts[0].key && len(r.Contradicted) == 0 && ref.hasFigureOrCode() {
 		r.Found, r.Missing = append([]string{r.Missing[0]}, r.Found...), nil
 	}
 	cov := coverage(ref.words, ans.stems)
@@ -206,6 +208,17 @@ type reference struct {
 func (r reference) hasFigure() bool {
 	for _, f := range r.facts {
 		if f.kind == figureFact {
+			return true
+		}
+	}
+	return false
+}
+
+// hasFigureOrCode reports whether the reference states a figure or a
+// code.
+func (r reference) hasFigureOrCode() bool {
+	for _, f := range r.facts {
+		if f.kind == figureFact || f.kind == codeFact {
 			return true
 		}
 	}

@@ -129,6 +129,8 @@ func TestJudge(t *testing.T) {
 			"The reference describes all matters not specifically about packaging.", false, Wrong},
 		{"naming the answer beside a no", "What is the tarball's name, is it orig.tar.gz?", "No: mypackage_1.0.tar.gz, not orig.tar.gz.",
 			"You will see mypackage_1.0.tar.gz in the parent directory.", false, Right},
+		{"names beside a no do not imply it", "Does a bounty wait until the fix?", "No, GSA SecOps can award it once the report is confirmed.",
+			"GSA SecOps awards a bounty based on the severity of the vulnerability.", false, Partial},
 		{"no with a bound is not a no", "Can I submit the claim later?", "Yes, within 30 days.",
 			"You can submit it no later than 30 days after the trip.", false, Right},
 		{"yes with a condition missing", "Can I work from home?", "Yes, with written approval from your manager.",
