@@ -118,7 +118,7 @@ func TestPolarity(t *testing.T) {
 		"You cannot do that.": "no", "You can't.": "no", "Non è consentito.": "no", "È vietato fumare.": "no",
 		"Submit it no later than Friday.": "yes", "Non oltre 30 giorni.": "yes", "Not only staff but guests too.": "yes",
 		"Every meeting requires a password.": "yes", "You must never share it.": "no", "Saturday: closed": "no",
-		"Sabato: chiusa": "no", "Smoking is prohibited.": "no",
+		"Sabato: chiusa": "no", "Smoking is prohibited.": "no", "Unused comp time is forfeited.": "no",
 	} {
 		if got := polarityOf(in, "Can I?"); got != want {
 			t.Errorf("polarityOf(%q) = %q, want %q", in, got, want)
@@ -134,6 +134,9 @@ func TestPolarityAgainstTheQuestion(t *testing.T) {
 	}
 	if got := polarityOf("The office is closed on Saturday.", "Is the office closed on Saturday?"); got != "yes" {
 		t.Errorf("closed, asked if closed: %s", got)
+	}
+	if got := polarityOf("Unused hours expire at the end of the year.", "Do unused hours expire?"); got != "yes" {
+		t.Errorf("expire, asked if they expire: %s", got)
 	}
 }
 

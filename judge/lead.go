@@ -102,10 +102,12 @@ var negationRE = regexp.MustCompile(`(?i)(?:\b(?:not|cannot|never|no|none|nobody
 var notNegationRE = regexp.MustCompile(`(?i)\b(?:no|not) (?:later|earlier|more|less|fewer|sooner) than\b|\bnot only\b|\bwhether or not\b|\bif not\b|\bnon (?:oltre|più di|meno di|prima di|dopo|solo|soltanto|appena)\b|\bnon appena\b`)
 
 // negativePredicates are the beginnings of words that answer a yes/no
-// question with no ("Saturday: closed", "È vietato"), unless the question
-// asks with the same word ("Is smoking forbidden?").
+// question with no ("Saturday: closed", "È vietato", "unused comp time is
+// forfeited"), unless the question asks with the same word ("Is smoking
+// forbidden?", "Do credit hours expire?").
 var negativePredicates = []string{"closed", "chius", "forbid", "prohibit", "vietat", "proibit", "disallow",
-	"excluded", "esclus", "unavailable", "impossib", "disabled", "disabilitat", "disattivat", "deactivated"}
+	"excluded", "esclus", "unavailable", "impossib", "disabled", "disabilitat", "disattivat", "deactivated",
+	"forfeit", "expire", "decad"}
 
 // polarityOf returns "yes" or "no" for what a sentence says in answer to
 // question: an opening yes or no decides; else a negation, or a negative
