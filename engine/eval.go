@@ -7,14 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
-	"strings"
 	"time"
-	"unicode"
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/answer"
 	"github.com/fonte-rag/fonte/eval"
+	"github.com/fonte-rag/fonte/judge"
 	"github.com/fonte-rag/fonte/retrieve"
 )
 
@@ -43,10 +41,20 @@ type QuestionResult struct {
 	Relevance    float64 `json:"relevance"`
 	Language     string  `json:"language,omitempty"` // whose floor judges it (see Settings.Floors)
 	Answer       string  `json:"answer,omitempty"`
-	Right        *bool   `json:"right,omitempty"`
-	GivenGold    string  `json:"given_gold_answer,omitempty"`
-	// GivenGoldRight judges GivenGold by the same rule as Right.
-	GivenGoldRight *bool `json:"given_gold_right,omitempty"`
+	// Verdict is the judge's verdict on Answer against the question's
+	// reference answer, Judgement its reasons; Right is Verdict == right.
+	Verdict   judge.Verdict `json:"verdict,omitempty"`
+	Judgement *judge.Result `json:"judgement,omitempty"`
+	Right     *bool         `json:"right,omitempty"`
+	// Answered tells, for an unanswerable question, whether fonte
+	// answered it end to end rather than abstaining: let through.
+	Answered  *bool  `json:"answered,omitempty"`
+	GivenGold string `json:"given_gold_answer,omitempty"`
+	// GivenGoldVerdict, GivenGoldJudgement and GivenGoldRight judge
+	// GivenGold as Verdict, Judgement and Right judge Answer.
+	GivenGoldVerdict   judge.Verdict `json:"given_gold_verdict,omitempty"`
+	GivenGoldJudgement *judge.Result `json:"given_gold_judgement,omitempty"`
+	GivenGoldRight     *bool         `json:"given_gold_right,omitempty"`
 }
 
 // EvalResult is a report and the per-question outcomes behind it.
@@ -60,7 +68,10 @@ type EvalResult struct {
 // exist) generation on a question set over this index. Retrieval and
 // generation are measured apart, as the seeds insist: the generation given
 // the gold chunk says what the answer stage can do when retrieval is
-// perfect.
+// perfect. Answers are judged against the expected answer by package
+// judge (right, misleading, partial, wrong, abstained); unanswerable
+// questions are asked too, to count those answered instead of abstained
+// on.
 func (e *Engine) EvalQuestions(ctx context.Context, qs []eval.Question, o EvalOptions) (*EvalResult, error) {
 	v, err := e.view(ctx)
 	if err != nil {
@@ -82,7 +93,8 @@ func (e *Engine) EvalQuestions(ctx context.Context, qs []eval.Question, o EvalOp
 	res := &EvalResult{}
 	var answerable, unanswerable []float64
 	perLang := map[string]*byLanguage{}
-	var given, end eval.Count
+	var given, end eval.Verdicts
+	unanswered, answered := 0, 0
 	for _, q := range qs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -118,15 +130,29 @@ func (e *Engine) EvalQuestions(ctx context.Context, qs []eval.Question, o EvalOp
 				}
 			}
 		}
-		if o.Generation && q.Answer != "" {
+		if o.Generation && (q.Answer != "" || q.Unanswerable) {
 			cfg := answer.Config{Floor: e.floorFor(floorLanguage(q.Question, h[:min(o.K, len(h))], docs)), Budget: e.settings.Budget, Generator: e.settings.Generator}
 			a, err := answer.Ask(ctx, q.Question, h[:min(o.K, len(h))], docs, cfg)
 			if err != nil {
 				return nil, fmt.Errorf("question %s: %w", q.ID, err)
 			}
-			right := !a.Abstained && answerMatches(a.Text, q.Answer)
-			qr.Answer, qr.Right = a.Text, &right
-			end.Add(right)
+			qr.Answer = a.Text
+			if q.Unanswerable {
+				// There is no reference to judge by: what counts is
+				// whether fonte answered at all.
+				let := !a.Abstained
+				qr.Answered = &let
+				unanswered++
+				if let {
+					answered++
+				}
+				res.Questions = append(res.Questions, qr)
+				continue
+			}
+			j := judge.Judge(q.Question, q.Answer, a.Text, a.Abstained)
+			right := j.Verdict == judge.Right
+			qr.Verdict, qr.Judgement, qr.Right = j.Verdict, &j, &right
+			end.Add(j.Verdict)
 			gold, err := e.goldHits(ctx, q)
 			if err != nil {
 				return nil, fmt.Errorf("question %s: %w", q.ID, err)
@@ -136,9 +162,10 @@ func (e *Engine) EvalQuestions(ctx context.Context, qs []eval.Question, o EvalOp
 				if err != nil {
 					return nil, fmt.Errorf("question %s: %w", q.ID, err)
 				}
-				gright := !ga.Abstained && answerMatches(ga.Text, q.Answer)
-				qr.GivenGold, qr.GivenGoldRight = ga.Text, &gright
-				given.Add(gright)
+				gj := judge.Judge(q.Question, q.Answer, ga.Text, ga.Abstained)
+				gright := gj.Verdict == judge.Right
+				qr.GivenGold, qr.GivenGoldVerdict, qr.GivenGoldJudgement, qr.GivenGoldRight = ga.Text, gj.Verdict, &gj, &gright
+				given.Add(gj.Verdict)
 			}
 		}
 		res.Questions = append(res.Questions, qr)
@@ -161,7 +188,7 @@ func (e *Engine) EvalQuestions(ctx context.Context, qs []eval.Question, o EvalOp
 			}
 		}
 	}
-	res.Report.Generation = eval.NewGeneration(given, end)
+	res.Report.Generation = eval.NewGeneration(given, end, unanswered, answered)
 	return res, nil
 }
 
@@ -191,56 +218,6 @@ func (e *Engine) goldHits(ctx context.Context, q eval.Question) ([]fonte.Hit, er
 	}
 	return out, nil
 }
-
-// answerMatches judges an answer right when it contains every number and
-// code of the expected answer (figures are what make an answer right) and
-// at least half of its other content words (stemmed, English and
-// Italian): lenient on phrasing, since expected answers are written as
-// sentences of their own, strict on facts. Asides in parentheses are not
-// required: expected answers put there context the question did not ask
-// for ("14 characters (20 for service accounts)"). An expected answer
-// with no content word ("No.") is judged by its polarity: the answer must
-// say no (or, for "Yes.", not say no).
-func answerMatches(got, want string) bool {
-	have := answer.ContentKeys(got)
-	need := answer.ContentKeys(withoutAsides(want))
-	if len(need) == 0 {
-		switch strings.ToLower(strings.Trim(strings.TrimSpace(want), ".!;, ")) {
-		case "no", "non":
-			return negates(got)
-		case "yes", "sì", "si":
-			return !negates(got)
-		}
-		return false
-	}
-	words, found := 0, 0
-	for k := range need {
-		if strings.IndexFunc(k, unicode.IsDigit) >= 0 {
-			if !have[k] {
-				return false
-			}
-			continue
-		}
-		words++
-		if have[k] {
-			found++
-		}
-	}
-	return 2*found >= words
-}
-
-// asideRE matches a parenthesised aside (not nested) after a space:
-// "$(DESTDIR)" is a name, not an aside.
-var asideRE = regexp.MustCompile(`\s+\([^()]*\)`)
-
-// withoutAsides removes the parenthesised asides of s.
-func withoutAsides(s string) string { return asideRE.ReplaceAllString(s, "") }
-
-// negationRE matches the words that say no in English or Italian.
-var negationRE = regexp.MustCompile(`(?i)\b(?:no|not|cannot|can't|never|don't|doesn't|mustn't|prohibited|forbidden|non|mai|vietat[oaie])\b`)
-
-// negates reports whether text says no.
-func negates(text string) bool { return negationRE.MatchString(text) }
 
 // BEIRResult is a BEIR evaluation.
 type BEIRResult struct {

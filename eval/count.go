@@ -1,6 +1,10 @@
 package eval
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/fonte-rag/fonte/judge"
+)
 
 // Count is a tally of right answers out of a total.
 type Count struct {
@@ -25,6 +29,57 @@ func (c Count) Rate() float64 {
 
 // String prints "right/total", e.g. "8/13".
 func (c Count) String() string { return fmt.Sprintf("%d/%d", c.Right, c.Total) }
+
+// Verdicts tallies judged answers by the judge's verdict.
+type Verdicts struct {
+	Right      int `json:"right"`
+	Misleading int `json:"misleading"`
+	Partial    int `json:"partial"`
+	Wrong      int `json:"wrong"`
+	Abstained  int `json:"abstained"`
+}
+
+// Add records one answer's verdict.
+func (v *Verdicts) Add(verdict judge.Verdict) {
+	if p := v.cell(verdict); p != nil {
+		*p++
+	}
+}
+
+// Of returns how many answers got verdict.
+func (v Verdicts) Of(verdict judge.Verdict) int {
+	if p := v.cell(verdict); p != nil {
+		return *p
+	}
+	return 0
+}
+
+func (v *Verdicts) cell(verdict judge.Verdict) *int {
+	switch verdict {
+	case judge.Right:
+		return &v.Right
+	case judge.Misleading:
+		return &v.Misleading
+	case judge.Partial:
+		return &v.Partial
+	case judge.Wrong:
+		return &v.Wrong
+	case judge.Abstained:
+		return &v.Abstained
+	}
+	return nil
+}
+
+// Total is the number of answers recorded.
+func (v Verdicts) Total() int { return v.Right + v.Misleading + v.Partial + v.Wrong + v.Abstained }
+
+// Share is the share of answers that got verdict, 0 for an empty tally.
+func (v Verdicts) Share(verdict judge.Verdict) float64 {
+	if v.Total() == 0 {
+		return 0
+	}
+	return float64(v.Of(verdict)) / float64(v.Total())
+}
 
 // Grid crosses whether answers were right with whether the retrieved text
 // supports them. The two are different properties: a right answer that is

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/fonte-rag/fonte/judge"
 )
 
 // Report is the outcome of one evaluation run. Its JSON form is what
@@ -210,21 +212,34 @@ func scaled(v float64, e int) float64 {
 	return v * math.Pow10(e)
 }
 
-// Generation is the answer block of a report: the share of right answers
-// when the model is given the gold passages, and through the whole
-// pipeline.
+// Generation is the answer block of a report: the judge's verdicts on
+// the answers to answerable questions, when the answer stage is given the
+// gold passages and through the whole pipeline, and how many unanswerable
+// questions were answered end to end instead of abstained on.
 type Generation struct {
+	// GivenGold and EndToEnd are the shares of answers judged right.
 	GivenGold float64 `json:"given_gold"`
 	EndToEnd  float64 `json:"end_to_end"`
+	// GivenGoldVerdicts and EndToEndVerdicts count the answers by
+	// verdict.
+	GivenGoldVerdicts Verdicts `json:"given_gold_verdicts"`
+	EndToEndVerdicts  Verdicts `json:"end_to_end_verdicts"`
+	// UnanswerableAnswered of Unanswerable questions were answered end to
+	// end: let through, where fonte should have said it does not know.
+	Unanswerable         int `json:"unanswerable"`
+	UnanswerableAnswered int `json:"unanswerable_answered"`
 }
 
-// NewGeneration builds the answer block from the two tallies; nil when
-// both are empty, so the report omits it.
-func NewGeneration(givenGold, endToEnd Count) *Generation {
-	if givenGold.Total == 0 && endToEnd.Total == 0 {
+// NewGeneration builds the answer block from the verdicts given the gold
+// passages and end to end, and the unanswerable questions answered out
+// of those asked; nil when nothing was judged or asked, so the report
+// omits it.
+func NewGeneration(givenGold, endToEnd Verdicts, unanswerable, answered int) *Generation {
+	if givenGold.Total() == 0 && endToEnd.Total() == 0 && unanswerable == 0 {
 		return nil
 	}
-	return &Generation{GivenGold: givenGold.Rate(), EndToEnd: endToEnd.Rate()}
+	return &Generation{GivenGold: givenGold.Share(judge.Right), EndToEnd: endToEnd.Share(judge.Right),
+		GivenGoldVerdicts: givenGold, EndToEndVerdicts: endToEnd, Unanswerable: unanswerable, UnanswerableAnswered: answered}
 }
 
 // RetrieverRow is one line of a comparison between retrievers.
@@ -248,6 +263,12 @@ func WriteTable(w io.Writer, r Report) error {
 		fmt.Fprintf(tw, "\ngeneration, share of right answers\n")
 		fmt.Fprintf(tw, "  given gold\t%.3f\n", g.GivenGold)
 		fmt.Fprintf(tw, "  end to end\t%.3f\n", g.EndToEnd)
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		if err := writeVerdicts(w, *g); err != nil {
+			return err
+		}
 	}
 	if a := r.Abstain; a != nil {
 		ans, unans := a.Totals()
@@ -269,6 +290,41 @@ func WriteTable(w io.Writer, r Report) error {
 		return writeByLanguage(w, r.AbstainByLanguage)
 	}
 	return tw.Flush()
+}
+
+// writeVerdicts prints the judge's verdicts on the answerable questions,
+// given gold and end to end, and the unanswerable questions answered. A
+// block decoded from a report without verdicts prints nothing more.
+func writeVerdicts(w io.Writer, g Generation) error {
+	if g.GivenGoldVerdicts.Total() == 0 && g.EndToEndVerdicts.Total() == 0 && g.Unanswerable == 0 {
+		return nil
+	}
+	// Figures align right, the row names left: pad the names to one
+	// width.
+	const corner = "answerable questions"
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "\n%-*s\t", len(corner), corner) // the right-aligned cell is indented by its padding
+	for _, v := range judge.Verdicts {
+		fmt.Fprintf(tw, "%s\t", v)
+	}
+	fmt.Fprintf(tw, "\n")
+	for _, row := range []struct {
+		name string
+		v    Verdicts
+	}{{"given gold", g.GivenGoldVerdicts}, {"end to end", g.EndToEndVerdicts}} {
+		fmt.Fprintf(tw, "%-*s\t", len(corner), row.name)
+		for _, v := range judge.Verdicts {
+			fmt.Fprintf(tw, "%s\t", ofTotal(row.v.Of(v), row.v.Total()))
+		}
+		fmt.Fprintf(tw, "\n")
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if g.Unanswerable > 0 {
+		fmt.Fprintf(w, "  unanswerable questions answered end to end: %s\n", ofTotal(g.UnanswerableAnswered, g.Unanswerable))
+	}
+	return nil
 }
 
 // writeByLanguage prints one line per question language: the floor its

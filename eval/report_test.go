@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/fonte-rag/fonte/judge"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -38,12 +40,13 @@ func golden(t *testing.T, name string, got []byte) {
 // answerable, 5 unanswerable.
 func sampleReport() Report {
 	return Report{
-		Retrieval:  Retrieval{Hit1: 0.6, Hit3: 0.8, Hit5: 0.9, Recall10: 0.85, Recall100: 0.975, MRR: 0.71234, NDCG10: 0.7, Queries: 10},
-		Abstain:    NewAbstain(answerable, unanswerable, 0.2, 0.2),
-		Generation: NewGeneration(Count{Right: 8, Total: 13}, Count{Right: 7, Total: 13}),
-		Retriever:  "hybrid",
-		Chunker:    "window-200/40",
-		K:          100,
+		Retrieval: Retrieval{Hit1: 0.6, Hit3: 0.8, Hit5: 0.9, Recall10: 0.85, Recall100: 0.975, MRR: 0.71234, NDCG10: 0.7, Queries: 10},
+		Abstain:   NewAbstain(answerable, unanswerable, 0.2, 0.2),
+		Generation: NewGeneration(Verdicts{Right: 8, Misleading: 1, Partial: 2, Wrong: 1, Abstained: 1},
+			Verdicts{Right: 7, Misleading: 2, Partial: 1, Wrong: 1, Abstained: 2}, 5, 2),
+		Retriever: "hybrid",
+		Chunker:   "window-200/40",
+		K:         100,
 	}
 }
 
@@ -76,7 +79,8 @@ func TestReportJSONShape(t *testing.T) {
 	check("report", m, "retrieval", "abstain", "generation", "retriever", "chunker", "k")
 	check("retrieval", m["retrieval"], "hit@1", "hit@3", "hit@5", "recall@10", "recall@100", "mrr", "ndcg@10", "queries")
 	check("abstain", m["abstain"], "floor", "unanswerable_let_through", "answerable_blocked", "suggested_floor", "curve")
-	check("generation", m["generation"], "given_gold", "end_to_end")
+	check("generation", m["generation"], "given_gold", "end_to_end", "given_gold_verdicts", "end_to_end_verdicts", "unanswerable", "unanswerable_answered")
+	check("given_gold_verdicts", m["generation"].(map[string]any)["given_gold_verdicts"], "right", "misleading", "partial", "wrong", "abstained")
 	for i, p := range m["abstain"].(map[string]any)["curve"].([]any) {
 		check("curve["+strconv.Itoa(i)+"]", p, "floor", "let_through", "blocked")
 	}
@@ -84,7 +88,7 @@ func TestReportJSONShape(t *testing.T) {
 	// Without gold answers the generation block is omitted; without a
 	// floor meeting the share, suggested_floor is null.
 	r := sampleReport()
-	r.Generation = NewGeneration(Count{}, Count{})
+	r.Generation = NewGeneration(Verdicts{}, Verdicts{}, 0, 0)
 	r.Abstain = NewAbstain([]float64{0.5}, []float64{0.9}, 0, -1)
 	data, err = json.Marshal(r)
 	if err != nil {
@@ -248,11 +252,30 @@ func TestScoreRunAndRecallCurve(t *testing.T) {
 }
 
 func TestNewGeneration(t *testing.T) {
-	if g := NewGeneration(Count{}, Count{}); g != nil {
+	if g := NewGeneration(Verdicts{}, Verdicts{}, 0, 0); g != nil {
 		t.Errorf("no answers: %+v, want nil", g)
 	}
-	if g := NewGeneration(Count{Right: 1, Total: 4}, Count{}); *g != (Generation{GivenGold: 0.25}) {
+	given := Verdicts{Right: 1, Misleading: 2, Wrong: 1}
+	if g := NewGeneration(given, Verdicts{}, 0, 0); *g != (Generation{GivenGold: 0.25, GivenGoldVerdicts: given}) {
 		t.Errorf("NewGeneration = %+v", g)
+	}
+	// Unanswerable questions alone make a block: what they let through
+	// is a figure of its own.
+	if g := NewGeneration(Verdicts{}, Verdicts{}, 4, 1); g == nil || g.Unanswerable != 4 || g.UnanswerableAnswered != 1 || g.EndToEnd != 0 {
+		t.Errorf("unanswerable only: %+v", g)
+	}
+}
+
+func TestVerdicts(t *testing.T) {
+	var v Verdicts
+	for _, verdict := range []judge.Verdict{judge.Right, judge.Right, judge.Misleading, judge.Partial, judge.Wrong, judge.Abstained, judge.Abstained, judge.Abstained, "nonsense"} {
+		v.Add(verdict)
+	}
+	if v != (Verdicts{Right: 2, Misleading: 1, Partial: 1, Wrong: 1, Abstained: 3}) || v.Total() != 8 {
+		t.Errorf("tally %+v, total %d", v, v.Total())
+	}
+	if v.Of(judge.Abstained) != 3 || v.Share(judge.Right) != 0.25 || v.Of("nonsense") != 0 || (Verdicts{}).Share(judge.Right) != 0 {
+		t.Errorf("of abstained %d, share right %v", v.Of(judge.Abstained), v.Share(judge.Right))
 	}
 }
 

@@ -11,13 +11,14 @@ import (
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/engine"
 	"github.com/fonte-rag/fonte/eval"
+	"github.com/fonte-rag/fonte/judge"
 	"github.com/fonte-rag/fonte/retrieve"
 )
 
 // newEval is `fonte eval`. It indexes (--docs, --beir), retrieves and
 // answers, so it has every flag group.
 func newEval(o *options) *cobra.Command {
-	var questions, beir, split, svgDir, docsDir string
+	var questions, beir, split, svgDir, docsDir, judgeLabels string
 	var depth int
 	var target float64
 	var noGeneration, perQuestion bool
@@ -48,11 +49,25 @@ folder per setting to compare chunkers on the same questions.
 With --beir DIR it indexes the BEIR corpus into --index (incrementally) and
 reports document retrieval on the --split's judged queries (default test).
 
---retriever all compares hybrid, bm25, tfidf and vector on the same index.`,
+--retriever all compares hybrid, bm25, tfidf and vector on the same index.
+
+With --judge-labels FILE.jsonl (hand labels: {"id","lang","question",
+"reference","answer","abstained","verdict"} a line) it also prints how often
+the answer judge agrees with them: overall, per language, the confusion
+matrix, and the answers labelled misleading or wrong that it judged right.
+Alone, without --questions, it prints only that.`,
 		Args: argsUsage(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if (questions == "") == (beir == "") {
+			labelsOnly := judgeLabels != "" && questions == "" && beir == ""
+			if (questions == "") == (beir == "") && !labelsOnly {
 				return usageError{fmt.Errorf("give exactly one of --questions and --beir")}
+			}
+			agreement, err := judgeAgreement(judgeLabels, beir)
+			if err != nil || labelsOnly {
+				if err == nil {
+					err = writeAgreement(cmd, o, *agreement)
+				}
+				return err
 			}
 			modes := []retrieve.Mode{}
 			if o.retriever == "all" {
@@ -121,13 +136,20 @@ reports document retrieval on the --split's judged queries (default test).
 					if perQuestion {
 						v["questions"] = results[0].Questions
 					}
+					if agreement != nil {
+						v["judge_agreement"] = agreement
+					}
 					return writeJSON(out, v)
 				}
 				all := map[string]any{}
 				for i, m := range modes {
 					all[string(m)] = results[i].Report
 				}
-				return writeJSON(out, map[string]any{"retrievers": all})
+				v := map[string]any{"retrievers": all}
+				if agreement != nil {
+					v["judge_agreement"] = agreement
+				}
+				return writeJSON(out, v)
 			}
 			if len(results) > 1 {
 				var rows []eval.RetrieverRow
@@ -147,6 +169,10 @@ reports document retrieval on the --split's judged queries (default test).
 					fmt.Fprintf(out, "%-8s rank %3d  relevance %.2f  %s\n", q.ID, q.GoldRank, q.Relevance, q.Question)
 				}
 			}
+			if agreement != nil {
+				fmt.Fprintln(out)
+				return judge.WriteAgreement(out, *agreement)
+			}
 			return nil
 		},
 	}
@@ -160,6 +186,7 @@ reports document retrieval on the --split's judged queries (default test).
 	f.BoolVar(&noGeneration, "no-generation", false, "skip the answer measures")
 	f.BoolVar(&perQuestion, "per-question", false, "also list each question's gold rank and relevance")
 	f.StringVar(&svgDir, "svg", "", "write floor.svg and recall.svg into this folder")
+	f.StringVar(&judgeLabels, "judge-labels", "", "hand-labelled answers (JSONL): print the answer judge's agreement with them")
 	addStoreFlags(cmd, o)
 	addOutputFlags(cmd, o)
 	addModelFlags(cmd, o, useAllModels)
@@ -168,6 +195,32 @@ reports document retrieval on the --split's judged queries (default test).
 	addIndexingFlags(cmd, o)
 	cmd.RunE = eachSplit(cmd.RunE, o, splitFlags{questions: &questions, beir: &beir, split: &split, svgDir: &svgDir, part: &part})
 	return cmd
+}
+
+// judgeAgreement loads the hand labels in path, if any, and measures the
+// answer judge against them; labels measure the answer judge, which a
+// BEIR run does not use.
+func judgeAgreement(path, beir string) (*judge.Agreement, error) {
+	if path == "" {
+		return nil, nil
+	}
+	if beir != "" {
+		return nil, usageError{fmt.Errorf("--judge-labels measures the answer judge, which --beir does not use")}
+	}
+	labels, err := judge.LoadLabels(path)
+	if err != nil {
+		return nil, err
+	}
+	a := judge.Agree(labels)
+	return &a, nil
+}
+
+// writeAgreement prints the judge's agreement alone, as a table or JSON.
+func writeAgreement(cmd *cobra.Command, o *options, a judge.Agreement) error {
+	if o.asJSON {
+		return writeJSON(cmd.OutOrStdout(), map[string]any{"judge_agreement": a})
+	}
+	return judge.WriteAgreement(cmd.OutOrStdout(), a)
 }
 
 func writePlots(dir string, modes []retrieve.Mode, results []*engine.EvalResult) error {

@@ -1,0 +1,17 @@
+// Package judge decides whether an answer states the key facts of a
+// reference answer written by a person, in English or Italian, and says
+// why.
+//
+// A reference's key facts are its figures with their units (single digits
+// and number words included, in the number formats of both languages), its
+// codes, commands, file names, paths, addresses and proper names, and, when
+// it opens with a bare yes or no, its polarity. An answer is right when it
+// states every key fact and does not lead with one that contradicts the
+// reference; misleading when what it leads with (fonte's "LEAD — passage"
+// span, or a model's first sentence) contradicts the reference: another
+// figure for the same thing, another unit, the opposite yes or no, another
+// address; partial when it states some key facts; wrong when it states
+// none; abstained when it says it does not know. The rules are general
+// knowledge of English and Italian, so that the judge holds on questions
+// nobody has seen; Agree measures it against answers labelled by people.
+package judge

@@ -1,0 +1,451 @@
+package judge
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// kind is the sort of a key fact.
+type kind int
+
+const (
+	figureFact   kind = iota // a number with its unit
+	codeFact                 // a code, command, file name, path, address or quoted label
+	nameFact                 // a proper name or acronym
+	polarityFact             // the yes or no of a yes/no reference
+)
+
+// fact is one key fact of a text.
+type fact struct {
+	kind  kind
+	text  string // as written, for reasons
+	key   string // compared form of a code or name; "yes" or "no" for polarity
+	class string // of a code: "url", "email", "phone", "path", "code", "quoted"
+	fig   figure
+	pos   int // index of the fact's first word, for figures sharing a unit
+	// negated is set for a fact right after a negation ("not
+	// orig.tar.gz", "non Roma"): what the text denies.
+	negated bool
+}
+
+// figure is a number, what it counts and what names it.
+type figure struct {
+	value float64
+	unit  unit
+	label string // stem of the word before the number ("level 3", "article 12")
+	clock int    // minutes after midnight for a time of day, else -1
+}
+
+func (f fact) String() string {
+	if f.kind == polarityFact {
+		return f.key
+	}
+	return f.text
+}
+
+var (
+	backtickRE = regexp.MustCompile("`([^`\n]+)`")
+	// quotedRE matches a short label in double quotes or guillemets: the
+	// name of a button, menu or form ("Save as", «Salva con nome»).
+	quotedRE = regexp.MustCompile(`["“«]([^"”»\n]{1,60})["”»]`)
+	// phoneRE matches a telephone number: a "+" or several groups of
+	// digits; its digits are the fact.
+	phoneRE = regexp.MustCompile(`\+?\d[\d\x{00a0} ./-]{5,}\d`)
+	emailRE = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.\p{L}{2,}$`)
+	// shortPairRE matches "and/or", "km/h": words, not a path.
+	shortPairRE = regexp.MustCompile(`^\p{L}{1,5}/\p{L}{1,5}$`)
+)
+
+// extract returns the key facts of text in order: codes in backticks and
+// quoted labels, telephone numbers, then each word's figure, code or name.
+func extract(text string) []fact {
+	text = withoutCitations(text)
+	var out []fact
+	text = backtickRE.ReplaceAllStringFunc(text, func(m string) string {
+		inner := strings.TrimSpace(m[1 : len(m)-1])
+		out = append(out, fact{kind: codeFact, class: "code", text: inner, key: normalSpace(strings.ToLower(inner))})
+		return " "
+	})
+	text = quotedRE.ReplaceAllStringFunc(text, func(m string) string {
+		inner := strings.TrimSpace(quotedRE.FindStringSubmatch(m)[1])
+		if n := len(strings.Fields(inner)); n < 1 || n > 6 || !hasLetter(inner) {
+			return m
+		}
+		out = append(out, fact{kind: codeFact, class: "quoted", text: inner, key: normalSpace(fold(inner))})
+		return " "
+	})
+	text = phoneRE.ReplaceAllStringFunc(text, func(m string) string {
+		digits := onlyDigits(m)
+		if _, isNumber := parseDigits(m); isNumber || len(digits) < 7 || !strings.HasPrefix(m, "+") && strings.Count(normalSpace(m), " ")+strings.Count(m, "-")+strings.Count(m, ".")+strings.Count(m, "/") < 2 {
+			return m
+		}
+		out = append(out, fact{kind: codeFact, class: "phone", text: m, key: digits})
+		return " "
+	})
+	toks := tokenize(text)
+	lower := make([]string, len(toks))
+	for i, t := range toks {
+		lower[i] = fold(t.text)
+	}
+	italian := looksItalian(lower)
+	var words []fact
+	for i := 0; i < len(toks); i++ {
+		fs, skip := wordFacts(toks, lower, i, italian)
+		for _, f := range fs {
+			f.pos = i
+			f.negated = i > 0 && negators[lower[i-1]] && !toks[i].sentStart
+			words = append(words, f)
+		}
+		i += skip
+	}
+	shareUnits(words)
+	return append(out, words...)
+}
+
+// negators are the words that deny the fact after them.
+var negators = setOf("not nor never non né mai")
+
+// Figures in a list or a range share the unit written once: "12 or 14
+// days", "10, 20 or 30 euro", "14 characters, or 16 for service
+// accounts".
+const (
+	unitAhead  = 3 // words to a later figure that lends its unit
+	unitBehind = 3 // words back to an earlier figure that lends its unit
+)
+
+// shareUnits gives each bare figure (no unit, no label, not a time, not
+// a year) the unit of a figure just after it, else of one just before
+// it.
+func shareUnits(fs []fact) {
+	bare := func(f fact) bool {
+		return f.kind == figureFact && f.fig.unit.empty() && f.fig.label == "" && f.fig.clock < 0 && !isYear(f.fig.value)
+	}
+	lends := func(f fact) bool { return f.kind == figureFact && !f.fig.unit.empty() }
+	for i := range fs {
+		if !bare(fs[i]) {
+			continue
+		}
+		for j := i + 1; j < len(fs) && fs[j].pos-fs[i].pos <= unitAhead; j++ {
+			if lends(fs[j]) {
+				fs[i].fig.unit = fs[j].fig.unit
+				break
+			}
+		}
+		for j := i - 1; fs[i].fig.unit.empty() && j >= 0 && fs[i].pos-fs[j].pos <= unitBehind; j-- {
+			if lends(fs[j]) {
+				fs[i].fig.unit = fs[j].fig.unit
+			}
+		}
+		if !fs[i].fig.unit.empty() {
+			fs[i].text = describe(fs[i].fig)
+		}
+	}
+}
+
+// wordFacts returns the facts of word i and how many following words it
+// used up ("two hundred").
+func wordFacts(toks []token, lower []string, i int, italian bool) ([]fact, int) {
+	w := toks[i].text
+	switch {
+	case strings.Contains(w, "://") || strings.HasPrefix(strings.ToLower(w), "www."):
+		return []fact{{kind: codeFact, class: "url", text: w, key: normalURL(w)}}, 0
+	case strings.Contains(w, "@") && emailRE.MatchString(w):
+		return []fact{{kind: codeFact, class: "email", text: w, key: strings.ToLower(w)}}, 0
+	}
+	if f, ok := digitFigures(toks, lower, i); ok {
+		return f, 0
+	}
+	if v, ok := wordNumber(lower[i]); ok && (!ambiguousNumberWords[lower[i]] || nextUnit(toks, lower, i).known()) && (lower[i] != "due" || italian) {
+		skip := 0
+		if i+1 < len(toks) && (lower[i+1] == "hundred" || lower[i+1] == "thousand") {
+			v *= numberWords[lower[i+1]]
+			skip = 1
+		}
+		f := figure{value: v, unit: nextUnit(toks, lower, i+skip), label: prevLabel(toks, lower, i), clock: -1}
+		return []fact{{kind: figureFact, text: describe(f), fig: f}}, skip
+	}
+	if class := codeClass(w); class != "" {
+		return []fact{{kind: codeFact, class: class, text: w, key: strings.ToLower(w)}}, 0
+	}
+	if isName(toks[i], lower[i]) {
+		return []fact{{kind: nameFact, text: w, key: stem(fold(dropElision(w)))}}, 0
+	}
+	return nil, 0
+}
+
+// digitFigures reads the figures of a word that starts with a digit, a
+// sign or a currency symbol: "250", "€250", "4h", "50%", "14:30", the two
+// ends of "9-17". It returns ok=false for words that are not figures, and
+// a code for an identifier that starts with digits ("2FA", "3.1.1").
+func digitFigures(toks []token, lower []string, i int) ([]fact, bool) {
+	w := toks[i].text
+	body := w
+	var u unit
+	if r := []rune(body); len(r) > 1 && strings.ContainsRune("€$£", r[0]) {
+		u, _ = lookupUnit(string(r[0]))
+		body = string(r[1:])
+	}
+	sign := 1.0
+	if strings.HasPrefix(body, "-") || strings.HasPrefix(body, "−") {
+		sign, body = -1, strings.TrimLeft(body, "-−")
+	}
+	if body == "" || !isDigit(body[0]) {
+		return nil, false
+	}
+	// A range of two figures: "9-17", "10–12", "9:00-17:00".
+	for _, dash := range []string{"-", "–", "—"} {
+		if a, b, ok := strings.Cut(body, dash); ok && a != "" && b != "" && isDigit(a[0]) && isDigit(b[0]) && !hasLetter(a) {
+			var out []fact
+			for _, part := range []string{a, b} {
+				f, ok := figureOf(part, u, 1, toks, lower, i)
+				if !ok {
+					return []fact{{kind: codeFact, class: "code", text: w, key: strings.ToLower(w)}}, true
+				}
+				out = append(out, f)
+			}
+			if out[0].fig.unit.empty() {
+				out[0].fig.unit = out[1].fig.unit
+			}
+			return out, true
+		}
+	}
+	f, ok := figureOf(body, u, sign, toks, lower, i)
+	if !ok {
+		return []fact{{kind: codeFact, class: "code", text: w, key: strings.ToLower(w)}}, true
+	}
+	return []fact{f}, true
+}
+
+// ordinalSuffixes follow a number to make an ordinal, which is the
+// number's figure all the same.
+var ordinalSuffixes = setOf("st nd rd th ° º ª")
+
+// figureOf reads one figure of digits with an optional unit glued after
+// it ("4h", "50%", "10am"); the unit may also be given (a currency before
+// it) or follow as the next word.
+func figureOf(s string, u unit, sign float64, toks []token, lower []string, i int) (fact, bool) {
+	end := strings.IndexFunc(s, func(r rune) bool { return !unicode.IsDigit(r) && !strings.ContainsRune(".,:'\u00a0\u202f", r) })
+	num, suffix := s, ""
+	if end >= 0 {
+		num, suffix = s[:end], strings.TrimPrefix(strings.ToLower(s[end:]), "-") // "45-day"
+	}
+	num = strings.TrimRight(num, ".,:")
+	f := figure{clock: -1, unit: u, label: prevLabel(toks, lower, i)}
+	if m, ok := clockMinutes(num); ok && strings.Contains(num, ":") {
+		f.clock, f.value = m, float64(m)
+	} else if v, ok := parseDigits(num); ok {
+		f.value = sign * v
+	} else {
+		return fact{}, false
+	}
+	switch {
+	case suffix == "":
+	case suffix == "am" || suffix == "pm" || suffix == "a.m" || suffix == "p.m":
+		f.clock = clockOf(f.value, suffix)
+	case ordinalSuffixes[suffix]:
+	default:
+		gu, ok := lookupUnit(suffix)
+		if !ok {
+			return fact{}, false
+		}
+		f.unit = gu
+	}
+	if f.unit.empty() && f.clock < 0 {
+		if next := nextWord(lower, i); next == "am" || next == "pm" || next == "a.m" || next == "p.m" {
+			f.clock = clockOf(f.value, next)
+		} else {
+			f.unit = nextUnit(toks, lower, i)
+		}
+	}
+	if f.unit.empty() && f.clock < 0 && i > 0 {
+		if cu, ok := lookupUnit(lower[i-1]); ok && (cu.dim == "euro" || cu.dim == "dollar" || cu.dim == "pound") {
+			f.unit = cu // "EUR 250", "euro 250"
+		}
+	}
+	return fact{kind: figureFact, text: describe(f), fig: f}, true
+}
+
+// isYear reports whether a bare number reads as a year of the calendar.
+func isYear(v float64) bool { return v == float64(int(v)) && v >= 1900 && v <= 2100 }
+
+// clockOf turns an hour and "am"/"pm" into minutes after midnight.
+func clockOf(h float64, ampm string) int {
+	m := int(h) * 60
+	if h != float64(int(h)) { // "2.30pm"
+		m = int(h)*60 + int((h-float64(int(h)))*100+0.5)
+	}
+	if strings.HasPrefix(ampm, "p") && int(h) < 12 {
+		m += 12 * 60
+	}
+	if strings.HasPrefix(ampm, "a") && int(h) == 12 {
+		m -= 12 * 60
+	}
+	return m
+}
+
+func nextWord(lower []string, i int) string {
+	if i+1 < len(lower) {
+		return lower[i+1]
+	}
+	return ""
+}
+
+// nextUnit returns the unit named by the words after word i: a known unit
+// as the next word or the one after ("10 working days", "250 euro per
+// night", "50 per cent"), else the stem of the next content word ("8
+// tentativi"), else none. A unit is not looked for past a sentence's end.
+func nextUnit(toks []token, lower []string, i int) unit {
+	if i+1 >= len(toks) || toks[i+1].sentStart {
+		return unit{}
+	}
+	a := lower[i+1]
+	if u, ok := lookupUnit(a); ok {
+		return u
+	}
+	if i+2 < len(toks) && !toks[i+2].sentStart {
+		b := lower[i+2]
+		if a == "per" && (b == "cent" || b == "cento") {
+			u, _ := lookupUnit("%")
+			return u
+		}
+		if u, ok := lookupUnit(b); ok && isLetters(a) && !stopwords[a] {
+			return u
+		}
+	}
+	if isLetters(a) && !stopwords[a] && len(a) > 1 {
+		return wordUnit(a)
+	}
+	return unit{}
+}
+
+// prevLabel returns the stem of the content word right before word i,
+// which names what a bare number is ("level 3", "articolo 12").
+func prevLabel(toks []token, lower []string, i int) string {
+	if i == 0 || toks[i].sentStart {
+		return ""
+	}
+	p := lower[i-1]
+	if !isLetters(p) || stopwords[p] || len(p) < 2 {
+		return ""
+	}
+	if _, isUnit := lookupUnit(p); isUnit {
+		return ""
+	}
+	return stem(p)
+}
+
+// unitSuffix prints a figure's unit after it, for reasons.
+func unitSuffix(f figure) string {
+	switch {
+	case f.unit.empty():
+		return ""
+	case f.unit.word != "":
+		return " " + f.unit.word
+	}
+	return " " + f.unit.name
+}
+
+// codeClass returns the class of a word that is a code, command, path,
+// file name or identifier, or "".
+func codeClass(w string) string {
+	switch {
+	case strings.HasPrefix(w, "$") && len(w) > 1, strings.HasPrefix(w, "--") && len(w) > 2,
+		strings.HasPrefix(w, "-") && len(w) > 1 && unicode.IsLetter(rune(w[1])):
+		return "code"
+	case strings.ContainsAny(w, `/\`):
+		if shortPairRE.MatchString(w) || !hasLetter(w) && !hasDigit(w) {
+			return ""
+		}
+		return "path"
+	case hasLetter(w) && hasDigit(w), strings.Contains(w, "_"):
+		return "code"
+	case strings.Count(w, "-") >= 2 && !strings.HasPrefix(w, "-") && !strings.HasSuffix(w, "-"):
+		// "ttf-mscorefonts-installer" is a name; "up-to-date" and
+		// "use-or-lose" are words joined by function words.
+		for _, part := range strings.Split(w, "-") {
+			if stopwords[fold(part)] || part == "" {
+				return ""
+			}
+		}
+		return "code"
+	case strings.Contains(strings.Trim(w, "."), "."):
+		for _, seg := range strings.Split(strings.Trim(w, "."), ".") {
+			if len([]rune(seg)) > 2 {
+				return "code" // "config.yaml", "gsa.gov"; not "e.g."
+			}
+		}
+	}
+	return ""
+}
+
+// isName reports whether a word is a proper name or an acronym: written
+// in capitals ("GSA", "IT"), in camel case ("PowerShell"), or capitalised
+// where a sentence does not start ("London", "Roma").
+func isName(t token, lower string) bool {
+	w := dropElision(t.text)
+	r := []rune(w)
+	if len(r) < 2 || !isLetters(w) {
+		return false
+	}
+	upper := 0
+	for _, c := range r {
+		if unicode.IsUpper(c) {
+			upper++
+		}
+	}
+	switch {
+	case upper == len(r):
+		return true
+	case camelCase(r):
+		return true
+	case unicode.IsUpper(r[0]) && !t.sentStart:
+		return !stopwords[fold(w)] && !stopwords[lower]
+	}
+	return false
+}
+
+// camelCase reports whether a capital follows a small letter inside a
+// word ("PowerShell", "iPhone").
+func camelCase(r []rune) bool {
+	for i := 1; i < len(r); i++ {
+		if unicode.IsUpper(r[i]) && unicode.IsLower(r[i-1]) {
+			return true
+		}
+	}
+	return false
+}
+
+func onlyDigits(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsDigit(r) {
+			return r
+		}
+		return -1
+	}, s)
+}
+
+// normalSpace collapses runs of white space (no-break ones too) to one
+// space.
+func normalSpace(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\u00a0", " ")), " ")
+}
+
+// normalURL drops a URL's scheme, "www." and trailing slash, which do not
+// change where it leads.
+func normalURL(u string) string {
+	u = strings.ToLower(u)
+	if _, rest, ok := strings.Cut(u, "://"); ok {
+		u = rest
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(u, "www."), "/")
+}
+
+// describe prints a figure for reasons: "250 euro", "14:30".
+func describe(f figure) string {
+	if f.clock >= 0 {
+		return fmt.Sprintf("%d:%02d", f.clock/60, f.clock%60)
+	}
+	return formatValue(f.value) + unitSuffix(f)
+}

@@ -1,0 +1,679 @@
+package judge
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// Verdict is the judgement of one answer against a reference answer.
+type Verdict string
+
+// The five verdicts, as defined for fonte's evaluation (see the package
+// comment).
+const (
+	Right      Verdict = "right"      // states every key fact, leads with none that contradicts
+	Misleading Verdict = "misleading" // leads with a fact that contradicts the reference
+	Partial    Verdict = "partial"    // states some key facts, misses others
+	Wrong      Verdict = "wrong"      // states none of the key facts
+	Abstained  Verdict = "abstained"  // says it does not know
+)
+
+// Verdicts lists the verdicts in the order reports print them.
+var Verdicts = []Verdict{Right, Misleading, Partial, Wrong, Abstained}
+
+// ParseVerdict returns the verdict named s, or an error naming the five.
+func ParseVerdict(s string) (Verdict, error) {
+	for _, v := range Verdicts {
+		if string(v) == s {
+			return v, nil
+		}
+	}
+	return "", fmt.Errorf("unknown verdict %q (want right, misleading, partial, wrong or abstained)", s)
+}
+
+// Result is a verdict and what led to it.
+type Result struct {
+	Verdict Verdict `json:"verdict"`
+	// Facts are the reference's key facts (its asides left out); Found
+	// and Missing divide them by whether the answer states them.
+	Facts   []string `json:"facts,omitempty"`
+	Found   []string `json:"found,omitempty"`
+	Missing []string `json:"missing,omitempty"`
+	// Contradicted says which facts of the lead contradict which of the
+	// reference: "180 euro against 250 euro".
+	Contradicted []string `json:"contradicted,omitempty"`
+	// Lead is what the answer leads with: fonte's span before " — ", or
+	// the first sentence.
+	Lead string `json:"lead,omitempty"`
+	// Why says in a sentence which rule decided.
+	Why string `json:"why"`
+}
+
+// Word coverage decides for references without key facts ("The north car
+// park."): the share of their content words the answer holds.
+const (
+	rightCoverage   = 2.0 / 3
+	partialCoverage = 1.0 / 3
+)
+
+// minTopicStems is how many content words (or half, if fewer) a sentence
+// must share with the question or with the reference's words before its
+// negation, or its lack of one, says no or yes: one shared word of many
+// is chance, and an unrelated passage says neither yes nor no.
+const minTopicStems = 2
+
+// figureQuestionRE matches the English and Italian questions that ask for
+// a figure: how many, how much, how long, when, what time, quanto, quando,
+// a che ora, entro quando.
+var figureQuestionRE = regexp.MustCompile(`(?i)\bhow (?:many|much|long|often|far|soon|old|big|large|fast)\b|\bwhen\b|\bwhat time\b|\bby what date\b|\bquant[oaie]\b|\bquando\b|\ba che ora\b|\bogni quanto\b|\bentro quando\b`)
+
+// asksForFigure reports whether a question asks for a figure, which an
+// answer without it does not half answer.
+func asksForFigure(question string) bool { return figureQuestionRE.MatchString(question) }
+
+// minWordsForPartial is how many content words beyond its key facts a
+// reference needs (when its figure is not what the question asks for) before the words alone, half of them
+// found, make an answer partial ("Your line manager, then Finance"
+// answered "your line manager"): one shared word is chance.
+const minWordsForPartial = 2
+
+// asideRE matches a parenthesised aside (not nested) after a space:
+// "$(DESTDIR)" is a name, not an aside.
+var asideRE = regexp.MustCompile(`\s+\([^()]*\)`)
+
+// Judge decides whether answer states the key facts of reference, the
+// answer a person wrote for question. abstained is true when the
+// answering system itself reported abstaining.
+func Judge(question, reference, answer string, abstained bool) Result {
+	ld := leadOf(answer)
+	r := Result{Lead: ld.text}
+	if abstained {
+		r.Verdict, r.Why = Abstained, "the answering system abstained"
+		return r
+	}
+	if saysItDoesNotKnow(ld.sentence) {
+		r.Verdict, r.Why = Abstained, "the answer says it does not know"
+		return r
+	}
+	ref := readReference(question, reference)
+	for _, f := range ref.facts {
+		r.Facts = append(r.Facts, f.String())
+	}
+	if strings.TrimSpace(answer) == "" {
+		r.Verdict, r.Why, r.Missing = Wrong, "the answer is empty", r.Facts
+		return r
+	}
+	ans := readAnswer(answer)
+	questionFigures := figuresOf(extract(question))
+
+	// What the lead contradicts: a span lead stands as the answer; a
+	// sentence only when it is about the question.
+	leadFacts := extract(ld.text)
+	onTopic := about(ld.sentence, topicStems(question)) || about(ld.sentence, ref.words)
+	opening, _ := openingYesNo(ld.sentence)
+	statesPolarity := len(ref.facts) > 0 && ref.facts[0].kind == polarityFact && ref.facts[0].key == opening
+	r.Contradicted = append(r.Contradicted, figureContradictions(ref, figuresOf(leadFacts), questionFigures, ld, statesPolarity, onTopic)...)
+	r.Contradicted = append(r.Contradicted, codeContradictions(ref, leadFacts, ld)...)
+
+	// What the answer states.
+	// A sentence without a yes, a no or a negation says yes only when it
+	// is about what the question asks.
+	for _, f := range ref.facts {
+		found := false
+		switch f.kind {
+		case figureFact:
+			found = ans.statesFigure(f.fig)
+		case codeFact:
+			found = ans.statesCode(f)
+		case nameFact:
+			found = ans.stems[f.key]
+		case polarityFact:
+			// An opening yes or no says it; otherwise a sentence about
+			// what the question asks says no by a negation and yes
+			// without one. Only a negation contradicts, and only a bare
+			// yes: a sentence without one may still mean no ("unused
+			// comp time is forfeited"), and beside other facts ("No:
+			// mypackage_1.0.tar.gz") naming them answers.
+			p := polarityOf(ld.sentence, question)
+			explicit := opening != ""
+			switch {
+			case !explicit && !onTopic:
+			case p == f.key:
+				found = true
+			case explicit || p == "no" && ref.polarityOnly():
+				r.Contradicted = append(r.Contradicted, fmt.Sprintf("the lead says %s, the reference %s", p, f.key))
+			}
+		}
+		if found {
+			r.Found = append(r.Found, f.String())
+		} else {
+			r.Missing = append(r.Missing, f.String())
+		}
+	}
+	// Beside a figure or a code, a yes or no the answer does not
+	// contradict is implied when it states all the other facts ("No:
+	// mypackage_1.0.tar.gz" answered "mypackage_1.0.tar.gz"); names alone
+	// are more often the subject than the answer ("No, GSA SecOps can
+	// award it").
+	if len(r.Missing) == 1 && ref.facts[0].kind == polarityFact && r.Missing[0] == ref.facts[0].key && len(r.Contradicted) == 0 && ref.hasFigureOrCode() {
+		r.Found, r.Missing = append([]string{r.Missing[0]}, r.Found...), nil
+	}
+	cov := coverage(ref.words, ans.stems)
+	switch {
+	case len(r.Contradicted) > 0:
+		r.Verdict, r.Why = Misleading, "the lead contradicts the reference: "+strings.Join(r.Contradicted, "; ")
+	case len(ref.facts) == 0 && len(ref.words) == 0:
+		r.Verdict, r.Why = Wrong, "the reference has no fact or content word to find"
+	case len(ref.facts) == 0:
+		r.Verdict = coverageVerdict(cov)
+		r.Why = fmt.Sprintf("the reference has no key facts; the answer holds %.0f%% of its content words", 100*cov)
+	case len(r.Missing) == 0 && ref.polarityOnly() && len(ref.words) >= 2 && cov < 0.5:
+		r.Verdict = Partial
+		r.Why = fmt.Sprintf("the answer states the reference's %s but only %.0f%% of what it adds", ref.facts[0].key, 100*cov)
+	case len(r.Missing) == 0:
+		r.Verdict, r.Why = Right, "the answer states every key fact and leads with none that contradicts"
+	case len(r.Found) > 0:
+		r.Verdict, r.Why = Partial, "the answer misses "+strings.Join(r.Missing, ", ")
+	case !(ref.hasFigure() && asksForFigure(question)) && len(ref.words) >= minWordsForPartial && cov >= 0.5:
+		r.Verdict = Partial
+		r.Why = fmt.Sprintf("the answer states none of the key facts (%s) but %.0f%% of the reference's other words", strings.Join(r.Missing, ", "), 100*cov)
+	default:
+		r.Verdict, r.Why = Wrong, "the answer states none of the key facts"
+	}
+	return r
+}
+
+// coverageVerdict judges by the share of the reference's content words an
+// answer holds, for references without key facts.
+func coverageVerdict(cov float64) Verdict {
+	switch {
+	case cov >= rightCoverage:
+		return Right
+	case cov >= partialCoverage:
+		return Partial
+	}
+	return Wrong
+}
+
+// reference is what a reference answer requires.
+type reference struct {
+	facts  []fact   // key facts outside asides, polarity first
+	asides []fact   // facts of the asides: not required, not to contradict
+	words  []string // content stems outside asides and key facts
+}
+
+// hasFigure reports whether the reference states a figure.
+func (r reference) hasFigure() bool {
+	for _, f := range r.facts {
+		if f.kind == figureFact {
+			return true
+		}
+	}
+	return false
+}
+
+// hasFigureOrCode reports whether the reference states a figure or a
+// code.
+func (r reference) hasFigureOrCode() bool {
+	for _, f := range r.facts {
+		if f.kind == figureFact || f.kind == codeFact {
+			return true
+		}
+	}
+	return false
+}
+
+// polarityOnly reports whether the reference's only key fact is its yes or
+// no.
+func (r reference) polarityOnly() bool { return len(r.facts) == 1 && r.facts[0].kind == polarityFact }
+
+// readReference reads the key facts of a reference answer. Names the
+// question already gives ("London" in a question about London) are the
+// question's, not facts the answer must repeat, and so are its figures
+// ("the 2025 shutdowns") and its words; a name that is a figure's unit
+// ("31 March") is one fact with the figure; a fact the reference denies
+// ("not orig.tar.gz") is no fact to state.
+func readReference(question, text string) reference {
+	var ref reference
+	main := asideRE.ReplaceAllString(text, " ")
+	var lastUnit unit // of the last figure before the asides: "14 characters (20 for service accounts)"
+	for _, f := range extract(main) {
+		if f.kind == figureFact && !f.fig.unit.empty() {
+			lastUnit = f.fig.unit
+		}
+	}
+	for _, m := range asideRE.FindAllString(text, -1) {
+		m = strings.TrimSpace(m)
+		for _, f := range extract(m[1 : len(m)-1]) {
+			if f.kind == figureFact && f.fig.unit.empty() && f.fig.label == "" && f.fig.clock < 0 {
+				f.fig.unit = lastUnit
+				f.text = describe(f.fig)
+			}
+			ref.asides = append(ref.asides, f)
+		}
+	}
+	if p, alone := openingYesNo(main); p != "" && alone {
+		ref.facts = append(ref.facts, fact{kind: polarityFact, key: p, text: p})
+		main = afterFirstWord(main)
+	}
+	given := map[string]bool{} // stems of names the question or a figure already holds
+	for _, s := range stemsOf(question) {
+		given[s] = true
+	}
+	facts := dedupe(extract(main))
+	if len(facts) == 0 {
+		facts = oneWordAnswer(main)
+	}
+	for _, f := range facts {
+		if f.kind == figureFact && !f.fig.unit.known() && f.fig.unit.name != "" {
+			given[f.fig.unit.name] = true // "31 March" holds the month once, as the figure's unit
+		}
+	}
+	questionFigures := figuresOf(extract(question))
+	factStems := map[string]bool{}
+	for _, f := range facts {
+		if f.kind == nameFact && given[f.key] || f.kind == figureFact && matchesAny(f.fig, questionFigures) || f.negated {
+			continue
+		}
+		ref.facts = append(ref.facts, f)
+		for _, s := range stemsOf(f.text) {
+			factStems[s] = true
+		}
+	}
+	// The words a reference adds to its question; all of its words when
+	// it adds none.
+	var all []string
+	for _, s := range contentStems(main) {
+		if !factStems[s] {
+			all = append(all, s)
+			if !given[s] {
+				ref.words = append(ref.words, s)
+			}
+		}
+	}
+	if len(ref.words) == 0 {
+		ref.words = all
+	}
+	return ref
+}
+
+// oneWordAnswer returns the single word of a reference that is nothing
+// else ("anacron.", "build-essential", "testing"): the name asked for,
+// however it is written.
+func oneWordAnswer(text string) []fact {
+	words := strings.Fields(text)
+	if len(words) != 1 {
+		return nil
+	}
+	w := trimWord(words[0])
+	if !hasLetter(w) || stopwords[fold(w)] {
+		return nil
+	}
+	return []fact{{kind: codeFact, class: "code", text: w, key: strings.ToLower(w)}}
+}
+
+// afterFirstWord returns text without its first word and the punctuation
+// after it: "No, only on Fridays." gives "only on Fridays.".
+func afterFirstWord(text string) string {
+	t := strings.TrimLeft(strings.TrimSpace(text), "\"'«“*_")
+	i := strings.IndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) })
+	if i < 0 {
+		return ""
+	}
+	return strings.TrimLeft(t[i:], " .,;:!—–-")
+}
+
+// dedupe drops repeated facts, keeping the first.
+func dedupe(fs []fact) []fact {
+	seen := map[string]bool{}
+	var out []fact
+	for _, f := range fs {
+		k := fmt.Sprint(f.kind, "|", f.key, "|", f.class, "|", describe(f.fig), "|", f.fig.label)
+		if f.kind == figureFact {
+			k = fmt.Sprint(f.kind, "|", describe(f.fig))
+		}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// answerText is what an answer states, ready for lookups.
+type answerText struct {
+	facts   []fact
+	figures []figure
+	stems   map[string]bool // stems of every word, stopwords included
+	units   map[string]bool // units the answer names anywhere
+	lower   string          // lowercased, spaces collapsed
+	folded  string          // folded, spaces collapsed
+	digits  string          // digits only, for telephone numbers
+}
+
+func readAnswer(text string) answerText {
+	clean := withoutCitations(text)
+	a := answerText{facts: extract(clean), stems: map[string]bool{}, units: map[string]bool{},
+		lower: normalSpace(strings.ToLower(clean)), folded: normalSpace(fold(clean)), digits: onlyDigits(clean)}
+	a.figures = figuresOf(a.facts)
+	for _, w := range letterWords(clean) {
+		f := fold(dropElision(w))
+		a.stems[stem(f)] = true
+		if u, ok := lookupUnit(f); ok {
+			a.units[u.dim] = true
+		} else {
+			a.units[stem(f)] = true
+		}
+	}
+	for _, w := range strings.Fields(clean) { // "€", "%"
+		if u, ok := lookupUnit(strings.Trim(w, ".,;:")); ok {
+			a.units[u.dim] = true
+		}
+	}
+	return a
+}
+
+// stemsOf returns the stems of every word of text, stopwords included.
+func stemsOf(text string) []string {
+	var out []string
+	for _, w := range letterWords(text) {
+		out = append(out, stem(fold(dropElision(w))))
+	}
+	return out
+}
+
+func figuresOf(fs []fact) []figure {
+	var out []figure
+	for _, f := range fs {
+		if f.kind == figureFact {
+			out = append(out, f.fig)
+		}
+	}
+	return out
+}
+
+// statesFigure reports whether the answer states figure f: the same
+// value in the same unit or one that converts to it, or the bare number
+// where the answer names f's unit elsewhere.
+func (a answerText) statesFigure(f figure) bool {
+	for _, g := range a.figures {
+		if sameFigure(f, g, a.units) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameFigure reports whether figure g states reference figure f. units
+// are the units named in g's text, which let a bare number stand for a
+// figure whose unit is said elsewhere ("the cap is 250; amounts in euro").
+func sameFigure(f, g figure, units map[string]bool) bool {
+	if f.clock >= 0 || g.clock >= 0 {
+		return sameClock(f, g)
+	}
+	switch {
+	case f.unit.known() && g.unit.known():
+		return f.unit.dim == g.unit.dim && equalValues(f.value*f.unit.factor, g.value*g.unit.factor)
+	case !f.unit.empty() && !g.unit.empty():
+		return f.unit.name == g.unit.name && equalValues(f.value, g.value)
+	case f.unit.empty():
+		return equalValues(f.value, g.value)
+	default: // g bare, f with a unit
+		key := f.unit.dim
+		if !f.unit.known() {
+			key = f.unit.name
+		}
+		return equalValues(f.value, g.value) && units != nil && units[key]
+	}
+}
+
+// sameClock compares times of day, where a whole hour may be written as a
+// bare number ("from 9 to 17") or as Italian "14.30".
+func sameClock(f, g figure) bool {
+	return clockOrHour(f) >= 0 && clockOrHour(f) == clockOrHour(g)
+}
+
+// clockOrHour returns a figure's minutes after midnight: its time of day,
+// or a bare number read as an hour ("9", "14.30"), else -1.
+func clockOrHour(f figure) int {
+	if f.clock >= 0 {
+		return f.clock
+	}
+	if !f.unit.empty() && f.unit.name != "hour" || f.value < 0 || f.value > 24 {
+		return -1
+	}
+	h := int(f.value)
+	m := int((f.value-float64(h))*100 + 0.5)
+	if m >= 60 {
+		return -1
+	}
+	return h*60 + m
+}
+
+// statesCode reports whether the answer holds a code, address, telephone
+// number, quoted label or path.
+func (a answerText) statesCode(f fact) bool {
+	switch f.class {
+	case "url":
+		for _, g := range a.facts {
+			if g.class == "url" && g.key == f.key {
+				return true
+			}
+		}
+		return containsBounded(a.lower, f.key)
+	case "phone":
+		return strings.Contains(a.digits, f.key)
+	case "quoted":
+		return containsBounded(a.folded, f.key)
+	}
+	return containsBounded(a.lower, f.key)
+}
+
+// containsBounded reports whether s holds sub where neither side runs on
+// into a letter or digit.
+func containsBounded(s, sub string) bool {
+	if sub == "" {
+		return false
+	}
+	for off := 0; ; {
+		i := strings.Index(s[off:], sub)
+		if i < 0 {
+			return false
+		}
+		i += off
+		j := i + len(sub)
+		if (i == 0 || !isWordByte(s, i-1, sub[0])) && (j == len(s) || !isWordByte(s, j, sub[len(sub)-1])) {
+			return true
+		}
+		off = i + 1
+	}
+}
+
+// isWordByte reports whether the byte at i continues a word across a
+// match's edge: only letters and digits join, and only when the match's
+// own edge is one.
+func isWordByte(s string, i int, edge byte) bool {
+	isWord := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 0x80 }
+	return isWord(edge) && isWord(s[i])
+}
+
+// figureContradictions returns the figures of the lead that contradict
+// the reference, where the lead gives the answer (a span lead, one that
+// states a main figure or the reference's yes or no) or is about the
+// question (aboutIt); elsewhere an unrelated
+// passage's figures ("12 months" of service) are not claims about what
+// was asked. A lead figure that is none of the reference's main figures
+// (nor the question's own) contradicts a main figure the lead does not
+// state when it claims to be it (see compatible): "180 euro" for 250 euro,
+// "3 mesi" (an aside's figure) for 6 mesi. It contradicts an aside's
+// figure likewise, but not in a lead merely about the question: an
+// aside's subject ("Bologna opens 8:00-13:00") is not the lead's.
+func figureContradictions(ref reference, lead, question []figure, ld lead, statesPolarity, aboutIt bool) []string {
+	main, asides := figuresOf(ref.facts), figuresOf(ref.asides)
+	bare := ld.span && len(lead) == 1 && len(strings.Fields(ld.text)) <= 2
+	answers := ld.span || statesPolarity
+	for _, f := range main {
+		answers = answers || matchesAny(f, lead)
+	}
+	if !answers && !aboutIt {
+		return nil
+	}
+	var out []string
+	for _, g := range lead {
+		if matchesAny(g, main) || matchesAny(g, question) {
+			continue
+		}
+		if f, ok := contradicted(g, main, lead, bare); ok {
+			out = append(out, describe(g)+" against "+describe(f))
+			continue
+		}
+		if matchesAny(g, asides) || !answers {
+			continue
+		}
+		if f, ok := contradicted(g, asides, lead, bare); ok {
+			out = append(out, describe(g)+" against "+describe(f))
+		}
+	}
+	return out
+}
+
+// contradicted returns the first of figures that lead figure g claims to
+// be, among those the lead does not state.
+func contradicted(g figure, figures, lead []figure, bare bool) (figure, bool) {
+	for _, f := range figures {
+		if !matchesAny(f, lead) && compatible(f, g, bare) {
+			return f, true
+		}
+	}
+	return figure{}, false
+}
+
+// matchesAny reports whether figure g is one of fs, in either direction
+// (a bare number matches a figure of the same value).
+func matchesAny(g figure, fs []figure) bool {
+	for _, f := range fs {
+		if sameFigure(f, g, nil) || sameFigure(g, f, nil) || f.unit.empty() != g.unit.empty() && equalValues(f.value, g.value) && f.clock < 0 && g.clock < 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// compatible reports whether lead figure g, which is not reference figure
+// f, claims to be it: both times of day; units of one dimension or one
+// word; the same number in another known unit ("12 months" for 12
+// weeks); the same label ("level 1" for level 3); or a bare number
+// standing alone as a span lead.
+func compatible(f, g figure, bareSpan bool) bool {
+	switch {
+	case f.clock >= 0 && g.clock >= 0:
+		return true
+	case f.unit.known() && g.unit.known():
+		return f.unit.dim == g.unit.dim || equalValues(f.value, g.value)
+	case !f.unit.empty() && !g.unit.empty():
+		return f.unit.name == g.unit.name
+	case f.label != "" && f.label == g.label:
+		return true
+	}
+	return bareSpan && g.unit.empty() && g.label == ""
+}
+
+// contradictingClasses are the classes of code a lead can state another
+// of: an address, a link, a telephone number, a path.
+var contradictingClasses = map[string]bool{"url": true, "email": true, "phone": true, "path": true}
+
+// codeContradictions returns the addresses, links, numbers and paths of
+// the lead that differ from the reference's of the same class where the
+// lead states none of those, and a span lead that is one other name or
+// code where the reference's answer is a name or code.
+func codeContradictions(ref reference, lead []fact, ld lead) []string {
+	var out []string
+	inLead := func(f fact) bool {
+		for _, g := range lead {
+			if g.kind == f.kind && g.key == f.key {
+				return true
+			}
+		}
+		return false
+	}
+	for _, g := range lead {
+		if g.kind != codeFact || !contradictingClasses[g.class] {
+			continue
+		}
+		for _, f := range append(ref.facts, ref.asides...) {
+			if f.kind == codeFact && f.class == g.class && f.key != g.key && !inLead(f) && !refHas(ref, g) {
+				out = append(out, g.text+" against "+f.text)
+				break
+			}
+		}
+	}
+	if ld.span && len(lead) == 1 && len(strings.Fields(ld.text)) == 1 && (lead[0].kind == nameFact || lead[0].kind == codeFact) && !refHas(ref, lead[0]) {
+		for _, f := range ref.facts {
+			if f.kind == nameFact || f.kind == codeFact {
+				out = append(out, lead[0].text+" against "+f.text)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// refHas reports whether the reference holds fact g, asides included.
+func refHas(ref reference, g fact) bool {
+	for _, f := range append(ref.facts, ref.asides...) {
+		if f.kind == g.kind && f.key == g.key {
+			return true
+		}
+	}
+	return false
+}
+
+// about reports whether a sentence is about the topic whose content
+// stems are given: it shares minTopicStems of them, or half if they are
+// fewer than four.
+func about(sentence string, topic []string) bool {
+	return len(topic) > 0 && sharedStems(topicStems(sentence), topic) >= min(minTopicStems, (len(topic)+1)/2)
+}
+
+// topicStems are the content stems of text that say what it is about:
+// units ("days", "months") are not a topic.
+func topicStems(text string) []string {
+	var kept []string
+	for _, w := range letterWords(text) {
+		if _, isUnit := lookupUnit(w); !isUnit {
+			kept = append(kept, w)
+		}
+	}
+	return contentStems(strings.Join(kept, " "))
+}
+
+// sharedStems counts the stems of a found in b.
+func sharedStems(a, b []string) int {
+	set := map[string]bool{}
+	for _, s := range b {
+		set[s] = true
+	}
+	n := 0
+	for _, s := range a {
+		if set[s] {
+			n++
+		}
+	}
+	return n
+}
+
+// coverage is the share of stems found in set; 1 for no stems.
+func coverage(stems []string, set map[string]bool) float64 {
+	if len(stems) == 0 {
+		return 1
+	}
+	n := 0
+	for _, s := range stems {
+		if set[s] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(stems))
+}

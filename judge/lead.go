@@ -1,0 +1,155 @@
+package judge
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// lead is what a reader takes an answer to say first.
+type lead struct {
+	text     string // the span before fonte's " — ", else the first sentence
+	span     bool   // text is fonte's short span lead ("250 euro — …")
+	sentence string // the first sentence, the span lead included
+}
+
+// spanSeparator separates fonte's short lead from the quoted passage.
+const spanSeparator = " — "
+
+// maxSpanWords is the longest lead before " — " read as a span lead; a
+// longer one is a sentence that happens to hold a dash.
+const maxSpanWords = 10
+
+// leadOf finds what an answer leads with: fonte's offline answers read
+// "LEAD — quoted passage [1]", a model's answer leads with its first
+// sentence.
+func leadOf(answer string) lead {
+	t := strings.TrimSpace(withoutCitations(answer))
+	t = strings.TrimLeft(t, "-–•*#> \t\n")
+	if i := strings.Index(t, spanSeparator); i > 0 {
+		pre, rest := strings.TrimSpace(t[:i]), firstSentence(t[i+len(spanSeparator):])
+		// A second dash in the sentence pairs with the first around an
+		// aside ("You can — if your manager agrees — work from home").
+		paired := strings.Contains(rest, spanSeparator)
+		if len(strings.Fields(pre)) <= maxSpanWords && firstSentence(pre) == pre && !strings.Contains(pre, "\n") && !paired {
+			return lead{text: pre, span: true, sentence: pre + spanSeparator + rest}
+		}
+	}
+	s := firstSentence(t)
+	return lead{text: s, sentence: s}
+}
+
+// firstSentence returns text up to the end of its first sentence: a full
+// stop, question or exclamation mark followed by space (not after an
+// abbreviation or an initial), a line break, or a list bullet.
+func firstSentence(text string) string {
+	text = strings.TrimSpace(text)
+	for i, r := range text {
+		switch r {
+		case '\n', '•':
+			if s := strings.TrimSpace(text[:i]); s != "" {
+				return s
+			}
+		case '.', '!', '?':
+			rest := text[i+1:]
+			next, _ := utf8.DecodeRuneInString(rest)
+			if rest != "" && !unicode.IsSpace(next) {
+				continue
+			}
+			words := strings.Fields(text[:i+1])
+			if r == '.' && len(words) > 0 && isAbbreviation(trimWord(words[len(words)-1])) {
+				continue
+			}
+			return strings.TrimSpace(text[:i+1])
+		}
+	}
+	return text
+}
+
+// abstentionRE matches what an answer says when it does not know, in
+// English and Italian: "I don't know", "I couldn't find this in the
+// documents", "the sources do not say", "Non lo so", "Non ho trovato",
+// "nessuna informazione", and fonte's own "I don't know." and "I do not
+// know.".
+var abstentionRE = regexp.MustCompile(`(?i)(?:` +
+	`\b(?:don'?t|do not|didn'?t|did not) know\b` +
+	`|\b(?:couldn'?t|could not|can'?t|cannot|was unable to|am unable to|unable to|did not|didn'?t|failed to) (?:find|locate)\b` +
+	`|\bfound (?:nothing|no (?:answer|information|relevant|passage|document))` +
+	`|\bno (?:relevant )?(?:information|answer|passage|document|source|result)s? (?:was |were |is |are |could be )?(?:found|available|provided|given)\b` +
+	`|\b(?:documents?|sources?|context|passages?|texts?|provided (?:documents|sources|context)) (?:do(?:es)? not|don'?t|doesn'?t) (?:say|mention|contain|answer|cover|specify|state|include|provide)` +
+	`|\bnot (?:mentioned|covered|stated|specified|found|addressed) in the (?:documents?|sources?|context|passages?|text)` +
+	`|\b(?:cannot|can'?t|unable to) (?:answer|tell)\b` +
+	`|\bnon (?:lo )?so\b` +
+	`|\bnon (?:ho|abbiamo) trovato\b|\bnon (?:trovo|riesco a trovare|è stato possibile trovare)\b` +
+	`|\bnessun[ao]? (?:informazion|risultat|document|passagg|rispost|fonte)` +
+	`|\b(?:documenti|fonti|testi|passaggi|contesto) non (?:dicono|dice|menzionano|menziona|contengono|contiene|specificano|riportano|rispondono|trattano|indicano)` +
+	`|\bnon (?:è|sono) (?:menzionat|indicat|specificat|riportat|present|trattat)\w* (?:nei|nelle|nel) (?:documenti|fonti|testi|contesto)` +
+	`|\bnon (?:posso|sono in grado di|è possibile) rispondere\b` +
+	`)`)
+
+// saysItDoesNotKnow reports whether a sentence abstains.
+func saysItDoesNotKnow(sentence string) bool {
+	return abstentionRE.MatchString(strings.ReplaceAll(sentence, "’", "'"))
+}
+
+// negationRE matches the words that say no in English and Italian.
+var negationRE = regexp.MustCompile(`(?i)(?:\b(?:not|cannot|never|no|none|nobody|nothing|neither|nor|non|mai|nessun\w*|niente|nulla|né)\b|n't\b)`)
+
+// notNegationRE matches negative words that bound a figure or add to a
+// clause instead of saying no: "no later than", "not only", "non oltre",
+// "non solo", "whether or not".
+var notNegationRE = regexp.MustCompile(`(?i)\b(?:no|not) (?:later|earlier|more|less|fewer|sooner) than\b|\bnot only\b|\bwhether or not\b|\bif not\b|\bnon (?:oltre|più di|meno di|prima di|dopo|solo|soltanto|appena)\b|\bnon appena\b`)
+
+// negativePredicates are the beginnings of words that answer a yes/no
+// question with no ("Saturday: closed", "È vietato", "unused comp time is
+// forfeited"), unless the question asks with the same word ("Is smoking
+// forbidden?", "Do credit hours expire?").
+var negativePredicates = []string{"closed", "chius", "forbid", "prohibit", "vietat", "proibit", "disallow",
+	"excluded", "esclus", "unavailable", "impossib", "disabled", "disabilitat", "disattivat", "deactivated",
+	"forfeit", "expire", "decad"}
+
+// polarityOf returns "yes" or "no" for what a sentence says in answer to
+// question: an opening yes or no decides; else a negation, or a negative
+// predicate the question does not use itself, says no, and a sentence
+// without either says yes.
+func polarityOf(sentence, question string) string {
+	s := strings.ReplaceAll(sentence, "’", "'")
+	if p, _ := openingYesNo(s); p != "" {
+		return p
+	}
+	if negationRE.MatchString(notNegationRE.ReplaceAllString(s, " ")) {
+		return "no"
+	}
+	for _, w := range strings.FieldsFunc(fold(s), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		for _, p := range negativePredicates {
+			if strings.HasPrefix(w, p) && !strings.Contains(fold(question), p) {
+				return "no"
+			}
+		}
+	}
+	return "yes"
+}
+
+// openingYesNo returns "yes" or "no" when text opens with a yes or a no,
+// and whether the word stands alone ("Yes.", "No, …", "Sì", "Si, …")
+// rather than opening a clause ("No personal laptop may …", "Si può …").
+func openingYesNo(text string) (polarity string, alone bool) {
+	t := strings.TrimLeft(strings.TrimSpace(text), "\"'«“*_")
+	end := strings.IndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) })
+	word, rest := t, ""
+	if end >= 0 {
+		word, rest = t[:end], t[end:]
+	}
+	next, _ := utf8.DecodeRuneInString(rest)
+	alone = rest == "" || strings.ContainsRune(".,;:!—–-", next)
+	switch fold(word) {
+	case "yes", "si", "certo", "certamente":
+		if alone {
+			return "yes", true
+		}
+	case "no":
+		return "no", alone
+	}
+	return "", false
+}

@@ -1,0 +1,92 @@
+package judge
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// token is one word of a text without the punctuation around it.
+type token struct {
+	text      string // as written
+	sentStart bool   // first word of a sentence, a line or a list item
+}
+
+// citationRE matches fonte's citation marks ("[1]", "[2, 3]"), which are
+// not figures of the answer.
+var citationRE = regexp.MustCompile(`\[\d+(?:\s*[,;]\s*\d+)*\]`)
+
+// withoutCitations blanks the citation marks of text.
+func withoutCitations(text string) string { return citationRE.ReplaceAllString(text, " ") }
+
+// bullets are the marks that open a list item or stand between clauses.
+var bullets = setOf("- – — • * · > #")
+
+// tokenize splits text into words, marking the first word of each
+// sentence, line and list item, where a capital letter says nothing of a
+// proper name.
+func tokenize(text string) []token {
+	var out []token
+	for _, line := range strings.Split(text, "\n") {
+		start := true
+		for _, f := range strings.Fields(line) {
+			if bullets[f] {
+				start = true
+				continue
+			}
+			w := trimWord(f)
+			if w != "" {
+				out = append(out, token{text: w, sentStart: start})
+			}
+			last, _ := utf8.DecodeLastRuneInString(f)
+			start = strings.ContainsRune(".!?:;", last) && !isAbbreviation(w)
+		}
+	}
+	return out
+}
+
+// trimWord removes the punctuation around a word, keeping a closing
+// parenthesis that closes one inside it ("$(DESTDIR)").
+func trimWord(f string) string {
+	f = strings.TrimLeft(f, "\"'«“‘([{¿¡*_<`")
+	for {
+		g := strings.TrimRight(f, "\"'»”’]}.,;:!?*_>`…")
+		if strings.HasSuffix(g, ")") && strings.Count(g, "(") < strings.Count(g, ")") {
+			g = g[:len(g)-1]
+		}
+		if g == f {
+			return f
+		}
+		f = g
+	}
+}
+
+// abbreviations end with a full stop that does not end a sentence, in
+// English and Italian.
+var abbreviations = setOf("e.g i.e eg ie es ecc vs cf cfr art artt n nr no num p pp par sez cap fig approx ca dr mr mrs ms prof sig sigg dott ing avv st max min tel ext")
+
+// isAbbreviation reports whether a word is a known abbreviation or an
+// initial ("J."), whose full stop ends no sentence.
+func isAbbreviation(w string) bool {
+	w = strings.ToLower(strings.TrimRight(w, "."))
+	return abbreviations[w] || utf8.RuneCountInString(w) == 1 && unicode.IsLetter([]rune(w)[0])
+}
+
+// hasLetter and hasDigit report whether s holds a letter, a digit.
+func hasLetter(s string) bool { return strings.IndexFunc(s, unicode.IsLetter) >= 0 }
+func hasDigit(s string) bool  { return strings.IndexFunc(s, unicode.IsDigit) >= 0 }
+
+// isLetters reports whether s is letters only, apostrophes and hyphens
+// inside allowed.
+func isLetters(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.IsLetter(r) && r != '\'' && r != '’' && r != '-' {
+			return false
+		}
+	}
+	return true
+}

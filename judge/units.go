@@ -1,0 +1,78 @@
+package judge
+
+import "strings"
+
+// unit is what a figure counts. Units of one dimension convert into each
+// other by factor (minutes, hours and days; months and years); a unit
+// outside the table is known by its word's stem alone.
+type unit struct {
+	name   string  // canonical name ("hour"), or the stem of an unknown unit word
+	dim    string  // dimension ("time"); "" for a unit outside the table
+	factor float64 // size in the dimension's base unit
+	word   string  // an unknown unit's word as written, for reasons
+}
+
+func (u unit) known() bool { return u.dim != "" }
+
+func (u unit) empty() bool { return u.name == "" }
+
+const (
+	minute = 1.0
+	hour   = 60 * minute
+	day    = 24 * hour
+	week   = 7 * day
+	year   = 365 * day
+	month  = year / 12
+)
+
+// units maps the words and symbols of common units, English and Italian,
+// to their unit. Currencies do not convert into each other.
+var units = map[string]unit{}
+
+func init() {
+	add := func(name, dim string, factor float64, words string) {
+		for _, w := range strings.Fields(words) {
+			units[w] = unit{name: name, dim: dim, factor: factor}
+		}
+	}
+	add("second", "time", minute/60, "sec secs second seconds secondi")
+	add("minute", "time", minute, "min mins minute minutes minuto minuti")
+	add("hour", "time", hour, "h hr hrs hour hours ora ore")
+	add("day", "time", day, "day days giorno giorni gg")
+	add("week", "time", week, "week weeks wk settimana settimane")
+	add("month", "time", month, "month months mese mesi")
+	add("year", "time", year, "year years yr yrs anno anni")
+	add("night", "night", 1, "night nights notte notti")
+	add("euro", "euro", 1, "€ euro euros eur")
+	add("dollar", "dollar", 1, "$ dollar dollars usd")
+	add("pound", "pound", 1, "£ pound pounds gbp sterlina sterline")
+	add("percent", "percent", 1, "% percent percento percentage percentuale")
+	add("byte", "data", 1, "b byte bytes")
+	add("kilobyte", "data", 1<<10, "kb kib kilobyte kilobytes")
+	add("megabyte", "data", 1<<20, "mb mib megabyte megabytes")
+	add("gigabyte", "data", 1<<30, "gb gib gigabyte gigabytes")
+	add("terabyte", "data", 1<<40, "tb tib terabyte terabytes")
+	add("millimetre", "length", 0.001, "mm millimetre millimetres millimeter millimeters millimetro millimetri")
+	add("centimetre", "length", 0.01, "cm centimetre centimetres centimeter centimeters centimetro centimetri")
+	add("metre", "length", 1, "m metre metres meter meters metro metri")
+	add("kilometre", "length", 1000, "km kilometre kilometres kilometer kilometers chilometro chilometri")
+	add("gram", "mass", 1, "g gram grams grammo grammi")
+	add("kilogram", "mass", 1000, "kg kilo kilos kilogram kilograms chilogrammo chilogrammi chili")
+	add("character", "character", 1, "char chars character characters carattere caratteri")
+	add("person", "person", 1, "person persons people persona persone")
+	add("time", "occurrence", 1, "times volte")
+	add("attempt", "attempt", 1, "attempt attempts tentativo tentativi")
+	add("page", "page", 1, "page pages pagina pagine")
+	add("digit", "digit", 1, "digit digits cifra cifre")
+}
+
+// lookupUnit returns the unit a word names, if the table knows it.
+func lookupUnit(word string) (unit, bool) {
+	u, ok := units[fold(word)]
+	return u, ok
+}
+
+// wordUnit returns the unit of an unknown unit word: its stem.
+func wordUnit(word string) unit {
+	return unit{name: stem(fold(dropElision(word))), word: strings.ToLower(dropElision(word))}
+}
