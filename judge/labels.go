@@ -23,6 +23,10 @@ type Label struct {
 	Verdict   Verdict `json:"verdict"`
 	Source    string  `json:"source,omitempty"` // where the answer came from: "fonte-extractive", "hand-variant", …
 	Note      string  `json:"note,omitempty"`   // why, for a non-obvious case
+	// Set and QuestionID say which question set and question the label
+	// was taken from, when it was.
+	Set        string `json:"set,omitempty"`
+	QuestionID string `json:"question_id,omitempty"`
 }
 
 // LabelError reports a problem on one line of a labels file, naming the
@@ -98,7 +102,8 @@ func ReadLabels(r io.Reader, name string) ([]Label, error) {
 
 // labelFields are the fields of a label and whether each is required.
 var labelFields = map[string]bool{"id": true, "lang": true, "question": true, "reference": true, "answer": true,
-	"abstained": true, "verdict": true, "source": false, "note": false}
+	"abstained": true, "verdict": true, "source": false, "note": false,
+	"set": false, "question_id": false}
 
 // parseLabel decodes and checks one line, returning the field at fault
 // with an error.
@@ -109,7 +114,7 @@ func parseLabel(line []byte) (Label, string, error) {
 	}
 	for k := range raw {
 		if _, ok := labelFields[k]; !ok {
-			return Label{}, k, errors.New("unknown field (want id, lang, question, reference, answer, abstained, verdict, source, note)")
+			return Label{}, k, errors.New("unknown field (want id, lang, question, reference, answer, abstained, verdict, source, note, set, question_id)")
 		}
 	}
 	for _, k := range []string{"id", "lang", "question", "reference", "answer", "abstained", "verdict"} {
@@ -138,6 +143,7 @@ func parseLabel(line []byte) (Label, string, error) {
 	}{
 		{"id", &l.ID, true}, {"lang", &l.Lang, true}, {"question", &l.Question, true}, {"reference", &l.Reference, true},
 		{"answer", &l.Answer, false}, {"source", &l.Source, false}, {"note", &l.Note, false},
+		{"set", &l.Set, false}, {"question_id", &l.QuestionID, false},
 	} {
 		if err := str(f.name, f.dst, f.nonEmpty); err != nil {
 			return Label{}, f.name, err
