@@ -193,7 +193,7 @@ Alone, without --questions, it prints only that.`,
 	addRetrievalFlags(cmd, o)
 	addAnswerFlags(cmd, o)
 	addIndexingFlags(cmd, o)
-	cmd.RunE = eachSplit(cmd.RunE, o, splitFlags{questions: &questions, beir: &beir, split: &split, svgDir: &svgDir, part: &part})
+	cmd.RunE = eachSplit(cmd.RunE, o, splitFlags{questions: &questions, beir: &beir, split: &split, svgDir: &svgDir, judgeLabels: &judgeLabels, part: &part})
 	return cmd
 }
 

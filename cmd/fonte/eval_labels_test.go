@@ -77,15 +77,17 @@ func TestE2EEvalJudgeLabels(t *testing.T) {
 	_, idx := sharedIndex(t)
 	questions := filepath.Join(examplesDir, "questions.jsonl")
 	js := mustOK(t, run{}, "eval", "--questions", questions, "--index", idx, "--no-generation", "--judge-labels", labels, "--json")
-	top := requireKeys(t, "eval --json --judge-labels", js, "retrieval", "judge_agreement")
+	// The agreement is measured once, beside the splits' reports.
+	top := requireKeys(t, "eval --json --judge-labels", js, "dev", "test", "judge_agreement")
+	requireKeys(t, "eval --json --judge-labels: the dev report", string(top["dev"]), "retrieval")
 	var with agreementJSON
 	if err := json.Unmarshal(top["judge_agreement"], &with); err != nil {
 		t.Fatal(err)
 	}
 	checkAgreement(t, with)
 	text := mustOK(t, run{}, "eval", "--questions", questions, "--index", idx, "--no-generation", "--judge-labels", labels)
-	if r, j := strings.Index(text, "retrieval, "), strings.Index(text, "judge agreement with hand labels"); r < 0 || j < r {
-		t.Errorf("the report and then the agreement expected:\n%s", text)
+	if r, j := strings.LastIndex(text, "retrieval, "), strings.Index(text, "judge agreement with hand labels"); r < 0 || j < r || strings.Count(text, "judge agreement with hand labels") != 1 {
+		t.Errorf("the reports and then the agreement, once, expected:\n%s", text)
 	}
 
 	bad := writeLabels(t, `{"id": "it-2", "lang": "it", "question": "Q?", "reference": "Sì.", "answer": "Sì.", "abstained": false, "verdict": "giusto"}`)

@@ -15,7 +15,10 @@ import (
 // splitFlags are the flags of fonte eval that eachSplit reads or sets.
 type splitFlags struct {
 	questions, beir, split, svgDir *string
-	part                           *[]eval.Question // the questions the wrapped run evaluates
+	// judgeLabels is measured once, after the last split: the judge's
+	// agreement does not depend on the questions.
+	judgeLabels *string
+	part        *[]eval.Question // the questions the wrapped run evaluates
 }
 
 // eachSplit wraps fonte eval's run so that a question set split into dev
@@ -24,7 +27,8 @@ type splitFlags struct {
 // for measuring. It loads the set, selects the parts --split asks for and
 // runs the wrapped evaluation once per part with *part set to its
 // questions. Each text report is headed by its split and question count;
-// with --json the reports are one object keyed by split; with --svg each
+// with --json the reports are one object keyed by split (and
+// "judge_agreement", measured once); with --svg each
 // split's charts go into a subfolder named after it. A set whose
 // questions name no split runs once, as before splits existed.
 func eachSplit(run func(*cobra.Command, []string) error, o *options, f splitFlags) func(*cobra.Command, []string) error {
@@ -52,15 +56,19 @@ func eachSplit(run func(*cobra.Command, []string) error, o *options, f splitFlag
 		}
 
 		out := cmd.OutOrStdout()
-		retriever, svgDir := o.retriever, *f.svgDir
+		retriever, svgDir, labels := o.retriever, *f.svgDir, *f.judgeLabels
 		defer func() {
-			o.retriever, *f.svgDir, *f.part = retriever, svgDir, nil
+			o.retriever, *f.svgDir, *f.part, *f.judgeLabels = retriever, svgDir, nil, labels
 			cmd.SetOut(out)
 		}()
-		reports := map[string]map[string]json.RawMessage{}
+		reports := map[string]json.RawMessage{}
 		for i, p := range parts {
 			o.retriever = retriever // the run resolves "all" in place
 			*f.part = p.Questions
+			*f.judgeLabels = ""
+			if i == len(parts)-1 {
+				*f.judgeLabels = labels
+			}
 			if svgDir != "" {
 				*f.svgDir = filepath.Join(svgDir, p.Name())
 			}
@@ -88,7 +96,15 @@ func eachSplit(run func(*cobra.Command, []string) error, o *options, f splitFlag
 			for k, n := range map[string]int{"question_count": len(p.Questions), "answerable_count": answerable, "unanswerable_count": unanswerable} {
 				report[k] = json.RawMessage(fmt.Sprint(n))
 			}
-			reports[p.Name()] = report
+			if a, ok := report["judge_agreement"]; ok {
+				reports["judge_agreement"] = a
+				delete(report, "judge_agreement")
+			}
+			raw, err := json.Marshal(report)
+			if err != nil {
+				return err
+			}
+			reports[p.Name()] = raw
 		}
 		if o.asJSON {
 			return writeJSON(out, reports)
