@@ -1,8 +1,10 @@
 package answer
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -706,7 +708,8 @@ type grounder struct {
 }
 
 func newGrounder(answer, lang string, chunks []fonte.Chunk) *grounder {
-	if l := ingest.DetectLanguage(stripCitations(answer)); l != "" {
+	plain := stripCitations(answer)
+	if l := cmp.Or(ingest.DetectLanguage(plain), shortLanguage(plain)); l != "" {
 		lang = l
 	}
 	return &grounder{chunks: chunks, answerLang: lang,
@@ -874,6 +877,29 @@ func quoteFor(answer string, n int, c fonte.Chunk) (int, int) {
 	return bs, be
 }
 
+// shortLanguage tells English from Italian in a text too short for
+// ingest.DetectLanguage ("Ctrl-A seguito da un tasto"): the language
+// with more of its function words that are not the other's; "" on a tie.
+func shortLanguage(text string) string {
+	en, it := 0, 0
+	for _, w := range lowerWords(text) {
+		e, i := analysis.LuceneEnglishStopWords.Has(w), analysis.ItalianStopWords.Has(w)
+		switch {
+		case e && !i:
+			en++
+		case i && !e:
+			it++
+		}
+	}
+	switch {
+	case en > it:
+		return "en"
+	case it > en:
+		return "it"
+	}
+	return ""
+}
+
 // listMarkerRe matches a list item's number ("1. ", "2) ") at the start of
 // a line, which is not a figure the sources must hold.
 var listMarkerRe = regexp.MustCompile(`(?m)^\s*\d{1,2}[.)](?:\s+|$)`)
@@ -887,23 +913,28 @@ func citesASource(text string, n int) bool {
 }
 
 // sentenceGate passes a model's answer on as it streams, one sentence at
-// a time once the next has begun, and leaves out the sentences that state
-// a figure no source holds (in any format: see Figures), so the reader
-// never sees an invented figure, not even while the answer streams.
+// a time once the next has begun, and leaves out the sentences that state,
+// outside a parenthesised aside, a figure that the sources they cite do
+// not hold (any source, for a sentence that cites none; in any format: see
+// Figures), so the reader never sees such a figure, not even while the
+// answer streams.
 type sentenceGate struct {
-	held    map[string]bool // the figures the sources hold
-	out     func(string)    // receives the text passed on; may be nil
-	buf     strings.Builder // the text received
-	done    int             // bytes of buf decided on
-	kept    strings.Builder // the text passed on
-	dropped []string        // the sentences left out
+	figures []map[string]bool // the figures each source holds
+	all     map[string]bool   // the figures any source holds
+	out     func(string)      // receives the text passed on; may be nil
+	buf     strings.Builder   // the text received
+	done    int               // bytes of buf decided on
+	kept    strings.Builder   // the text passed on
+	dropped []string          // the sentences left out
 }
 
 func newSentenceGate(chunks []fonte.Chunk, out func(string)) *sentenceGate {
-	g := &sentenceGate{held: map[string]bool{}, out: out}
+	g := &sentenceGate{all: map[string]bool{}, out: out}
 	for _, c := range chunks {
-		for f := range figureSet(chunk.Enriched(c), true) {
-			g.held[f] = true
+		fs := figureSet(chunk.Enriched(c), true)
+		g.figures = append(g.figures, fs)
+		for f := range fs {
+			g.all[f] = true
 		}
 	}
 	return g
@@ -962,12 +993,22 @@ func (g *sentenceGate) decide(final bool) {
 }
 
 // invents reports whether sentence s states, outside its parenthesised
-// asides, a figure the sources do not hold. A figure in an aside is
-// context rather than the answer; it is only flagged (UnsupportedSentences).
+// asides, a figure the sources it cites do not hold. A figure in an aside
+// is context rather than the answer; it is only flagged
+// (UnsupportedSentences).
 func (g *sentenceGate) invents(s string) bool {
+	held := g.all
+	if cited := Citations(s); len(cited) > 0 {
+		held = map[string]bool{}
+		for _, n := range cited {
+			if n >= 1 && n <= len(g.figures) {
+				maps.Copy(held, g.figures[n-1])
+			}
+		}
+	}
 	s = asideRe.ReplaceAllString(listMarkerRe.ReplaceAllString(stripCitations(s), ""), " ")
 	for _, f := range Figures(s) {
-		if !figureHeld(f, g.held) {
+		if !figureHeld(f, held) {
 			return true
 		}
 	}
