@@ -33,7 +33,14 @@ const (
 	// gold source, with its first figure changed to one that source does
 	// not hold.
 	behaveChangedFigure = "changed-figure"
+	// behaveFailMidStream starts the faithful answer and then reports an
+	// error inside the stream, as a server does when the model crashes or
+	// runs out of memory while generating.
+	behaveFailMidStream = "fails-mid-stream"
 )
+
+// midStreamError is the message behaveFailMidStream sends.
+const midStreamError = "model runner has unexpectedly stopped"
 
 // modelReply is what the fake model said to one prompt, for the test to
 // compare with what fonte made of it.
@@ -162,7 +169,7 @@ func (m *fakeModel) answerFor(behaviour, prompt string) (modelReply, error) {
 	faithful.Text = citeEach(q.Answer, gold...)
 	r := faithful
 	switch behaviour {
-	case behaveFaithful:
+	case behaveFaithful, behaveFailMidStream:
 	case behaveChangedFigure:
 		r = changedFigure(q.Answer, faithful, sources)
 	case behaveWrongPassage:
@@ -336,7 +343,7 @@ type chatRequest struct {
 
 // knownBehaviour reports whether name is a behaviour of the fake model.
 func knownBehaviour(name string) bool {
-	return name == behaveFaithful || name == behaveWrongPassage || name == behaveChangedFigure
+	return name == behaveFaithful || name == behaveWrongPassage || name == behaveChangedFigure || name == behaveFailMidStream
 }
 
 // ollamaServer serves POST /api/chat as Ollama does: a stream of JSON
@@ -371,7 +378,11 @@ func (m *fakeModel) ollamaServer(t *testing.T) *httptest.Server {
 		w.Header().Set("Content-Type", "application/x-ndjson")
 		enc := json.NewEncoder(w)
 		now := time.Now().UTC().Format(time.RFC3339Nano)
-		for _, p := range pieces(rep.Text) {
+		for i, p := range pieces(rep.Text) {
+			if i == 1 && req.Model == behaveFailMidStream {
+				enc.Encode(map[string]string{"error": midStreamError})
+				return
+			}
 			enc.Encode(map[string]any{"model": req.Model, "created_at": now,
 				"message": map[string]string{"role": "assistant", "content": p}, "done": false})
 		}
@@ -424,7 +435,11 @@ func (m *fakeModel) openAIServer(t *testing.T) *httptest.Server {
 				"choices": []any{map[string]any{"index": 0, "delta": delta, "logprobs": nil, "finish_reason": finish}}, "usage": nil}
 		}
 		event(chunk(map[string]any{"role": "assistant", "content": ""}, nil))
-		for _, p := range pieces(rep.Text) {
+		for i, p := range pieces(rep.Text) {
+			if i == 1 && req.Model == behaveFailMidStream {
+				event(map[string]any{"error": map[string]any{"message": midStreamError, "type": "server_error", "param": nil, "code": nil}})
+				return
+			}
 			event(chunk(map[string]any{"content": p}, nil))
 		}
 		event(chunk(map[string]any{}, "stop"))

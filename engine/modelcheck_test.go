@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -48,6 +49,7 @@ func TestModelChecks(t *testing.T) {
 		t.Fatal("no split: give -modelcheck.split=dev (or test)")
 	}
 	ctx := context.Background()
+	pooled := map[tallyKey]*checkTally{}
 	for _, spec := range strings.Split(sets, ",") {
 		name, paths, ok := strings.Cut(strings.TrimSpace(spec), "=")
 		questions, docs, ok2 := strings.Cut(paths, "@")
@@ -58,37 +60,61 @@ func TestModelChecks(t *testing.T) {
 			qs := splitQuestions(t, questions, split)
 			e := indexedEngine(t, ctx, docs)
 			tally := modelCheckSet(t, ctx, e, qs, split == "dev")
-			langs := slices.Sorted(func(yield func(string) bool) {
-				for k := range tally {
-					if !yield(k.lang) {
-						return
-					}
+			for _, k := range sortedKeys(tally) {
+				t.Logf("%s %s %s %s: %s", name, k.lang, split, k.mode, tally[k])
+				if pooled[k] == nil {
+					pooled[k] = &checkTally{}
 				}
-			})
-			langs = slices.Compact(langs)
-			for _, lang := range langs {
-				for _, mode := range []string{modeGold, modeEndToEnd} {
-					c := tally[tallyKey{lang, mode}]
-					if c == nil {
-						continue
-					}
-					t.Logf("%s %s %s %s: %s", name, lang, split, mode, c)
-					if split != "dev" {
-						continue
-					}
-					if c.faithful == 0 || c.unfaithful() == 0 {
-						t.Errorf("%s %s %s: nothing measured (%d faithful, %d unfaithful)", name, lang, mode, c.faithful, c.unfaithful())
-						continue
-					}
-					if lost := c.faithful - c.kept; lost*50 > c.faithful {
-						t.Errorf("%s %s %s: %d of %d faithful answers replaced, rewritten or abstained (target ≤ 2%%)", name, lang, mode, lost, c.faithful)
-					}
-					if caught := c.caughtWrong + c.caughtFigure; caught*5 < c.unfaithful()*4 {
-						t.Errorf("%s %s %s: %d of %d unfaithful answers caught (target ≥ 80%%)", name, lang, mode, caught, c.unfaithful())
-					}
-				}
+				pooled[k].add(tally[k])
 			}
 		})
+	}
+	checkTargets(t, pooled, split)
+}
+
+// checkTargets logs the rates of all sets by language and mode and, on
+// dev, asserts the targets on them: at most 2% of the faithful answers
+// replaced, rewritten or abstained, at least 80% of the unfaithful ones
+// caught.
+func checkTargets(t *testing.T, pooled map[tallyKey]*checkTally, split string) {
+	for _, k := range sortedKeys(pooled) {
+		c := pooled[k]
+		t.Logf("all sets %s %s %s: %s", k.lang, split, k.mode, c)
+		if split != "dev" {
+			continue
+		}
+		if c.faithful == 0 || c.unfaithful() == 0 {
+			t.Errorf("%s %s: nothing measured (%d faithful, %d unfaithful)", k.lang, k.mode, c.faithful, c.unfaithful())
+			continue
+		}
+		if lost := c.faithful - c.kept; lost*50 > c.faithful {
+			t.Errorf("%s %s: %d of %d faithful answers replaced, rewritten or abstained (target ≤ 2%%)", k.lang, k.mode, lost, c.faithful)
+		}
+		if caught := c.caughtWrong + c.caughtFigure; caught*5 < c.unfaithful()*4 {
+			t.Errorf("%s %s: %d of %d unfaithful answers caught (target ≥ 80%%)", k.lang, k.mode, caught, c.unfaithful())
+		}
+	}
+}
+
+func sortedKeys(m map[tallyKey]*checkTally) []tallyKey {
+	keys := slices.Collect(maps.Keys(m))
+	slices.SortFunc(keys, func(a, b tallyKey) int { return strings.Compare(a.lang+a.mode, b.lang+b.mode) })
+	return keys
+}
+
+func (c *checkTally) add(o *checkTally) {
+	c.faithful += o.faithful
+	c.kept += o.kept
+	c.flagged += o.flagged
+	c.goldMissing += o.goldMissing
+	c.floorAbstained += o.floorAbstained
+	c.wrong += o.wrong
+	c.caughtWrong += o.caughtWrong
+	c.figure += o.figure
+	c.caughtFigure += o.caughtFigure
+	for i := range c.howWrong {
+		c.howWrong[i] += o.howWrong[i]
+		c.howFigure[i] += o.howFigure[i]
 	}
 }
 
@@ -184,6 +210,10 @@ type checkTally struct {
 	// wrong and figure count unfaithful answers of each kind, caught* those
 	// fonte replaced, rewrote, flagged or abstained on.
 	wrong, caughtWrong, figure, caughtFigure int
+	// howWrong and howFigure count the caught unfaithful answers of each
+	// kind by what fonte did: abstained, replaced, rewritten, flagged
+	// (the first that applies).
+	howWrong, howFigure [4]int
 }
 
 func (c *checkTally) unfaithful() int { return c.wrong + c.figure }
@@ -195,10 +225,14 @@ func (c *checkTally) String() string {
 		}
 		return fmt.Sprintf("%.1f%%", 100*float64(a)/float64(b))
 	}
-	return fmt.Sprintf("faithful kept %d/%d (%s; %d of them with a warning); unfaithful caught %d/%d (%s): wrong passage %d/%d, changed figure %d/%d; apart: gold not retrieved %d, floor abstained %d",
+	how := func(h [4]int) string {
+		return fmt.Sprintf("abstained %d, replaced %d, rewritten %d, flagged %d", h[0], h[1], h[2], h[3])
+	}
+	return fmt.Sprintf("faithful kept %d/%d (%s; %d of them with a warning); unfaithful caught %d/%d (%s): wrong passage %d/%d (%s), changed figure %d/%d (%s); "+
+		"apart: gold not retrieved %d, floor abstained %d",
 		c.kept, c.faithful, pct(c.kept, c.faithful), c.flagged,
 		c.caughtWrong+c.caughtFigure, c.unfaithful(), pct(c.caughtWrong+c.caughtFigure, c.unfaithful()),
-		c.caughtWrong, c.wrong, c.caughtFigure, c.figure, c.goldMissing, c.floorAbstained)
+		c.caughtWrong, c.wrong, how(c.howWrong), c.caughtFigure, c.figure, how(c.howFigure), c.goldMissing, c.floorAbstained)
 }
 
 // modelCheckSet runs every question through both fake servers, every
@@ -334,6 +368,16 @@ func count(c *checkTally, behaviour, modelName string, a *fonte.Answer, m *fakeM
 		}
 	case behaveWrongPassage, behaveChangedFigure:
 		caught := abstained || replaced || rewritten || flagged
+		how := &c.howWrong
+		if behaviour == behaveChangedFigure {
+			how = &c.howFigure
+		}
+		for i, did := range []bool{abstained, replaced, rewritten, flagged} {
+			if did {
+				how[i]++
+				break
+			}
+		}
 		if behaviour == behaveWrongPassage {
 			c.wrong++
 			if caught {
@@ -400,4 +444,72 @@ func askGivenGold(ctx context.Context, e *Engine, q eval.Question) (*fonte.Answe
 	}
 	a, err := answer.Ask(ctx, q.Question, gold, v.docsOf(gold), answer.Config{Budget: e.settings.Budget, Generator: e.settings.Generator})
 	return a, err
+}
+
+// TestModelChecksServerErrors: a server's refusal (an unknown model) and
+// an error inside the stream reach the caller of engine.Ask as errors
+// naming the server's message, over both wires; nothing of the broken
+// answer reaches the reader, and no answer is made up.
+func TestModelChecksServerErrors(t *testing.T) {
+	ctx := context.Background()
+	qs := splitQuestions(t, "../examples/questions.jsonl", "dev")
+	store := indexedEngine(t, ctx, "../examples/handbook")
+	model := newFakeModel(qs)
+	ollama, openai := model.ollamaServer(t), model.openAIServer(t)
+	// The question must get past the floor for the model to be asked.
+	var q eval.Question
+	for _, c := range qs {
+		e, err := Open(ctx, Settings{Store: store}, OpenOptions{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := e.Ask(ctx, c.Question, AskOptions{})
+		e.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !a.Abstained && len(strings.Fields(c.Answer)) > 3 {
+			q = c
+			break
+		}
+	}
+	if q.Question == "" {
+		t.Fatal("no dev question of examples gets past the floor")
+	}
+	for _, tc := range []struct {
+		wire, model, want string
+	}{
+		{"ollama", "no-such-model", `model "no-such-model" not found`},
+		{"openai", "no-such-model", "The model `no-such-model` does not exist"},
+		{"ollama", behaveFailMidStream, midStreamError},
+		{"openai", behaveFailMidStream, midStreamError},
+	} {
+		var gen fonte.Generator
+		var err error
+		if tc.wire == "ollama" {
+			gen, err = generate.NewOllama(tc.model, generate.OllamaOptions{BaseURL: ollama.URL, HTTP: generate.HTTPOptions{MaxAttempts: 1}})
+		} else {
+			gen, err = generate.NewOpenAI(tc.model, generate.OpenAIOptions{BaseURL: openai.URL, HTTP: generate.HTTPOptions{MaxAttempts: 1}})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := Open(ctx, Settings{Store: store, Generator: gen}, OpenOptions{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var streamed strings.Builder
+		a, err := e.Ask(ctx, q.Question, AskOptions{OnDelta: func(s string) { streamed.WriteString(s) }})
+		e.Close()
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s %s: answer %v, error %v; want an error saying %q", tc.wire, tc.model, a, err, tc.want)
+		}
+		var he *generate.HTTPError
+		if !errors.As(err, &he) {
+			t.Errorf("%s %s: error %v is not a generate.HTTPError", tc.wire, tc.model, err)
+		}
+		if streamed.Len() > 0 {
+			t.Errorf("%s %s: the reader was shown %q of a broken answer", tc.wire, tc.model, streamed.String())
+		}
+	}
 }
