@@ -126,8 +126,19 @@ func TestAskLeavesOutInventedFiguresWhileStreaming(t *testing.T) {
 		}
 	}
 
+	// A figure the question states may be restated: let through, flagged
+	// since no source holds it.
+	a, err := Ask(context.Background(), "I returned 2 items: how long does the refund take?", hits, docs,
+		Config{Generator: streamer{[]string{"For your 2 items, approved refunds take 5 working days [1]."}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Model != "test/streamer" || len(a.Unsupported) != 1 || !strings.HasPrefix(a.Text, "For your 2 items") {
+		t.Errorf("a figure of the question: model %s, text %q, unsupported %q", a.Model, a.Text, a.Unsupported)
+	}
+
 	// With no cited claim left, the extractive answer replaces the model's.
-	a, err := Ask(context.Background(), "how long do international refunds take", hits, docs, Config{Generator: streamer{[]string{"International refunds take 45 days [1]."}}})
+	a, err = Ask(context.Background(), "how long do international refunds take", hits, docs, Config{Generator: streamer{[]string{"International refunds take 45 days [1]."}}})
 	if err != nil {
 		t.Fatal(err)
 	}

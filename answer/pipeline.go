@@ -180,14 +180,14 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 			return
 		}
 		if tr != nil {
-			tr.Grounding = groundSentences(a.Text, ingest.DetectLanguage(question), chunks, true)
+			tr.Grounding = groundSentences(a.Text, question, chunks, true)
 			for _, v := range tr.Grounding {
 				if !v.Supported {
 					a.Unsupported = append(a.Unsupported, v.Sentence)
 				}
 			}
 		} else {
-			for _, v := range groundSentences(a.Text, ingest.DetectLanguage(question), chunks, false) {
+			for _, v := range groundSentences(a.Text, question, chunks, false) {
 				if !v.Supported {
 					a.Unsupported = append(a.Unsupported, v.Sentence)
 				}
@@ -219,7 +219,7 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 		// The answer reaches the reader through a gate that leaves out,
 		// sentence by sentence as it streams, what states a figure no
 		// source holds.
-		gate := newSentenceGate(chunks, onDelta)
+		gate := newSentenceGate(chunks, question, onDelta)
 		text, err := cfg.Generator.Generate(ctx, []fonte.Message{{Role: "user", Content: a.Prompt}}, gate.write)
 		if err != nil {
 			return nil, fmt.Errorf("answer: generating with %s: %w", a.Model, err)
@@ -685,10 +685,12 @@ const MinEvidence = 0.5
 // describes. Without detail it leaves Missing and the supporting source
 // out.
 //
-// lang is the language the answer was asked in, used when the answer is
-// too short to tell its own; "" when unknown.
-func groundSentences(answer, lang string, chunks []fonte.Chunk, detail bool) []SentenceVerdict {
-	g := newGrounder(answer, lang, chunks)
+// question, when known, lends the answer its language when the answer is
+// too short to tell its own. Its figures do not count as held: "Yes, up to
+// 200 euro" to "Can I spend 200 euro?" is flagged unless a source says 200
+// (the gate in Ask lets such a sentence through, flagged).
+func groundSentences(answer, question string, chunks []fonte.Chunk, detail bool) []SentenceVerdict {
+	g := newGrounder(answer, question, chunks)
 	var out []SentenceVerdict
 	for _, s := range Sentences(answer) {
 		out = append(out, g.verdict(s, detail))
@@ -707,7 +709,8 @@ type grounder struct {
 	done       []bool
 }
 
-func newGrounder(answer, lang string, chunks []fonte.Chunk) *grounder {
+func newGrounder(answer, question string, chunks []fonte.Chunk) *grounder {
+	lang := ingest.DetectLanguage(question)
 	plain := stripCitations(answer)
 	if l := cmp.Or(ingest.DetectLanguage(plain), shortLanguage(plain)); l != "" {
 		lang = l
@@ -921,6 +924,7 @@ func citesASource(text string, n int) bool {
 type sentenceGate struct {
 	figures []map[string]bool // the figures each source holds
 	all     map[string]bool   // the figures any source holds
+	given   map[string]bool   // the figures of the question
 	out     func(string)      // receives the text passed on; may be nil
 	buf     strings.Builder   // the text received
 	done    int               // bytes of buf decided on
@@ -928,8 +932,12 @@ type sentenceGate struct {
 	dropped []string          // the sentences left out
 }
 
-func newSentenceGate(chunks []fonte.Chunk, out func(string)) *sentenceGate {
-	g := &sentenceGate{all: map[string]bool{}, out: out}
+// newSentenceGate returns a gate for an answer to question from chunks.
+// The question's figures are let through, since an answer may restate
+// what the asker said ("with 5 years of service …"); they are still
+// flagged when the sources do not hold them (UnsupportedSentences).
+func newSentenceGate(chunks []fonte.Chunk, question string, out func(string)) *sentenceGate {
+	g := &sentenceGate{all: map[string]bool{}, given: figureSet(question, true), out: out}
 	for _, c := range chunks {
 		fs := figureSet(chunk.Enriched(c), true)
 		g.figures = append(g.figures, fs)
@@ -1008,7 +1016,7 @@ func (g *sentenceGate) invents(s string) bool {
 	}
 	s = asideRe.ReplaceAllString(listMarkerRe.ReplaceAllString(stripCitations(s), ""), " ")
 	for _, f := range Figures(s) {
-		if !figureHeld(f, held) {
+		if !figureHeld(f, held) && !figureHeld(f, g.given) {
 			return true
 		}
 	}

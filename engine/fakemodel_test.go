@@ -171,7 +171,7 @@ func (m *fakeModel) answerFor(behaviour, prompt string) (modelReply, error) {
 	switch behaviour {
 	case behaveFaithful, behaveFailMidStream:
 	case behaveChangedFigure:
-		r = changedFigure(q.Answer, faithful, sources)
+		r = changedFigure(q.Question, q.Answer, faithful, sources)
 	case behaveWrongPassage:
 		r = wrongPassage(q, sources, faithful)
 	default:
@@ -223,9 +223,9 @@ func citeSentence(s string, sources []int) string {
 var figureRe = regexp.MustCompile(`\d+(?:[.,]\d+)*`)
 
 // changedFigure returns the faithful reply with the reference's first
-// figure changed to a nearby value that the cited source does not hold
-// in any format (so the change is a fact the passage does not state).
-func changedFigure(reference string, faithful modelReply, sources []promptSource) modelReply {
+// figure changed to a nearby value that neither the cited source nor the
+// question holds (so the change is a fact the passage does not state).
+func changedFigure(question, reference string, faithful modelReply, sources []promptSource) modelReply {
 	loc := figureRe.FindStringIndex(reference)
 	if loc == nil || faithful.GoldMissing {
 		faithful.Inapplicable = true
@@ -234,7 +234,7 @@ func changedFigure(reference string, faithful modelReply, sources []promptSource
 	cited := ""
 	for _, s := range sources {
 		if s.N == faithful.Cited {
-			cited = s.Label + "\n" + s.Text
+			cited = question + "\n" + s.Label + "\n" + s.Text
 		}
 	}
 	held := map[string]bool{}
