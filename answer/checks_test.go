@@ -38,6 +38,9 @@ func TestFiguresHeldInEitherFormat(t *testing.T) {
 		{"at least 10 characters", "8", false},
 		{"kernel 5.6", "5.6", true},
 		{"at least ten characters", "ten", true},
+		{"by 31 March 2026", "03", true},
+		{"entro il 31 marzo", "3", true},
+		{"on the third floor", "3", true},
 		{"at least 12 characters", "ten", false},
 	} {
 		if got := figureHeld(c.figure, figureSet(c.source, true)); got != c.held {
@@ -93,6 +96,8 @@ func TestAskLeavesOutInventedFiguresWhileStreaming(t *testing.T) {
 	}{
 		{"a figure no source holds", []string{"Approved refunds are back within 5 working", " days. [1] Students get a 15", "% discount [1]. Returns are free within 30 days [2]."},
 			"Approved refunds are back within 5 working days. [1] Returns are free within 30 days [2].", 1},
+		{"a number word is only flagged", []string{"Approved refunds take 5 working days [1]. Both passages give two rules [2]."},
+			"Approved refunds take 5 working days [1]. Both passages give two rules [2].", 0},
 		{"a figure of another source than the one cited", []string{"Approved refunds take 5 working days [1]. International ones take 30 days [1]."},
 			"Approved refunds take 5 working days [1].", 1},
 		{"a citation marker arriving in pieces", []string{"Approved refunds take 5 working days.", " [", "1] Returns: 30 days [2]."},

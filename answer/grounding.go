@@ -241,6 +241,22 @@ var numberWords = map[string]string{
 	"cento": "100", "mille": "1000", "dozzina": "12",
 }
 
+// sourceNumberWords are words that stand for a figure in a source but
+// are not taken as figures in an answer: months ("31 March" holds the 3
+// of "31/03") and ordinals ("the third floor" holds "3rd floor"). Words
+// that are mostly something else are left out: "may", "second", Italian
+// "prima" (before) and "secondo" (according to).
+var sourceNumberWords = map[string]string{
+	"january": "1", "february": "2", "march": "3", "april": "4", "june": "6", "july": "7",
+	"august": "8", "september": "9", "october": "10", "november": "11", "december": "12",
+	"gennaio": "1", "febbraio": "2", "marzo": "3", "aprile": "4", "maggio": "5", "giugno": "6", "luglio": "7",
+	"agosto": "8", "settembre": "9", "ottobre": "10", "novembre": "11", "dicembre": "12",
+	"first": "1", "third": "3", "fourth": "4", "fifth": "5", "sixth": "6", "seventh": "7", "eighth": "8", "ninth": "9", "tenth": "10",
+	"primo": "1", "terzo": "3", "terza": "3", "quarto": "4", "quarta": "4",
+	"quinto": "5", "quinta": "5", "sesto": "6", "sesta": "6", "settimo": "7", "settima": "7", "ottavo": "8", "ottava": "8",
+	"nono": "9", "nona": "9", "decimo": "10", "decima": "10",
+}
+
 // ambiguousNumberWords are number words that are also common words of
 // the other language or of their own ("due" in English, "sei" = "you are"
 // in Italian): a source's use of them counts as the figure, an answer's
@@ -248,7 +264,8 @@ var numberWords = map[string]string{
 var ambiguousNumberWords = map[string]bool{"due": true, "sei": true}
 
 // figureSet returns the readings of every figure of text: its numerals
-// (figureReadings) and, when words is set, its number words.
+// (figureReadings) and, when words is set, its number words, months and
+// ordinals.
 func figureSet(text string, words bool) map[string]bool {
 	out := map[string]bool{}
 	for _, f := range numeralRe.FindAllString(text, -1) {
@@ -259,6 +276,9 @@ func figureSet(text string, words bool) map[string]bool {
 	if words {
 		for _, w := range lowerWords(text) {
 			if d, ok := numberWords[w]; ok {
+				out[d] = true
+			}
+			if d, ok := sourceNumberWords[w]; ok {
 				out[d] = true
 			}
 		}

@@ -1001,7 +1001,7 @@ func (g *sentenceGate) decide(final bool) {
 }
 
 // invents reports whether sentence s states, outside its parenthesised
-// asides, a figure the sources it cites do not hold. A figure in an aside
+// asides, a figure in digits that the sources it cites do not hold. A figure in an aside
 // is context rather than the answer; it is only flagged
 // (UnsupportedSentences).
 func (g *sentenceGate) invents(s string) bool {
@@ -1015,7 +1015,10 @@ func (g *sentenceGate) invents(s string) bool {
 		}
 	}
 	s = asideRe.ReplaceAllString(listMarkerRe.ReplaceAllString(stripCitations(s), ""), " ")
-	for _, f := range Figures(s) {
+	// Numerals only: a number word ("you have two options") is as often
+	// a casual count as a figure copied from the sources, so it is only
+	// flagged (UnsupportedSentences).
+	for _, f := range numeralRe.FindAllString(s, -1) {
 		if !figureHeld(f, held) && !figureHeld(f, g.given) {
 			return true
 		}
