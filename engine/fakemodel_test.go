@@ -348,7 +348,8 @@ func knownBehaviour(name string) bool {
 
 // ollamaServer serves POST /api/chat as Ollama does: a stream of JSON
 // lines, each with a piece of the message, then a line with "done": true,
-// the done_reason and the token counts; {"error": "..."} with status 404
+// the done_reason and the token counts (one object with the whole message
+// for "stream": false); {"error": "..."} with status 404
 // for a model it does not have and 400 for a malformed request.
 func (m *fakeModel) ollamaServer(t *testing.T) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -375,9 +376,19 @@ func (m *fakeModel) ollamaServer(t *testing.T) *httptest.Server {
 			fail(http.StatusBadRequest, err.Error())
 			return
 		}
+		now := time.Now().UTC().Format(time.RFC3339Nano)
+		final := map[string]any{"model": req.Model, "created_at": now,
+			"message": map[string]string{"role": "assistant", "content": ""}, "done": true, "done_reason": "stop",
+			"total_duration": 1000, "prompt_eval_count": answer.Tokens(req.Messages[0].Content), "eval_count": answer.Tokens(rep.Text)}
+		if !req.Stream {
+			// "stream": false gets the whole message in one object.
+			final["message"] = map[string]string{"role": "assistant", "content": rep.Text}
+			w.Header().Set("Content-Type", "application/json; charset=utf-8")
+			json.NewEncoder(w).Encode(final)
+			return
+		}
 		w.Header().Set("Content-Type", "application/x-ndjson")
 		enc := json.NewEncoder(w)
-		now := time.Now().UTC().Format(time.RFC3339Nano)
 		for i, p := range pieces(rep.Text) {
 			if i == 1 && req.Model == behaveFailMidStream {
 				enc.Encode(map[string]string{"error": midStreamError})
@@ -386,9 +397,7 @@ func (m *fakeModel) ollamaServer(t *testing.T) *httptest.Server {
 			enc.Encode(map[string]any{"model": req.Model, "created_at": now,
 				"message": map[string]string{"role": "assistant", "content": p}, "done": false})
 		}
-		enc.Encode(map[string]any{"model": req.Model, "created_at": now,
-			"message": map[string]string{"role": "assistant", "content": ""}, "done": true, "done_reason": "stop",
-			"total_duration": 1000, "prompt_eval_count": answer.Tokens(req.Messages[0].Content), "eval_count": answer.Tokens(rep.Text)})
+		enc.Encode(final)
 	}))
 	t.Cleanup(srv.Close)
 	return srv
@@ -397,7 +406,8 @@ func (m *fakeModel) ollamaServer(t *testing.T) *httptest.Server {
 // openAIServer serves POST /v1/chat/completions as an OpenAI-compatible
 // server does with "stream": true: server-sent events carrying
 // chat.completion.chunk objects (a role delta, content deltas, a
-// finish_reason, a usage chunk with empty choices), then "data: [DONE]";
+// finish_reason, a usage chunk with empty choices), then "data: [DONE]"
+// (one chat.completion object without "stream": true);
 // an error object with status 404 for an unknown model and 400 for a bad
 // request.
 func (m *fakeModel) openAIServer(t *testing.T) *httptest.Server {
@@ -425,6 +435,16 @@ func (m *fakeModel) openAIServer(t *testing.T) *httptest.Server {
 			fail(http.StatusBadRequest, err.Error(), "invalid_request_error", "")
 			return
 		}
+		usage := map[string]int{"prompt_tokens": answer.Tokens(req.Messages[0].Content), "completion_tokens": answer.Tokens(rep.Text),
+			"total_tokens": answer.Tokens(req.Messages[0].Content) + answer.Tokens(rep.Text)}
+		if !req.Stream {
+			// Without "stream": true the answer is one chat.completion.
+			w.Header().Set("Content-Type", "application/json")
+			json.NewEncoder(w).Encode(map[string]any{"id": "chatcmpl-fake", "object": "chat.completion", "created": time.Now().Unix(), "model": req.Model,
+				"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": rep.Text}, "logprobs": nil, "finish_reason": "stop"}},
+				"usage":   usage})
+			return
+		}
 		w.Header().Set("Content-Type", "text/event-stream")
 		event := func(v any) {
 			b, _ := json.Marshal(v)
@@ -444,8 +464,7 @@ func (m *fakeModel) openAIServer(t *testing.T) *httptest.Server {
 		}
 		event(chunk(map[string]any{}, "stop"))
 		event(map[string]any{"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": time.Now().Unix(), "model": req.Model,
-			"choices": []any{}, "usage": map[string]int{"prompt_tokens": answer.Tokens(req.Messages[0].Content), "completion_tokens": answer.Tokens(rep.Text),
-				"total_tokens": answer.Tokens(req.Messages[0].Content) + answer.Tokens(rep.Text)}})
+			"choices": []any{}, "usage": usage})
 		fmt.Fprint(w, "data: [DONE]\n\n")
 	}))
 	t.Cleanup(srv.Close)
