@@ -348,8 +348,7 @@ func knownBehaviour(name string) bool {
 
 // ollamaServer serves POST /api/chat as Ollama does: a stream of JSON
 // lines, each with a piece of the message, then a line with "done": true,
-// the done_reason and the token counts (one object with the whole message
-// for "stream": false); {"error": "..."} with status 404
+// the done_reason and the token counts; {"error": "..."} with status 404
 // for a model it does not have and 400 for a malformed request.
 func (m *fakeModel) ollamaServer(t *testing.T) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -371,6 +370,10 @@ func (m *fakeModel) ollamaServer(t *testing.T) *httptest.Server {
 			fail(http.StatusNotFound, fmt.Sprintf("model %q not found, try pulling it first", req.Model))
 			return
 		}
+		if !req.Stream {
+			// The servers would answer in one object; fonte always streams.
+			t.Errorf("fonte asked %s for an answer without streaming", r.URL.Path)
+		}
 		rep, err := m.answerFor(req.Model, req.Messages[len(req.Messages)-1].Content)
 		if err != nil {
 			fail(http.StatusBadRequest, err.Error())
@@ -380,13 +383,6 @@ func (m *fakeModel) ollamaServer(t *testing.T) *httptest.Server {
 		final := map[string]any{"model": req.Model, "created_at": now,
 			"message": map[string]string{"role": "assistant", "content": ""}, "done": true, "done_reason": "stop",
 			"total_duration": 1000, "prompt_eval_count": answer.Tokens(req.Messages[0].Content), "eval_count": answer.Tokens(rep.Text)}
-		if !req.Stream {
-			// "stream": false gets the whole message in one object.
-			final["message"] = map[string]string{"role": "assistant", "content": rep.Text}
-			w.Header().Set("Content-Type", "application/json; charset=utf-8")
-			json.NewEncoder(w).Encode(final)
-			return
-		}
 		w.Header().Set("Content-Type", "application/x-ndjson")
 		enc := json.NewEncoder(w)
 		for i, p := range pieces(rep.Text) {
@@ -406,8 +402,7 @@ func (m *fakeModel) ollamaServer(t *testing.T) *httptest.Server {
 // openAIServer serves POST /v1/chat/completions as an OpenAI-compatible
 // server does with "stream": true: server-sent events carrying
 // chat.completion.chunk objects (a role delta, content deltas, a
-// finish_reason, a usage chunk with empty choices), then "data: [DONE]"
-// (one chat.completion object without "stream": true);
+// finish_reason, a usage chunk with empty choices), then "data: [DONE]";
 // an error object with status 404 for an unknown model and 400 for a bad
 // request.
 func (m *fakeModel) openAIServer(t *testing.T) *httptest.Server {
@@ -430,6 +425,9 @@ func (m *fakeModel) openAIServer(t *testing.T) *httptest.Server {
 			fail(http.StatusNotFound, fmt.Sprintf("The model `%s` does not exist or you do not have access to it.", req.Model), "invalid_request_error", "model_not_found")
 			return
 		}
+		if !req.Stream {
+			t.Errorf("fonte asked %s for an answer without streaming", r.URL.Path)
+		}
 		rep, err := m.answerFor(req.Model, req.Messages[len(req.Messages)-1].Content)
 		if err != nil {
 			fail(http.StatusBadRequest, err.Error(), "invalid_request_error", "")
@@ -437,14 +435,6 @@ func (m *fakeModel) openAIServer(t *testing.T) *httptest.Server {
 		}
 		usage := map[string]int{"prompt_tokens": answer.Tokens(req.Messages[0].Content), "completion_tokens": answer.Tokens(rep.Text),
 			"total_tokens": answer.Tokens(req.Messages[0].Content) + answer.Tokens(rep.Text)}
-		if !req.Stream {
-			// Without "stream": true the answer is one chat.completion.
-			w.Header().Set("Content-Type", "application/json")
-			json.NewEncoder(w).Encode(map[string]any{"id": "chatcmpl-fake", "object": "chat.completion", "created": time.Now().Unix(), "model": req.Model,
-				"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": rep.Text}, "logprobs": nil, "finish_reason": "stop"}},
-				"usage":   usage})
-			return
-		}
 		w.Header().Set("Content-Type", "text/event-stream")
 		event := func(v any) {
 			b, _ := json.Marshal(v)
