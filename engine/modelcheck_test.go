@@ -42,6 +42,12 @@ func TestModelChecks(t *testing.T) {
 		split = v
 	}
 	sets := *modelcheckSets
+	if modelcheckRace && sets == modelcheckSetsDefault {
+		// Under the race detector the four sets take many minutes on a
+		// busy machine: the example handbook (English and Italian
+		// questions) still runs every path concurrently.
+		sets = modelcheckSetsUnderRace
+	}
 	if v := os.Getenv("FONTE_MODELCHECK_SETS"); v != "" {
 		sets = v
 	}
@@ -120,12 +126,16 @@ func (c *checkTally) add(o *checkTally) {
 
 var (
 	modelcheckSplit = flag.String("modelcheck.split", "dev", "TestModelChecks: the split of the questions to run (dev or test)")
-	modelcheckSets  = flag.String("modelcheck.sets",
-		"examples=../examples/questions.jsonl@../examples/handbook,"+
-			"18f=../examples/handbook-18f-questions.jsonl@../../shared/data/handbook,"+
-			"maint-guide-en=../evalsets/maint-guide-en/questions.jsonl@../evalsets/maint-guide-en/docs,"+
-			"debian-it=../evalsets/debian-reference-it/questions.jsonl@../evalsets/debian-reference-it/docs",
-		"TestModelChecks: comma-separated name=questions.jsonl@docs-folder")
+	modelcheckSets  = flag.String("modelcheck.sets", modelcheckSetsDefault, "TestModelChecks: comma-separated name=questions.jsonl@docs-folder")
+)
+
+// The question sets TestModelChecks measures by default, and under -race.
+const (
+	modelcheckSetsDefault = modelcheckSetsUnderRace + "," +
+		"18f=../examples/handbook-18f-questions.jsonl@../../shared/data/handbook," +
+		"maint-guide-en=../evalsets/maint-guide-en/questions.jsonl@../evalsets/maint-guide-en/docs," +
+		"debian-it=../evalsets/debian-reference-it/questions.jsonl@../evalsets/debian-reference-it/docs"
+	modelcheckSetsUnderRace = "examples=../examples/questions.jsonl@../examples/handbook"
 )
 
 // Modes of a measurement.
