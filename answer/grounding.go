@@ -349,6 +349,11 @@ func (ix keyIndex) has(k string) bool {
 	return ok && ix.prefixes[p]
 }
 
+// hasWord reports whether the index holds any of a word's keys.
+func (ix keyIndex) hasWord(keys []string) bool {
+	return slices.ContainsFunc(keys, ix.has)
+}
+
 // keyPrefix returns the first stemPrefix letters of a key of letters
 // only; false for a shorter key or one holding other characters (codes
 // and names must match whole).

@@ -645,12 +645,12 @@ func hasAny(keys, want map[string]bool) bool {
 //   - every figure it states is held by those sources, written in English
 //     or Italian format ("1,000.50", "1.000,50") or as a number word
 //     ("two", "dieci"): a changed figure is never a paraphrase;
-//   - and at least MinSupport of its other content keys are found there,
-//     a key matching inflected and derived forms (stems sharing their
+//   - and at least MinSupport of its other content words are found there,
+//     a word matching inflected and derived forms (stems sharing their
 //     first five letters), so that a person's paraphrase passes and a
 //     sentence taken from another passage does not;
 //   - and the sources it cites hold at least MinEvidence of the evidence
-//     for it: its keys that some source holds, weighted by rarity among
+//     for it: its words that some source holds, weighted by rarity among
 //     the sources (see SentenceVerdict.Evidence). When the answer and
 //     every source checked are in different languages (an Italian answer
 //     from English sources), or the answer is too short to tell its
@@ -668,7 +668,7 @@ func UnsupportedSentences(answer string, chunks []fonte.Chunk) []string {
 	return out
 }
 
-// MinSupport is the share of a sentence's content keys (figures aside)
+// MinSupport is the share of a sentence's content words (figures aside)
 // that its sources must hold for UnsupportedSentences to count it
 // supported. Half lets a paraphrase use its own words for half of what
 // it says, while a sentence built from another passage's facts shares
@@ -755,12 +755,7 @@ func (g *grounder) checked(s string) []int {
 func (g *grounder) verdict(s string, detail bool) SentenceVerdict {
 	v := SentenceVerdict{Sentence: s, Supported: true, Score: 1}
 	plain := stripCitations(s)
-	var words []string
-	for k := range ContentKeys(plain) {
-		if strings.IndexFunc(k, unicode.IsDigit) < 0 {
-			words = append(words, k) // the digits of a key are checked as figures
-		}
-	}
+	words := contentWords(plain)
 	figures := Figures(listMarkerRe.ReplaceAllString(plain, ""))
 	if len(words) == 0 && len(figures) == 0 || IsDontKnow(s) {
 		return v
@@ -797,31 +792,31 @@ func (g *grounder) verdict(s string, detail bool) SentenceVerdict {
 	// every source has says nothing about which one supports the
 	// sentence).
 	found, evidence, held := 0, 0.0, 0.0
-	for _, k := range words {
+	for _, w := range words {
 		ok, df := false, 0
 		for i := range g.chunks {
 			g.source(i)
-			if g.keys[i].has(k) {
+			if g.keys[i].hasWord(w) {
 				df++
 			}
 		}
 		for _, n := range checked {
-			if g.keys[n-1].has(k) {
+			if g.keys[n-1].hasWord(w) {
 				ok = true
 				break
 			}
 		}
 		if df > 0 {
-			w := math.Log(1 + float64(len(g.chunks))/float64(df))
-			evidence += w
+			weight := math.Log(1 + float64(len(g.chunks))/float64(df))
+			evidence += weight
 			if ok {
-				held += w
+				held += weight
 			}
 		}
 		if ok {
 			found++
 		} else if detail {
-			v.Missing = append(v.Missing, k)
+			v.Missing = append(v.Missing, w...)
 		}
 	}
 	if len(words) > 0 {
@@ -838,8 +833,8 @@ func (g *grounder) verdict(s string, detail bool) SentenceVerdict {
 		most := 0
 		for _, n := range checked {
 			shared := 0
-			for _, k := range words {
-				if g.keys[n-1].has(k) {
+			for _, w := range words {
+				if g.keys[n-1].hasWord(w) {
 					shared++
 				}
 			}
@@ -849,6 +844,32 @@ func (g *grounder) verdict(s string, detail bool) SentenceVerdict {
 		}
 	}
 	return v
+}
+
+// contentWords returns the content words of text, each as its content
+// keys (its English and Italian stems), leaving out keys with digits,
+// which are checked as figures; a word is found when any of its keys is,
+// so a word one analysis stems and the other does not counts once.
+func contentWords(text string) [][]string {
+	var out [][]string
+	seen := map[string]bool{}
+	for _, f := range strings.Fields(text) {
+		var keys []string
+		for k := range ContentKeys(f) {
+			if strings.IndexFunc(k, unicode.IsDigit) < 0 {
+				keys = append(keys, k)
+			}
+		}
+		if len(keys) == 0 {
+			continue
+		}
+		slices.Sort(keys)
+		if id := strings.Join(keys, " "); !seen[id] {
+			seen[id] = true
+			out = append(out, keys)
+		}
+	}
+	return out
 }
 
 // quoteFor picks, in chunk c cited as [n], the sentence sharing most

@@ -82,14 +82,15 @@ type SentenceVerdict struct {
 	// sentence's keys (0 and "" when none holds any).
 	Source  int    `json:"source,omitempty"`
 	ChunkID string `json:"chunk_id,omitempty"`
-	// Score is the share of the sentence's content keys (figures aside)
-	// found in the sources checked; a sentence is supported from
-	// MinSupport on (see UnsupportedSentences).
+	// Score is the share of the sentence's content words (figures aside)
+	// found in the sources checked, a word found when any of its keys
+	// is; a sentence is supported from MinSupport on (see
+	// UnsupportedSentences).
 	Score float64 `json:"score"`
-	// Evidence is the share of the sentence's keys held by some source
-	// that the sources checked hold, each weighted by its rarity among
-	// the sources (ln(1 + sources/sources holding it)); a sentence is
-	// supported from MinEvidence on.
+	// Evidence is the share of the sentence's content words held by some
+	// source that the sources checked hold, each weighted by its rarity
+	// among the sources (ln(1 + sources/sources holding it)); a sentence
+	// is supported from MinEvidence on.
 	Evidence float64 `json:"evidence"`
 	// Missing are the content keys not found, sorted.
 	Missing []string `json:"missing,omitempty"`
