@@ -1,10 +1,12 @@
 package answer
 
 import (
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/fonte-rag/fonte"
 )
@@ -63,16 +65,41 @@ func (k Keys) missing(text string, ctx map[string]bool) []string {
 // trimmed and empty ones dropped.
 func Sentences(text string) []string {
 	var out []string
-	add := func(s string) {
-		if s = strings.TrimSpace(s); s != "" {
-			out = append(out, s)
+	for _, sp := range sentenceSpans(text) {
+		out = append(out, text[sp[0]:sp[1]])
+	}
+	return out
+}
+
+// sentenceSpans returns the byte spans of Sentences' pieces in text,
+// trimmed of white space, empty ones left out.
+func sentenceSpans(text string) [][2]int {
+	var out [][2]int
+	add := func(start, end int) {
+		// Trimmed as strings.TrimSpace would, rune by rune.
+		for start < end {
+			r, n := utf8.DecodeRuneInString(text[start:end])
+			if !unicode.IsSpace(r) {
+				break
+			}
+			start += n
+		}
+		for end > start {
+			r, n := utf8.DecodeLastRuneInString(text[start:end])
+			if !unicode.IsSpace(r) {
+				break
+			}
+			end -= n
+		}
+		if start < end {
+			out = append(out, [2]int{start, end})
 		}
 	}
 	start := 0
 	for i := 0; i < len(text); i++ {
 		switch text[i] {
 		case '\n':
-			add(text[start:i])
+			add(start, i)
 			start = i + 1
 		case '.', '!', '?':
 			end := i + 1
@@ -88,12 +115,12 @@ func Sentences(text string) []string {
 				break
 			}
 			if end == len(text) || unicode.IsSpace(rune(text[end])) {
-				add(text[start:end])
+				add(start, end)
 				start, i = end, end-1
 			}
 		}
 	}
-	add(text[start:])
+	add(start, len(text))
 	return out
 }
 
@@ -166,4 +193,180 @@ func stripCitations(text string) string {
 		b.WriteByte(text[i])
 	}
 	return b.String()
+}
+
+// numeralRe matches a written figure: digits, with "." or "," between
+// digit groups ("1,000.50", "1.000,50", "5.6").
+var numeralRe = regexp.MustCompile(`\d+(?:[.,]\d+)*`)
+
+// Group-separated forms: English thousands with "," and Italian with ".".
+var (
+	groupedEN = regexp.MustCompile(`^\d{1,3}(?:,\d{3})+(?:\.\d+)?$`)
+	groupedIT = regexp.MustCompile(`^\d{1,3}(?:\.\d{3})+(?:,\d+)?$`)
+	decimalEN = regexp.MustCompile(`^\d+(?:\.\d+)?$`)
+	decimalIT = regexp.MustCompile(`^\d+(?:,\d+)?$`)
+)
+
+// figureReadings returns the values a written figure can stand for, as
+// canonical decimal strings: the figure as written (a version "1.3.1"),
+// and its value read in English ("1,000.5") and in Italian ("1.000,5")
+// format, when it is well formed in them. "1,000" reads as a thousand in
+// English and "1,000" (one) in Italian, so either reading matches.
+func figureReadings(f string) []string {
+	out := []string{f}
+	read := func(digits string) {
+		v, err := strconv.ParseFloat(digits, 64)
+		if err == nil {
+			out = append(out, strconv.FormatFloat(v, 'f', -1, 64))
+		}
+	}
+	if decimalEN.MatchString(f) || groupedEN.MatchString(f) {
+		read(strings.ReplaceAll(f, ",", ""))
+	}
+	if decimalIT.MatchString(f) || groupedIT.MatchString(f) {
+		read(strings.ReplaceAll(strings.ReplaceAll(f, ".", ""), ",", "."))
+	}
+	return out
+}
+
+// numberWords are the English and Italian words for figures that a
+// source may write out ("two weeks", "dieci giorni"); "one", "uno" and
+// "un" are left out, being also pronouns and articles.
+var numberWords = map[string]string{
+	"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "10",
+	"eleven": "11", "twelve": "12", "fifteen": "15", "twenty": "20", "thirty": "30", "forty": "40", "fifty": "50",
+	"hundred": "100", "thousand": "1000", "dozen": "12",
+	"due": "2", "tre": "3", "quattro": "4", "cinque": "5", "sei": "6", "sette": "7", "otto": "8", "nove": "9", "dieci": "10",
+	"undici": "11", "dodici": "12", "quindici": "15", "venti": "20", "trenta": "30", "quaranta": "40", "cinquanta": "50",
+	"cento": "100", "mille": "1000", "dozzina": "12",
+}
+
+// sourceNumberWords are words that stand for a figure in a source but
+// are not taken as figures in an answer: months ("31 March" holds the 3
+// of "31/03") and ordinals ("the third floor" holds "3rd floor"). Words
+// that are mostly something else are left out: "may", "second", Italian
+// "prima" (before) and "secondo" (according to).
+var sourceNumberWords = map[string]string{
+	"january": "1", "february": "2", "march": "3", "april": "4", "june": "6", "july": "7",
+	"august": "8", "september": "9", "october": "10", "november": "11", "december": "12",
+	"gennaio": "1", "febbraio": "2", "marzo": "3", "aprile": "4", "maggio": "5", "giugno": "6", "luglio": "7",
+	"agosto": "8", "settembre": "9", "ottobre": "10", "novembre": "11", "dicembre": "12",
+	"first": "1", "third": "3", "fourth": "4", "fifth": "5", "sixth": "6", "seventh": "7", "eighth": "8", "ninth": "9", "tenth": "10",
+	"primo": "1", "terzo": "3", "terza": "3", "quarto": "4", "quarta": "4",
+	"quinto": "5", "quinta": "5", "sesto": "6", "sesta": "6", "settimo": "7", "settima": "7", "ottavo": "8", "ottava": "8",
+	"nono": "9", "nona": "9", "decimo": "10", "decima": "10",
+}
+
+// ambiguousNumberWords are number words that are also common words of
+// the other language or of their own ("due" in English, "sei" = "you are"
+// in Italian): a source's use of them counts as the figure, an answer's
+// does not make them a figure to check.
+var ambiguousNumberWords = map[string]bool{"due": true, "sei": true}
+
+// figureSet returns the readings of every figure of text: its numerals
+// (figureReadings) and, when words is set, its number words, months and
+// ordinals.
+func figureSet(text string, words bool) map[string]bool {
+	out := map[string]bool{}
+	for _, f := range numeralRe.FindAllString(text, -1) {
+		for _, r := range figureReadings(f) {
+			out[r] = true
+		}
+	}
+	if words {
+		for _, w := range lowerWords(text) {
+			if d, ok := numberWords[w]; ok {
+				out[d] = true
+			}
+			if d, ok := sourceNumberWords[w]; ok {
+				out[d] = true
+			}
+		}
+	}
+	return out
+}
+
+// Figures returns the figures text states, as written: its numerals and
+// its unambiguous number words ("two", "dieci").
+func Figures(text string) []string {
+	out := numeralRe.FindAllString(text, -1)
+	for _, w := range lowerWords(text) {
+		if _, ok := numberWords[w]; ok && !ambiguousNumberWords[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// figureHeld reports whether figure f (as Figures returns it) is among
+// the readings held.
+func figureHeld(f string, held map[string]bool) bool {
+	if d, ok := numberWords[f]; ok {
+		return held[d]
+	}
+	for _, r := range figureReadings(f) {
+		if held[r] {
+			return true
+		}
+	}
+	return false
+}
+
+// lowerWords splits text into its lower-cased words of letters.
+func lowerWords(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) })
+}
+
+// stemPrefix is how many leading letters two stems must share to count
+// as one word: derivations of a root ("accrue"/"accrual",
+// "rimborso"/"rimborsabile") keep their first five letters where the
+// stemmers do not bring them together.
+const stemPrefix = 5
+
+// keyIndex holds a text's content keys for lookups that forgive
+// derivation: a key is found when the text holds it or another key with
+// the same first stemPrefix letters.
+type keyIndex struct {
+	keys     map[string]bool
+	prefixes map[string]bool
+}
+
+func newKeyIndex(keys map[string]bool) keyIndex {
+	ix := keyIndex{keys: keys, prefixes: map[string]bool{}}
+	for k := range keys {
+		if p, ok := keyPrefix(k); ok {
+			ix.prefixes[p] = true
+		}
+	}
+	return ix
+}
+
+func (ix keyIndex) has(k string) bool {
+	if ix.keys[k] {
+		return true
+	}
+	p, ok := keyPrefix(k)
+	return ok && ix.prefixes[p]
+}
+
+// hasWord reports whether the index holds any of a word's keys.
+func (ix keyIndex) hasWord(keys []string) bool {
+	return slices.ContainsFunc(keys, ix.has)
+}
+
+// keyPrefix returns the first stemPrefix letters of a key of letters
+// only; false for a shorter key or one holding other characters (codes
+// and names must match whole).
+func keyPrefix(k string) (string, bool) {
+	n := 0
+	for i, r := range k {
+		if !unicode.IsLetter(r) {
+			return "", false
+		}
+		if n == stemPrefix {
+			return k[:i], true
+		}
+		n++
+	}
+	return k, n == stemPrefix
 }

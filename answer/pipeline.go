@@ -1,8 +1,10 @@
 package answer
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -15,6 +17,7 @@ import (
 	"github.com/fonte-rag/fonte/analysis"
 	"github.com/fonte-rag/fonte/chunk"
 	"github.com/fonte-rag/fonte/guard"
+	"github.com/fonte-rag/fonte/ingest"
 )
 
 // Config is how the answer stage turns retrieved hits into an answer.
@@ -63,7 +66,11 @@ func Tokens(s string) int { return (len(s) + 3) / 4 }
 // Ask answers question from hits (best first, as retrieved): it abstains
 // below the floor, fits the context by score within the budget, numbers the
 // sources [1]..[n] in the order presented, generates, and checks the
-// answer's citations and support.
+// answer's citations and support. A model's answer reaches the reader
+// (OnDelta and Answer.Text) without its sentences that state, outside a
+// parenthesised aside, a figure no source holds; when no cited claim is
+// left, the extractive answer replaces it. Its other unsupported
+// sentences are kept and listed in Answer.Unsupported.
 func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string]fonte.Document, cfg Config) (*fonte.Answer, error) {
 	tr := cfg.Trace
 	var t0 time.Time
@@ -173,14 +180,18 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 			return
 		}
 		if tr != nil {
-			tr.Grounding = groundSentences(a.Text, chunks, true)
+			tr.Grounding = groundSentences(a.Text, question, chunks, true)
 			for _, v := range tr.Grounding {
 				if !v.Supported {
 					a.Unsupported = append(a.Unsupported, v.Sentence)
 				}
 			}
 		} else {
-			a.Unsupported = UnsupportedSentences(a.Text, chunks)
+			for _, v := range groundSentences(a.Text, question, chunks, false) {
+				if !v.Supported {
+					a.Unsupported = append(a.Unsupported, v.Sentence)
+				}
+			}
 		}
 	}
 	if cfg.Generator == nil {
@@ -205,29 +216,40 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 		if flagged {
 			onDelta = nil
 		}
-		text, err := cfg.Generator.Generate(ctx, []fonte.Message{{Role: "user", Content: a.Prompt}}, onDelta)
+		// The answer reaches the reader through a gate that leaves out,
+		// sentence by sentence as it streams, what states a figure no
+		// source holds.
+		gate := newSentenceGate(chunks, question, onDelta)
+		text, err := cfg.Generator.Generate(ctx, []fonte.Message{{Role: "user", Content: a.Prompt}}, gate.write)
 		if err != nil {
 			return nil, fmt.Errorf("answer: generating with %s: %w", a.Model, err)
 		}
+		if gate.received() == "" {
+			gate.write(text) // a generator that did not stream
+		}
+		gate.close()
 		a.Text = strings.TrimSpace(text)
 		a.Abstained = IsDontKnow(a.Text)
 		if a.Abstained && tr != nil {
 			tr.AbstainReason = fmt.Sprintf("the generator (%s) answered that it does not know", a.Model)
-		}
-		for i, c := range chunks {
-			s, e := quoteFor(a.Text, i+1, c)
-			a.Citations = append(a.Citations, citation(i+1, c, docs, s, e))
 		}
 		if tr != nil {
 			tr.GenerateTime = since(&t0)
 			tr.Abstained = a.Abstained
 		}
 		ground()
+		cite := func() {
+			a.Citations = nil
+			for i, c := range chunks {
+				s, e := quoteFor(a.Text, i+1, c)
+				a.Citations = append(a.Citations, citation(i+1, c, docs, s, e))
+			}
+		}
+		model := a.Model
 		if reason := InjectionCheck(a, chunks); reason != "" {
 			// The model followed text it was given as material, or
 			// leaked its prompt: the reader gets the offline answer,
 			// which only quotes sentences guard does not flag.
-			model := a.Model
 			extract()
 			ground()
 			if tr != nil {
@@ -236,6 +258,32 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 					tr.AbstainReason = fmt.Sprintf("the answer of %s was refused (%s) and the extractive answerer found no sentence to quote", model, reason)
 				}
 			}
+		} else if len(gate.dropped) > 0 {
+			// Sentences stating a figure that no source holds were left
+			// out; they stay listed as unsupported (Answer.Unsupported
+			// checks the model's answer as it was written). Without a
+			// cited claim left, the reader gets the offline answer.
+			if tr != nil {
+				tr.Removed = gate.dropped
+			}
+			if kept := strings.TrimSpace(gate.kept.String()); citesASource(kept, len(chunks)) {
+				a.Text = kept
+				cite()
+			} else {
+				extract()
+				ground()
+				if tr != nil {
+					tr.Abstained = a.Abstained
+					if a.Abstained {
+						tr.AbstainReason = fmt.Sprintf("every claim of %s stated a figure no source holds, and the extractive answerer found no sentence to quote", model)
+					}
+				}
+				if onDelta != nil {
+					onDelta(a.Text)
+				}
+			}
+		} else {
+			cite()
 		}
 		if flagged && cfg.OnDelta != nil {
 			cfg.OnDelta(a.Text)
@@ -589,13 +637,30 @@ func hasAny(keys, want map[string]bool) bool {
 	return false
 }
 
-// UnsupportedSentences returns the sentences of answer whose content keys
-// are not all found in the sources they cite ([n] markers), or in any
-// source when they cite none. Numbers count as keys, so a changed figure
-// is caught. A sentence of only function words is never flagged.
+// UnsupportedSentences returns the sentences of answer that the sources
+// they cite ([n] markers), or any source when they cite none, do not
+// support (a sentence citing only sources that do not exist is never
+// supported). A sentence is supported when
+//
+//   - every figure it states is held by those sources, written in English
+//     or Italian format ("1,000.50", "1.000,50") or as a number word
+//     ("two", "dieci"): a changed figure is never a paraphrase;
+//   - and at least MinSupport of its other content words are found there,
+//     a word matching inflected and derived forms (stems sharing their
+//     first five letters), so that a person's paraphrase passes and a
+//     sentence taken from another passage does not;
+//   - and the sources it cites hold at least MinEvidence of the evidence
+//     for it: its words that some source holds, weighted by rarity among
+//     the sources (see SentenceVerdict.Evidence). When the answer and
+//     every source checked are in different languages (an Italian answer
+//     from English sources), or the answer is too short to tell its
+//     language (Ask then takes the question's), words cannot be compared
+//     and only figures are.
+//
+// A sentence of only function words, or a refusal, is never flagged.
 func UnsupportedSentences(answer string, chunks []fonte.Chunk) []string {
 	var out []string
-	for _, v := range groundSentences(answer, chunks, false) {
+	for _, v := range groundSentences(answer, "", chunks, false) {
 		if !v.Supported {
 			out = append(out, v.Sentence)
 		}
@@ -603,82 +668,206 @@ func UnsupportedSentences(answer string, chunks []fonte.Chunk) []string {
 	return out
 }
 
+// MinSupport is the share of a sentence's content words (figures aside)
+// that its sources must hold for UnsupportedSentences to count it
+// supported. Half lets a paraphrase use its own words for half of what
+// it says, while a sentence built from another passage's facts shares
+// little beyond the topic's words with the passage it cites.
+const MinSupport = 0.5
+
+// MinEvidence is the share of a sentence's evidence (its content keys
+// that some source holds, weighted by rarity among the sources) that the
+// sources it cites must hold: a sentence whose rare words are in another
+// source than the one it cites was taken from that other source.
+const MinEvidence = 0.5
+
 // groundSentences checks every sentence of answer as UnsupportedSentences
-// describes. Without detail it stops at the first missing key and leaves
-// Score, Missing and the supporting source out.
-func groundSentences(answer string, chunks []fonte.Chunk, detail bool) []SentenceVerdict {
-	var all map[string]bool
-	var per []map[string]bool // each chunk's keys, for the detail
-	keysOf := func(i int) map[string]bool {
-		if per == nil {
-			per = make([]map[string]bool, len(chunks))
-		}
-		if per[i] == nil {
-			per[i] = ContentKeys(chunk.Enriched(chunks[i]))
-		}
-		return per[i]
-	}
+// describes. Without detail it leaves Missing and the supporting source
+// out.
+//
+// question, when known, lends the answer its language when the answer is
+// too short to tell its own. Its figures do not count as held: "Yes, up to
+// 200 euro" to "Can I spend 200 euro?" is flagged unless a source says 200
+// (the gate in Ask lets such a sentence through, flagged).
+func groundSentences(answer, question string, chunks []fonte.Chunk, detail bool) []SentenceVerdict {
+	g := newGrounder(answer, question, chunks)
 	var out []SentenceVerdict
 	for _, s := range Sentences(answer) {
-		v := SentenceVerdict{Sentence: s, Supported: true, Score: 1}
-		keys := ContentKeys(stripCitations(s))
-		if len(keys) == 0 || IsDontKnow(s) {
-			out = append(out, v)
+		out = append(out, g.verdict(s, detail))
+	}
+	return out
+}
+
+// grounder checks sentences of one answer against its sources, keeping
+// each source's keys, figures and language once computed.
+type grounder struct {
+	chunks     []fonte.Chunk
+	answerLang string
+	keys       []keyIndex
+	figures    []map[string]bool
+	langs      []string
+	done       []bool
+}
+
+func newGrounder(answer, question string, chunks []fonte.Chunk) *grounder {
+	lang := ingest.DetectLanguage(question)
+	plain := stripCitations(answer)
+	if l := cmp.Or(ingest.DetectLanguage(plain), shortLanguage(plain)); l != "" {
+		lang = l
+	}
+	return &grounder{chunks: chunks, answerLang: lang,
+		keys: make([]keyIndex, len(chunks)), figures: make([]map[string]bool, len(chunks)),
+		langs: make([]string, len(chunks)), done: make([]bool, len(chunks))}
+}
+
+// source computes what the checks need of chunk i.
+func (g *grounder) source(i int) {
+	if g.done[i] {
+		return
+	}
+	text := chunk.Enriched(g.chunks[i])
+	g.keys[i] = newKeyIndex(ContentKeys(text))
+	g.figures[i] = figureSet(text, true)
+	g.langs[i] = ingest.DetectLanguage(g.chunks[i].Text)
+	g.done[i] = true
+}
+
+// checked returns the 1-based numbers of the sources sentence s is
+// checked against: those it cites that exist (none when it cites only
+// sources that do not), or all when it cites none.
+func (g *grounder) checked(s string) []int {
+	var out []int
+	cited := Citations(s)
+	for _, n := range cited {
+		if n >= 1 && n <= len(g.chunks) {
+			out = append(out, n)
+		}
+	}
+	if len(cited) == 0 {
+		for i := range g.chunks {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}
+
+// verdict checks one sentence.
+func (g *grounder) verdict(s string, detail bool) SentenceVerdict {
+	v := SentenceVerdict{Sentence: s, Supported: true, Score: 1}
+	plain := stripCitations(s)
+	words := contentWords(plain)
+	figures := Figures(listMarkerRe.ReplaceAllString(plain, ""))
+	if len(words) == 0 && len(figures) == 0 || IsDontKnow(s) {
+		return v
+	}
+	v.Checked = true
+	v.Cited = Citations(s)
+	checked := g.checked(s)
+	// Words are compared only when the answer's language is known and
+	// a source checked is in it (or of no language told): an Italian
+	// answer shares few words with its English sources.
+	sameLanguage := len(checked) == 0
+	for _, n := range checked {
+		g.source(n - 1)
+		if g.answerLang != "" && (g.langs[n-1] == "" || g.langs[n-1] == g.answerLang) {
+			sameLanguage = true
+		}
+	}
+	for _, f := range figures {
+		if slices.ContainsFunc(checked, func(n int) bool { return figureHeld(f, g.figures[n-1]) }) {
 			continue
 		}
-		v.Checked = true
-		ctx := map[string]bool{}
-		cited := Citations(s)
-		var checked []int
-		for _, n := range cited {
-			if n >= 1 && n <= len(chunks) {
-				for k := range keysOf(n - 1) {
-					ctx[k] = true
-				}
-				checked = append(checked, n)
+		v.WrongFigures = append(v.WrongFigures, f)
+		anywhere := false
+		for i := range g.chunks {
+			g.source(i)
+			anywhere = anywhere || figureHeld(f, g.figures[i])
+		}
+		if !anywhere {
+			v.Invented = append(v.Invented, f)
+		}
+	}
+	// Evidence: of the keys some source holds, the share the checked
+	// sources hold, each key weighted by how few sources hold it (a word
+	// every source has says nothing about which one supports the
+	// sentence).
+	found, evidence, held := 0, 0.0, 0.0
+	for _, w := range words {
+		ok, df := false, 0
+		for i := range g.chunks {
+			g.source(i)
+			if g.keys[i].hasWord(w) {
+				df++
 			}
 		}
-		if len(cited) == 0 {
-			if all == nil {
-				all = map[string]bool{}
-				for i := range chunks {
-					for k := range keysOf(i) {
-						all[k] = true
-					}
-				}
-			}
-			ctx = all
-			for i := range chunks {
-				checked = append(checked, i+1)
+		for _, n := range checked {
+			if g.keys[n-1].hasWord(w) {
+				ok = true
+				break
 			}
 		}
-		for k := range keys {
-			if !ctx[k] {
-				v.Supported = false
-				if !detail {
-					break
-				}
-				v.Missing = append(v.Missing, k)
+		if df > 0 {
+			weight := math.Log(1 + float64(len(g.chunks))/float64(df))
+			evidence += weight
+			if ok {
+				held += weight
 			}
 		}
-		if detail {
-			v.Cited = cited
-			slices.Sort(v.Missing)
-			v.Score = float64(len(keys)-len(v.Missing)) / float64(len(keys))
-			most := 0
-			for _, n := range checked {
-				shared := 0
-				for k := range keys {
-					if keysOf(n - 1)[k] {
-						shared++
-					}
-				}
-				if shared > most {
-					most, v.Source, v.ChunkID = shared, n, chunks[n-1].ID
+		if ok {
+			found++
+		} else if detail {
+			v.Missing = append(v.Missing, w...)
+		}
+	}
+	if len(words) > 0 {
+		v.Score = float64(found) / float64(len(words))
+	}
+	v.Evidence = 1
+	if evidence > 0 {
+		v.Evidence = held / evidence
+	}
+	v.Supported = len(v.WrongFigures) == 0 && len(checked) > 0 &&
+		(!sameLanguage || v.Score >= MinSupport && v.Evidence >= MinEvidence)
+	if detail {
+		slices.Sort(v.Missing)
+		most := 0
+		for _, n := range checked {
+			shared := 0
+			for _, w := range words {
+				if g.keys[n-1].hasWord(w) {
+					shared++
 				}
 			}
+			if shared > most {
+				most, v.Source, v.ChunkID = shared, n, g.chunks[n-1].ID
+			}
 		}
-		out = append(out, v)
+	}
+	return v
+}
+
+// contentWords returns the content words of text, each as its content
+// keys (its English and Italian stems), leaving out keys with digits,
+// which are checked as figures; a word is found when any of its keys is,
+// so a word one analysis stems and the other does not counts once.
+func contentWords(text string) [][]string {
+	var out [][]string
+	seen := map[string]bool{}
+	for _, f := range strings.Fields(text) {
+		var keys []string
+		for k := range ContentKeys(f) {
+			if strings.IndexFunc(k, unicode.IsDigit) < 0 {
+				keys = append(keys, k)
+			}
+		}
+		if len(keys) == 0 {
+			continue
+		}
+		slices.Sort(keys)
+		if id := strings.Join(keys, " "); !seen[id] {
+			seen[id] = true
+			out = append(out, keys)
+		}
 	}
 	return out
 }
@@ -710,4 +899,159 @@ func quoteFor(answer string, n int, c fonte.Chunk) (int, int) {
 		}
 	}
 	return bs, be
+}
+
+// shortLanguage tells English from Italian in a text too short for
+// ingest.DetectLanguage ("Ctrl-A seguito da un tasto"): the language
+// with more of its function words that are not the other's; "" on a tie.
+func shortLanguage(text string) string {
+	en, it := 0, 0
+	for _, w := range lowerWords(text) {
+		e, i := analysis.LuceneEnglishStopWords.Has(w), analysis.ItalianStopWords.Has(w)
+		switch {
+		case e && !i:
+			en++
+		case i && !e:
+			it++
+		}
+	}
+	switch {
+	case en > it:
+		return "en"
+	case it > en:
+		return "it"
+	}
+	return ""
+}
+
+// listMarkerRe matches a list item's number ("1. ", "2) ") at the start of
+// a line, which is not a figure the sources must hold.
+var listMarkerRe = regexp.MustCompile(`(?m)^\s*\d{1,2}[.)](?:\s+|$)`)
+
+// asideRe matches a parenthesised aside (not nested).
+var asideRe = regexp.MustCompile(`\([^()]*\)`)
+
+// citesASource reports whether text cites one of the sources 1..n.
+func citesASource(text string, n int) bool {
+	return slices.ContainsFunc(Citations(text), func(c int) bool { return c >= 1 && c <= n })
+}
+
+// sentenceGate passes a model's answer on as it streams, one sentence at
+// a time once the next has begun, and leaves out the sentences that state,
+// outside a parenthesised aside, a figure that the sources they cite do
+// not hold (any source, for a sentence that cites none; in any format: see
+// Figures), so the reader never sees such a figure, not even while the
+// answer streams.
+type sentenceGate struct {
+	figures []map[string]bool // the figures each source holds
+	all     map[string]bool   // the figures any source holds
+	given   map[string]bool   // the figures of the question
+	out     func(string)      // receives the text passed on; may be nil
+	buf     strings.Builder   // the text received
+	done    int               // bytes of buf decided on
+	kept    strings.Builder   // the text passed on
+	dropped []string          // the sentences left out
+}
+
+// newSentenceGate returns a gate for an answer to question from chunks.
+// The question's figures are let through, since an answer may restate
+// what the asker said ("with 5 years of service …"); they are still
+// flagged when the sources do not hold them (UnsupportedSentences).
+func newSentenceGate(chunks []fonte.Chunk, question string, out func(string)) *sentenceGate {
+	g := &sentenceGate{all: map[string]bool{}, given: figureSet(question, true), out: out}
+	for _, c := range chunks {
+		fs := figureSet(chunk.Enriched(c), true)
+		g.figures = append(g.figures, fs)
+		for f := range fs {
+			g.all[f] = true
+		}
+	}
+	return g
+}
+
+// received is the text received so far.
+func (g *sentenceGate) received() string { return g.buf.String() }
+
+// write receives a piece of the answer.
+func (g *sentenceGate) write(s string) {
+	g.buf.WriteString(s)
+	g.decide(false)
+}
+
+// close decides on the rest of the answer.
+func (g *sentenceGate) close() { g.decide(true) }
+
+// decide passes on or leaves out every sentence that is complete: all but
+// the last before the end, and all at the end. A sentence followed only
+// by the start of a citation marker ("… days. [") may still take the
+// marker, so it waits.
+func (g *sentenceGate) decide(final bool) {
+	rest := g.buf.String()[g.done:]
+	spans := sentenceSpans(rest)
+	n := len(spans)
+	if !final {
+		n--
+		if n > 0 && citationPrefix(rest[spans[n][0]:]) {
+			n--
+		}
+	}
+	for i := 0; i < n; i++ {
+		start, end := 0, len(rest)
+		if i > 0 {
+			start = spans[i][0]
+		}
+		if i+1 < len(spans) {
+			end = spans[i+1][0]
+		}
+		if s := rest[spans[i][0]:spans[i][1]]; g.invents(s) {
+			g.dropped = append(g.dropped, s)
+			continue
+		}
+		g.kept.WriteString(rest[start:end])
+		if g.out != nil {
+			g.out(rest[start:end])
+		}
+	}
+	switch {
+	case n <= 0:
+	case n < len(spans):
+		g.done += spans[n][0]
+	default:
+		g.done += len(rest)
+	}
+}
+
+// invents reports whether sentence s states, outside its parenthesised
+// asides, a figure in digits that the sources it cites do not hold. A figure in an aside
+// is context rather than the answer; it is only flagged
+// (UnsupportedSentences).
+func (g *sentenceGate) invents(s string) bool {
+	held := g.all
+	if cited := Citations(s); len(cited) > 0 {
+		held = map[string]bool{}
+		for _, n := range cited {
+			if n >= 1 && n <= len(g.figures) {
+				maps.Copy(held, g.figures[n-1])
+			}
+		}
+	}
+	s = asideRe.ReplaceAllString(listMarkerRe.ReplaceAllString(stripCitations(s), ""), " ")
+	// Numerals only: a number word ("you have two options") is as often
+	// a casual count as a figure copied from the sources, so it is only
+	// flagged (UnsupportedSentences).
+	for _, f := range numeralRe.FindAllString(s, -1) {
+		if !figureHeld(f, held) && !figureHeld(f, g.given) {
+			return true
+		}
+	}
+	return false
+}
+
+// citationPrefix reports whether s could be the start of a citation
+// marker still being written: "[", then only digits, commas and spaces.
+func citationPrefix(s string) bool {
+	if s == "" || s[0] != '[' || len(s) > 64 {
+		return false
+	}
+	return strings.Trim(s[1:], "0123456789, ") == ""
 }

@@ -19,6 +19,9 @@ type Trace struct {
 	// Grounding has one verdict per sentence of the answer (Sentences);
 	// nil when the answer abstained (nothing is checked then).
 	Grounding []SentenceVerdict `json:"grounding,omitempty"`
+	// Removed are the sentences of a model's answer left out because
+	// they state a figure no source holds (see Ask).
+	Removed []string `json:"removed,omitempty"`
 	// Abstained is the answer's final word, and AbstainReason why: below
 	// the floor, no hits, or the answerer declined after the floor let
 	// the question through.
@@ -79,11 +82,24 @@ type SentenceVerdict struct {
 	// sentence's keys (0 and "" when none holds any).
 	Source  int    `json:"source,omitempty"`
 	ChunkID string `json:"chunk_id,omitempty"`
-	// Score is the share of the sentence's content keys found in the
-	// sources checked; a sentence is supported only at 1.
+	// Score is the share of the sentence's content words (figures aside)
+	// found in the sources checked, a word found when any of its keys
+	// is; a sentence is supported from MinSupport on (see
+	// UnsupportedSentences).
 	Score float64 `json:"score"`
+	// Evidence is the share of the sentence's content words held by some
+	// source that the sources checked hold, each weighted by its rarity
+	// among the sources (ln(1 + sources/sources holding it)); a sentence
+	// is supported from MinEvidence on.
+	Evidence float64 `json:"evidence"`
 	// Missing are the content keys not found, sorted.
 	Missing []string `json:"missing,omitempty"`
+	// WrongFigures are the figures the sentence states that the sources
+	// checked do not hold in any format, and Invented those of them that
+	// no source given holds: a model's sentence with an invented figure
+	// is removed from its answer (see Ask).
+	WrongFigures []string `json:"wrong_figures,omitempty"`
+	Invented     []string `json:"invented_figures,omitempty"`
 }
 
 // fitNote records one step of a fit for a trace.
