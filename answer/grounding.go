@@ -229,10 +229,10 @@ func figureReadings(f string) []string {
 	return out
 }
 
-// numberWords are the English and Italian words for figures that a
+// spelledFigures are the English and Italian words for figures that a
 // source may write out ("two weeks", "dieci giorni"); "one", "uno" and
 // "un" are left out, being also pronouns and articles.
-var numberWords = map[string]string{
+var spelledFigures = map[string]string{
 	"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "10",
 	"eleven": "11", "twelve": "12", "fifteen": "15", "twenty": "20", "thirty": "30", "forty": "40", "fifty": "50",
 	"hundred": "100", "thousand": "1000", "dozen": "12",
@@ -275,7 +275,7 @@ func figureSet(text string, words bool) map[string]bool {
 	}
 	if words {
 		for _, w := range lowerWords(text) {
-			if d, ok := numberWords[w]; ok {
+			if d, ok := spelledFigures[w]; ok {
 				out[d] = true
 			}
 			if d, ok := sourceNumberWords[w]; ok {
@@ -291,7 +291,7 @@ func figureSet(text string, words bool) map[string]bool {
 func Figures(text string) []string {
 	out := numeralRe.FindAllString(text, -1)
 	for _, w := range lowerWords(text) {
-		if _, ok := numberWords[w]; ok && !ambiguousNumberWords[w] {
+		if _, ok := spelledFigures[w]; ok && !ambiguousNumberWords[w] {
 			out = append(out, w)
 		}
 	}
@@ -301,7 +301,7 @@ func Figures(text string) []string {
 // figureHeld reports whether figure f (as Figures returns it) is among
 // the readings held.
 func figureHeld(f string, held map[string]bool) bool {
-	if d, ok := numberWords[f]; ok {
+	if d, ok := spelledFigures[f]; ok {
 		return held[d]
 	}
 	for _, r := range figureReadings(f) {
