@@ -55,6 +55,9 @@ type Trace struct {
 	// Grounding is the verdict on each sentence of the answer; empty when
 	// it abstained.
 	Grounding []SentenceVerdict `json:"grounding,omitempty"`
+	// Removed are the sentences of a model's answer left out because they
+	// state a figure no cited source holds.
+	Removed []string `json:"removed,omitempty"`
 	// Abstained tells whether the answer is "I don't know", and
 	// AbstainReason why (the floor, or the answerer declining).
 	Abstained     bool   `json:"abstained"`
@@ -134,6 +137,6 @@ func (t *Trace) answer(at *answer.Trace) {
 		t.stage("generate", at.GenerateTime)
 		t.stage("grounding_check", at.GroundingTime)
 	}
-	t.Fit, t.Prompt, t.Grounding = at.Fit, at.Prompt, at.Grounding
+	t.Fit, t.Prompt, t.Grounding, t.Removed = at.Fit, at.Prompt, at.Grounding, at.Removed
 	t.Abstained, t.AbstainReason = at.Abstained, at.AbstainReason
 }

@@ -391,3 +391,24 @@ func TestTraceAskGenerator(t *testing.T) {
 		t.Fatalf("the prompt lacks the first source")
 	}
 }
+
+// TestTraceRemovedSentence: a sentence of a model's answer stating a
+// figure no cited source holds is left out of the answer and named in the
+// trace.
+func TestTraceRemovedSentence(t *testing.T) {
+	ctx := context.Background()
+	e, _ := handbook(t)
+	invented := "Part-time employees accrue 97 working days of annual leave [1]."
+	e.settings.Generator = fixed{"Full-time employees accrue 26 working days of annual leave [1]. " + invented}
+	var tr Trace
+	a, err := e.Ask(ctx, "How many vacation days do I get in a year if I work full time?", AskOptions{SearchOptions: SearchOptions{Trace: &tr}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Abstained || strings.Contains(a.Text, "97") || !strings.Contains(a.Text, "26 working days") {
+		t.Fatalf("answer %q: the invented figure should be left out, the supported sentence kept", a.Text)
+	}
+	if !slices.ContainsFunc(tr.Removed, func(s string) bool { return strings.Contains(s, "97 working days") }) {
+		t.Fatalf("trace removed %q, want the sentence with 97", tr.Removed)
+	}
+}
