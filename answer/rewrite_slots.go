@@ -42,7 +42,9 @@ func replaceSlot(fw, pw []word, ps []phrase) ([]word, bool) {
 	}
 	fragHasDet := isDeterminer(body[0])
 	// replacement writes the fragment where phrase k of the previous
-	// query (with its "of" chain when chain) stood.
+	// query (with its "of" chain when chain) stood. When the fragment is
+	// another thing (chain), a rate ("per night", "a notte") was the
+	// replaced thing's and does not carry over to it.
 	replacement := func(k int, chain bool) []word {
 		p := ps[k]
 		end := p.end
@@ -68,7 +70,10 @@ func replaceSlot(fw, pw []word, ps []phrase) ([]word, bool) {
 			}
 			mid = append(mid, body...)
 		}
-		return cat(pw[:p.start], mid, pw[end:])
+		if !chain {
+			return cat(pw[:p.start], mid, pw[end:])
+		}
+		return cat(withoutRates(pw[:p.start]), mid, withoutRates(pw[end:]))
 	}
 	// The phrase that holds the fragment's head noun: the fragment's
 	// words take the place of the ones around it ("part-time" for
@@ -379,5 +384,21 @@ func lowerOpening(ws []word) []word {
 	}
 	out := append([]word{}, ws...)
 	out[0].text = out[0].lower
+	return out
+}
+
+// withoutRates drops the rates of ws: "per" (or Italian "a", "al",
+// "alla", "ogni") before a time unit.
+func withoutRates(ws []word) []word {
+	var out []word
+	for i := 0; i < len(ws); i++ {
+		l := strings.TrimRight(ws[i].lower, "'’")
+		rate := l == "per" || l == "ogni" || ws[i].italian && (l == "a" || l == "al" || l == "alla" || l == "all")
+		if rate && i+1 < len(ws) && timeUnits[ws[i+1].lower] {
+			i++
+			continue
+		}
+		out = append(out, ws[i])
+	}
 	return out
 }

@@ -38,9 +38,11 @@ func TestRewriteHeuristicRewritesFollowUps(t *testing.T) {
 	cases := []struct {
 		prev, q, want string
 	}{
-		// A fragment takes the place of the phrase it replaces.
-		{"How much can I spend per night on a hotel in Berlin?", "And for meals?", "How much can I spend per night for meals in Berlin?"},
-		{"Quanto posso spendere a notte per un albergo a Parigi?", "E per i pasti?", "Quanto posso spendere a notte per i pasti a Parigi?"},
+		// A fragment takes the place of the phrase it replaces; the rate
+		// of the replaced thing goes with it, the place stays.
+		{"How much can I spend per night on a hotel in Berlin?", "And for meals?", "How much can I spend for meals in Berlin?"},
+		{"Quanto posso spendere a notte per un albergo a Parigi?", "E per i pasti?", "Quanto posso spendere per i pasti a Parigi?"},
+		{"How much can I spend per night on a hotel in Berlin?", "And in Paris?", "How much can I spend per night on a hotel in Paris?"},
 		{"When can employees book a taxi?", "What about contractors?", "When can contractors book a taxi?"},
 		{"How many vacation days do full-time staff get?", "And part-time staff?", "How many vacation days do part-time staff get?"},
 		{"Qual è l'orario della biblioteca di Padova?", "E Verona?", "Qual è l'orario della biblioteca di Verona?"},
