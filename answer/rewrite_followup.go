@@ -175,6 +175,12 @@ func findAnaphor(ws []word) int {
 			}
 		case "quello", "quella", "quelli", "quelle":
 			return i
+		case "one":
+			// "a domestic one": "one" stands for a noun after its
+			// modifier; elsewhere it is the number.
+			if i > 0 && isContent(ws[i-1]) && !isNumber(ws[i-1]) {
+				return i
+			}
 		case "lo", "la", "le":
 			if isClitic(ws, i) && !namedBefore(ws[:i]) {
 				return i

@@ -214,7 +214,10 @@ func resolve(ws []word, a int, pw []word, ps []phrase) ([]word, bool) {
 			verb := word{text: stem, lower: strings.ToLower(stem)}
 			return cat(ws[:a], []word{verb}, withChain(pw, ps, k), ws[a+1:]), true
 		}
-	case pron == "quello" || pron == "quella" || pron == "quelli" || pron == "quelle" || pron == "ones":
+	case pron == "quello" || pron == "quella" || pron == "quelli" || pron == "quelle" || pron == "ones" || pron == "one":
+		if pron == "one" || pron == "ones" {
+			k = modifiedPhrase(ws, a, pw, ps, k)
+		}
 		if k >= 0 {
 			return headWithModifiers(ws, a, pw, ps, k)
 		}
@@ -281,7 +284,7 @@ func afterVerb(ws []word, a int, np, _ []word) []word {
 // query's phrase, with the follow-up's modifiers in place of its own.
 func headWithModifiers(ws []word, a int, pw []word, ps []phrase, k int) ([]word, bool) {
 	p := ps[k]
-	english := ws[a].lower == "ones"
+	english := ws[a].lower == "ones" || ws[a].lower == "one"
 	var mods []word
 	modStart, modEnd := a, 0
 	if english {
@@ -299,15 +302,22 @@ func headWithModifiers(ws []word, a int, pw []word, ps []phrase, k int) ([]word,
 	if p.prep != "" {
 		detStart++
 	}
+	det := pw[detStart:p.content]
+	if english && modStart > 0 && isDeterminer(ws[modStart-1]) && len(mods) > 0 {
+		// The follow-up's own article: "a domestic one" is "a domestic
+		// trip", not "an domestic trip".
+		modStart--
+		det = ws[modStart : modStart+1]
+	}
 	head := pw[p.content]
 	if english {
 		head = pw[p.end-1]
 	}
 	var np []word
 	if english {
-		np = cat(pw[detStart:p.content], mods, []word{head})
+		np = cat(det, mods, []word{head})
 	} else {
-		np = cat(pw[detStart:p.content], []word{head}, mods)
+		np = cat(det, []word{head}, mods)
 	}
 	if len(mods) == 0 {
 		np = withChain(pw, ps, k)
@@ -401,4 +411,31 @@ func withoutRates(ws []word) []word {
 		out = append(out, ws[i])
 	}
 	return out
+}
+
+// modifiedPhrase picks the phrase an English "ADJ one(s)" replaces the
+// adjective of: one whose own head has an adjective before it, when the
+// follow-up's modifier is an adjective ("a domestic one" for "an
+// international trip", not "a travel authorisation"); else k.
+func modifiedPhrase(ws []word, a int, pw []word, ps []phrase, k int) int {
+	if a == 0 || !adjectival(ws[a-1].lower) {
+		return k
+	}
+	for j, p := range ps {
+		if !p.verb && p.end-p.content >= 2 && adjectival(pw[p.end-2].lower) {
+			return j
+		}
+	}
+	return k
+}
+
+// adjectival reports an English word with an adjective's ending:
+// "international", "domestic", "weekly", "expensive".
+func adjectival(w string) bool {
+	for _, s := range []string{"al", "ic", "ive", "ous", "ful", "ent", "ant", "ary", "able", "ible", "less", "ly", "ern", "ish"} {
+		if len(w) > len(s)+2 && strings.HasSuffix(w, s) {
+			return true
+		}
+	}
+	return false
 }

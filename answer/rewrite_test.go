@@ -49,6 +49,7 @@ func TestRewriteHeuristicRewritesFollowUps(t *testing.T) {
 		{"What is the response time for a P1 ticket?", "And P3?", "What is the response time for a P3 ticket?"},
 		{"Per quanto tempo si tengono i log settimanali?", "E quelli annuali?", "Per quanto tempo si tengono i log annuali?"},
 		{"Quanti giorni spettano per il matrimonio?", "Per un lutto invece?", "Quanti giorni spettano per un lutto?"},
+		{"How many days before an international flight must I check in online?", "And for a domestic one?", "How many days before a domestic flight must I check in online?"},
 		{"How do I ship a parcel to Milan?", "And to Rome?", "How do I ship a parcel to Rome?"},
 		{"How long must a passphrase be?", "And for service accounts?", "How long must a passphrase be for service accounts?"},
 		// A pronoun is replaced by the phrase it points to.
