@@ -174,20 +174,14 @@ func withChain(ws []word, ps []phrase, k int) []word {
 		end = ps[j].end
 	}
 	start := ps[k].start
-	if ps[k].prep != "" && ps[k].class != "of" {
-		start++
-	}
-	if ps[k].class == "of" {
-		// "of annual leave" is named without its "of".
-		start++
-		if !ps[k].det {
-			return ws[start:end]
-		}
-		if lw := strings.TrimRight(ws[ps[k].start].lower, "'’"); fusedPrepositions[lw] != "" {
-			// "della nota" is named "la nota"? Keep it whole: the fused
-			// form cannot be split without knowing the gender.
-			return ws[ps[k].start:end]
-		}
+	_, fused := fusedPrepositions[strings.TrimRight(ws[start].lower, "'’")]
+	switch {
+	case ps[k].prep == "":
+	case ps[k].class == "of" && fused:
+		// "della nota spese" stays whole: a fused article cannot be
+		// told from its preposition without knowing the noun's gender.
+	default:
+		start++ // "on a hotel" and "of annual leave" are named without it
 	}
 	return ws[start:end]
 }

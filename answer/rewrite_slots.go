@@ -196,11 +196,11 @@ func resolve(ws []word, a int, pw []word, ps []phrase) ([]word, bool) {
 			}
 		}
 		if k >= 0 {
-			return afterVerb(ws, a, withChain(pw, ps, k), nil), true
+			return afterVerb(ws, a, withChain(pw, ps, k)), true
 		}
 	case pron == "lo" || pron == "la" || pron == "le" || pron == "li":
 		if k >= 0 {
-			return afterVerb(ws, a, withChain(pw, ps, k), nil), true
+			return afterVerb(ws, a, withChain(pw, ps, k)), true
 		}
 	case hasEncliticEnding(pron):
 		if k >= 0 {
@@ -264,7 +264,7 @@ func resolve(ws []word, a int, pw []word, ps []phrase) ([]word, bool) {
 // phrase it stands for after the verb it belongs to: "chi la approva?" →
 // "chi approva la nota spese?", "dove la devo copiare…?" → "dove devo
 // copiare la chiave…?".
-func afterVerb(ws []word, a int, np, _ []word) []word {
+func afterVerb(ws []word, a int, np []word) []word {
 	rest := append([]word{}, ws[a+1:]...)
 	j := 0
 	for j < len(rest) && (auxiliaries[rest[j].lower] || rest[j].lower == "non") {
