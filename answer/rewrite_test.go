@@ -110,3 +110,27 @@ func TestRewriteAsksTheModel(t *testing.T) {
 		t.Errorf("without a model: %q", got)
 	}
 }
+
+// FuzzRewriteHeuristic checks that any pair of previous query and
+// follow-up gives a query without panicking, that a question with no
+// history is returned trimmed, and that the rewrite is never empty for a
+// non-empty question.
+func FuzzRewriteHeuristic(f *testing.F) {
+	for _, s := range [][2]string{
+		{"How much can I spend per night on a hotel in London?", "And for meals?"},
+		{"?", "?"}, {"'", "l'"}, {"E la?", "la"}, {"it", "ne"}, {"one", "a one"}, {"quelli", "E quelli"},
+		{"Quanti ne?", "Quanti ne posso?"}, {"— —", "How long — ?"}, {"per notte a", "e per"}, {"dall'", "fuori dall'"},
+		{"Can I extend it?", "prorogarlo"}, {"Is it?", "there"}, {"SEV1", "SEV2"}, {"and", "and if"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, prev, q string) {
+		if got := RewriteHeuristic(nil, q); got != strings.TrimSpace(q) {
+			t.Fatalf("no history: %q -> %q", q, got)
+		}
+		got := RewriteHeuristic(turn(prev), q)
+		if strings.TrimSpace(q) != "" && strings.TrimSpace(got) == "" && strings.TrimSpace(prev) != "" {
+			t.Fatalf("after %q, %q was rewritten to nothing", prev, q)
+		}
+	})
+}
