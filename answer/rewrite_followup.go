@@ -125,7 +125,7 @@ func framed(ws []word) bool {
 	}
 	for i, w := range ws {
 		switch {
-		case questionWords[w.lower] || auxiliaries[w.lower]:
+		case questionWords[w.lower] || auxiliaries[w.lower] || impersonalOpeners[w.lower]:
 			return true
 		case i < 2 && (prepositionOf(w) != "" || w.lower == "up"):
 			continue

@@ -107,6 +107,9 @@ func replaceSlot(fw, pw []word, ps []phrase) ([]word, bool) {
 			if i == 0 || !isContent(pw1) && !isNumber(pw1) || inVerb(ps, i) {
 				continue
 			}
+			if ordinals[w.lower] && ordinals[pw1.lower] {
+				return cat(pw[:i], []word{w}, pw[i+1:]), true // "the third" floor
+			}
 			same := isCode(w) && isCode(pw1) || isNumber(w) && isNumber(pw1) ||
 				isCapitalised(w) && !isCode(w) && isCapitalised(pw1) && !isCode(pw1) ||
 				fragPrep == nil && !fragHasDet && isPlural(w) && isPlural(pw1) && !isCapitalised(pw1) && !inAsked(ps, i)
@@ -123,6 +126,16 @@ func replaceSlot(fw, pw []word, ps []phrase) ([]word, bool) {
 			}
 			return cat(pw[:i], []word{w}, pw[i+1:]), true
 		}
+	}
+	// A time ("e il sabato?") takes the place of the previous one, or is
+	// added.
+	if allTime(content) {
+		for k, p := range ps {
+			if allTime(pw[p.content:p.end]) {
+				return replacement(k, false), true
+			}
+		}
+		return cat(pw, fw), true
 	}
 	// The phrase of the same kind of preposition.
 	if fragPrep != nil || prepositionOf(fw[0]) != "" {
@@ -438,4 +451,14 @@ func adjectival(w string) bool {
 		}
 	}
 	return false
+}
+
+// allTime reports whether every word of ws names a time (timeWords).
+func allTime(ws []word) bool {
+	for _, w := range ws {
+		if !timeWords[w.lower] {
+			return false
+		}
+	}
+	return len(ws) > 0
 }

@@ -50,6 +50,9 @@ func TestRewriteHeuristicRewritesFollowUps(t *testing.T) {
 		{"Per quanto tempo si tengono i log settimanali?", "E quelli annuali?", "Per quanto tempo si tengono i log annuali?"},
 		{"Quanti giorni spettano per il matrimonio?", "Per un lutto invece?", "Quanti giorni spettano per un lutto?"},
 		{"How many days before an international flight must I check in online?", "And for a domestic one?", "How many days before a domestic flight must I check in online?"},
+		{"Where is the printer on the second floor?", "And on the fourth?", "Where is the printer on the fourth floor?"},
+		{"Quali sono gli orari della biblioteca?", "E la domenica?", "Quali sono gli orari della biblioteca la domenica?"},
+		{"Quando apre la piscina d'estate?", "E d'inverno?", "Quando apre la piscina d'inverno?"},
 		{"How do I ship a parcel to Milan?", "And to Rome?", "How do I ship a parcel to Rome?"},
 		{"How long must a passphrase be?", "And for service accounts?", "How long must a passphrase be for service accounts?"},
 		// A pronoun is replaced by the phrase it points to.
@@ -65,6 +68,7 @@ func TestRewriteHeuristicRewritesFollowUps(t *testing.T) {
 		// previous one.
 		{"Can a manager read the mailbox of someone who left?", "How long?", "How long — can a manager read the mailbox of someone who left?"},
 		{"Come si rinnova il contratto di affitto?", "Quanto costa?", "Quanto costa — come si rinnova il contratto di affitto?"},
+		{"Come si configura la VPN su Linux?", "Serve un certificato?", "Serve un certificato — come si configura la VPN su Linux?"},
 	}
 	for _, c := range cases {
 		if got := RewriteHeuristic(turn(c.prev), c.q); got != c.want {

@@ -184,6 +184,22 @@ var (
 	// notte"), which a follow-up keeps rather than replaces.
 	timeUnits = set(`night nights day days week weeks month months year years hour hours minute minutes time times period periods periodo tempo
 		notte notti giorno giorni settimana settimane mese mesi anno anni ora ore minuto minuti volta volte`)
+	// impersonalOpeners open an Italian question as an auxiliary does:
+	// "serve una password?", "bisogna prenotare?".
+	impersonalOpeners = set(`serve servono bisogna occorre occorrono basta conviene`)
+	// ordinals are numbers written as words: "the third" takes the place
+	// of "the second floor"'s "second".
+	ordinals = set(`first second third fourth fifth sixth seventh eighth ninth tenth last
+		primo prima secondo seconda terzo terza quarto quarta quinto quinta sesto sesta ultimo ultima`)
+	// timeWords name days, months, parts of the day and seasons: a
+	// fragment of them ("e il sabato?") says when, and is added to the
+	// previous question unless it names a time of its own.
+	timeWords = set(`monday tuesday wednesday thursday friday saturday sunday weekend weekends weekday weekdays
+		january february march april may june july august september october november december
+		morning mornings afternoon afternoons evening evenings night nights summer winter spring autumn holidays
+		lunedì martedì mercoledì giovedì venerdì sabato domenica festivi festivo feriali feriale
+		gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre novembre dicembre
+		mattina mattino pomeriggio sera notte estate inverno primavera autunno`)
 	// predicateAdjectives end an English "is X open?" question: the
 	// adjective is not part of the noun phrase before it.
 	predicateAdjectives = set(`open closed valid available due allowed possible needed required kept paid free mandatory
@@ -212,7 +228,7 @@ var englishFunction = analysis.NewWordSet(strings.Fields(`i me my myself we us o
 // function word of either language, a question word or a pronoun.
 func isContent(w word) bool {
 	l := strings.Trim(w.lower, "'’")
-	if l == "" || functionWords.Has(l) || questionWords[l] || auxiliaries[l] || determiners[l] ||
+	if l == "" || functionWords.Has(l) || w.elided && italianElisions[l] || questionWords[l] || auxiliaries[l] || determiners[l] ||
 		plainVerbs[l] || prepositionOf(w) != "" || subjectPronouns[l] {
 		return false
 	}
@@ -228,6 +244,9 @@ func prepositionOf(w word) string {
 	}
 	if p, ok := fusedPrepositions[l]; ok {
 		return p
+	}
+	if l == "d" && w.elided {
+		return "di" // "d'estate"
 	}
 	if _, ok := prepositionClass[l]; ok {
 		return l
