@@ -46,13 +46,15 @@ func Rewrite(ctx context.Context, history []fonte.Message, question string, gen 
 // history's last user turn) and its own words:
 //
 //   - a fragment takes the place of the matching phrase of the previous
-//     query: the phrase that shares its words ("part-time employees" for
-//     "full-time employees"), the name or code of the same shape
-//     ("Trieste" for "Bologna", "SEV2" for "SEV1"), the phrase of the same
-//     kind of preposition ("for meals" for "on a hotel", "per i pasti" for
-//     "per un hotel"), or the noun phrase asked about; the rest of the
-//     previous query stays ("How much can I spend per night on meals in
-//     London?"); a fragment that replaces nothing is added to it;
+//     query: the phrase that shares its head noun ("part-time employees"
+//     for "full-time employees"), the name, code, number or ordinal of the
+//     same shape ("Trieste" for "Bologna", "SEV2" for "SEV1"), the time
+//     ("il sabato"), the phrase of the same kind of preposition ("for
+//     meals" for "on a hotel", "per i pasti" for "per un hotel"), or the
+//     noun phrase asked about; the rest of the previous query stays, but
+//     for the rate of a replaced thing ("How much can I spend per night on
+//     a hotel in London?" → "How much can I spend for meals in London?");
+//     a fragment that replaces nothing is added to it;
 //   - a pronoun ("it", "they", "la", "li", "ne", "quello") is replaced by
 //     the noun phrase the previous query was about ("Can I extend the
 //     bypass code?", "Chi approva la nota spese?");
