@@ -125,28 +125,6 @@ func TestAskBudgetSelectsByScore(t *testing.T) {
 	}
 }
 
-func TestRewriteHeuristic(t *testing.T) {
-	h := []fonte.Message{{Role: "user", Content: "How long do refunds take?"}, {Role: "assistant", Content: "Five working days [1]."}}
-	cases := map[string]string{
-		"and for international?":                         "How long do refunds take? (and for international?)",
-		"how long does it take to process?":              "How long do refunds take? (how long does it take to process?)",
-		"who approves purchases over five hundred euros": "who approves purchases over five hundred euros",
-		"e per l'estero?":                                "How long do refunds take? (e per l'estero?)",
-	}
-	for q, want := range cases {
-		if got := RewriteHeuristic(h, q); got != want {
-			t.Errorf("%q -> %q, want %q", q, got, want)
-		}
-	}
-	if got, _ := Rewrite(context.Background(), nil, "first question", nil); got != "first question" {
-		t.Errorf("no history: %q", got)
-	}
-	gen := &scripted{text: "How long do international refunds take?"}
-	if got, err := Rewrite(context.Background(), h, "and for international?", gen); err != nil || got != gen.text {
-		t.Errorf("model rewrite %q %v", got, err)
-	}
-}
-
 func TestIsDontKnow(t *testing.T) {
 	for s, want := range map[string]bool{"I don't know.": true, "i do not know": true, "Non lo so.": true, "I don't know, sorry": true, "I know": false, "Refunds take 5 days.": false} {
 		if IsDontKnow(s) != want {

@@ -104,11 +104,13 @@ func (o AskOutput) text() string {
 	if o.Abstained {
 		fmt.Fprintf(&b, "ABSTAINED: the documents do not answer this question (best relevance %.2f, below the floor %.2f). Do not answer it from them.\n%s\n",
 			o.Relevance, o.Floor, o.Answer)
+		searched(&b, o)
 		if len(o.Citations) > 0 {
 			b.WriteString("\nNearest passages:\n")
 		}
 	} else {
 		fmt.Fprintf(&b, "%s\n", o.Answer)
+		searched(&b, o)
 		if len(o.Citations) > 0 {
 			b.WriteString("\nSources:\n")
 		}
@@ -133,6 +135,14 @@ func (o AskOutput) text() string {
 		fmt.Fprintf(&b, "warning: not supported by the cited sources: %s\n", s)
 	}
 	return b.String()
+}
+
+// searched writes the query searched when the history rewrote the
+// question into another, so the client can tell what was answered.
+func searched(b *strings.Builder, o AskOutput) {
+	if o.Query != "" && o.Query != o.Question {
+		fmt.Fprintf(b, "Searched: %s\n", o.Query)
+	}
 }
 
 // progress streams the answer as it is generated to a client that asked

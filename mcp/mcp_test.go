@@ -308,10 +308,22 @@ func testHistory(t *testing.T, cs *sdk.ClientSession) {
 		{"role": "user", "content": "How many vacation days do I get in a year if I work full time?"},
 		{"role": "assistant", "content": "26 working days of annual leave per year [1]."},
 	}
+	// A follow-up is searched as its rewrite, which the result carries
+	// and the text shows.
 	var out AskOutput
-	res := call(t, cs, "ask", map[string]any{"question": "And how far ahead do I have to request two weeks off?", "history": history}, &out)
-	if res.IsError || out.Query == "" {
+	res := call(t, cs, "ask", map[string]any{"question": "Can I carry them over?", "history": history}, &out)
+	if res.IsError || out.Question != "Can I carry them over?" || !strings.Contains(out.Query, "vacation days") || !strings.Contains(out.Query, "carry") {
 		t.Fatalf("follow-up: error %v, query %q: %s", res.IsError, out.Query, text(res))
+	}
+	if !strings.Contains(text(res), "Searched: "+out.Query+"\n") {
+		t.Errorf("the text does not show the query searched:\n%s", text(res))
+	}
+	// A question that stands on its own is searched as it is.
+	out = AskOutput{}
+	const standalone = "Who approves purchases over 10,000 euro?"
+	res = call(t, cs, "ask", map[string]any{"question": standalone, "history": history}, &out)
+	if res.IsError || out.Query != standalone || strings.Contains(text(res), "Searched:") {
+		t.Errorf("a standalone question after a history: query %q:\n%s", out.Query, text(res))
 	}
 	history[1]["role"] = "system"
 	res = call(t, cs, "ask", map[string]any{"question": "And for part-time staff?", "history": history}, nil)

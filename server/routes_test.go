@@ -95,6 +95,46 @@ func TestChatRewritesFollowUp(t *testing.T) {
 	}
 }
 
+// A question that stands on its own is searched as it is, whatever the
+// history; a follow-up's query, in the streamed result too, holds its own
+// words in place of the ones they replace.
+func TestChatSearchesTheQueryItShows(t *testing.T) {
+	ts := start(t, config{})
+	history := []server.Message{
+		{Role: "user", Content: "Quanto posso spendere a notte per un hotel a Londra?"},
+		{Role: "assistant", Content: "250 euro [1]."},
+	}
+	const standalone = "Qual è il codice di abbigliamento per la festa di Natale?"
+	status, body, _ := ts.call(t, "POST", "/v1/chat", readToken, map[string]any{"question": standalone, "history": history})
+	if status != 200 {
+		t.Fatalf("status %d: %s", status, body)
+	}
+	var resp server.ChatResponse
+	if err := json.Unmarshal(body, &resp); err != nil {
+		t.Fatal(err)
+	}
+	if resp.Query != standalone || len(resp.History) != 4 || resp.History[2].Content != standalone {
+		t.Errorf("a standalone question was rewritten: query %q, history %+v", resp.Query, resp.History)
+	}
+
+	history[0].Content = "How much can I spend per night on a hotel in London?"
+	_, events := ts.stream(t, "/v1/chat", map[string]any{"question": "And for meals?", "history": history})
+	var done server.ChatResponse
+	for _, e := range events {
+		if e.name == "done" {
+			if err := json.Unmarshal([]byte(e.data), &done); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if q := strings.ToLower(done.Query); !strings.Contains(q, "meals") || !strings.Contains(q, "london") || strings.Contains(q, "hotel") {
+		t.Errorf("the streamed follow-up searched %q", done.Query)
+	}
+	if len(done.History) != 4 || done.History[2].Content != done.Query {
+		t.Errorf("the next turn's history does not hold the query searched: %+v", done.History)
+	}
+}
+
 func TestAskStream(t *testing.T) {
 	ts := start(t, config{gen: streamGen{pieces: leavePieces}})
 	resp, events := ts.stream(t, "/v1/ask", map[string]any{"question": "How many vacation days do I get in a year if I work full time?"})

@@ -402,10 +402,20 @@ func TestPage(t *testing.T) {
 	p.do("scroll to why", chromedp.ScrollIntoView(chromedp.CSS("article.turn .why")))
 	p.shot("why", 360)
 
-	// A follow-up goes to /chat with the history.
+	// A follow-up goes to /chat with the history; the query searched, a
+	// rewrite of the follow-up, shows under its answer.
 	p.ask("And how far ahead do I have to ask for it?")
 	if n := eval[int](p, `JSON.parse(localStorage.getItem('fonte.conversation.default')).length`); n != 2 {
 		t.Errorf("the kept conversation has %d turns, want 2", n)
+	}
+	searched := eval[string](p, `(() => { const r = document.querySelector('#conversation article.turn:last-of-type .answer + .rewritten');
+		return r && !r.hidden ? r.textContent : ''; })()`)
+	query := eval[string](p, `JSON.parse(localStorage.getItem('fonte.conversation.default'))[1].answer.query`)
+	if searched != "Searched: "+query || query == "And how far ahead do I have to ask for it?" || !strings.Contains(strings.ToLower(query), "leave") {
+		t.Errorf("under the follow-up's answer %q, want \"Searched: \" and the rewritten query %q", searched, query)
+	}
+	if first := eval[bool](p, `document.querySelector('#conversation article.turn .rewritten').hidden`); !first {
+		t.Errorf("the first question, searched as typed, shows a Searched line")
 	}
 
 	// A reload keeps the conversation, citations included.

@@ -505,8 +505,10 @@ func newChat(o *options) *cobra.Command {
 						return err
 					}
 				} else {
+					// The query searched, when it is not what was typed:
+					// a follow-up rewritten from the previous turn.
 					if a.Query != q {
-						fmt.Fprintf(out, "(searching for: %s)\n", a.Query)
+						fmt.Fprintf(out, "Searched: %s\n", a.Query)
 					}
 					printAnswer(out, a, false)
 					if so.Trace != nil {

@@ -862,7 +862,8 @@ func TestE2EConfigPrecedence(t *testing.T) {
 	}
 }
 
-// chat rewrites a follow-up into a standalone query.
+// chat rewrites a follow-up into a standalone query: the follow-up's
+// words take the place of the ones they replace.
 func TestE2EChatRewritesFollowUp(t *testing.T) {
 	t.Parallel()
 	_, idx := sharedIndex(t)
@@ -876,23 +877,53 @@ func TestE2EChatRewritesFollowUp(t *testing.T) {
 	if len(answers) != 2 {
 		t.Fatalf("%d JSON lines for two questions:\n%s", len(answers), out)
 	}
-	if answers[0].Abstained || !strings.Contains(answers[0].Answer, "15 working days") {
+	if answers[0].Abstained || !strings.Contains(answers[0].Answer, "15 working days") || answers[0].Query != first {
 		t.Errorf("first answer: %+v", answers[0])
 	}
 	a := answers[1]
 	if a.Question != second {
 		t.Errorf("second question echoed as %q", a.Question)
 	}
-	if a.Query == a.Question {
-		t.Fatalf("the follow-up was not rewritten: query %q", a.Query)
-	}
-	for _, w := range []string{"international", "travel", "authorisation"} {
-		if !strings.Contains(strings.ToLower(a.Query), w) {
-			t.Errorf("rewritten query %q lacks %q from the first question", a.Query, w)
+	query := strings.ToLower(a.Query)
+	for _, w := range []string{"domestic", "travel", "authorisation"} {
+		if !strings.Contains(query, w) {
+			t.Errorf("rewritten query %q lacks %q", a.Query, w)
 		}
+	}
+	if strings.Contains(query, "international") {
+		t.Errorf("rewritten query %q keeps the word the follow-up replaced", a.Query)
 	}
 	if a.Abstained || !strings.Contains(a.Answer, "5 working days before a domestic trip") {
 		t.Errorf("second answer: abstained %v, %q", a.Abstained, a.Answer)
+	}
+}
+
+// chat prints the query it searched when it is not what was typed, and
+// searches a question that stands on its own as it is.
+func TestE2EChatShowsTheQuerySearched(t *testing.T) {
+	t.Parallel()
+	_, idx := sharedIndex(t)
+	questions := []string{
+		"How much can I spend per night on a hotel in London?",
+		"And for meals?",
+		"Qual è il codice di abbigliamento per la festa di Natale?",
+	}
+	out := mustOK(t, run{stdin: strings.Join(questions, "\n") + "\n"}, "chat", "--index", idx)
+	var searched []string
+	for _, line := range strings.Split(out, "\n") {
+		if q, ok := strings.CutPrefix(line, "Searched: "); ok {
+			searched = append(searched, q)
+		}
+	}
+	if len(searched) != 1 {
+		t.Fatalf("want one Searched line, for the follow-up; got %q in:\n%s", searched, out)
+	}
+	if q := strings.ToLower(searched[0]); !strings.Contains(q, "meals") || !strings.Contains(q, "london") || strings.Contains(q, "hotel") {
+		t.Errorf("the follow-up searched %q", searched[0])
+	}
+	_, afterMeals, _ := strings.Cut(out, "Searched: ")
+	if !strings.Contains(afterMeals, "60 euro") {
+		t.Errorf("the answer to the follow-up lacks the 60 euro meal limit:\n%s", afterMeals)
 	}
 }
 

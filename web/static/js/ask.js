@@ -191,8 +191,10 @@ function turnView(turn) {
   const modelNote = el('span', { class: 'model muted' });
   const root = el('article', { class: 'turn', id },
     el('div', { class: 'question' }, el('span', { class: 'who' }, t('you')), el('p', { class: 'question-text' }, turn.question)),
-    rewritten,
     el('div', { class: 'answer' }, status, text, extra),
+    // Under the answer, the query searched when the question was
+    // rewritten from the conversation: what the answer is about.
+    rewritten,
     sources,
     el('div', { class: 'turn-tools' }, whyButton, modelNote),
     whyBody);

@@ -16,7 +16,7 @@ const en = {
   'ask.label': 'Your question', 'ask.placeholder': 'Ask a question…', 'ask.button': 'Ask', 'ask.stop': 'Stop',
   'ask.new': 'New conversation', 'ask.hint': 'Enter to ask, Shift+Enter for a new line.',
   you: 'You', searching: 'Searching the documents…', writing: 'Writing…', stopped: 'Stopped.',
-  'rewritten': 'Searched for: ', sources: 'Sources', nearest: 'Nearest passages',
+  'rewritten': 'Searched: ', sources: 'Sources', nearest: 'Nearest passages',
   others: 'Other passages it was given ({n})',
   source: 'Source {n}', 'source.of': 'Source {n}: {title}',
   page: 'page {n}', updated: 'updated {date}',
