@@ -9,7 +9,6 @@ import (
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/answer"
 	"github.com/fonte-rag/fonte/chunk"
-	"github.com/fonte-rag/fonte/ingest"
 	"github.com/fonte-rag/fonte/retrieve"
 )
 
@@ -18,8 +17,9 @@ type SearchOptions struct {
 	K      int
 	Mode   retrieve.Mode
 	Filter retrieve.Filter
-	// Lang is the query's language; "" detects it when the text is long
-	// enough, else analyses the query in every language of the corpus.
+	// Lang is the query's language; "" detects it (QuestionLanguage), and
+	// analyses the query in every language of the corpus when there is no
+	// evidence of one.
 	Lang string
 	// Trace, when set, is reset and filled with what the search (or the
 	// question) did and why (see Trace); nil traces nothing.
@@ -49,7 +49,7 @@ func (e *Engine) search(ctx context.Context, v *view, query string, o SearchOpti
 		req.Mode = s.Mode
 	}
 	if req.Lang == "" {
-		req.Lang = ingest.DetectLanguage(query)
+		req.Lang = QuestionLanguage(query)
 	}
 	tr := o.Trace
 	var t0 time.Time

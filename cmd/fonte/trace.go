@@ -16,7 +16,7 @@ const traceTop = 5
 // and the fusion's top candidates, the floor decision, what the context
 // took and cut, and the grounding verdicts.
 func printTrace(out io.Writer, tr *engine.Trace) {
-	fmt.Fprintf(out, "--- trace ---\nquery %q (language %s, mode %s, k %d, depth %d)\n", tr.Query, orDash(tr.Lang), tr.Mode, tr.K, tr.Depth)
+	fmt.Fprintf(out, "--- trace ---\nquery %q (language %s, mode %s, k %d, depth %d)\n", tr.Query, orUnd(tr.Lang), tr.Mode, tr.K, tr.Depth)
 	var stages []string
 	for _, s := range tr.Stages {
 		stages = append(stages, fmt.Sprintf("%s %.2f ms", s.Name, s.MS))
@@ -67,6 +67,16 @@ func printTrace(out io.Writer, tr *engine.Trace) {
 	if tr.Abstained && tr.AbstainReason != "" {
 		fmt.Fprintf(out, "abstained: %s\n", tr.AbstainReason)
 	}
+}
+
+// orUnd names an undetermined language "und" (BCP 47's code): the
+// question held no evidence of one, and was analysed in every language
+// of the corpus.
+func orUnd(lang string) string {
+	if lang == "" {
+		return "und"
+	}
+	return lang
 }
 
 func orDash(s string) string {
