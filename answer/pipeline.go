@@ -36,6 +36,10 @@ type Config struct {
 	// Trace, when set, is filled with the floor decision, the fit, the
 	// prompt and the grounding verdicts (see Trace); nil traces nothing.
 	Trace *Trace
+	// Coverage, when set, is how much of the question's weight no top
+	// passage holds; the floor then compares the relevance lowered by it
+	// (see Coverage). Nil compares the relevance alone.
+	Coverage *Coverage
 }
 
 // DefaultBudget is the default context budget: 2,000 tokens leaves room
@@ -78,13 +82,14 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 		}
 		a.Relevance = max(a.Relevance, h.Relevance)
 	}
-	if len(hits) == 0 || a.Relevance < cfg.Floor {
+	judged, _ := cfg.Coverage.judged(hits)
+	if len(hits) == 0 || judged < cfg.Floor {
 		a.Text, a.Abstained = DontKnow, true
 		for i, h := range hits[:min(3, len(hits))] {
 			a.Citations = append(a.Citations, citation(i+1, h.Chunk, docs, -1, -1))
 		}
 		if tr != nil {
-			tr.Floor = floorDecision(hits, best, a.Relevance, cfg.Floor, true)
+			tr.Floor = floorDecision(hits, best, a.Relevance, cfg, true)
 			tr.Abstained, tr.AbstainReason = true, tr.Floor.Reason
 			tr.FloorTime = since(&t0)
 		}
@@ -92,7 +97,7 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 	}
 	var note fitNote
 	if tr != nil {
-		tr.Floor = floorDecision(hits, best, a.Relevance, cfg.Floor, false)
+		tr.Floor = floorDecision(hits, best, a.Relevance, cfg, false)
 		tr.FloorTime = since(&t0)
 		tr.Fit = &FitTrace{}
 		note = func(h fonte.Hit, n, used int, kept bool) {
@@ -146,7 +151,7 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 	// extract answers offline, quoting the sources; it never quotes a
 	// sentence guard flags (ExtractSpan skips them).
 	extract := func() {
-		text, n, span := ExtractSpan(question, chunks)
+		text, n, span := extractCovered(question, chunks, cfg.Coverage)
 		a.Model, a.Citations = "fonte/extractive", nil
 		if n == 0 {
 			a.Text, a.Abstained = DontKnow, true
@@ -414,20 +419,40 @@ func maskFlagged(text string) string {
 
 // floorDecision describes the floor's decision for a trace; best is the
 // hit with the highest relevance (-1 without hits).
-func floorDecision(hits []fonte.Hit, best int, relevance, floor float64, abstained bool) FloorDecision {
-	d := FloorDecision{Floor: floor, Relevance: relevance, Abstained: abstained}
+func floorDecision(hits []fonte.Hit, best int, relevance float64, cfg Config, abstained bool) FloorDecision {
+	floor := cfg.Floor
+	d := FloorDecision{Floor: floor, Relevance: relevance, Coverage: cfg.Coverage, Abstained: abstained}
 	if best >= 0 {
 		d.ChunkID = hits[best].Chunk.ID
+	}
+	var at int
+	d.Judged, at = cfg.Coverage.judged(hits)
+	verdict := "reaches"
+	if abstained {
+		verdict = "is below"
 	}
 	switch {
 	case len(hits) == 0:
 		d.Reason = "no hits: nothing matched the query"
-	case abstained:
-		d.Reason = fmt.Sprintf("the best relevance %.4f is below the floor %.4f", relevance, floor)
+	case cfg.Coverage == nil || at == best:
+		d.Reason = fmt.Sprintf("the best relevance %.4f %s the floor %.4f", relevance, verdict, floor)
+	case at < 0:
+		d.Reason = fmt.Sprintf("no top passage holds %.0f%% of the question's weight, so none is compared with the floor %.4f (best relevance %.4f; %s)",
+			100*cfg.Coverage.MinHeld, floor, relevance, cfg.Coverage.describe(held(cfg.Coverage, best)))
 	default:
-		d.Reason = fmt.Sprintf("the best relevance %.4f reaches the floor %.4f", relevance, floor)
+		d.Reason = fmt.Sprintf("%s; the best relevance of the passages that do, %.4f (%s), %s the floor %.4f",
+			cfg.Coverage.describe(held(cfg.Coverage, best)), d.Judged, hits[at].Chunk.ID, verdict, floor)
 	}
 	return d
+}
+
+// held is the share of the question's weight hit i holds (1 when not
+// covered).
+func held(c *Coverage, i int) float64 {
+	if c == nil || i < 0 || i >= len(c.Held) {
+		return 1
+	}
+	return c.Held[i].Share
 }
 
 // IsDontKnow reports whether a generated answer is a refusal.

@@ -204,6 +204,10 @@ func (e *Engine) Ask(ctx context.Context, question string, o AskOptions) (*fonte
 		}
 	}
 	docs := v.docsOf(hits)
+	lang := o.Lang
+	if lang == "" {
+		lang = QuestionLanguage(query)
+	}
 	floor := e.floorFor(floorLanguage(query, hits, docs))
 	if o.Floor != 0 {
 		floor = max(o.Floor, 0)
@@ -211,6 +215,8 @@ func (e *Engine) Ask(ctx context.Context, question string, o AskOptions) (*fonte
 	cfg := answer.Config{Floor: floor, Budget: s.Budget, Generator: s.Generator, OnDelta: o.OnDelta}
 	if o.All {
 		cfg.Budget = 1 << 30 // already checked against the budget, in document order
+	} else if cfg.Coverage, err = e.coverage(ctx, v, query, lang, hits); err != nil {
+		return nil, err
 	}
 	if tr != nil {
 		cfg.Trace = &answer.Trace{}
