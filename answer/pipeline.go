@@ -36,6 +36,10 @@ type Config struct {
 	// Trace, when set, is filled with the floor decision, the fit, the
 	// prompt and the grounding verdicts (see Trace); nil traces nothing.
 	Trace *Trace
+	// Lang is the question's language: abstentions and notices are
+	// written in it (MessagesFor), and a context with no passage in it
+	// gets a notice (see Ask). "" is English for the messages.
+	Lang string
 	// Coverage, when set, is how much of the question's weight no top
 	// passage holds; the floor then compares the relevance lowered by it
 	// (see Coverage). Nil compares the relevance alone.
@@ -74,7 +78,12 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 	if tr != nil {
 		t0 = time.Now()
 	}
-	a := &fonte.Answer{Question: question}
+	a := &fonte.Answer{Question: question, Lang: cfg.Lang}
+	msgs := MessagesFor(cfg.Lang)
+	found := crossLanguage(cfg.Lang, hits, docs)
+	if found != "" {
+		a.Notice = CrossLanguageNotice(cfg.Lang, found)
+	}
 	best := -1
 	for i, h := range hits {
 		if best < 0 || h.Relevance > a.Relevance {
@@ -84,7 +93,7 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 	}
 	judged, _ := cfg.Coverage.judged(hits)
 	if len(hits) == 0 || judged < cfg.Floor {
-		a.Text, a.Abstained = DontKnow, true
+		a.Text, a.Abstained = msgs.DontKnow, true
 		for i, h := range hits[:min(3, len(hits))] {
 			a.Citations = append(a.Citations, citation(i+1, h.Chunk, docs, -1, -1))
 		}
@@ -99,6 +108,22 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 	if tr != nil {
 		tr.Floor = floorDecision(hits, best, a.Relevance, cfg, false)
 		tr.FloorTime = since(&t0)
+	}
+	if found != "" && cfg.Generator == nil {
+		// The extractive answerer quotes: a sentence in another language,
+		// matched by the words the two languages share, is not an answer
+		// to the question. The reader is told so and shown what was found.
+		a.Text, a.Abstained = msgs.DontKnow, true
+		for i, h := range hits[:min(3, len(hits))] {
+			a.Citations = append(a.Citations, citation(i+1, h.Chunk, docs, -1, -1))
+		}
+		if tr != nil {
+			tr.Abstained = true
+			tr.AbstainReason = fmt.Sprintf("no passage found is in the question's language (%s; they are in %s), and the extractive answerer only quotes", cfg.Lang, found)
+		}
+		return a, nil
+	}
+	if tr != nil {
 		tr.Fit = &FitTrace{}
 		note = func(h fonte.Hit, n, used int, kept bool) {
 			if !kept {
@@ -154,7 +179,7 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 		text, n, span := extractCovered(question, chunks, cfg.Coverage)
 		a.Model, a.Citations = "fonte/extractive", nil
 		if n == 0 {
-			a.Text, a.Abstained = DontKnow, true
+			a.Text, a.Abstained = msgs.DontKnow, true
 			if tr != nil {
 				tr.AbstainReason = "the extractive answerer found no sentence sharing a content word with the question"
 			}
@@ -215,7 +240,9 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 			return nil, fmt.Errorf("answer: generating with %s: %w", a.Model, err)
 		}
 		a.Text = strings.TrimSpace(text)
-		a.Abstained = IsDontKnow(a.Text)
+		if a.Abstained = IsDontKnow(a.Text); a.Abstained {
+			a.Text = msgs.DontKnow // the prompt asks for DontKnow in English
+		}
 		if a.Abstained && tr != nil {
 			tr.AbstainReason = fmt.Sprintf("the generator (%s) answered that it does not know", a.Model)
 		}

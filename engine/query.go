@@ -212,7 +212,7 @@ func (e *Engine) Ask(ctx context.Context, question string, o AskOptions) (*fonte
 	if o.Floor != 0 {
 		floor = max(o.Floor, 0)
 	}
-	cfg := answer.Config{Floor: floor, Budget: s.Budget, Generator: s.Generator, OnDelta: o.OnDelta}
+	cfg := answer.Config{Floor: floor, Budget: s.Budget, Generator: s.Generator, OnDelta: o.OnDelta, Lang: lang}
 	if o.All {
 		cfg.Budget = 1 << 30 // already checked against the budget, in document order
 	} else if cfg.Coverage, err = e.coverage(ctx, v, query, lang, hits); err != nil {
