@@ -62,15 +62,31 @@ func CrossLanguageNotice(q, found string) string {
 }
 
 // crossLanguage returns the language of the passages found when the
-// question's language lang is English or Italian and none of the hits'
-// documents is in it; "" when one is, when a document's language is not
-// known, or without hits.
-func crossLanguage(lang string, hits []fonte.Hit, docs map[string]fonte.Document) string {
+// question's language lang is English or Italian and none of them is in
+// it; "" when one is, when a passage's language is not known, or without
+// hits. The passages looked at are those holding at least MinHeld of the
+// question's weight (what an answer may be drawn from: see Coverage), or
+// every hit when none does or without coverage, so that in a corpus of
+// both languages a weak match in the question's language, ranked ninth
+// for a shared word, does not hide that what answers is in the other.
+func crossLanguage(lang string, hits []fonte.Hit, docs map[string]fonte.Document, c *Coverage) string {
 	if _, ok := messages[lang]; !ok || len(hits) == 0 {
 		return ""
 	}
+	looked := hits
+	if c != nil {
+		var covered []fonte.Hit
+		for _, h := range hits {
+			if c.holds(h.Chunk.ID) {
+				covered = append(covered, h)
+			}
+		}
+		if len(covered) > 0 {
+			looked = covered
+		}
+	}
 	found := ""
-	for _, h := range hits {
+	for _, h := range looked {
 		l := docs[h.Chunk.DocID].Language
 		if l == "" || l == lang {
 			return ""

@@ -36,6 +36,27 @@ func TestCrossLanguageNotice(t *testing.T) {
 	}
 }
 
+func TestCrossLanguageLooksAtCoveredPassages(t *testing.T) {
+	docs := map[string]fonte.Document{"en.md": {Language: "en"}, "it.md": {Language: "it"}}
+	hits := []fonte.Hit{{Chunk: fonte.Chunk{ID: "en.md#0", DocID: "en.md"}}, {Chunk: fonte.Chunk{ID: "it.md#0", DocID: "it.md"}}}
+	// The Italian passage holds a word of the question, the English one
+	// most of it: what answers is in English.
+	c := &Coverage{MinHeld: 0.5, Held: []Held{{"en.md#0", 0.8}, {"it.md#0", 0.2}}}
+	if got := crossLanguage("it", hits, docs, c); got != "en" {
+		t.Errorf("crossLanguage = %q, want en", got)
+	}
+	// When the Italian passage holds as much, it is not cross-language.
+	c.Held[1].Share = 0.6
+	if got := crossLanguage("it", hits, docs, c); got != "" {
+		t.Errorf("crossLanguage = %q, want none", got)
+	}
+	// When no passage holds enough, every hit is looked at.
+	c.Held[0].Share, c.Held[1].Share = 0.1, 0.1
+	if got := crossLanguage("it", hits, docs, c); got != "" {
+		t.Errorf("crossLanguage = %q, want none (an Italian hit)", got)
+	}
+}
+
 func TestCrossLanguage(t *testing.T) {
 	docs := map[string]fonte.Document{"en.md": {Language: "en"}, "it.md": {Language: "it"}, "x.md": {}}
 	hit := func(doc string) fonte.Hit { return fonte.Hit{Chunk: fonte.Chunk{DocID: doc}} }
@@ -52,7 +73,7 @@ func TestCrossLanguage(t *testing.T) {
 		{"de", []fonte.Hit{hit("en.md")}, ""},               // a language fonte does not speak
 		{"it", nil, ""},
 	} {
-		if got := crossLanguage(c.lang, c.hits, docs); got != c.want {
+		if got := crossLanguage(c.lang, c.hits, docs, nil); got != c.want {
 			t.Errorf("crossLanguage(%q, %d hits) = %q, want %q", c.lang, len(c.hits), got, c.want)
 		}
 	}

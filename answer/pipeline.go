@@ -80,7 +80,7 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 	}
 	a := &fonte.Answer{Question: question, Lang: cfg.Lang}
 	msgs := MessagesFor(cfg.Lang)
-	found := crossLanguage(cfg.Lang, hits, docs)
+	found := crossLanguage(cfg.Lang, hits, docs, cfg.Coverage)
 	if found != "" {
 		a.Notice = CrossLanguageNotice(cfg.Lang, found)
 	}
