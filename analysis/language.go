@@ -102,6 +102,22 @@ func QuestionLanguage(text string) string {
 	return ""
 }
 
+// DecisiveLanguage is QuestionLanguage when one language's evidence
+// exceeds the other's by at least a function word's weight, else "": a
+// guess from spelling alone ("fatture", a code, a name) tells which
+// language to answer in, but is too weak to analyse a search in that
+// language alone.
+func DecisiveLanguage(text string) string {
+	it, en := LanguageEvidence(text)
+	switch {
+	case it-en >= funcWeight:
+		return "it"
+	case en-it >= funcWeight:
+		return "en"
+	}
+	return ""
+}
+
 // LanguageEvidence returns the Italian and the English evidence of text
 // (see QuestionLanguage), for a trace or a caller with its own margin.
 func LanguageEvidence(text string) (it, en float64) {

@@ -109,3 +109,23 @@ func TestSpellingEvidenceIsCapped(t *testing.T) {
 		}
 	}
 }
+
+// A search of one or two content words gets a language to answer in from
+// their spelling, but not one decisive enough to analyse them in it alone.
+func TestDecisiveLanguage(t *testing.T) {
+	for _, c := range []struct{ text, guess, decisive string }{
+		{"zephyrruna", "it", ""},
+		{"fatture fornitori", "it", ""},
+		{"shipping", "en", ""},
+		{"Chi firma gli ordini?", "it", "it"},
+		{"Who signs the orders?", "en", "en"},
+		{"SOP-014", "", ""},
+	} {
+		if got := QuestionLanguage(c.text); got != c.guess {
+			t.Errorf("QuestionLanguage(%q) = %q, want %q", c.text, got, c.guess)
+		}
+		if got := DecisiveLanguage(c.text); got != c.decisive {
+			t.Errorf("DecisiveLanguage(%q) = %q, want %q", c.text, got, c.decisive)
+		}
+	}
+}

@@ -22,6 +22,22 @@ func QuestionLanguage(q string) string {
 	return doc
 }
 
+// searchLanguage is the language a query is analysed in for retrieval:
+// as QuestionLanguage, but English or Italian only on decisive evidence
+// (analysis.DecisiveLanguage); a guess from spelling alone gives "", so a
+// keyword search is analysed in every language of the corpus rather
+// than stemmed by a guess.
+func searchLanguage(q string) string {
+	doc := ingest.DetectLanguage(q)
+	if doc != "" && doc != "en" && doc != "it" {
+		return doc
+	}
+	if l := analysis.DecisiveLanguage(q); l != "" {
+		return l
+	}
+	return doc
+}
+
 // floorLanguage is the language whose floor judges a question: the
 // question's own when there is evidence of it, else the language of the
 // document whose passage matched it best (relevance is computed in the

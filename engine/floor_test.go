@@ -83,3 +83,18 @@ func TestQuestionLanguage(t *testing.T) {
 		t.Errorf("floorLanguage of an English question = %q, want en", got)
 	}
 }
+
+// TestSearchLanguage: a keyword search is analysed in every language of
+// the corpus unless its words are decisive.
+func TestSearchLanguage(t *testing.T) {
+	for _, c := range []struct{ q, want string }{
+		{"zephyrruna", ""},
+		{"Chi firma gli ordini?", "it"},
+		{"Who signs purchase orders?", "en"},
+		{"会議室はどこですか", "ja"},
+	} {
+		if got := searchLanguage(c.q); got != c.want {
+			t.Errorf("searchLanguage(%q) = %q, want %q", c.q, got, c.want)
+		}
+	}
+}

@@ -17,9 +17,9 @@ type SearchOptions struct {
 	K      int
 	Mode   retrieve.Mode
 	Filter retrieve.Filter
-	// Lang is the query's language; "" detects it (QuestionLanguage), and
-	// analyses the query in every language of the corpus when there is no
-	// evidence of one.
+	// Lang is the query's language; "" detects it (searchLanguage), and
+	// analyses the query in every language of the corpus when the
+	// evidence is not decisive.
 	Lang string
 	// Trace, when set, is reset and filled with what the search (or the
 	// question) did and why (see Trace); nil traces nothing.
@@ -49,7 +49,7 @@ func (e *Engine) search(ctx context.Context, v *view, query string, o SearchOpti
 		req.Mode = s.Mode
 	}
 	if req.Lang == "" {
-		req.Lang = QuestionLanguage(query)
+		req.Lang = searchLanguage(query)
 	}
 	tr := o.Trace
 	var t0 time.Time
