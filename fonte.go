@@ -137,7 +137,15 @@ type Answer struct {
 	Question  string // as asked
 	Query     string // the standalone query retrieval ran (rewritten in a chat)
 	Text      string // the answer, citing sources as [n]
-	Abstained bool   // true when fonte declined to answer ("I don't know")
+	Abstained bool   // true when fonte declined to answer ("I don't know", in the question's language)
+	// Lang is the question's language as detected ("en", "it" ...; ""
+	// when its words hold no evidence of one): the language of Text when
+	// fonte abstains and of Notice.
+	Lang string
+	// Notice, when set, is what the reader must know before the answer,
+	// in the question's language: that nothing was found in that
+	// language, and in which language the passages found are.
+	Notice string
 	// Citations lists the sources given to the generator, numbered as the
 	// prompt numbered them; when abstaining, the nearest sources found.
 	Citations []Citation

@@ -171,12 +171,14 @@ func (f StopFilter) Filter(tokens []string) []string {
 }
 
 // QuestionWords are the words questions are made of that say nothing about
-// their subject and that the stop lists above lack: Italian modal verbs and
-// "quando", "entro" and the like, English "need", "want". They matter when
+// their subject and that the stop lists above lack: Italian modal verbs,
+// "quando", "entro", the interrogative "cosa" (what) and "qual" (which,
+// before "è"), "va" and "vanno" of an obligation ("va presentata": must be
+// submitted) and the like, English "need", "want". They matter when
 // fonte asks whether the corpus holds an answer, not when it ranks.
 var QuestionWords = NewWordSet(strings.Fields(`quando entro devo devi deve dobbiamo dovete devono dovrei dovrebbe
 posso puoi può possiamo potete possono potrei potrebbe voglio vuoi vuole vogliamo volete vogliono vorrei
-serve servono bisogna occorre fare faccio
+serve servono bisogna occorre fare faccio cosa qual va vanno
 need needs want wants know tell please`)...)
 
 // ContentStopWords are the function words of both of fonte's languages

@@ -39,6 +39,14 @@ type Config struct {
 	// Trace, when set, is filled with the floor decision, the fit, the
 	// prompt and the grounding verdicts (see Trace); nil traces nothing.
 	Trace *Trace
+	// Lang is the question's language: abstentions and notices are
+	// written in it (MessagesFor), and a context with no passage in it
+	// gets a notice (see Ask). "" is English for the messages.
+	Lang string
+	// Coverage, when set, is how much of the question's weight no top
+	// passage holds; the floor then compares the relevance lowered by it
+	// (see Coverage). Nil compares the relevance alone.
+	Coverage *Coverage
 }
 
 // DefaultBudget is the default context budget: 2,000 tokens leaves room
@@ -77,7 +85,12 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 	if tr != nil {
 		t0 = time.Now()
 	}
-	a := &fonte.Answer{Question: question}
+	a := &fonte.Answer{Question: question, Lang: cfg.Lang}
+	msgs := MessagesFor(cfg.Lang)
+	found := crossLanguage(cfg.Lang, hits, docs, cfg.Coverage)
+	if found != "" {
+		a.Notice = CrossLanguageNotice(cfg.Lang, found)
+	}
 	best := -1
 	for i, h := range hits {
 		if best < 0 || h.Relevance > a.Relevance {
@@ -85,13 +98,14 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 		}
 		a.Relevance = max(a.Relevance, h.Relevance)
 	}
-	if len(hits) == 0 || a.Relevance < cfg.Floor {
-		a.Text, a.Abstained = DontKnow, true
+	judged, _ := cfg.Coverage.judged(hits)
+	if len(hits) == 0 || judged < cfg.Floor {
+		a.Text, a.Abstained = msgs.DontKnow, true
 		for i, h := range hits[:min(3, len(hits))] {
 			a.Citations = append(a.Citations, citation(i+1, h.Chunk, docs, -1, -1))
 		}
 		if tr != nil {
-			tr.Floor = floorDecision(hits, best, a.Relevance, cfg.Floor, true)
+			tr.Floor = floorDecision(hits, best, a.Relevance, cfg, true)
 			tr.Abstained, tr.AbstainReason = true, tr.Floor.Reason
 			tr.FloorTime = since(&t0)
 		}
@@ -99,8 +113,24 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 	}
 	var note fitNote
 	if tr != nil {
-		tr.Floor = floorDecision(hits, best, a.Relevance, cfg.Floor, false)
+		tr.Floor = floorDecision(hits, best, a.Relevance, cfg, false)
 		tr.FloorTime = since(&t0)
+	}
+	if found != "" && cfg.Generator == nil {
+		// The extractive answerer quotes: a sentence in another language,
+		// matched by the words the two languages share, is not an answer
+		// to the question. The reader is told so and shown what was found.
+		a.Text, a.Abstained = msgs.DontKnow, true
+		for i, h := range hits[:min(3, len(hits))] {
+			a.Citations = append(a.Citations, citation(i+1, h.Chunk, docs, -1, -1))
+		}
+		if tr != nil {
+			tr.Abstained = true
+			tr.AbstainReason = fmt.Sprintf("no passage found is in the question's language (%s; they are in %s), and the extractive answerer only quotes", cfg.Lang, found)
+		}
+		return a, nil
+	}
+	if tr != nil {
 		tr.Fit = &FitTrace{}
 		note = func(h fonte.Hit, n, used int, kept bool) {
 			if !kept {
@@ -153,10 +183,10 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 	// extract answers offline, quoting the sources; it never quotes a
 	// sentence guard flags (ExtractSpan skips them).
 	extract := func() {
-		text, n, span := ExtractSpan(question, chunks)
+		text, n, span := extractCovered(question, chunks, cfg.Coverage)
 		a.Model, a.Citations = "fonte/extractive", nil
 		if n == 0 {
-			a.Text, a.Abstained = DontKnow, true
+			a.Text, a.Abstained = msgs.DontKnow, true
 			if tr != nil {
 				tr.AbstainReason = "the extractive answerer found no sentence sharing a content word with the question"
 			}
@@ -229,7 +259,9 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 		}
 		gate.close()
 		a.Text = strings.TrimSpace(text)
-		a.Abstained = IsDontKnow(a.Text)
+		if a.Abstained = IsDontKnow(a.Text); a.Abstained {
+			a.Text = msgs.DontKnow // the prompt asks for DontKnow in English
+		}
 		if a.Abstained && tr != nil {
 			tr.AbstainReason = fmt.Sprintf("the generator (%s) answered that it does not know", a.Model)
 		}
@@ -462,20 +494,40 @@ func maskFlagged(text string) string {
 
 // floorDecision describes the floor's decision for a trace; best is the
 // hit with the highest relevance (-1 without hits).
-func floorDecision(hits []fonte.Hit, best int, relevance, floor float64, abstained bool) FloorDecision {
-	d := FloorDecision{Floor: floor, Relevance: relevance, Abstained: abstained}
+func floorDecision(hits []fonte.Hit, best int, relevance float64, cfg Config, abstained bool) FloorDecision {
+	floor := cfg.Floor
+	d := FloorDecision{Floor: floor, Relevance: relevance, Coverage: cfg.Coverage, Abstained: abstained}
 	if best >= 0 {
 		d.ChunkID = hits[best].Chunk.ID
+	}
+	var at int
+	d.Judged, at = cfg.Coverage.judged(hits)
+	verdict := "reaches"
+	if abstained {
+		verdict = "is below"
 	}
 	switch {
 	case len(hits) == 0:
 		d.Reason = "no hits: nothing matched the query"
-	case abstained:
-		d.Reason = fmt.Sprintf("the best relevance %.4f is below the floor %.4f", relevance, floor)
+	case cfg.Coverage == nil || at == best:
+		d.Reason = fmt.Sprintf("the best relevance %.4f %s the floor %.4f", relevance, verdict, floor)
+	case at < 0:
+		d.Reason = fmt.Sprintf("no top passage holds %.0f%% of the question's weight, so none is compared with the floor %.4f (best relevance %.4f; %s)",
+			100*cfg.Coverage.MinHeld, floor, relevance, cfg.Coverage.describe(held(cfg.Coverage, best)))
 	default:
-		d.Reason = fmt.Sprintf("the best relevance %.4f reaches the floor %.4f", relevance, floor)
+		d.Reason = fmt.Sprintf("%s; the best relevance of the passages that do, %.4f (%s), %s the floor %.4f",
+			cfg.Coverage.describe(held(cfg.Coverage, best)), d.Judged, hits[at].Chunk.ID, verdict, floor)
 	}
 	return d
+}
+
+// held is the share of the question's weight hit i holds (1 when not
+// covered).
+func held(c *Coverage, i int) float64 {
+	if c == nil || i < 0 || i >= len(c.Held) {
+		return 1
+	}
+	return c.Held[i].Share
 }
 
 // IsDontKnow reports whether a generated answer is a refusal.

@@ -38,9 +38,15 @@ type FloorDecision struct {
 	Floor     float64 `json:"floor"`
 	Relevance float64 `json:"relevance"`
 	// ChunkID is the hit that had that relevance ("" without hits).
-	ChunkID   string `json:"chunk_id,omitempty"`
-	Abstained bool   `json:"abstained"`
-	Reason    string `json:"reason"`
+	ChunkID string `json:"chunk_id,omitempty"`
+	// Coverage is the question's content keys and the share of their
+	// weight each top passage holds (nil when not computed); Judged is the
+	// relevance the floor compared: the best of the passages holding at
+	// least Coverage.MinHeld of that weight (Relevance without Coverage).
+	Coverage  *Coverage `json:"coverage,omitempty"`
+	Judged    float64   `json:"judged"`
+	Abstained bool      `json:"abstained"`
+	Reason    string    `json:"reason"`
 }
 
 // FitTrace is how the context was fitted into the budget: the hits

@@ -9,7 +9,6 @@ import (
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/answer"
 	"github.com/fonte-rag/fonte/chunk"
-	"github.com/fonte-rag/fonte/ingest"
 	"github.com/fonte-rag/fonte/retrieve"
 )
 
@@ -18,8 +17,9 @@ type SearchOptions struct {
 	K      int
 	Mode   retrieve.Mode
 	Filter retrieve.Filter
-	// Lang is the query's language; "" detects it when the text is long
-	// enough, else analyses the query in every language of the corpus.
+	// Lang is the query's language; "" detects it (searchLanguage), and
+	// analyses the query in every language of the corpus when the
+	// evidence is not decisive.
 	Lang string
 	// Trace, when set, is reset and filled with what the search (or the
 	// question) did and why (see Trace); nil traces nothing.
@@ -49,7 +49,7 @@ func (e *Engine) search(ctx context.Context, v *view, query string, o SearchOpti
 		req.Mode = s.Mode
 	}
 	if req.Lang == "" {
-		req.Lang = ingest.DetectLanguage(query)
+		req.Lang = searchLanguage(query)
 	}
 	tr := o.Trace
 	var t0 time.Time
@@ -204,13 +204,19 @@ func (e *Engine) Ask(ctx context.Context, question string, o AskOptions) (*fonte
 		}
 	}
 	docs := v.docsOf(hits)
+	lang := o.Lang
+	if lang == "" {
+		lang = QuestionLanguage(query)
+	}
 	floor := e.floorFor(floorLanguage(query, hits, docs))
 	if o.Floor != 0 {
 		floor = max(o.Floor, 0)
 	}
-	cfg := answer.Config{Floor: floor, Budget: s.Budget, Generator: s.Generator, OnDelta: o.OnDelta}
+	cfg := answer.Config{Floor: floor, Budget: s.Budget, Generator: s.Generator, OnDelta: o.OnDelta, Lang: lang}
 	if o.All {
 		cfg.Budget = 1 << 30 // already checked against the budget, in document order
+	} else if cfg.Coverage, err = e.coverage(ctx, v, query, lang, hits); err != nil {
+		return nil, err
 	}
 	if tr != nil {
 		cfg.Trace = &answer.Trace{}

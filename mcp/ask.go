@@ -48,6 +48,10 @@ type AskOutput struct {
 	Query     string `json:"query" jsonschema:"the standalone query retrieval ran (the question rewritten with the history)"`
 	Answer    string `json:"answer" jsonschema:"the answer, citing sources as [n]; when abstained, a statement that the documents do not answer"`
 	Abstained bool   `json:"abstained" jsonschema:"true when the documents do not answer the question: do not answer it from them"`
+	// Lang and Notice are the question's language and what the reader
+	// must be told first in it.
+	Lang   string `json:"lang" jsonschema:"the question's language as detected (en, it ...); answer and notice are in it"`
+	Notice string `json:"notice,omitempty" jsonschema:"what the user must be told first, in the question's language: that no passage was found in that language, and the language of those found"`
 	// Relevance against Floor is why fonte answered or abstained.
 	Relevance   float64    `json:"relevance" jsonschema:"the best passage's relevance (0-1)"`
 	Floor       float64    `json:"floor" jsonschema:"the relevance below which fonte abstains"`
@@ -86,7 +90,7 @@ func (t tools) ask(ctx context.Context, req *sdk.CallToolRequest, in AskInput) (
 	if err != nil {
 		return nil, AskOutput{}, err
 	}
-	out := AskOutput{Question: question, Query: a.Query, Answer: a.Text, Abstained: a.Abstained, Relevance: a.Relevance,
+	out := AskOutput{Question: question, Query: a.Query, Answer: a.Text, Abstained: a.Abstained, Lang: a.Lang, Notice: a.Notice, Relevance: a.Relevance,
 		Floor: t.floor(), Citations: make([]Citation, 0, len(a.Citations)), Unsupported: nonNil(a.Unsupported), Model: a.Model}
 	for _, c := range a.Citations {
 		out.Citations = append(out.Citations, Citation{N: c.N, Doc: c.DocID, Chunk: c.Chunk.ID, Title: c.Title,
@@ -101,8 +105,13 @@ func (t tools) ask(ctx context.Context, req *sdk.CallToolRequest, in AskInput) (
 // nearest passages).
 func (o AskOutput) text() string {
 	var b strings.Builder
+	if o.Notice != "" {
+		fmt.Fprintf(&b, "NOTICE (tell the user): %s\n", o.Notice)
+	}
 	if o.Abstained {
-		fmt.Fprintf(&b, "ABSTAINED: the documents do not answer this question (best relevance %.2f, below the floor %.2f). Do not answer it from them.\n%s\n",
+		// The instruction is the agent's, in English; the answer, which
+		// the user may be shown as it is, is in the question's language.
+		fmt.Fprintf(&b, "ABSTAINED: the documents do not answer this question (best relevance %.2f, floor %.2f). Do not answer it from them.\n%s\n",
 			o.Relevance, o.Floor, o.Answer)
 		searched(&b, o)
 		if len(o.Citations) > 0 {

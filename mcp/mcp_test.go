@@ -144,6 +144,8 @@ func TestTools(t *testing.T) {
 			t.Run("search-bad-k", func(t *testing.T) { testSearchBadK(t, cs) })
 			t.Run("ask", func(t *testing.T) { testAsk(t, cs) })
 			t.Run("ask-abstains", func(t *testing.T) { testAbstain(t, cs) })
+			t.Run("ask-abstains-in-language", func(t *testing.T) { testAbstainLanguages(t, cs) })
+			t.Run("ask-notice", func(t *testing.T) { testNotice(t, cs) })
 			t.Run("ask-history", func(t *testing.T) { testHistory(t, cs) })
 			t.Run("get-document", func(t *testing.T) { testDocument(t, cs) })
 			t.Run("get-document-unknown", func(t *testing.T) { testUnknownDocument(t, cs) })

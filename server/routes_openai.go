@@ -398,9 +398,9 @@ func (e *sse) raw(s string) error {
 var citeMark = regexp.MustCompile(`\[(\d+)\]`)
 
 // sourcesNote is what follows the answer in a completion's text, for a
-// reader who sees only the text: the cited sources, or for an
-// abstention the word that the documents do not answer, with the nearest
-// sources.
+// reader who sees only the text, in the question's language: the notice,
+// then the cited sources, or for an abstention the word that the
+// documents do not answer, with the nearest sources.
 func sourcesNote(a *fonte.Answer) string {
 	var b strings.Builder
 	cited := map[int]bool{}
@@ -408,13 +408,17 @@ func sourcesNote(a *fonte.Answer) string {
 		n, _ := strconv.Atoi(m[1])
 		cited[n] = true
 	}
+	msgs := answer.MessagesFor(a.Lang)
+	if a.Notice != "" {
+		b.WriteString("\n\n" + a.Notice)
+	}
 	if a.Abstained {
-		fmt.Fprintf(&b, "\n\nThe documents do not answer this question (best relevance %.2f).", a.Relevance)
+		fmt.Fprintf(&b, "\n\n"+msgs.NotAnswered, a.Relevance)
 		if len(a.Citations) > 0 {
-			b.WriteString(" Nearest sources:")
+			b.WriteString(" " + msgs.Nearest)
 		}
 	} else if len(cited) > 0 {
-		b.WriteString("\n\nSources:")
+		b.WriteString("\n\n" + msgs.Sources)
 	}
 	for _, c := range a.Citations {
 		if !a.Abstained && !cited[c.N] {

@@ -436,6 +436,18 @@ func TestPage(t *testing.T) {
 	}
 	p.shot("abstention", 360)
 
+	// An Italian question that only an English document answers: the
+	// server's notice, in Italian, above the abstention.
+	p.do("new conversation", chromedp.Click(chromedp.CSS("#new-button")))
+	p.ask("Qual è il limite per l'hotel a London?")
+	p.wait("the notice", `document.querySelector('article.turn .lang-notice')`)
+	if got := eval[string](p, `document.querySelector('article.turn .lang-notice').textContent`); got != "Non ho trovato nulla in italiano: i passaggi trovati sono in inglese." {
+		t.Errorf("the notice says %q", got)
+	}
+	if lang := eval[string](p, `document.querySelector('article.turn .lang-notice').lang`); lang != "it" {
+		t.Errorf("the notice's lang attribute is %q, want it", lang)
+	}
+
 	// Upload a file; its answer becomes findable.
 	upload := filepath.Join(t.TempDir(), "office-parrot.md")
 	if err := os.WriteFile(upload, []byte(parrot), 0o644); err != nil {

@@ -59,10 +59,15 @@ type Citation struct {
 
 // Answer is an answer with its citations, or an abstention.
 type Answer struct {
-	Question     string     `json:"question"`
-	Query        string     `json:"query"`
-	Answer       string     `json:"answer"`
-	Abstained    bool       `json:"abstained"`
+	Question  string `json:"question"`
+	Query     string `json:"query"`
+	Answer    string `json:"answer"`
+	Abstained bool   `json:"abstained"`
+	// Lang is the question's language as detected ("" when undetermined),
+	// Notice what the reader must know first, in that language (nothing
+	// was found in it); empty when there is nothing to tell.
+	Lang         string     `json:"lang"`
+	Notice       string     `json:"notice,omitempty"`
 	Relevance    float64    `json:"relevance"`
 	Citations    []Citation `json:"citations"`
 	Unsupported  []string   `json:"unsupported"`
@@ -74,7 +79,7 @@ type Answer struct {
 // FromAnswer converts an engine answer; the prompt is included only when
 // withPrompt is set. Empty lists are [] rather than null.
 func FromAnswer(a *fonte.Answer, withPrompt bool) Answer {
-	j := Answer{Question: a.Question, Query: a.Query, Answer: a.Text, Abstained: a.Abstained, Relevance: a.Relevance,
+	j := Answer{Question: a.Question, Query: a.Query, Answer: a.Text, Abstained: a.Abstained, Lang: a.Lang, Notice: a.Notice, Relevance: a.Relevance,
 		Citations: Citations(a.Citations), Unsupported: a.Unsupported, BadCitations: a.BadCitations, Model: a.Model}
 	if j.Unsupported == nil {
 		j.Unsupported = []string{}

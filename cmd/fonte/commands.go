@@ -17,6 +17,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/answer"
 	"github.com/fonte-rag/fonte/engine"
 	"github.com/fonte-rag/fonte/retrieve"
 	"github.com/fonte-rag/fonte/watch"
@@ -333,9 +334,14 @@ func snippet(s string, n int) string {
 
 func toJSON(a *fonte.Answer, withPrompt bool) wire.Answer { return wire.FromAnswer(a, withPrompt) }
 
-// printAnswer writes an answer for a person: the text, then each source
-// with where to find it, how fresh it is, and the quoted span.
+// printAnswer writes an answer for a person, in the question's language:
+// the notice, the text, then each source with where to find it, how fresh
+// it is, and the quoted span.
 func printAnswer(w io.Writer, a *fonte.Answer, streamed bool) {
+	msgs := answer.MessagesFor(a.Lang)
+	if a.Notice != "" {
+		fmt.Fprintf(w, "%s\n\n", a.Notice)
+	}
 	if !streamed {
 		fmt.Fprintln(w, a.Text)
 	} else {
@@ -343,10 +349,10 @@ func printAnswer(w io.Writer, a *fonte.Answer, streamed bool) {
 	}
 	if a.Abstained {
 		if len(a.Citations) > 0 {
-			fmt.Fprintf(w, "\nThe documents do not seem to answer this (best relevance %.2f). Nearest sources:\n", a.Relevance)
+			fmt.Fprintf(w, "\n"+msgs.NotAnswered+" %s\n", a.Relevance, msgs.Nearest)
 		}
 	} else if len(a.Citations) > 0 {
-		fmt.Fprintln(w, "\nSources:")
+		fmt.Fprintf(w, "\n%s\n", msgs.Sources)
 	}
 	cited := map[int]bool{}
 	for _, n := range citationsIn(a.Text) {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/fonte-rag/fonte/answer"
 	"github.com/fonte-rag/fonte/engine"
 )
 
@@ -16,7 +17,7 @@ const traceTop = 5
 // and the fusion's top candidates, the floor decision, what the context
 // took and cut, and the grounding verdicts.
 func printTrace(out io.Writer, tr *engine.Trace) {
-	fmt.Fprintf(out, "--- trace ---\nquery %q (language %s, mode %s, k %d, depth %d)\n", tr.Query, orDash(tr.Lang), tr.Mode, tr.K, tr.Depth)
+	fmt.Fprintf(out, "--- trace ---\nquery %q (language %s, mode %s, k %d, depth %d)\n", tr.Query, orUnd(tr.Lang), tr.Mode, tr.K, tr.Depth)
 	var stages []string
 	for _, s := range tr.Stages {
 		stages = append(stages, fmt.Sprintf("%s %.2f ms", s.Name, s.MS))
@@ -50,6 +51,9 @@ func printTrace(out io.Writer, tr *engine.Trace) {
 	}
 	if f := tr.Floor; f != nil {
 		fmt.Fprintf(out, "floor %.2f, best relevance %.2f (%s): %s\n", f.Floor, f.Relevance, orDash(f.ChunkID), f.Reason)
+		if c := f.Coverage; c != nil {
+			printCoverage(out, c)
+		}
 	}
 	if f := tr.Fit; f != nil {
 		fmt.Fprintf(out, "context: %d of %d tokens, %d chunks fitted, %d cut\n", f.Used, f.Budget, len(f.Fitted), len(f.Cut))
@@ -67,6 +71,36 @@ func printTrace(out io.Writer, tr *engine.Trace) {
 	if tr.Abstained && tr.AbstainReason != "" {
 		fmt.Fprintf(out, "abstained: %s\n", tr.AbstainReason)
 	}
+}
+
+// printCoverage writes the question's content keys with their weight
+// and the passages holding each, then each top passage's share of the
+// question's weight, the evidence the floor weighed (answer.Coverage).
+func printCoverage(out io.Writer, c *answer.Coverage) {
+	var keys []string
+	for _, k := range c.Keys {
+		where := "in no passage"
+		if len(k.In) > 0 {
+			where = "in #" + strings.Trim(strings.ReplaceAll(fmt.Sprint(k.In), " ", ",#"), "[]")
+		}
+		keys = append(keys, fmt.Sprintf("%s (df %d, weight %.2f, %s)", k.Key, k.DF, k.Weight, where))
+	}
+	fmt.Fprintf(out, "question keys: %s\n", strings.Join(keys, "; "))
+	var held []string
+	for i, h := range c.Held[:min(traceTop, len(c.Held))] {
+		held = append(held, fmt.Sprintf("#%d %s %.0f%%", i+1, h.ChunkID, 100*h.Share))
+	}
+	fmt.Fprintf(out, "share of the question's weight held (at least %.0f%% to be judged): %s\n", 100*c.MinHeld, strings.Join(held, ", "))
+}
+
+// orUnd names an undetermined language "und" (BCP 47's code): the
+// question held no evidence of one, and was analysed in every language
+// of the corpus.
+func orUnd(lang string) string {
+	if lang == "" {
+		return "und"
+	}
+	return lang
 }
 
 func orDash(s string) string {

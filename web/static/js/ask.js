@@ -222,6 +222,9 @@ function turnView(turn) {
 
     extra.replaceChildren();
     if (turn.state === 'error') extra.append(el('p', { class: 'error', role: 'alert' }, turn.error));
+    // Written by the server in the question's language: nothing was found
+    // in it, and the passages shown are in another.
+    if (a && a.notice) extra.append(el('p', { class: 'lang-notice', role: 'note', lang: a.lang || null }, a.notice));
     if (a && a.abstained) {
       text.replaceChildren();
       text.hidden = true;
@@ -271,8 +274,11 @@ function sourceButton(c) {
 
 function abstention(a) {
   const floor = a.trace && a.trace.floor;
+  // With coverage the floor compares the best passage holding the
+  // question's words (judged), which may be below the best relevance.
+  const rel = floor && typeof floor.judged === 'number' && floor.coverage ? floor.judged : a.relevance;
   const why = floor && typeof floor.floor === 'number'
-    ? t('abstain.floor', { rel: num(a.relevance, 2), floor: num(floor.floor, 2) })
+    ? t('abstain.floor', { rel: num(rel, 2), floor: num(floor.floor, 2) })
     : t('abstain.rel', { rel: num(a.relevance, 2) });
   return el('div', { class: 'abstain', role: 'status' },
     el('h3', {}, t('abstain.title')),

@@ -1,0 +1,99 @@
+package answer
+
+import (
+	"fmt"
+
+	"github.com/fonte-rag/fonte"
+)
+
+// Messages are what fonte says to a reader around an answer, in one
+// language: the question's, so that an Italian question is told in
+// Italian that the documents do not answer it.
+type Messages struct {
+	// Lang is the language of the messages, "en" or "it".
+	Lang string
+	// DontKnow is the abstention itself (DontKnow in English).
+	DontKnow string
+	// NotAnswered says that the documents do not answer; it takes the
+	// best relevance (%.2f).
+	NotAnswered string
+	// Nearest heads the nearest passages of an abstention, Sources the
+	// sources of an answer.
+	Nearest, Sources string
+}
+
+var messages = map[string]Messages{
+	"en": {Lang: "en", DontKnow: DontKnow, NotAnswered: "The documents do not seem to answer this (best relevance %.2f).",
+		Nearest: "Nearest sources:", Sources: "Sources:"},
+	"it": {Lang: "it", DontKnow: "Non lo so.", NotAnswered: "I documenti non sembrano rispondere a questa domanda (pertinenza massima %.2f).",
+		Nearest: "Fonti più vicine:", Sources: "Fonti:"},
+}
+
+// MessagesFor returns the messages in language lang: Italian for "it",
+// English for any other (fonte speaks these two).
+func MessagesFor(lang string) Messages {
+	if m, ok := messages[lang]; ok {
+		return m
+	}
+	return messages["en"]
+}
+
+// languageNames name fonte's two languages in each of them.
+var languageNames = map[string]map[string]string{
+	"en": {"en": "English", "it": "Italian"},
+	"it": {"en": "inglese", "it": "italiano"},
+}
+
+// languageName is language l named in language in, or l itself.
+func languageName(l, in string) string {
+	if n, ok := languageNames[MessagesFor(in).Lang][l]; ok {
+		return n
+	}
+	return l
+}
+
+// CrossLanguageNotice says, in the question's language q, that nothing
+// was found in it and that the passages found are in language found.
+func CrossLanguageNotice(q, found string) string {
+	if MessagesFor(q).Lang == "it" {
+		return fmt.Sprintf("Non ho trovato nulla in %s: i passaggi trovati sono in %s.", languageName(q, q), languageName(found, q))
+	}
+	return fmt.Sprintf("Nothing was found in %s: the passages found are in %s.", languageName(q, q), languageName(found, q))
+}
+
+// crossLanguage returns the language of the passages found when the
+// question's language lang is English or Italian and none of them is in
+// it; "" when one is, when a passage's language is not known, or without
+// hits. The passages looked at are those holding at least MinHeld of the
+// question's weight (what an answer may be drawn from: see Coverage), or
+// every hit when none does or without coverage, so that in a corpus of
+// both languages a weak match in the question's language, ranked ninth
+// for a shared word, does not hide that what answers is in the other.
+func crossLanguage(lang string, hits []fonte.Hit, docs map[string]fonte.Document, c *Coverage) string {
+	if _, ok := messages[lang]; !ok || len(hits) == 0 {
+		return ""
+	}
+	looked := hits
+	if c != nil {
+		var covered []fonte.Hit
+		for _, h := range hits {
+			if c.holds(h.Chunk.ID) {
+				covered = append(covered, h)
+			}
+		}
+		if len(covered) > 0 {
+			looked = covered
+		}
+	}
+	found := ""
+	for _, h := range looked {
+		l := docs[h.Chunk.DocID].Language
+		if l == "" || l == lang {
+			return ""
+		}
+		if found == "" {
+			found = l
+		}
+	}
+	return found
+}

@@ -1,0 +1,83 @@
+package engine
+
+import (
+	"context"
+	"math"
+	"slices"
+
+	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/answer"
+	"github.com/fonte-rag/fonte/chunk"
+)
+
+// coverage weighs the question's content keys (analysed as the relevance
+// analyses them, in lang) by their inverse document frequency in the
+// corpus, BM25's idf, and finds which of the hits hold each: see
+// answer.Coverage. A key the corpus does not hold gets the weight of a
+// key held by one chunk. It returns nil when the question has no content
+// key (the floor then compares the relevance alone).
+func (e *Engine) coverage(ctx context.Context, v *view, query, lang string, hits []fonte.Hit) (*answer.Coverage, error) {
+	an, ok := e.an.Content[lang]
+	if !ok {
+		an = e.an.Content[""]
+	}
+	if an == nil || len(hits) == 0 {
+		return nil, nil
+	}
+	var keys []string
+	for _, k := range an.Analyze(query) {
+		if !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	var st fonte.TermStats
+	if v.local != nil {
+		st = v.local.TermStats(keys)
+	} else {
+		var err error
+		if st, err = e.store.TermStats(ctx, keys); err != nil {
+			return nil, err
+		}
+	}
+	held := make([]map[string]bool, len(hits))
+	for i, h := range hits {
+		held[i] = map[string]bool{}
+		for _, t := range an.Analyze(chunk.Enriched(h.Chunk)) {
+			held[i][t] = true
+		}
+	}
+	c := &answer.Coverage{Chunks: st.Chunks, MinHeld: answer.DefaultMinHeld, Held: make([]answer.Held, len(hits))}
+	var total, missing float64
+	for i, k := range keys {
+		ck := answer.CoverageKey{Key: k, DF: st.DF[i], Weight: idf(st.Chunks, max(st.DF[i], 1))}
+		total += ck.Weight
+		for r := range hits {
+			if held[r][k] {
+				ck.In = append(ck.In, r+1)
+				c.Held[r].Share += ck.Weight
+			}
+		}
+		if len(ck.In) == 0 {
+			missing += ck.Weight
+		}
+		c.Keys = append(c.Keys, ck)
+	}
+	if total == 0 {
+		return nil, nil
+	}
+	for r, h := range hits {
+		c.Held[r].ChunkID = h.Chunk.ID
+		c.Held[r].Share /= total
+	}
+	c.Missing = missing / total
+	return c, nil
+}
+
+// idf is BM25's inverse document frequency of a term held by df of n
+// chunks.
+func idf(n, df int) float64 {
+	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
+}

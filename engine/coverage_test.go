@@ -1,0 +1,130 @@
+package engine
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/answer"
+)
+
+// exampleHandbook opens an engine with the default settings over the
+// example handbook.
+func exampleHandbook(t *testing.T) *Engine {
+	t.Helper()
+	e, err := Open(context.Background(), Settings{IndexDir: filepath.Join(t.TempDir(), "idx")}, OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	if _, err := e.Index(context.Background(), "../examples/handbook", nil); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// citedDocs are the documents an answer's text cites.
+func citedDocs(a *fonte.Answer) []string {
+	var out []string
+	for _, n := range answer.Citations(a.Text) {
+		if n >= 1 && n <= len(a.Citations) {
+			out = append(out, a.Citations[n-1].DocID)
+		}
+	}
+	return out
+}
+
+// The two Italian questions of issue 20: the expense-report deadline is
+// in an English document only, and the Italian passage that matched it
+// best (about office keys) holds "spese" and none of its other words; a
+// lost key is covered by the Italian office-access document.
+func TestCoverageKeepsItalianQuestionsOnTheirDocument(t *testing.T) {
+	e := exampleHandbook(t)
+	ctx := context.Background()
+	tr := &Trace{}
+	a, err := e.Ask(ctx, "Entro quando va presentata la nota spese?", AskOptions{SearchOptions: SearchOptions{Trace: tr}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range citedDocs(a) {
+		if d != "finance/travel-and-expenses-policy.pdf" {
+			t.Errorf("the expense-report question cites %s: %q", d, a.Text)
+		}
+	}
+	if !a.Abstained && len(citedDocs(a)) == 0 {
+		t.Errorf("answered without a citation: %q", a.Text)
+	}
+	if tr.Lang != "it" {
+		t.Errorf("question language %q, want it", tr.Lang)
+	}
+	cov := tr.Floor.Coverage
+	if cov == nil || len(cov.Held) == 0 || cov.MinHeld != answer.DefaultMinHeld {
+		t.Fatalf("trace floor coverage = %+v", cov)
+	}
+	for _, h := range cov.Held {
+		if h.ChunkID == tr.Floor.ChunkID && h.Share >= cov.MinHeld {
+			t.Errorf("the best-matching passage %s holds %.2f of the question", h.ChunkID, h.Share)
+		}
+	}
+
+	a, err = e.Ask(ctx, "Cosa devo fare se perdo le chiavi dell'ufficio?", AskOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Abstained {
+		t.Fatalf("the lost-keys question abstained (relevance %.2f)", a.Relevance)
+	}
+	if got := citedDocs(a); len(got) == 0 || got[0] != "facilities/accesso-uffici-e-chiavi.md" {
+		t.Errorf("the lost-keys question cites %v: %q", got, a.Text)
+	}
+}
+
+// A content key the corpus does not hold weighs as a key held once, and
+// the shares each passage holds add up from the keys it holds.
+func TestCoverageWeights(t *testing.T) {
+	e := exampleHandbook(t)
+	ctx := context.Background()
+	v, err := e.view(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hits, err := e.Search(ctx, "badge sostitutivo zzyzx", SearchOptions{K: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := e.coverage(ctx, v, "badge sostitutivo zzyzx", "it", hits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c == nil || len(c.Keys) != 3 || len(c.Held) != len(hits) {
+		t.Fatalf("coverage = %+v", c)
+	}
+	unknown := c.Keys[2]
+	if unknown.DF != 0 || unknown.Weight != idf(c.Chunks, 1) || len(unknown.In) != 0 {
+		t.Errorf("unknown key = %+v, want df 0 weighing as df 1 (%.3f), in no passage", unknown, idf(c.Chunks, 1))
+	}
+	total := 0.0
+	for _, k := range c.Keys {
+		total += k.Weight
+	}
+	if want := unknown.Weight / total; c.Missing < want-1e-9 || c.Missing > want+1e-9 {
+		t.Errorf("missing = %.4f, want the unknown key's share %.4f", c.Missing, want)
+	}
+	for r, h := range c.Held {
+		want := 0.0
+		for _, k := range c.Keys {
+			for _, in := range k.In {
+				if in == r+1 {
+					want += k.Weight / total
+				}
+			}
+		}
+		if h.ChunkID != hits[r].Chunk.ID || h.Share < want-1e-9 || h.Share > want+1e-9 {
+			t.Errorf("held[%d] = %+v, want %s with %.4f", r, h, hits[r].Chunk.ID, want)
+		}
+	}
+	if c, _ := e.coverage(ctx, v, "come e dove?", "it", hits); c != nil {
+		t.Errorf("a question of function words has coverage %+v, want none", c)
+	}
+}
