@@ -153,15 +153,18 @@ func TestAskStream(t *testing.T) {
 			text.WriteString(tok.Text)
 		}
 	}
-	if got := strings.Join(names, ","); got != "token,token,token,citations,done" {
+	// The model's three pieces make one sentence, which is sent once it
+	// is whole and checked: a sentence is never shown before fonte knows
+	// it stands behind it.
+	if got := strings.Join(names, ","); got != "token,citations,done" {
 		t.Fatalf("events %s", got)
 	}
 	var cites []wire.Citation
-	if err := json.Unmarshal([]byte(events[3].data), &cites); err != nil || len(cites) == 0 {
-		t.Fatalf("citations %s: %v", events[3].data, err)
+	if err := json.Unmarshal([]byte(events[1].data), &cites); err != nil || len(cites) == 0 {
+		t.Fatalf("citations %s: %v", events[1].data, err)
 	}
 	var done wire.Answer
-	if err := json.Unmarshal([]byte(events[4].data), &done); err != nil {
+	if err := json.Unmarshal([]byte(events[2].data), &done); err != nil {
 		t.Fatal(err)
 	}
 	if done.Answer != text.String() || done.Answer != strings.Join(leavePieces, "") || done.Model != "fake/stream" || len(done.Citations) != len(cites) {
@@ -179,12 +182,14 @@ func TestAskStreamErrorIsAnEvent(t *testing.T) {
 	for _, e := range events {
 		names = append(names, e.name)
 	}
-	if got := strings.Join(names, ","); got != "token,token,error" {
+	// The model failed inside its first sentence, so none of it was
+	// shown.
+	if got := strings.Join(names, ","); got != "error" {
 		t.Fatalf("events %s", got)
 	}
-	p := problemOf(t, []byte(events[2].data))
-	if p.Status != 500 || p.Type == "" || strings.Contains(events[2].data, "10.0.0.9") {
-		t.Errorf("error event %s: want a 500 problem without internals", events[2].data)
+	p := problemOf(t, []byte(events[0].data))
+	if p.Status != 500 || p.Type == "" || strings.Contains(events[0].data, "10.0.0.9") {
+		t.Errorf("error event %s: want a 500 problem without internals", events[0].data)
 	}
 }
 
