@@ -89,6 +89,15 @@ func (c *Coverage) judged(hits []fonte.Hit) (float64, int) {
 	return best, at
 }
 
+// Judged is the relevance the floor compares for hits (see judged): the
+// best relevance among the hits holding at least MinHeld of the
+// question's weight, 0 when none does; without coverage (a nil c), the
+// best relevance of all.
+func (c *Coverage) Judged(hits []fonte.Hit) float64 {
+	r, _ := c.judged(hits)
+	return r
+}
+
 // MissingKeys are the keys no top passage holds, in the question's order.
 func (c *Coverage) MissingKeys() []string {
 	var out []string
