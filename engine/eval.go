@@ -106,11 +106,16 @@ func (e *Engine) EvalQuestions(ctx context.Context, qs []eval.Question, o EvalOp
 		hits[q.ID] = h
 		qr := QuestionResult{ID: q.ID, Question: q.Question, Unanswerable: q.Unanswerable}
 		// The floor sees what Ask sees: the best relevance among the
-		// first K hits.
-		for _, x := range h[:min(o.K, len(h))] {
-			qr.Relevance = max(qr.Relevance, x.Relevance)
+		// first K hits that hold at least half of the question's weight
+		// (answer.Coverage).
+		top := h[:min(o.K, len(h))]
+		lang := QuestionLanguage(q.Question)
+		cov, err := e.coverage(ctx, v, q.Question, lang, top)
+		if err != nil {
+			return nil, fmt.Errorf("question %s: %w", q.ID, err)
 		}
-		docs := v.docsOf(h[:min(o.K, len(h))])
+		qr.Relevance = cov.Judged(top)
+		docs := v.docsOf(top)
 		qr.Language = floorLanguage(q.Question, h[:min(o.K, len(h))], docs)
 		bl := perLang[qr.Language]
 		if bl == nil {
@@ -131,7 +136,7 @@ func (e *Engine) EvalQuestions(ctx context.Context, qs []eval.Question, o EvalOp
 			}
 		}
 		if o.Generation && (q.Answer != "" || q.Unanswerable) {
-			cfg := answer.Config{Floor: e.floorFor(floorLanguage(q.Question, h[:min(o.K, len(h))], docs)), Budget: e.settings.Budget, Generator: e.settings.Generator}
+			cfg := answer.Config{Floor: e.floorFor(qr.Language), Budget: e.settings.Budget, Generator: e.settings.Generator, Lang: lang, Coverage: cov}
 			a, err := answer.Ask(ctx, q.Question, h[:min(o.K, len(h))], docs, cfg)
 			if err != nil {
 				return nil, fmt.Errorf("question %s: %w", q.ID, err)
@@ -158,7 +163,7 @@ func (e *Engine) EvalQuestions(ctx context.Context, qs []eval.Question, o EvalOp
 				return nil, fmt.Errorf("question %s: %w", q.ID, err)
 			}
 			if len(gold) > 0 {
-				ga, err := answer.Ask(ctx, q.Question, gold, v.docsOf(gold), answer.Config{Budget: e.settings.Budget, Generator: e.settings.Generator})
+				ga, err := answer.Ask(ctx, q.Question, gold, v.docsOf(gold), answer.Config{Budget: e.settings.Budget, Generator: e.settings.Generator, Lang: lang})
 				if err != nil {
 					return nil, fmt.Errorf("question %s: %w", q.ID, err)
 				}
