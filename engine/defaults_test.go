@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -23,7 +24,8 @@ type evalSet struct {
 
 // defaultSets are every question set of the repository and of ../shared
 // that runs in seconds: the example handbook (English and Italian), the
-// 18F handbook, the Debian Italian and English sets of evalsets/, and the
+// 18F handbook, the Debian Italian and English sets, the GDS Way
+// (English) and the AgID guidelines (Italian) of evalsets/, and the
 // seeds' Italian rulebook and English shop handbook (rebuilt from the
 // fixtures into a temporary folder). SciFact is left to the benchmark.
 func defaultSets(t *testing.T) []evalSet {
@@ -43,6 +45,8 @@ func defaultSets(t *testing.T) []evalSet {
 		load("18f", "../../shared/data/handbook", "../examples/handbook-18f-questions.jsonl"),
 		load("debian-it", "../evalsets/debian-reference-it/docs", "../evalsets/debian-reference-it/questions.jsonl"),
 		load("maint-guide-en", "../evalsets/maint-guide-en/docs", "../evalsets/maint-guide-en/questions.jsonl"),
+		load("gds-way-en", "../evalsets/gds-way-en/docs", "../evalsets/gds-way-en/questions.jsonl"),
+		load("linee-guida-it", "../evalsets/linee-guida-pa-it/docs", "../evalsets/linee-guida-pa-it/questions.jsonl"),
 	}
 	return append(sets, seedSet000(t), seedSet002(t))
 }
@@ -137,14 +141,35 @@ func writeFile(t *testing.T, p, text string) {
 	}
 }
 
-// TestDefaultRetrieverHoldsAgainstBM25: with no embedding model
-// configured, the default retriever scores at least BM25 alone's nDCG@10
-// and hit@1 on every question set we have (a default that loses to one
-// of its own legs is a defect), and the hybrid it replaced is measured
-// beside it for the record.
-func TestDefaultRetrieverHoldsAgainstBM25(t *testing.T) {
+// TestDefaultRetriever measures, on the dev questions of every set, the
+// default retriever with no embedding model configured beside each leg
+// (BM25, TF-IDF, the built-in n-gram vectors) and the hybrid of BM25 and
+// those vectors, and fails when the claims README.md and DESIGN.md make
+// of it stop holding:
+//   - the default is BM25 alone (its scores are BM25's, question by
+//     question);
+//   - averaged over the sets, the default's nDCG@10 is at least that of
+//     every other retriever, hybrid included (a default that loses to one
+//     of the alternatives on average is a defect);
+//   - on no set does a single other leg (TF-IDF, vectors) beat it by more
+//     than one question's worth.
+//
+// The test questions are not looked at: defaults are chosen on dev. The
+// seeds' sets carry no split and count as dev.
+func TestDefaultRetriever(t *testing.T) {
 	ctx := context.Background()
-	for _, set := range defaultSets(t) {
+	modes := []retrieve.Mode{"", retrieve.BM25, retrieve.TFIDF, retrieve.Dense, retrieve.Hybrid}
+	name := func(m retrieve.Mode) string {
+		if m == "" {
+			return "default"
+		}
+		return string(m)
+	}
+	mean := map[retrieve.Mode]float64{}
+	pooled := map[string][2][]float64{} // per language: answerable, unanswerable relevances
+	sets := defaultSets(t)
+	for _, set := range sets {
+		dev := devQuestions(set.questions)
 		e, err := Open(ctx, Settings{Store: t.TempDir()}, OpenOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -152,39 +177,89 @@ func TestDefaultRetrieverHoldsAgainstBM25(t *testing.T) {
 		if _, err := e.Index(ctx, set.docs, nil); err != nil {
 			t.Fatalf("%s: %v", set.name, err)
 		}
-		scores := map[retrieve.Mode]eval.Retrieval{}
-		for _, m := range []retrieve.Mode{"", retrieve.BM25, retrieve.Hybrid} {
-			r, err := e.EvalQuestions(ctx, set.questions, EvalOptions{Mode: m})
+		scores := map[retrieve.Mode]*EvalResult{}
+		for _, m := range modes {
+			r, err := e.EvalQuestions(ctx, dev, EvalOptions{Mode: m})
 			if err != nil {
-				t.Fatalf("%s %s: %v", set.name, m, err)
+				t.Fatalf("%s %s: %v", set.name, name(m), err)
 			}
-			scores[m] = r.Report.Retrieval
+			scores[m] = r
+			mean[m] += r.Report.Retrieval.NDCG10 / float64(len(sets))
 			if m == "" {
-				checkAbstention(t, set.name, r.Questions, e.floorFor)
+				for lang, g := range checkAbstention(t, set.name, r.Questions, e.floorFor) {
+					p := pooled[lang]
+					pooled[lang] = [2][]float64{append(p[0], g[0]...), append(p[1], g[1]...)}
+				}
 			}
 		}
 		e.Close()
-		def, bm25, hybrid := scores[""], scores[retrieve.BM25], scores[retrieve.Hybrid]
-		t.Logf("%-15s %3d questions  nDCG@10 default %.4f  bm25 %.4f  hybrid(0.5) %.4f   hit@1 %.3f %.3f %.3f",
-			set.name, def.Queries, def.NDCG10, bm25.NDCG10, hybrid.NDCG10, def.Hit1, bm25.Hit1, hybrid.Hit1)
-		if def.Queries == 0 {
-			t.Errorf("%s: no answerable question was evaluated", set.name)
+		def := scores[""].Report.Retrieval
+		line := fmt.Sprintf("%-15s %3d dev questions  nDCG@10", set.name, def.Queries)
+		for _, m := range modes {
+			line += fmt.Sprintf("  %s %.4f", name(m), scores[m].Report.Retrieval.NDCG10)
 		}
-		if def.NDCG10 < bm25.NDCG10-1e-9 || def.Hit1 < bm25.Hit1-1e-9 {
-			t.Errorf("%s: the default retriever (nDCG@10 %.4f, hit@1 %.3f) loses to BM25 alone (%.4f, %.3f)",
-				set.name, def.NDCG10, def.Hit1, bm25.NDCG10, bm25.Hit1)
+		t.Log(line)
+		if def.Queries == 0 {
+			t.Errorf("%s: no answerable dev question was evaluated", set.name)
+			continue
+		}
+		for i, q := range scores[""].Questions {
+			if b := scores[retrieve.BM25].Questions[i]; q.GoldRank != b.GoldRank {
+				t.Errorf("%s %s: the default ranks the gold at %d, BM25 at %d: the default is not BM25 alone", set.name, q.ID, q.GoldRank, b.GoldRank)
+			}
+		}
+		// One question's worth: a gold moving from rank 1 to nowhere.
+		slack := 1 / float64(def.Queries)
+		for _, m := range []retrieve.Mode{retrieve.TFIDF, retrieve.Dense} {
+			if got := scores[m].Report.Retrieval.NDCG10; got > def.NDCG10+slack {
+				t.Errorf("%s: %s alone (nDCG@10 %.4f) beats the default (%.4f) by more than one question", set.name, name(m), got, def.NDCG10)
+			}
 		}
 	}
+	line := "mean over sets       nDCG@10"
+	for _, m := range modes {
+		line += fmt.Sprintf("  %s %.4f", name(m), mean[m])
+	}
+	t.Log(line)
+	for _, m := range modes[1:] {
+		if mean[m] > mean[""]+1e-9 {
+			t.Errorf("averaged over the sets, %s (nDCG@10 %.4f) beats the default (%.4f)", name(m), mean[m], mean[""])
+		}
+	}
+	// The floor's evidence, pooled over the sets per language (a set's
+	// few unanswerable dev questions are too few to judge it alone):
+	// relevance must separate answerable from unanswerable questions
+	// better than AUC 0.6, or the floor would have nothing to stand on.
+	for _, lang := range slices.Sorted(maps.Keys(pooled)) {
+		ans, unans := pooled[lang][0], pooled[lang][1]
+		auc := rocArea(ans, unans)
+		t.Logf("pooled %-2s: %d answerable, %d unanswerable dev questions, relevance AUC %.2f", lang, len(ans), len(unans), auc)
+		if len(ans) >= 10 && len(unans) >= 10 && auc < 0.6 {
+			t.Errorf("%s: over every set, relevance separates answerable from unanswerable questions at AUC %.2f", lang, auc)
+		}
+	}
+}
+
+// devQuestions returns the questions of qs that are not in the test
+// split (questions without a split count as dev).
+func devQuestions(qs []eval.Question) []eval.Question {
+	var out []eval.Question
+	for _, q := range qs {
+		if q.Split != "test" {
+			out = append(out, q)
+		}
+	}
+	return out
 }
 
 // checkAbstention logs, per language of a set, what the abstain floor in
 // use lets through and blocks, the fewest answerable questions any floor
 // blocks while letting at most a quarter of the unanswerable ones through
 // (issue 11's target asks for at most a tenth), and how well relevance
-// separates the two kinds (the area under the ROC curve). It fails when
-// relevance separates them no better than 0.6 where each kind has at
-// least three questions: the floor's evidence would have broken.
-func checkAbstention(t *testing.T, set string, qs []QuestionResult, floor func(string) float64) {
+// separates the two kinds (the area under the ROC curve). It returns the
+// relevances per language (answerable, unanswerable) for the caller to
+// pool.
+func checkAbstention(t *testing.T, set string, qs []QuestionResult, floor func(string) float64) map[string][2][]float64 {
 	t.Helper()
 	by := map[string][2][]float64{}
 	for _, q := range qs {
@@ -213,10 +288,8 @@ func checkAbstention(t *testing.T, set string, qs []QuestionResult, floor func(s
 		t.Logf("%-15s %-2s abstain at floor %.2f: %d/%d unanswerable let through, %d/%d answerable blocked; "+
 			"at most 25%% through blocks at best %d/%d; relevance AUC %.2f",
 			set, lang, f, through, len(unans), blocked, len(ans), best, len(ans), auc)
-		if len(ans) >= 3 && len(unans) >= 3 && auc < 0.6 {
-			t.Errorf("%s %s: relevance separates answerable from unanswerable questions at AUC %.2f", set, lang, auc)
-		}
 	}
+	return by
 }
 
 // countFloor counts the unanswerable relevances at or above floor and
