@@ -157,12 +157,8 @@ func wordFacts(toks []token, lower []string, i int, italian bool) ([]fact, int) 
 	if f, ok := digitFigures(toks, lower, i); ok {
 		return f, 0
 	}
-	if v, ok := wordNumber(lower[i]); ok && (!ambiguousNumberWords[lower[i]] || nextUnit(toks, lower, i).known()) && (lower[i] != "due" || italian) {
-		skip := 0
-		if i+1 < len(toks) && (lower[i+1] == "hundred" || lower[i+1] == "thousand") {
-			v *= numberWords[lower[i+1]]
-			skip = 1
-		}
+	if v, ok := wordNumber(lower[i]); ok && (!ambiguousNumberWords[lower[i]] || nextUnit(toks, lower, i).known() || multiplier(lower, i+1)) && (lower[i] != "due" || italian) {
+		v, skip := englishCompound(toks, lower, i, v)
 		f := figure{value: v, unit: nextUnit(toks, lower, i+skip), label: prevLabel(toks, lower, i), clock: -1}
 		return []fact{{kind: figureFact, text: describe(f), fig: f}}, skip
 	}
@@ -173,6 +169,60 @@ func wordFacts(toks []token, lower []string, i int, italian bool) ([]fact, int) 
 		return []fact{{kind: nameFact, text: w, key: stem(fold(dropElision(w)))}}, 0
 	}
 	return nil, 0
+}
+
+// multiplier reports whether word i is "hundred" or "thousand".
+func multiplier(lower []string, i int) bool {
+	return i < len(lower) && (lower[i] == "hundred" || lower[i] == "thousand")
+}
+
+// englishCompound reads an English number written in words from word i,
+// whose value is v: "two hundred", "one hundred and twenty", "three
+// thousand five hundred". It returns the value and how many words after
+// i it used.
+func englishCompound(toks []token, lower []string, i int, v float64) (float64, int) {
+	total, group, j := 0.0, v, i+1
+	afterTens := englishTens[lower[i]] // "twenty" may take "four" after a multiplier only
+	for ; j < len(toks) && !toks[j].sentStart; j++ {
+		w := lower[j]
+		n, isNumber := wordNumber(w)
+		isNumber = isNumber && isEnglishNumberWord(w)
+		// After "hundred" or "thousand" come the tens and units ("one
+		// hundred and twenty"); a units word may follow a tens word there.
+		open := group > 0 && int(group)%100 == 0 || group == 0 && total > 0
+		switch {
+		case w == "hundred" && group > 0 && group < 10:
+			group *= 100
+		case w == "thousand" && group > 0:
+			total, group = total+group*1000, 0
+		case w == "and" && open && j+1 < len(toks) && isEnglishNumberWord(lower[j+1]):
+		case isNumber && open && (total > 0 || group >= 100):
+			group += n
+			afterTens = englishTens[w]
+		case isNumber && afterTens && n < 10:
+			group += n
+			afterTens = false
+		default:
+			return total + group, j - i - 1
+		}
+	}
+	return total + group, j - i - 1
+}
+
+// isEnglishNumberWord reports whether a word is an English number word
+// below a hundred ("twenty", "twenty-four").
+func isEnglishNumberWord(w string) bool {
+	if englishTens[w] || englishUnits[w] {
+		return true
+	}
+	if a, b, ok := strings.Cut(w, "-"); ok {
+		return englishTens[a] && englishUnits[b]
+	}
+	switch w {
+	case "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen":
+		return true
+	}
+	return false
 }
 
 // digitFigures reads the figures of a word that starts with a digit, a

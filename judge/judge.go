@@ -303,7 +303,12 @@ func readReference(question, text string) reference {
 // else ("anacron.", "build-essential", "testing"): the name asked for,
 // however it is written.
 func oneWordAnswer(text string) []fact {
-	words := strings.Fields(text)
+	var words []string
+	for _, w := range strings.Fields(text) {
+		if hasLetter(w) || hasDigit(w) { // "uv ." once its aside is gone
+			words = append(words, w)
+		}
+	}
 	if len(words) != 1 {
 		return nil
 	}

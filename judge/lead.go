@@ -77,13 +77,16 @@ var abstentionRE = regexp.MustCompile(`(?i)(?:` +
 	`|\b(?:couldn'?t|could not|can'?t|cannot|was unable to|am unable to|unable to|did not|didn'?t|failed to) (?:find|locate)\b` +
 	`|\bfound (?:nothing|no (?:answer|information|relevant|passage|document))` +
 	`|\bno (?:relevant )?(?:information|answer|passage|document|source|result)s? (?:was |were |is |are |could be )?(?:found|available|provided|given)\b` +
-	`|\b(?:documents?|sources?|context|passages?|texts?|provided (?:documents|sources|context)) (?:do(?:es)? not|don'?t|doesn'?t) (?:say|mention|contain|answer|cover|specify|state|include|provide)` +
+	`|\b(?:documents?|documentation|docs|manuals?|handbooks?|guides?|sources?|context|passages?|texts?|provided (?:documents|sources|context)) (?:do(?:es)? not|don'?t|doesn'?t) (?:say|mention|contain|answer|cover|specify|state|include|provide)` +
+	`|\bI (?:don'?t|do not) have (?:any |enough )?(?:information|details|data)\b|\bI have no (?:information|details|data)\b` +
+	`|\bI'?m not (?:sure|certain)\b|\bI am not (?:sure|certain)\b` +
 	`|\bnot (?:mentioned|covered|stated|specified|found|addressed) in the (?:documents?|sources?|context|passages?|text)` +
 	`|\b(?:cannot|can'?t|unable to) (?:answer|tell)\b` +
 	`|\bnon (?:lo )?so\b` +
 	`|\bnon (?:ho|abbiamo) trovato\b|\bnon (?:trovo|riesco a trovare|è stato possibile trovare)\b` +
 	`|\bnessun[ao]? (?:informazion|risultat|document|passagg|rispost|fonte)` +
-	`|\b(?:documenti|fonti|testi|passaggi|contesto) non (?:dicono|dice|menzionano|menziona|contengono|contiene|specificano|riportano|rispondono|trattano|indicano)` +
+	`|\bnon (?:sono|sono del tutto) (?:sicur|cert)[oa]\b|\bnon (?:ho|dispongo di|abbiamo) (?:informazioni|dati|dettagli)\b` +
+	`|\b(?:documenti|documentazione|manuale|guida|fonti|testi|passaggi|contesto) non (?:dicono|dice|menzionano|menziona|contengono|contiene|specificano|riportano|rispondono|trattano|indicano)` +
 	`|\bnon (?:è|sono) (?:menzionat|indicat|specificat|riportat|present|trattat)\w* (?:nei|nelle|nel) (?:documenti|fonti|testi|contesto)` +
 	`|\bnon (?:posso|sono in grado di|è possibile) rispondere\b` +
 	`)`)
