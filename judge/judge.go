@@ -66,8 +66,8 @@ const minTopicStems = 2
 
 // figureQuestionRE matches the English and Italian questions that ask for
 // a figure: how many, how much, how long, when, what time, quanto, quando,
-// a che ora, entro quando.
-var figureQuestionRE = regexp.MustCompile(`(?i)\bhow (?:many|much|long|often|far|soon|old|big|large|fast)\b|\bwhen\b|\bwhat time\b|\bby what date\b|\bquant[oaie]\b|\bquando\b|\ba che ora\b|\bogni quanto\b|\bentro quando\b`)
+// a che ora, entro quando, and those that ask for a maximum or a minimum.
+var figureQuestionRE = regexp.MustCompile(`(?i)\bhow (?:many|much|long|often|far|soon|old|big|large|fast)\b|\bwhen\b|\bwhat time\b|\bby what date\b|\bquant[oaie]\b|\bquando\b|\ba che ora\b|\bogni quanto\b|\bentro quando\b|\b(?:maximum|minimum|max|min|massim[oa]|minim[oa])\b`)
 
 // asksForFigure reports whether a question asks for a figure, which an
 // answer without it does not half answer.
@@ -114,7 +114,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	onTopic := about(ld.sentence, topicStems(question)) || about(ld.sentence, ref.words)
 	opening, _ := openingYesNo(ld.sentence)
 	statesPolarity := len(ref.facts) > 0 && ref.facts[0].kind == polarityFact && ref.facts[0].key == opening
-	r.Contradicted = append(r.Contradicted, figureContradictions(ref, figuresOf(leadFacts), questionFigures, ld, statesPolarity, onTopic)...)
+	r.Contradicted = append(r.Contradicted, figureContradictions(ref, figuresOf(leadFacts), questionFigures, ld, statesPolarity, onTopic, asksForFigure(question))...)
 	r.Contradicted = append(r.Contradicted, codeContradictions(ref, leadFacts, ld)...)
 
 	// What the answer states.
@@ -515,10 +515,20 @@ func isWordByte(s string, i int, edge byte) bool {
 // "3 mesi" (an aside's figure) for 6 mesi. It contradicts an aside's
 // figure likewise, but not in a lead merely about the question: an
 // aside's subject ("Bologna opens 8:00-13:00") is not the lead's.
-func figureContradictions(ref reference, lead, question []figure, ld lead, statesPolarity, aboutIt bool) []string {
+func figureContradictions(ref reference, lead, question []figure, ld lead, statesPolarity, aboutIt, asksFigure bool) []string {
 	main, asides := figuresOf(ref.facts), figuresOf(ref.asides)
-	bare := ld.span && len(lead) == 1 && len(strings.Fields(ld.text)) <= 2
-	answers := ld.span || statesPolarity
+	// A bare number claims to be the figure asked for when it stands
+	// alone as the answer ("Cinque.", "1 —") or is the only figure of a
+	// lead about the question ("a maximum line length of <= 79").
+	unlabelled := 0
+	for _, g := range lead {
+		if g.unit.empty() && g.label == "" && g.clock < 0 {
+			unlabelled++
+		}
+	}
+	bare := ld.span && len(lead) == 1 && len(strings.Fields(ld.text)) <= 2 ||
+		unlabelled == 1 && (ld.direct || aboutIt && asksFigure && len(main) == 1)
+	answers := ld.span || ld.direct || statesPolarity
 	for _, f := range main {
 		answers = answers || matchesAny(f, lead)
 	}
@@ -578,7 +588,9 @@ func compatible(f, g figure, bareSpan bool) bool {
 	case f.unit.known() && g.unit.known():
 		return f.unit.dim == g.unit.dim || equalValues(f.value, g.value)
 	case !f.unit.empty() && !g.unit.empty():
-		return f.unit.name == g.unit.name
+		// One unit word, or the same number counting something else
+		// ("120 lines" for 120 characters).
+		return f.unit.name == g.unit.name || equalValues(f.value, g.value)
 	case f.label != "" && f.label == g.label:
 		return true
 	}

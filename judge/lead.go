@@ -12,7 +12,15 @@ type lead struct {
 	text     string // the span before fonte's " — ", else the first sentence
 	span     bool   // text is fonte's short span lead ("250 euro — …")
 	sentence string // the first sentence, the span lead included
+	// direct is set when the answer is one short sentence and nothing
+	// else ("Amazon SES.", "Entro 15 giorni."): all it says is stated as
+	// the answer, as a span lead is.
+	direct bool
 }
+
+// maxDirectWords is the longest one-sentence answer read as a direct
+// answer; a longer one is read as a passage.
+const maxDirectWords = 12
 
 // spanSeparator separates fonte's short lead from the quoted passage.
 const spanSeparator = " — "
@@ -37,7 +45,9 @@ func leadOf(answer string) lead {
 		}
 	}
 	s := firstSentence(t)
-	return lead{text: s, sentence: s}
+	// A table row ("Trieste: … | Saturday: closed") is a quoted passage.
+	direct := normalSpace(s) == normalSpace(t) && len(strings.Fields(s)) <= maxDirectWords && !strings.Contains(s, "|")
+	return lead{text: s, sentence: s, direct: direct}
 }
 
 // firstSentence returns text up to the end of its first sentence: a full
