@@ -22,7 +22,7 @@ type fact struct {
 	kind  kind
 	text  string // as written, for reasons
 	key   string // compared form of a code or name; "yes" or "no" for polarity
-	class string // of a code: "url", "email", "phone", "path", "code", "quoted"
+	class string // of a code: "url", "email", "phone", "path", "channel", "code", "quoted"
 	fig   figure
 	pos   int // index of the fact's first word, for figures sharing a unit
 	// negated is set for a fact right after a negation ("not
@@ -401,6 +401,8 @@ func unitSuffix(f figure) string {
 // file name or identifier, or "".
 func codeClass(w string) string {
 	switch {
+	case strings.HasPrefix(w, "#") && len(w) > 1 && hasLetter(w):
+		return "channel" // "#incident", a chat channel or tag
 	case strings.HasPrefix(w, "$") && len(w) > 1, strings.HasPrefix(w, "--") && len(w) > 2,
 		strings.HasPrefix(w, "-") && len(w) > 1 && unicode.IsLetter(rune(w[1])):
 		return "code"

@@ -128,7 +128,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		case codeFact:
 			found = ans.statesCode(f)
 		case nameFact:
-			found = ans.stems[f.key]
+			found = ans.stems[f.key] && !onlyInCodes(ans.folded, fold(f.text)) || strings.Contains(f.text, "-") && containsBounded(ans.spaced, unhyphen(fold(f.text)))
 		case polarityFact:
 			// An opening yes or no says it; otherwise a sentence about
 			// what the question asks says no by a negation and yes
@@ -159,6 +159,9 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	// award it").
 	if len(r.Missing) == 1 && ref.facts[0].kind == polarityFact && r.Missing[0] == ref.facts[0].key && len(r.Contradicted) == 0 && ref.hasFigureOrCode() {
 		r.Found, r.Missing = append([]string{r.Missing[0]}, r.Found...), nil
+	}
+	if ld.span || ld.direct {
+		r.Contradicted = append(r.Contradicted, otherNamesStated(question, ref, leadFacts, ld, len(r.Found) > 0 && !(len(r.Found) == 1 && ref.facts[0].kind == polarityFact && r.Found[0] == ref.facts[0].key))...)
 	}
 	cov := coverage(ref.words, ans.stems)
 	switch {
@@ -354,6 +357,7 @@ type answerText struct {
 	stems   map[string]bool // stems of every word, stopwords included
 	units   map[string]bool // units the answer names anywhere
 	lower   string          // lowercased, spaces collapsed
+	spaced  string          // lowercased, hyphens as spaces
 	folded  string          // folded, spaces collapsed
 	digits  string          // digits only, for telephone numbers
 }
@@ -361,7 +365,7 @@ type answerText struct {
 func readAnswer(text string) answerText {
 	clean := withoutCitations(text)
 	a := answerText{facts: extract(clean), stems: map[string]bool{}, units: map[string]bool{},
-		lower: normalSpace(strings.ToLower(clean)), folded: normalSpace(fold(clean)), digits: onlyDigits(clean)}
+		lower: normalSpace(strings.ToLower(clean)), spaced: unhyphen(fold(clean)), folded: normalSpace(fold(clean)), digits: onlyDigits(clean)}
 	a.figures = figuresOf(a.facts)
 	for _, w := range letterWords(clean) {
 		f := fold(dropElision(w))
@@ -473,8 +477,31 @@ func (a answerText) statesCode(f fact) bool {
 	case "quoted":
 		return containsBounded(a.folded, f.key)
 	}
-	return containsBounded(a.lower, f.key)
+	// "CC-BY-4.0" is written "CC BY 4.0" as often.
+	return containsBounded(a.lower, f.key) || strings.Contains(f.key, "-") && containsBounded(a.spaced, unhyphen(f.key))
 }
+
+// onlyInCodes reports whether a name occurs in text only as part of a
+// code ("LICENCE" in "LICENCE.md").
+func onlyInCodes(text, name string) bool {
+	seen := false
+	for off := 0; name != ""; {
+		i := strings.Index(text[off:], name)
+		if i < 0 {
+			return seen
+		}
+		i += off
+		j := i + len(name)
+		if !(i > 0 && joinsBefore(text, i) || j < len(text) && joinsAfter(text, j)) {
+			return false
+		}
+		seen, off = true, i+1
+	}
+	return false
+}
+
+// unhyphen writes hyphens between words as spaces.
+func unhyphen(s string) string { return normalSpace(strings.ReplaceAll(s, "-", " ")) }
 
 // containsBounded reports whether s holds sub where neither side runs on
 // into a letter or digit.
@@ -489,11 +516,26 @@ func containsBounded(s, sub string) bool {
 		}
 		i += off
 		j := i + len(sub)
-		if (i == 0 || !isWordByte(s, i-1, sub[0])) && (j == len(s) || !isWordByte(s, j, sub[len(sub)-1])) {
+		if (i == 0 || !isWordByte(s, i-1, sub[0]) && !joinsBefore(s, i)) && (j == len(s) || !isWordByte(s, j, sub[len(sub)-1]) && !joinsAfter(s, j)) {
 			return true
 		}
 		off = i + 1
 	}
+}
+
+// joiners continue a code across a match's edge when a letter or digit
+// follows them: "LICENCE" is not stated by "LICENCE.md", nor "--force"
+// by "--force-with-lease".
+const joiners = ".-_"
+
+// joinsAfter reports whether s continues the code that ends before j.
+func joinsAfter(s string, j int) bool {
+	return strings.IndexByte(joiners, s[j]) >= 0 && j+1 < len(s) && isWordByte(s, j+1, 'a')
+}
+
+// joinsBefore reports whether s continues the code that starts at i.
+func joinsBefore(s string, i int) bool {
+	return strings.IndexByte(joiners, s[i-1]) >= 0 && i >= 2 && isWordByte(s, i-2, 'a')
 }
 
 // isWordByte reports whether the byte at i continues a word across a
@@ -598,8 +640,8 @@ func compatible(f, g figure, bareSpan bool) bool {
 }
 
 // contradictingClasses are the classes of code a lead can state another
-// of: an address, a link, a telephone number, a path.
-var contradictingClasses = map[string]bool{"url": true, "email": true, "phone": true, "path": true}
+// of: an address, a link, a telephone number, a path, a chat channel.
+var contradictingClasses = map[string]bool{"url": true, "email": true, "phone": true, "path": true, "channel": true}
 
 // codeContradictions returns the addresses, links, numbers and paths of
 // the lead that differ from the reference's of the same class where the
@@ -635,6 +677,99 @@ func codeContradictions(ref reference, lead []fact, ld lead) []string {
 		}
 	}
 	return out
+}
+
+// otherNamesStated returns what a direct answer or a span lead states as
+// the answer in place of the reference's names and codes: a code of the
+// same form as one of the reference's that it does not state ("18.x" for
+// 20.x, "115/2019" for 237/2017), and, when it states none of the
+// reference's key facts (statesSome), any name or code that neither the
+// reference nor the question holds, of the kind of one of the
+// reference's ("Amazon SES." for GOV.UK Notify; a name for a figure); a
+// one-word answer is such a code however it is written ("alphagov.").
+func otherNamesStated(question string, ref reference, lead []fact, ld lead, statesSome bool) []string {
+	var target []fact
+	for _, f := range ref.facts {
+		if f.kind == nameFact || f.kind == codeFact || f.kind == figureFact {
+			target = append(target, f)
+		}
+	}
+	if len(target) == 0 {
+		return nil
+	}
+	if len(lead) == 0 && ld.direct {
+		lead = oneWordAnswer(ld.text)
+	}
+	inLead := func(f fact) bool {
+		for _, g := range lead {
+			if g.kind == f.kind && g.key == f.key {
+				return true
+			}
+		}
+		return false
+	}
+	qLower, qStems := strings.ToLower(question), map[string]bool{}
+	for _, st := range stemsOf(question) {
+		qStems[st] = true
+	}
+	var out []string
+	for _, g := range lead {
+		if g.kind != nameFact && g.kind != codeFact || refHas(ref, g) || g.negated {
+			continue
+		}
+		if g.kind == nameFact && qStems[g.key] || g.kind == codeFact && containsBounded(qLower, g.key) {
+			continue
+		}
+		for _, f := range target {
+			if f.kind == codeFact && g.kind == codeFact && codeShape(f.key) == codeShape(g.key) && !inLead(f) {
+				out = append(out, g.text+" against "+f.text)
+				break
+			}
+		}
+		if statesSome || len(out) > 0 {
+			continue
+		}
+		for _, f := range target {
+			if f.kind != figureFact && nameFamily(f) == nameFamily(g) {
+				out = append(out, g.text+" against "+f.text)
+				break
+			}
+		}
+		if len(out) == 0 && target[0].kind == figureFact && g.kind == nameFact {
+			out = append(out, g.text+" against "+target[0].text)
+		}
+	}
+	return out
+}
+
+// nameFamily is the kind of thing a name or code names, so that only
+// another of its kind stands in its place: names, codes and quoted labels
+// name things (tools, teams, files); addresses, links, numbers, paths and
+// channels each only their own kind.
+func nameFamily(f fact) string {
+	if f.kind == nameFact || f.class == "code" || f.class == "quoted" {
+		return "thing"
+	}
+	return f.class
+}
+
+// codeShape is a code's form with each run of digits written 9: "18.x"
+// and "20.x" share "9.x", "237/2017" and "115/2019" share "9/9".
+func codeShape(code string) string {
+	var b strings.Builder
+	digits := false
+	for _, r := range code {
+		if unicode.IsDigit(r) {
+			if !digits {
+				b.WriteByte('9')
+			}
+			digits = true
+			continue
+		}
+		digits = false
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
 }
 
 // refHas reports whether the reference holds fact g, asides included.
