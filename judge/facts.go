@@ -3,6 +3,7 @@ package judge
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -78,6 +79,9 @@ func extract(text string) []fact {
 	})
 	text = phoneRE.ReplaceAllStringFunc(text, func(m string) string {
 		digits := onlyDigits(m)
+		if _, isDate := numericDate(strings.TrimSpace(m)); isDate {
+			return m
+		}
 		if _, isNumber := parseDigits(m); isNumber || len(digits) < 7 || !strings.HasPrefix(m, "+") && strings.Count(normalSpace(m), " ")+strings.Count(m, "-")+strings.Count(m, ".")+strings.Count(m, "/") < 2 {
 			return m
 		}
@@ -122,7 +126,7 @@ func shareUnits(fs []fact) {
 	bare := func(f fact) bool {
 		return f.kind == figureFact && f.fig.unit.empty() && f.fig.label == "" && f.fig.clock < 0 && !isYear(f.fig.value)
 	}
-	lends := func(f fact) bool { return f.kind == figureFact && !f.fig.unit.empty() }
+	lends := func(f fact) bool { return f.kind == figureFact && !f.fig.unit.empty() && !f.fig.unit.isMonth() }
 	for i := range fs {
 		if !bare(fs[i]) {
 			continue
@@ -244,6 +248,9 @@ func digitFigures(toks []token, lower []string, i int) ([]fact, bool) {
 	if body == "" || !isDigit(body[0]) {
 		return nil, false
 	}
+	if fs, ok := numericDate(body); ok {
+		return fs, true
+	}
 	// A range of two figures: "9-17", "10–12", "9:00-17:00".
 	for _, dash := range []string{"-", "–", "—"} {
 		if a, b, ok := strings.Cut(body, dash); ok && a != "" && b != "" && isDigit(a[0]) && isDigit(b[0]) && !hasLetter(a) {
@@ -266,6 +273,36 @@ func digitFigures(toks []token, lower []string, i int) ([]fact, bool) {
 		return []fact{{kind: codeFact, class: "code", text: w, key: strings.ToLower(w)}}, true
 	}
 	return []fact{f}, true
+}
+
+// numericDateRE matches a date in digits, day first as both languages'
+// European usage writes it ("26/11/2009", "9.5.2019"), or ISO's year first
+// ("2009-11-26").
+var (
+	numericDateRE = regexp.MustCompile(`^(\d{1,2})([/.-])(\d{1,2})([/.-])(\d{4})$`)
+	isoDateRE     = regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})$`)
+)
+
+// numericDate reads a date in digits as the figures "26 November" and
+// "2009", as the same date in words reads.
+func numericDate(s string) ([]fact, bool) {
+	var d, m, y string
+	if g := numericDateRE.FindStringSubmatch(s); g != nil && g[2] == g[4] {
+		d, m, y = g[1], g[3], g[5]
+	} else if g := isoDateRE.FindStringSubmatch(s); g != nil {
+		y, m, d = g[1], g[2], g[3]
+	} else {
+		return nil, false
+	}
+	day, _ := strconv.Atoi(d)
+	month, _ := strconv.Atoi(m)
+	year, _ := strconv.Atoi(y)
+	if day < 1 || day > 31 || month < 1 || month > 12 {
+		return nil, false
+	}
+	dayFig := figure{value: float64(day), unit: monthUnit(month, "of month "+m), clock: -1}
+	yearFig := figure{value: float64(year), clock: -1}
+	return []fact{{kind: figureFact, text: describe(dayFig), fig: dayFig}, {kind: figureFact, text: describe(yearFig), fig: yearFig}}, true
 }
 
 // ordinalSuffixes follow a number to make an ordinal, which is the
@@ -376,7 +413,7 @@ func prevLabel(toks []token, lower []string, i int) string {
 	if i == 0 || toks[i].sentStart {
 		return ""
 	}
-	p := lower[i-1]
+	p := dropElision(lower[i-1]) // "dall'art. 4" is article 4
 	if !isLetters(p) || stopwords[p] || len(p) < 2 {
 		return ""
 	}

@@ -1,6 +1,9 @@
 package judge
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // unit is what a figure counts. Units of one dimension convert into each
 // other by factor (minutes, hours and days; months and years); a unit
@@ -72,7 +75,37 @@ func lookupUnit(word string) (unit, bool) {
 	return u, ok
 }
 
-// wordUnit returns the unit of an unknown unit word: its stem.
+// wordUnit returns the unit of an unknown unit word: its stem, or for a
+// month of either language its number, so that "26 November" and "26
+// novembre" are one date.
 func wordUnit(word string) unit {
-	return unit{name: stem(fold(dropElision(word))), word: strings.ToLower(dropElision(word))}
+	w := strings.ToLower(dropElision(word))
+	if m, ok := months[fold(w)]; ok {
+		return monthUnit(m, w)
+	}
+	return unit{name: stem(fold(w)), word: w}
+}
+
+// monthUnit is the unit of a day of month m, written word.
+func monthUnit(m int, word string) unit {
+	return unit{name: fmt.Sprintf("month-%d", m), word: word}
+}
+
+// isMonth reports whether a unit is a month of the calendar: a day's
+// month, which a nearby bare number does not share.
+func (u unit) isMonth() bool { return strings.HasPrefix(u.name, "month-") }
+
+// months numbers the English and Italian names of the months.
+var months = map[string]int{}
+
+func init() {
+	for i, names := range []string{"january gennaio jan gen", "february febbraio feb", "march marzo mar", "april aprile apr",
+		"may maggio mag", "june giugno jun giu", "july luglio jul lug", "august agosto aug ago", "september settembre sep sept set",
+		"october ottobre oct ott", "november novembre nov", "december dicembre dec dic"} {
+		for _, n := range strings.Fields(names) {
+			if len(n) > 3 || n == "may" {
+				months[n] = i + 1
+			}
+		}
+	}
 }
