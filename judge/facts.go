@@ -388,17 +388,22 @@ func nextUnit(toks []token, lower []string, i int) unit {
 		return unit{}
 	}
 	a := lower[i+1]
-	if u, ok := lookupUnit(a); ok {
-		return u
+	after := func(j int) string { // the word j after the number, in its sentence
+		if i+j < len(toks) && !toks[i+j].sentStart {
+			return lower[i+j]
+		}
+		return ""
 	}
-	if i+2 < len(toks) && !toks[i+2].sentStart {
-		b := lower[i+2]
+	if u, ok := lookupUnit(a); ok {
+		return qualifiedDays(u, "", after(2)+" "+after(3))
+	}
+	if b := after(2); b != "" {
 		if a == "per" && (b == "cent" || b == "cento") {
 			u, _ := lookupUnit("%")
 			return u
 		}
 		if u, ok := lookupUnit(b); ok && isLetters(a) && !stopwords[a] {
-			return u
+			return qualifiedDays(u, a, "")
 		}
 	}
 	if isLetters(a) && !stopwords[a] && len(a) > 1 {

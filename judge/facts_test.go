@@ -45,7 +45,7 @@ func TestExtract(t *testing.T) {
 		in   string
 		want []string
 	}{
-		{"26 working days of annual leave", []string{"26 day"}},
+		{"26 working days of annual leave", []string{"26 working day"}},
 		{"Up to €250 per night", []string{"250 euro"}},
 		{"Fino a 1.000,50 euro", []string{"1000.5 euro"}},
 		{"50 per cent of the cost", []string{"50 percent"}},

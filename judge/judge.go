@@ -423,6 +423,14 @@ func sameFigure(f, g figure, units map[string]bool) bool {
 		return sameClock(f, g)
 	}
 	switch {
+	case f.unit == workingDay || g.unit == workingDay:
+		// Plain days state working days (a qualifier left out), calendar
+		// days and hours do not.
+		other := g.unit
+		if g.unit == workingDay {
+			other = f.unit
+		}
+		return (other == workingDay || other.name == "day") && equalValues(f.value, g.value)
 	case f.unit.known() && g.unit.known():
 		return f.unit.dim == g.unit.dim && equalValues(f.value*f.unit.factor, g.value*g.unit.factor)
 	case !f.unit.empty() && !g.unit.empty():
@@ -628,7 +636,10 @@ func compatible(f, g figure, bareSpan bool) bool {
 	case f.clock >= 0 && g.clock >= 0:
 		return true
 	case f.unit.known() && g.unit.known():
-		return f.unit.dim == g.unit.dim || equalValues(f.value, g.value)
+		timeLike := func(u unit) bool { return u.dim == "time" || u.dim == "workday" }
+		return f.unit.dim == g.unit.dim || timeLike(f.unit) && timeLike(g.unit) || equalValues(f.value, g.value)
+	case isYear(f.value) && isYear(g.value) && f.unit.empty() && g.unit.empty():
+		return true // another year
 	case !f.unit.empty() && !g.unit.empty():
 		// One unit word, or the same number counting something else
 		// ("120 lines" for 120 characters).

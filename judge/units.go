@@ -69,6 +69,31 @@ func init() {
 	add("digit", "digit", 1, "digit digits cifra cifre")
 }
 
+// Working days are not a span of time ("2 giorni lavorativi" is not 48
+// hours); calendar days are days said twice over. A day without either
+// word may stand for either.
+var (
+	workingDay  = unit{name: "working day", dim: "workday", factor: 1}
+	calendarDay = unit{name: "calendar day", dim: "time", factor: day}
+)
+
+// qualifiedDays returns the unit of days said working or calendar days
+// by the word before the unit ("working days", "business days") or the
+// words after it ("giorni lavorativi", "giorni di calendario"), else u.
+func qualifiedDays(u unit, before, afterWords string) unit {
+	if u.name != "day" {
+		return u
+	}
+	first, rest, _ := strings.Cut(strings.TrimSpace(afterWords), " ")
+	switch {
+	case before == "working" || before == "business" || strings.HasPrefix(first, "lavorativ") || first == "feriali" || first == "utili":
+		return workingDay
+	case before == "calendar" || first == "solari" || first == "di" && strings.HasPrefix(rest, "calendario"):
+		return calendarDay
+	}
+	return u
+}
+
 // lookupUnit returns the unit a word names, if the table knows it.
 func lookupUnit(word string) (unit, bool) {
 	u, ok := units[fold(word)]
