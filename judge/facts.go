@@ -161,7 +161,10 @@ func wordFacts(toks []token, lower []string, i int, italian bool) ([]fact, int) 
 	if f, ok := digitFigures(toks, lower, i); ok {
 		return f, 0
 	}
-	if v, ok := wordNumber(lower[i]); ok && (!ambiguousNumberWords[lower[i]] || nextUnit(toks, lower, i).known() || multiplier(lower, i+1)) && (lower[i] != "due" || italian) {
+	// An ambiguous number word counts before a unit, a multiplier, or
+	// standing alone as a sentence ("Sei: …", "One.").
+	alone := toks[i].sentStart && (i+1 == len(toks) || toks[i+1].sentStart)
+	if v, ok := wordNumber(lower[i]); ok && (!ambiguousNumberWords[lower[i]] || alone || nextUnit(toks, lower, i).known() || multiplier(lower, i+1)) && (lower[i] != "due" || italian || alone) {
 		v, skip := englishCompound(toks, lower, i, v)
 		f := figure{value: v, unit: nextUnit(toks, lower, i+skip), label: prevLabel(toks, lower, i), clock: -1}
 		return []fact{{kind: figureFact, text: describe(f), fig: f}}, skip

@@ -93,7 +93,8 @@ var abstentionRE = regexp.MustCompile(`(?i)(?:` +
 	`|\bnot (?:mentioned|covered|stated|specified|found|addressed) in the (?:documents?|sources?|context|passages?|text)` +
 	`|\b(?:cannot|can'?t|unable to) (?:answer|tell)\b` +
 	`|\bnon (?:lo )?so\b` +
-	`|\bnon (?:ho|abbiamo) trovato\b|\bnon (?:trovo|riesco a trovare|è stato possibile trovare)\b` +
+	`|\bnon (?:ho|abbiamo) trovato\b|\bnon (?:trovo|riesco a trovare)\b|^\W*non è stato possibile trovare\b` +
+	`|\bnon (?:sono riuscit[oa]|siamo riuscit[ie]) a (?:trovare|individuare|capire)\b` +
 	`|\bnessun[ao]? (?:informazion|risultat|document|passagg|rispost|fonte)` +
 	`|\bnon (?:sono|sono del tutto) (?:sicur|cert)[oa]\b|\bnon (?:ho|dispongo di|abbiamo) (?:informazioni|dati|dettagli)\b` +
 	`|\b(?:documenti|documentazione|manuale|guida|fonti|testi|passaggi|contesto) non (?:dicono|dice|menzionano|menziona|contengono|contiene|specificano|riportano|rispondono|trattano|indicano)` +
