@@ -57,6 +57,9 @@ var (
 	emailRE = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.\p{L}{2,}$`)
 	// shortPairRE matches "and/or", "km/h": words, not a path.
 	shortPairRE = regexp.MustCompile(`^\p{L}{1,5}/\p{L}{1,5}$`)
+	// wordPairRE matches two or three words joined by slashes: a path
+	// ("debian/watch") or alternatives ("libero/open").
+	wordPairRE = regexp.MustCompile(`^\p{L}[\p{L}'-]*(?:/\p{L}[\p{L}'-]*){1,2}$`)
 )
 
 // extract returns the key facts of text in order: codes in backticks and

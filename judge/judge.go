@@ -442,7 +442,9 @@ func sameFigure(f, g figure, units map[string]bool) bool {
 		if !f.unit.known() {
 			key = f.unit.name
 		}
-		return equalValues(f.value, g.value) && units != nil && units[key]
+		// A number that another word names ("capitolo 3") is not a
+		// count whose unit is said elsewhere.
+		return equalValues(f.value, g.value) && units != nil && units[key] && (g.label == "" || g.label == f.label)
 	}
 }
 
@@ -484,6 +486,18 @@ func (a answerText) statesCode(f fact) bool {
 		return strings.Contains(a.digits, f.key)
 	case "quoted":
 		return containsBounded(a.folded, f.key)
+	case "path":
+		// Words joined by a slash may be alternatives ("libero/open"
+		// written "libero o open"): every word stated states them.
+		if wordPairRE.MatchString(f.text) {
+			all := true
+			for _, w := range strings.Split(f.text, "/") {
+				all = all && a.stems[stem(fold(w))]
+			}
+			if all {
+				return true
+			}
+		}
 	}
 	// "CC-BY-4.0" is written "CC BY 4.0" as often.
 	return containsBounded(a.lower, f.key) || strings.Contains(f.key, "-") && containsBounded(a.spaced, unhyphen(f.key))
@@ -643,7 +657,9 @@ func compatible(f, g figure, bareSpan bool) bool {
 	case !f.unit.empty() && !g.unit.empty():
 		// One unit word, or the same number counting something else
 		// ("120 lines" for 120 characters).
-		return f.unit.name == g.unit.name || equalValues(f.value, g.value)
+		// An unknown unit may be any word ("3 elenca"): the same number
+		// claims another unit only beside a unit the table knows.
+		return f.unit.name == g.unit.name || equalValues(f.value, g.value) && (f.unit.known() || g.unit.known())
 	case f.label != "" && f.label == g.label:
 		return true
 	}
