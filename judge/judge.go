@@ -177,6 +177,10 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Why = fmt.Sprintf("the answer states the reference's %s but only %.0f%% of what it adds", ref.facts[0].key, 100*cov)
 	case len(r.Missing) == 0:
 		r.Verdict, r.Why = Right, "the answer states every key fact and leads with none that contradicts"
+	case len(r.Found) == 1 && ref.facts[0].kind == polarityFact && r.Found[0] == "yes" && ref.facts[0].key == "yes" && opening == "":
+		// A yes read from a sentence without a negation is too weak to
+		// make an answer that states nothing else partial.
+		r.Verdict, r.Why = Wrong, "the answer implies the reference's "+r.Found[0]+" at most and misses "+strings.Join(r.Missing, ", ")
 	case len(r.Found) > 0:
 		r.Verdict, r.Why = Partial, "the answer misses "+strings.Join(r.Missing, ", ")
 	case !(ref.hasFigure() && asksForFigure(question)) && len(ref.words) >= minWordsForPartial && cov >= 0.5:
@@ -265,6 +269,9 @@ func readReference(question, text string) reference {
 	for _, s := range stemsOf(question) {
 		given[s] = true
 	}
+	for _, a := range acronymsOf(question) {
+		given[stem(fold(a))] = true // "recovery time objective" gives RTO
+	}
 	facts := dedupe(extract(main))
 	if len(facts) == 0 {
 		facts = oneWordAnswer(main)
@@ -300,6 +307,32 @@ func readReference(question, text string) reference {
 		ref.words = all
 	}
 	return ref
+}
+
+// acronymsOf returns the initials of each run of two to five words of
+// text, in capitals: a question that says "recovery time objective" has
+// named its RTO.
+func acronymsOf(text string) []string {
+	var out []string
+	var run []rune // initials of the current run of content words
+	flush := func() {
+		for n := 2; n <= 5; n++ {
+			for i := 0; i+n <= len(run); i++ {
+				out = append(out, string(run[i:i+n]))
+			}
+		}
+		run = run[:0]
+	}
+	for _, w := range letterWords(text) {
+		f := fold(w)
+		if len([]rune(f)) < 3 || stopwords[f] {
+			flush() // a function word ends the run
+			continue
+		}
+		run = append(run, unicode.ToUpper([]rune(f)[0]))
+	}
+	flush()
+	return out
 }
 
 // oneWordAnswer returns the single word of a reference that is nothing
@@ -738,6 +771,9 @@ func otherNamesStated(question string, ref reference, lead []fact, ld lead, stat
 	qLower, qStems := strings.ToLower(question), map[string]bool{}
 	for _, st := range stemsOf(question) {
 		qStems[st] = true
+	}
+	for _, a := range acronymsOf(question) {
+		qStems[stem(fold(a))] = true
 	}
 	var out []string
 	for _, g := range lead {

@@ -115,6 +115,11 @@ var negationRE = regexp.MustCompile(`(?i)(?:\b(?:not|cannot|never|no|none|nobody
 // "non solo", "whether or not".
 var notNegationRE = regexp.MustCompile(`(?i)\b(?:no|not) (?:later|earlier|more|less|fewer|sooner) than\b|\bnot only\b|\bwhether or not\b|\bif not\b|\bnon (?:oltre|più di|meno di|prima di|dopo|solo|soltanto|appena)\b|\bnon appena\b`)
 
+// conditionRE matches a conditional clause after its main clause, up to
+// the next comma or the sentence's end: ", even if it is closed", "anche
+// se non …", "unless …", "a meno che …".
+var conditionRE = regexp.MustCompile(`(?i)[,;]?\s+(?:even if|even when|unless|anche se|a meno che|qualora|nel caso in cui)\b[^,;.]*|,\s*(?:if|se)\b[^,;.]*`)
+
 // negativePredicates are the beginnings of words that answer a yes/no
 // question with no ("Saturday: closed", "È vietato", "unused comp time is
 // forfeited"), unless the question asks with the same word ("Is smoking
@@ -132,6 +137,9 @@ func polarityOf(sentence, question string) string {
 	if p, _ := openingYesNo(s); p != "" {
 		return p
 	}
+	// A condition says when, not whether: "recorded, even if it is
+	// closed as a false positive" says yes.
+	s = conditionRE.ReplaceAllString(s, " ")
 	if negationRE.MatchString(notNegationRE.ReplaceAllString(s, " ")) {
 		return "no"
 	}
