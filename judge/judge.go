@@ -58,6 +58,13 @@ const (
 	partialCoverage = 1.0 / 3
 )
 
+// minWordsBeyondFacts is how many content words a reference must add to
+// its key facts before they are required too: a reference that names a
+// file and says where it goes and how ("LICENSE in the repository's root,
+// with the licence's full text unchanged") is not answered by the name
+// alone, which holds under a third of them.
+const minWordsBeyondFacts = 5
+
 // minTopicStems is how many content words (or half, if fewer) a sentence
 // must share with the question or with the reference's words before its
 // negation, or its lack of one, says no or yes: one shared word of many
@@ -175,6 +182,9 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	case len(r.Missing) == 0 && ref.polarityOnly() && len(ref.words) >= 2 && cov < 0.5:
 		r.Verdict = Partial
 		r.Why = fmt.Sprintf("the answer states the reference's %s but only %.0f%% of what it adds", ref.facts[0].key, 100*cov)
+	case len(r.Missing) == 0 && len(ref.words) >= minWordsBeyondFacts && cov < partialCoverage:
+		r.Verdict = Partial
+		r.Why = fmt.Sprintf("the answer states every key fact but only %.0f%% of the %d other words of the reference", 100*cov, len(ref.words))
 	case len(r.Missing) == 0:
 		r.Verdict, r.Why = Right, "the answer states every key fact and leads with none that contradicts"
 	case len(r.Found) == 1 && ref.facts[0].kind == polarityFact && r.Found[0] == "yes" && ref.facts[0].key == "yes" && opening == "":

@@ -9,7 +9,7 @@ import (
 // stopwords are the English and Italian function words that carry no fact
 // of their own: articles, prepositions, pronouns, auxiliaries and the
 // commonest adverbs.
-var stopwords = setOf(`a an and or of to in on at for by with from as is are was were be been being it its
+var stopwords = setOf(`a an the and or of to in on at for by with from as is are was were be been being it its
 this that these those you your yours we our us they their them he she his her i me my can could may might
 must shall should will would do does did done have has had not no yes if then than but so up out per each
 every any all some there here what which who whom whose when where why how about into over under after
