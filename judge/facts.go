@@ -461,6 +461,8 @@ func codeClass(w string) string {
 		return "path"
 	case hasLetter(w) && hasDigit(w), strings.Contains(w, "_"):
 		return "code"
+	case strings.Contains(strings.Trim(w, "-"), "-") && allCaps(w):
+		return "code" // "CC-BY-SA"
 	case strings.Count(w, "-") >= 2 && !strings.HasPrefix(w, "-") && !strings.HasSuffix(w, "-"):
 		// "ttf-mscorefonts-installer" is a name; "up-to-date" and
 		// "use-or-lose" are words joined by function words.

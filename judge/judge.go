@@ -90,6 +90,10 @@ const minWordsForPartial = 2
 // "$(DESTDIR)" is a name, not an aside.
 var asideRE = regexp.MustCompile(`\s+\([^()]*\)`)
 
+// exceptionRE matches an exception clause after a comma, to the end of
+// its sentence: ", except for …", ", salvo …", ", tranne …".
+var exceptionRE = regexp.MustCompile(`(?i),\s*(?:except|excepting|save for|apart from|other than|salvo|tranne|eccetto|fatta eccezione|a parte)\b[^.;]*`)
+
 // Judge decides whether answer states the key facts of reference, the
 // answer a person wrote for question. abstained is true when the
 // answering system itself reported abstaining.
@@ -135,7 +139,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		case codeFact:
 			found = ans.statesCode(f)
 		case nameFact:
-			found = ans.stems[f.key] && !onlyInCodes(ans.folded, fold(f.text)) || strings.Contains(f.text, "-") && containsBounded(ans.spaced, unhyphen(fold(f.text)))
+			found = ans.stems[f.key] && !onlyInCodes(ans.folded, fold(f.text)) || strings.Contains(f.text, "-") && !onlyInCodes(ans.folded, fold(f.text)) && containsBounded(ans.spaced, unhyphen(fold(f.text)))
 		case polarityFact:
 			// An opening yes or no says it; otherwise a sentence about
 			// what the question asks says no by a negation and yes
@@ -255,6 +259,12 @@ func (r reference) polarityOnly() bool { return len(r.facts) == 1 && r.facts[0].
 func readReference(question, text string) reference {
 	var ref reference
 	main := asideRE.ReplaceAllString(text, " ")
+	// An exception the reference adds after a comma ("EUPL v1.2, salvo
+	// le eccezioni per le librerie") is context, as an aside is.
+	for _, m := range exceptionRE.FindAllString(main, -1) {
+		ref.asides = append(ref.asides, extract(m)...)
+	}
+	main = exceptionRE.ReplaceAllString(main, " ")
 	var lastUnit unit // of the last figure before the asides: "14 characters (20 for service accounts)"
 	for _, f := range extract(main) {
 		if f.kind == figureFact && !f.fig.unit.empty() {
@@ -279,8 +289,15 @@ func readReference(question, text string) reference {
 	for _, s := range stemsOf(question) {
 		given[s] = true
 	}
+	givenCaps := map[string]bool{} // stems of the question's words in capitals
 	for _, a := range acronymsOf(question) {
 		given[stem(fold(a))] = true // "recovery time objective" gives RTO
+		givenCaps[stem(fold(a))] = true
+	}
+	for _, w := range letterWords(question) {
+		if allCaps(w) {
+			givenCaps[stem(fold(dropElision(w)))] = true
+		}
 	}
 	facts := dedupe(extract(main))
 	if len(facts) == 0 {
@@ -294,7 +311,10 @@ func readReference(question, text string) reference {
 	questionFigures := figuresOf(extract(question))
 	factStems := map[string]bool{}
 	for _, f := range facts {
-		if f.kind == nameFact && given[f.key] || f.kind == figureFact && matchesAny(f.fig, questionFigures) || f.negated {
+		// A name in capitals that the question writes as a common word
+		// is a name of its own: the file LICENCE, not the licence.
+		givenName := given[f.key] && (!allCaps(f.text) || givenCaps[f.key])
+		if f.kind == nameFact && givenName || f.kind == figureFact && matchesAny(f.fig, questionFigures) || f.negated {
 			continue
 		}
 		ref.facts = append(ref.facts, f)
@@ -317,6 +337,21 @@ func readReference(question, text string) reference {
 		ref.words = all
 	}
 	return ref
+}
+
+// allCaps reports whether a word of two letters or more is written in
+// capitals.
+func allCaps(w string) bool {
+	letters := 0
+	for _, r := range w {
+		if unicode.IsLower(r) {
+			return false
+		}
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	return letters >= 2
 }
 
 // acronymsOf returns the initials of each run of two to five words of
@@ -542,8 +577,21 @@ func (a answerText) statesCode(f fact) bool {
 			}
 		}
 	}
-	// "CC-BY-4.0" is written "CC BY 4.0" as often.
-	return containsBounded(a.lower, f.key) || strings.Contains(f.key, "-") && containsBounded(a.spaced, unhyphen(f.key))
+	if m := versionRE.FindStringSubmatch(f.key); m != nil && versionStated(a.lower, m[1]) {
+		return true // "v1.2" written "versione 1.2"
+	}
+	// "CC-BY-4.0" is written "CC BY 4.0" as often, but not inside a
+	// longer code ("CC-BY-SA").
+	return containsBounded(a.lower, f.key) || strings.Contains(f.key, "-") && !onlyInCodes(a.lower, f.key) && containsBounded(a.spaced, unhyphen(f.key))
+}
+
+// versionRE matches a version written with a v: "v1.2", "v3".
+var versionRE = regexp.MustCompile(`^v(\d+(?:\.\d+)*)$`)
+
+// versionStated reports whether text gives version number n after a word
+// for version: "version 1.2", "versione 1.2", "release 1.2".
+func versionStated(text, n string) bool {
+	return regexp.MustCompile(`\b(?:version[ei]?|release|rel\.?)\s+` + regexp.QuoteMeta(n) + `\b`).MatchString(text)
 }
 
 // onlyInCodes reports whether a name occurs in text only as part of a
@@ -595,6 +643,9 @@ const joiners = ".-_"
 
 // joinsAfter reports whether s continues the code that ends before j.
 func joinsAfter(s string, j int) bool {
+	if s[j] == '-' && j+1 < len(s) && isDigit(s[j+1]) {
+		return false // a version after a hyphen: "CC-BY-4.0" is CC-BY
+	}
 	return strings.IndexByte(joiners, s[j]) >= 0 && j+1 < len(s) && isWordByte(s, j+1, 'a')
 }
 
@@ -794,7 +845,15 @@ func otherNamesStated(question string, ref reference, lead []fact, ld lead, stat
 			continue
 		}
 		for _, f := range target {
-			if f.kind == codeFact && g.kind == codeFact && codeShape(f.key) == codeShape(g.key) && !inLead(f) {
+			if f.kind == figureFact || inLead(f) {
+				continue
+			}
+			fk := strings.ToLower(f.text)
+			sameForm := f.kind == codeFact && g.kind == codeFact && codeShape(f.key) == codeShape(g.key)
+			// A code that extends the reference's is another code:
+			// "CC-BY-SA" for CC-BY, "LICENSE.md" for LICENSE.
+			extends := g.kind == codeFact && onlyInCodes(strings.ToLower(g.text), fk)
+			if sameForm || extends {
 				out = append(out, g.text+" against "+f.text)
 				break
 			}
