@@ -3,6 +3,7 @@ package judge
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -163,6 +164,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 			r.Missing = append(r.Missing, f.String())
 		}
 	}
+	r.Found, r.Missing = countsStated(ref, r.Found, r.Missing)
 	// Beside a figure or a code, a yes or no the answer does not
 	// contradict is implied when it states all the other facts ("No:
 	// mypackage_1.0.tar.gz" answered "mypackage_1.0.tar.gz"); names alone
@@ -172,6 +174,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Found, r.Missing = append([]string{r.Missing[0]}, r.Found...), nil
 	}
 	if ld.span || ld.direct {
+		r.Contradicted = append(r.Contradicted, otherVersions(ref, leadFacts)...)
 		r.Contradicted = append(r.Contradicted, otherNamesStated(question, ref, leadFacts, ld, len(r.Found) > 0 && !(len(r.Found) == 1 && ref.facts[0].kind == polarityFact && r.Found[0] == ref.facts[0].key))...)
 	}
 	cov := coverage(ref.words, ans.stems)
@@ -183,7 +186,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	case len(ref.facts) == 0:
 		r.Verdict = coverageVerdict(cov)
 		r.Why = fmt.Sprintf("the reference has no key facts; the answer holds %.0f%% of its content words", 100*cov)
-	case len(r.Missing) == 0 && ref.polarityOnly() && len(ref.words) >= 2 && cov < 0.5:
+	case len(r.Missing) == 0 && ref.polarityOnly() && len(ref.words) >= 2 && cov < partialCoverage:
 		r.Verdict = Partial
 		r.Why = fmt.Sprintf("the answer states the reference's %s but only %.0f%% of what it adds", ref.facts[0].key, 100*cov)
 	case len(r.Missing) == 0 && len(ref.words) >= minWordsBeyondFacts && cov < partialCoverage:
@@ -223,6 +226,41 @@ type reference struct {
 	facts  []fact   // key facts outside asides, polarity first
 	asides []fact   // facts of the asides: not required, not to contradict
 	words  []string // content stems outside asides and key facts
+}
+
+// countsStated moves to found a reference's bare count ("Only three:
+// A, B and C") that the answer states by naming as many of the
+// reference's names and codes, all of them found.
+func countsStated(ref reference, found, missing []string) ([]string, []string) {
+	isFound := map[string]bool{}
+	for _, f := range found {
+		isFound[f] = true
+	}
+	named, namedFound := 0, 0
+	for _, f := range ref.facts {
+		if f.kind == nameFact || f.kind == codeFact {
+			named++
+			if isFound[f.String()] {
+				namedFound++
+			}
+		}
+	}
+	var still []string
+	for _, m := range missing {
+		counted := false
+		for _, f := range ref.facts {
+			if f.kind == figureFact && f.String() == m && f.fig.unit.empty() && f.fig.label == "" && f.fig.clock < 0 &&
+				f.fig.value >= 2 && equalValues(f.fig.value, float64(named)) && namedFound == named {
+				counted = true
+			}
+		}
+		if counted {
+			found = append(found, m)
+		} else {
+			still = append(still, m)
+		}
+	}
+	return found, still
 }
 
 // hasFigure reports whether the reference states a figure.
@@ -585,6 +623,30 @@ func (a answerText) statesCode(f fact) bool {
 	return containsBounded(a.lower, f.key) || strings.Contains(f.key, "-") && !onlyInCodes(a.lower, f.key) && containsBounded(a.spaced, unhyphen(f.key))
 }
 
+// versionLabels are the stems of the words that say a number is a
+// version.
+var versionLabels = map[string]bool{"versio": true, "version": true, "releas": true}
+
+// otherVersions returns the figures of a lead that give another version
+// than a reference's "v1.2": a number with a fraction ("EUPL 1.1") or
+// one the lead calls a version.
+func otherVersions(ref reference, lead []fact) []string {
+	var out []string
+	for _, f := range ref.facts {
+		m := versionRE.FindStringSubmatch(f.key)
+		if f.kind != codeFact || m == nil {
+			continue
+		}
+		v, _ := strconv.ParseFloat(m[1], 64)
+		for _, g := range lead {
+			if g.kind == figureFact && g.fig.unit.empty() && g.fig.clock < 0 && (g.fig.value != float64(int(g.fig.value)) || versionLabels[g.fig.label]) && !equalValues(g.fig.value, v) {
+				out = append(out, g.text+" against "+f.text)
+			}
+		}
+	}
+	return out
+}
+
 // versionRE matches a version written with a v: "v1.2", "v3".
 var versionRE = regexp.MustCompile(`^v(\d+(?:\.\d+)*)$`)
 
@@ -756,6 +818,8 @@ func compatible(f, g figure, bareSpan bool) bool {
 		return f.unit.name == g.unit.name || equalValues(f.value, g.value) && (f.unit.known() || g.unit.known())
 	case f.label != "" && f.label == g.label:
 		return true
+	case f.unit.empty() && g.unit.empty() && versionLabels[g.label]:
+		return true // "versione 3.0" for CC-BY 4.0
 	}
 	return bareSpan && g.unit.empty() && g.label == ""
 }
