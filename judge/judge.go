@@ -79,7 +79,22 @@ var figureQuestionRE = regexp.MustCompile(`(?i)\bhow (?:many|much|long|often|far
 
 // asksForFigure reports whether a question asks for a figure, which an
 // answer without it does not half answer.
-func asksForFigure(question string) bool { return figureQuestionRE.MatchString(question) }
+//
+// "When" and "quando" ask only when no other question word follows: in
+// "When we copy backups, what permissions …" the when is a conjunction.
+func asksForFigure(question string) bool {
+	for _, m := range figureQuestionRE.FindAllStringIndex(question, -1) {
+		w := strings.ToLower(question[m[0]:m[1]])
+		if (w == "when" || w == "quando") && laterQuestionWordRE.MatchString(question[m[1]:]) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// laterQuestionWordRE matches a question word after a conjunction.
+var laterQuestionWordRE = regexp.MustCompile(`(?i)\b(?:what|which|who|whom|where|how|why|cosa|quale|quali|chi|dove|come|perché)\b`)
 
 // minWordsForPartial is how many content words beyond its key facts a
 // reference needs (when its figure is not what the question asks for) before the words alone, half of them
@@ -181,6 +196,11 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	switch {
 	case len(r.Contradicted) > 0:
 		r.Verdict, r.Why = Misleading, "the lead contradicts the reference: "+strings.Join(r.Contradicted, "; ")
+	case ld.direct && !cited(answer) && !ref.polarityOnly() && len(r.Found) == 0 && cov < partialCoverage &&
+		(asksForFigure(question) && len(figuresOf(leadFacts)) > 0 || !asksForFigure(question) && len(newWords(ld.text, question, reference)) >= minNewWords):
+		r.Verdict = Misleading
+		r.Why = fmt.Sprintf("the answer states none of the reference's facts and only %.0f%% of its words, but states something else as the answer (%s)",
+			100*cov, strings.Join(newWords(ld.text, question, reference), ", "))
 	case len(ref.facts) == 0 && len(ref.words) == 0:
 		r.Verdict, r.Why = Wrong, "the reference has no fact or content word to find"
 	case len(ref.facts) == 0:
@@ -207,6 +227,35 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Verdict, r.Why = Wrong, "the answer states none of the key facts"
 	}
 	return r
+}
+
+// cited reports whether an answer carries citation marks: a quoted
+// passage, whose unrelated content a reader does not take for the
+// answer.
+func cited(answer string) bool { return citationRE.MatchString(answer) }
+
+// minNewWords is how many content words of its own a direct answer
+// without citations must state, beyond the question's and the
+// reference's, to state something else as the answer; to a question
+// that asks for a figure, it must state a figure ("Once a year, as part of the annual review" for
+// "monthly or quarterly"); fewer restate the question ("The incubator
+// has an organisation of its own").
+const minNewWords = 2
+
+// newWords returns the content stems of a lead that neither the question
+// nor the reference (asides included) holds.
+func newWords(lead, question, reference string) []string {
+	known := map[string]bool{}
+	for _, s := range append(contentStems(question), contentStems(reference)...) {
+		known[s] = true
+	}
+	var out []string
+	for _, s := range contentStems(lead) {
+		if !known[s] {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // coverageVerdict judges by the share of the reference's content words an
