@@ -167,7 +167,10 @@ func wordFacts(toks []token, lower []string, i int, italian bool) ([]fact, int) 
 	// An ambiguous number word counts before a unit, a multiplier, or
 	// standing alone as a sentence ("Sei: …", "One.").
 	alone := toks[i].sentStart && (i+1 == len(toks) || toks[i+1].sentStart)
-	if v, ok := wordNumber(lower[i]); ok && (!ambiguousNumberWords[lower[i]] || alone || nextUnit(toks, lower, i).known() || multiplier(lower, i+1)) && (lower[i] != "due" || italian || alone) {
+	if (lower[i] == "once" || lower[i] == "twice") && !frequencyFollows(lower, i+1) {
+		alone = false // "once the report is confirmed" is a conjunction
+	}
+	if v, ok := wordNumber(lower[i]); ok && (!ambiguousNumberWords[lower[i]] || alone || nextUnit(toks, lower, i).known() || multiplier(lower, i+1) || (lower[i] == "once" || lower[i] == "twice") && frequencyFollows(lower, i+1)) && (lower[i] != "due" || italian || alone) {
 		v, skip := englishCompound(toks, lower, i, v)
 		f := figure{value: v, unit: nextUnit(toks, lower, i+skip), label: prevLabel(toks, lower, i), clock: -1}
 		return []fact{{kind: figureFact, text: describe(f), fig: f}}, skip
@@ -179,6 +182,12 @@ func wordFacts(toks []token, lower []string, i int, italian bool) ([]fact, int) 
 		return []fact{{kind: nameFact, text: w, key: stem(fold(dropElision(w)))}}, 0
 	}
 	return nil, 0
+}
+
+// frequencyFollows reports whether word i makes "once" or "twice" a
+// frequency: "once a year", "twice per month", "once every week".
+func frequencyFollows(lower []string, i int) bool {
+	return i < len(lower) && (lower[i] == "a" || lower[i] == "an" || lower[i] == "per" || lower[i] == "every" || lower[i] == "each")
 }
 
 // multiplier reports whether word i is "hundred" or "thousand".

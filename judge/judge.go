@@ -165,11 +165,16 @@ func Judge(question, reference, answer string, abstained bool) Result {
 			// mypackage_1.0.tar.gz") naming them answers.
 			p := polarityOf(ld.sentence, question)
 			explicit := opening != ""
+			// A one-sentence answer of its own that grants what the
+			// question asks, sharing a word with it, says yes: "Si può
+			// rimandare di 15 giorni".
+			answersIt := ld.direct && !cited(answer) && p == "yes" && permissionRE.MatchString(ld.sentence) &&
+				sharedStems(topicStems(ld.sentence), topicStems(question)) > 0
 			switch {
-			case !explicit && !onTopic:
+			case !explicit && !onTopic && !answersIt:
 			case p == f.key:
 				found = true
-			case explicit || p == "no" && ref.polarityOnly():
+			case explicit || p == "no" && ref.polarityOnly() || answersIt:
 				r.Contradicted = append(r.Contradicted, fmt.Sprintf("the lead says %s, the reference %s", p, f.key))
 			}
 		}
@@ -228,6 +233,10 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	}
 	return r
 }
+
+// permissionRE matches the English and Italian words that grant
+// something: can, may, is allowed, si può, è consentito.
+var permissionRE = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:can|may|could|(?:is|are) (?:allowed|permitted)|si può|può|possono|puoi|potete|possiamo|è (?:possibile|consentito|permesso|ammesso))(?:[^\p{L}]|$)`)
 
 // cited reports whether an answer carries citation marks: a quoted
 // passage, whose unrelated content a reader does not take for the

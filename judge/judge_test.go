@@ -181,8 +181,10 @@ func TestJudge(t *testing.T) {
 			"Yes, personal laptops can be connected to the guest network.", false, Misleading},
 		// A sentence without a negation may still mean no ("is
 		// forfeited"): it does not contradict a no, nor state it.
-		{"no not stated", "Can I connect a personal laptop to the network?", "No.",
-			"Personal laptops can be connected to the guest network.", false, Wrong},
+		{"no not stated by a passage", "Can I connect a personal laptop to the network?", "No.",
+			"Personal laptops can be connected to the guest network. [1]", false, Wrong},
+		{"a direct answer's implicit yes", "Can I connect a personal laptop to the network?", "No, only company devices.",
+			"Personal laptops can be connected to the network after a scan.", false, Misleading},
 		{"yes stated", "Does every meeting need a password?", "Yes.",
 			"Yes, every meeting requires a password.", false, Right},
 		{"bare yes against you cannot", "Can I work from abroad?", "Yes.",
@@ -223,6 +225,12 @@ func TestJudge(t *testing.T) {
 			"The recovery point objective (RPO) is set by the service owner. [1]", false, Wrong},
 		{"an implicit no beside missing facts", "Can I pay by card?", "No, only by bank transfer to IT12A0300.",
 			"Payments by card are not accepted at the desk. [1]", false, Partial},
+		{"né says no", "Servono convenzioni o richieste?", "No.",
+			"Né convenzioni né richieste di accesso sono necessarie.", false, Right},
+		{"si può grants", "Possiamo rimandare il rilascio?", "No, va rilasciato subito.",
+			"Si può rimandare di un mese.", false, Misleading},
+		{"once as a conjunction is no number", "Who awards the bounty?", "GSA SecOps, once the report is confirmed.",
+			"GSA SecOps awards it.", false, Right},
 		// Abstentions.
 		{"the documentation does not say", "How often is the audit?", "Every year.",
 			"The documentation doesn't say how often the audit happens.", false, Abstained},

@@ -108,7 +108,7 @@ func saysItDoesNotKnow(sentence string) bool {
 }
 
 // negationRE matches the words that say no in English and Italian.
-var negationRE = regexp.MustCompile(`(?i)(?:\b(?:not|cannot|never|no|none|nobody|nothing|neither|nor|non|mai|nessun\w*|niente|nulla|né)\b|n't\b)`)
+var negationRE = regexp.MustCompile(`(?i)(?:\b(?:not|cannot|never|no|none|nobody|nothing|neither|nor|non|mai|nessun\w*|niente|nulla)\b|n't\b|(?:^|[^\p{L}])né(?:[^\p{L}]|$))`)
 
 // notNegationRE matches negative words that bound a figure or add to a
 // clause instead of saying no: "no later than", "not only", "non oltre",

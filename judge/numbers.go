@@ -117,7 +117,7 @@ var numberWords = map[string]float64{
 }
 
 // ambiguousNumberWords are number words that are also articles or verbs.
-var ambiguousNumberWords = setOf("one uno una un sei")
+var ambiguousNumberWords = setOf("one uno una un sei once twice")
 
 // italianTens and italianUnits compose Italian number words: "ventiquattro",
 // "trentuno" (a tens word drops its vowel before "uno" and "otto").
