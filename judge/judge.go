@@ -94,7 +94,7 @@ func asksForFigure(question string) bool {
 }
 
 // laterQuestionWordRE matches a question word after a conjunction.
-var laterQuestionWordRE = regexp.MustCompile(`(?i)\b(?:what|which|who|whom|where|how|why|cosa|quale|quali|chi|dove|come|perché)\b`)
+var laterQuestionWordRE = regexp.MustCompile(`(?i)\b(?:what|which|who|whom|where|how|why|cosa|quale|quali|chi|dove|come)\b|\bperch[ée](?:[^\p{L}]|$)`)
 
 // minWordsForPartial is how many content words beyond its key facts a
 // reference needs (when its figure is not what the question asks for) before the words alone, half of them
