@@ -198,14 +198,20 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Contradicted = append(r.Contradicted, otherNamesStated(question, ref, leadFacts, ld, len(r.Found) > 0 && !(len(r.Found) == 1 && ref.facts[0].kind == polarityFact && r.Found[0] == ref.facts[0].key))...)
 	}
 	cov := coverage(ref.words, ans.stems)
+	own := newWords(ld.text, question, reference)
+	// A direct answer that misses most of the reference's words, or
+	// replaces those it misses with as many of its own ("an incident
+	// lead and a technical architect" for a communications lead), states
+	// something else.
+	replaces := cov < partialCoverage || cov < rightCoverage && len(own) >= missingCount(ref.words, ans.stems)
 	switch {
 	case len(r.Contradicted) > 0:
 		r.Verdict, r.Why = Misleading, "the lead contradicts the reference: "+strings.Join(r.Contradicted, "; ")
-	case ld.direct && !cited(answer) && !ref.polarityOnly() && len(r.Found) == 0 && cov < partialCoverage &&
-		(asksForFigure(question) && len(figuresOf(leadFacts)) > 0 || !asksForFigure(question) && len(newWords(ld.text, question, reference)) >= minNewWords):
+	case ld.direct && !cited(answer) && !ref.polarityOnly() && len(r.Found) == 0 && replaces &&
+		(asksForFigure(question) && len(figuresOf(leadFacts)) > 0 || !asksForFigure(question) && len(own) >= minNewWords):
 		r.Verdict = Misleading
-		r.Why = fmt.Sprintf("the answer states none of the reference's facts and only %.0f%% of its words, but states something else as the answer (%s)",
-			100*cov, strings.Join(newWords(ld.text, question, reference), ", "))
+		r.Why = fmt.Sprintf("the answer states none of the reference's facts and %.0f%% of its words, but states something else as the answer (%s)",
+			100*cov, strings.Join(own, ", "))
 	case len(ref.facts) == 0 && len(ref.words) == 0:
 		r.Verdict, r.Why = Wrong, "the reference has no fact or content word to find"
 	case len(ref.facts) == 0:
@@ -265,6 +271,17 @@ func newWords(lead, question, reference string) []string {
 		}
 	}
 	return out
+}
+
+// missingCount counts the stems not found in set.
+func missingCount(stems []string, set map[string]bool) int {
+	n := 0
+	for _, s := range stems {
+		if !set[s] {
+			n++
+		}
+	}
+	return n
 }
 
 // coverageVerdict judges by the share of the reference's content words an

@@ -263,6 +263,10 @@ func TestJudge(t *testing.T) {
 			"Release notes are published on the wiki page. [1]", false, Wrong},
 		{"when as a conjunction", "When we copy backups, what permissions should the source have?", "Write permissions only.",
 			"The source should only have read access to the bucket.", false, Misleading},
+		{"one item replaced", "Which two roles does the team need?", "A release manager and a quality reviewer.",
+			"A release manager and a security auditor.", false, Misleading},
+		{"items missed, not replaced", "Which headings does a release note have?", "Breaking changes, new features, deprecated features and bug fixes.",
+			"Breaking changes and new features, listed in order.", false, Partial},
 		// Word coverage without key facts.
 		{"words right", "Where do we meet during the fire drill?", "In the north car park.",
 			"During the drill everyone gathers in the north car park. [1]", false, Right},
