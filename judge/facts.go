@@ -178,7 +178,11 @@ func wordFacts(toks []token, lower []string, i int, italian bool) ([]fact, int) 
 	if class := codeClass(w); class != "" {
 		return []fact{{kind: codeFact, class: class, text: w, key: strings.ToLower(w)}}, 0
 	}
-	if isName(toks[i], lower[i]) {
+	// A capitalised word opening a sentence starts a name when a name
+	// follows it: "Google Analytics", "Creative Commons".
+	opensName := toks[i].sentStart && i+1 < len(toks) && !toks[i+1].sentStart && isName(toks[i+1], lower[i+1]) &&
+		isName(token{text: toks[i].text}, lower[i])
+	if isName(toks[i], lower[i]) || opensName {
 		return []fact{{kind: nameFact, text: w, key: stem(fold(dropElision(w)))}}, 0
 	}
 	return nil, 0

@@ -997,6 +997,12 @@ func otherNamesStated(question string, ref reference, lead []fact, ld lead, stat
 				break
 			}
 		}
+		if len(out) == 0 && g.kind == nameFact && nextToFoundName(g, lead, ref) && missesAName(ref, lead) {
+			// "Google Analytics" for Web Analytics Italia: a name of
+			// the answer's own joined to one of the reference's.
+			out = append(out, g.text+" against "+ref.facts[0].String())
+			continue
+		}
 		if statesSome || len(out) > 0 {
 			continue
 		}
@@ -1011,6 +1017,36 @@ func otherNamesStated(question string, ref reference, lead []fact, ld lead, stat
 		}
 	}
 	return out
+}
+
+// nextToFoundName reports whether name g of the lead stands right
+// beside one of the reference's names in the lead, as one name of
+// several words.
+func nextToFoundName(g fact, lead []fact, ref reference) bool {
+	for _, h := range lead {
+		if h.kind == nameFact && (h.pos == g.pos+1 || h.pos == g.pos-1) && refHas(ref, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// missesAName reports whether the lead leaves out one of the reference's
+// names: a name of its own beside the others then stands in its place.
+func missesAName(ref reference, lead []fact) bool {
+	for _, f := range ref.facts {
+		if f.kind != nameFact {
+			continue
+		}
+		found := false
+		for _, g := range lead {
+			found = found || g.kind == nameFact && g.key == f.key
+		}
+		if !found {
+			return true
+		}
+	}
+	return false
 }
 
 // nameFamily is the kind of thing a name or code names, so that only
