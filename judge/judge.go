@@ -194,24 +194,24 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Found, r.Missing = append([]string{r.Missing[0]}, r.Found...), nil
 	}
 	if ld.span || ld.direct {
-		r.Contradicted = append(r.Contradicted, otherVersions(ref, leadFacts)...)
+		r.Contradicted = append(r.Contradicted, otherVersions(ref, leadFacts, ld.text)...)
 		r.Contradicted = append(r.Contradicted, otherNamesStated(question, ref, leadFacts, ld, len(r.Found) > 0 && !(len(r.Found) == 1 && ref.facts[0].kind == polarityFact && r.Found[0] == ref.facts[0].key))...)
 	}
 	cov := coverage(ref.words, ans.stems)
-	own := newWords(ld.text, question, reference)
+	own := newWords(ld.sentence, question, reference)
 	// A direct answer that misses most of the reference's words, or
 	// replaces those it misses with as many of its own ("an incident
 	// lead and a technical architect" for a communications lead), states
 	// something else.
-	replaces := cov < partialCoverage || cov < rightCoverage && len(own) >= missingCount(ref.words, ans.stems)
+	replaces := len(ref.words) == 0 || cov < partialCoverage || cov < rightCoverage && len(own) >= missingCount(ref.words, ans.stems)
 	switch {
 	case len(r.Contradicted) > 0:
 		r.Verdict, r.Why = Misleading, "the lead contradicts the reference: "+strings.Join(r.Contradicted, "; ")
 	case ld.direct && !cited(answer) && !ref.polarityOnly() && len(r.Found) == 0 && replaces &&
 		(asksForFigure(question) && len(figuresOf(leadFacts)) > 0 || !asksForFigure(question) && len(own) >= minNewWords):
 		r.Verdict = Misleading
-		r.Why = fmt.Sprintf("the answer states none of the reference's facts and %.0f%% of its words, but states something else as the answer (%s)",
-			100*cov, strings.Join(own, ", "))
+		r.Why = fmt.Sprintf("the answer states none of the reference's facts (%s) and %.0f%% of its other words, but states something else as the answer (%s)",
+			strings.Join(r.Missing, ", "), 100*coverageOrNone(ref.words, ans.stems), strings.Join(own, ", "))
 	case len(ref.facts) == 0 && len(ref.words) == 0:
 		r.Verdict, r.Why = Wrong, "the reference has no fact or content word to find"
 	case len(ref.facts) == 0:
@@ -264,13 +264,29 @@ func newWords(lead, question, reference string) []string {
 	for _, s := range append(contentStems(question), contentStems(reference)...) {
 		known[s] = true
 	}
+	// The words of a code or path ("/etc/cron.daily") name it, and it
+	// is judged as a code.
+	var plain []string
+	for _, w := range strings.Fields(lead) {
+		if codeClass(trimWord(w)) == "" {
+			plain = append(plain, w)
+		}
+	}
 	var out []string
-	for _, s := range contentStems(lead) {
+	for _, s := range contentStems(strings.Join(plain, " ")) {
 		if !known[s] {
 			out = append(out, s)
 		}
 	}
 	return out
+}
+
+// coverageOrNone is coverage, 0 for no stems.
+func coverageOrNone(stems []string, set map[string]bool) float64 {
+	if len(stems) == 0 {
+		return 0
+	}
+	return coverage(stems, set)
 }
 
 // missingCount counts the stems not found in set.
@@ -705,9 +721,20 @@ var versionLabels = map[string]bool{"versio": true, "version": true, "releas": t
 // otherVersions returns the figures of a lead that give another version
 // than a reference's "v1.2": a number with a fraction ("EUPL 1.1") or
 // one the lead calls a version.
-func otherVersions(ref reference, lead []fact) []string {
+func otherVersions(ref reference, lead []fact, leadText string) []string {
 	var out []string
+	text := strings.ToLower(leadText)
 	for _, f := range ref.facts {
+		// "CC-BY 3.0" or "CC-BY-3.0" for CC-BY-4.0.
+		if m := versionedCodeRE.FindStringSubmatch(f.key); f.kind == codeFact && m != nil {
+			want, _ := strconv.ParseFloat(m[2], 64)
+			re := regexp.MustCompile(`(?:^|[^\w-])` + regexp.QuoteMeta(m[1]) + `[- ](\d+(?:\.\d+)?)\b`)
+			for _, g := range re.FindAllStringSubmatch(text, -1) {
+				if v, err := strconv.ParseFloat(g[1], 64); err == nil && !equalValues(v, want) {
+					out = append(out, m[1]+" "+g[1]+" against "+f.text)
+				}
+			}
+		}
 		m := versionRE.FindStringSubmatch(f.key)
 		if f.kind != codeFact || m == nil {
 			continue
@@ -721,6 +748,10 @@ func otherVersions(ref reference, lead []fact) []string {
 	}
 	return out
 }
+
+// versionedCodeRE matches a code that ends with its version: "cc-by-4.0",
+// "eupl-1.2".
+var versionedCodeRE = regexp.MustCompile(`^(.*[a-z].*?)-(\d+(?:\.\d+)?)$`)
 
 // versionRE matches a version written with a v: "v1.2", "v3".
 var versionRE = regexp.MustCompile(`^v(\d+(?:\.\d+)*)$`)

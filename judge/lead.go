@@ -41,7 +41,9 @@ func leadOf(answer string) lead {
 		// aside ("You can — if your manager agrees — work from home").
 		paired := strings.Contains(rest, spanSeparator)
 		if len(strings.Fields(pre)) <= maxSpanWords && firstSentence(pre) == pre && !strings.Contains(pre, "\n") && !paired {
-			return lead{text: pre, span: true, sentence: pre + spanSeparator + rest}
+			whole := pre + spanSeparator + rest
+			direct := normalSpace(whole) == normalSpace(t) && len(strings.Fields(whole)) <= maxDirectWords
+			return lead{text: pre, span: true, sentence: whole, direct: direct}
 		}
 	}
 	s := firstSentence(t)
