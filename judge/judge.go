@@ -207,7 +207,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	switch {
 	case len(r.Contradicted) > 0:
 		r.Verdict, r.Why = Misleading, "the lead contradicts the reference: "+strings.Join(r.Contradicted, "; ")
-	case ld.direct && !cited(answer) && !ref.polarityOnly() && len(r.Found) == 0 && replaces &&
+	case ld.direct && !ld.long && !cited(answer) && !ref.polarityOnly() && len(r.Found) == 0 && replaces &&
 		(asksForFigure(question) && len(figuresOf(leadFacts)) > 0 || !asksForFigure(question) && len(own) >= minNewWords):
 		r.Verdict = Misleading
 		r.Why = fmt.Sprintf("the answer states none of the reference's facts (%s) and %.0f%% of its other words, but states something else as the answer (%s)",
@@ -853,8 +853,8 @@ func figureContradictions(ref reference, lead, question []figure, ld lead, state
 		}
 	}
 	bare := ld.span && len(lead) == 1 && len(strings.Fields(ld.text)) <= 2 ||
-		unlabelled == 1 && (ld.direct || aboutIt && asksFigure && len(main) == 1)
-	answers := ld.span || ld.direct || statesPolarity
+		unlabelled == 1 && (ld.direct && !ld.long || aboutIt && asksFigure && len(main) == 1)
+	answers := ld.span || ld.direct && (!ld.long || aboutIt) || statesPolarity
 	for _, f := range main {
 		answers = answers || matchesAny(f, lead)
 	}

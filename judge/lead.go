@@ -16,11 +16,29 @@ type lead struct {
 	// else ("Amazon SES.", "Entro 15 giorni."): all it says is stated as
 	// the answer, as a span lead is.
 	direct bool
+	// long is set for a direct answer longer than maxDirectWords, which
+	// only an answer without citations can be: its figures count as its
+	// answer only when it is about the question, and its words are not
+	// read as an answer of its own (a longer sentence paraphrases).
+	long bool
 }
 
 // maxDirectWords is the longest one-sentence answer read as a direct
-// answer; a longer one is read as a passage.
-const maxDirectWords = 12
+// answer; a longer one is read as a passage. An answer without citation
+// marks quotes nothing, so a longer sentence of its own is still its
+// answer (maxUncitedDirectWords).
+const (
+	maxDirectWords        = 12
+	maxUncitedDirectWords = 20
+)
+
+// directLimit is the longest direct answer for an answer's text.
+func directLimit(answer string) int {
+	if citationRE.MatchString(answer) {
+		return maxDirectWords
+	}
+	return maxUncitedDirectWords
+}
 
 // spanSeparator separates fonte's short lead from the quoted passage.
 const spanSeparator = " — "
@@ -42,14 +60,14 @@ func leadOf(answer string) lead {
 		paired := strings.Contains(rest, spanSeparator)
 		if len(strings.Fields(pre)) <= maxSpanWords && firstSentence(pre) == pre && !strings.Contains(pre, "\n") && !paired {
 			whole := pre + spanSeparator + rest
-			direct := normalSpace(whole) == normalSpace(t) && len(strings.Fields(whole)) <= maxDirectWords
-			return lead{text: pre, span: true, sentence: whole, direct: direct}
+			direct := normalSpace(whole) == normalSpace(t) && len(strings.Fields(whole)) <= directLimit(answer)
+			return lead{text: pre, span: true, sentence: whole, direct: direct, long: direct && len(strings.Fields(whole)) > maxDirectWords}
 		}
 	}
 	s := firstSentence(t)
 	// A table row ("Trieste: … | Saturday: closed") is a quoted passage.
-	direct := normalSpace(s) == normalSpace(t) && len(strings.Fields(s)) <= maxDirectWords && !strings.Contains(s, "|")
-	return lead{text: s, sentence: s, direct: direct}
+	direct := normalSpace(s) == normalSpace(t) && len(strings.Fields(s)) <= directLimit(answer) && !strings.Contains(s, "|")
+	return lead{text: s, sentence: s, direct: direct, long: direct && len(strings.Fields(s)) > maxDirectWords}
 }
 
 // firstSentence returns text up to the end of its first sentence: a full
