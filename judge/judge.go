@@ -171,6 +171,10 @@ func Judge(question, reference, answer string, abstained bool) Result {
 			answersIt := ld.direct && !cited(answer) && p == "yes" && permissionRE.MatchString(ld.sentence) &&
 				sharedStems(topicStems(ld.sentence), topicStems(question)) > 0
 			switch {
+			case f.key == "yes" && onlyIfRE.MatchString(ld.sentence) && !conditionWordRE.MatchString(reference):
+				// "Only if it is a real leak" to a yes without a
+				// condition says no for every other case.
+				r.Contradicted = append(r.Contradicted, "the lead answers only on a condition, the reference yes without one")
 			case !explicit && !onTopic && !answersIt:
 			case p == f.key:
 				found = true
@@ -239,6 +243,14 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	}
 	return r
 }
+
+// onlyIfRE matches an answer that opens by restricting a yes to a
+// condition: "Only if …", "Only when …", "Solo se …", "Soltanto quando …".
+var onlyIfRE = regexp.MustCompile(`(?i)^\W*(?:yes,?\s+|sì,?\s+|si,?\s+)?(?:but\s+|ma\s+)?(?:only|solo|soltanto|solamente|unicamente)\s+(?:if|when|where|provided|se|quando|qualora|nel caso|in caso|purché)\b`)
+
+// conditionWordRE matches the words that set a condition in a reference:
+// if, when, unless, provided, se, quando, purché, solo, only.
+var conditionWordRE = regexp.MustCompile(`(?i)\b(?:if|when|unless|provided|only|se|quando|qualora|purch|solo|soltanto|previa|previo|subject to|after|dopo)`)
 
 // permissionRE matches the English and Italian words that grant
 // something: can, may, is allowed, si può, è consentito.

@@ -245,6 +245,10 @@ func TestJudge(t *testing.T) {
 			"Si può rimandare di un mese.", false, Misleading},
 		{"once as a conjunction is no number", "Who awards the bounty?", "GSA SecOps, once the report is confirmed.",
 			"GSA SecOps awards it.", false, Right},
+		{"only if against an unconditional yes", "Must a false alarm be recorded?", "Yes, every alert is recorded, false alarms included.",
+			"Only if the alert turns out to be real.", false, Misleading},
+		{"only if matching the reference's condition", "Can I work from home?", "Yes, if your manager approves.",
+			"Only if your manager approves it.", false, Right},
 		// Abstentions.
 		{"the documentation does not say", "How often is the audit?", "Every year.",
 			"The documentation doesn't say how often the audit happens.", false, Abstained},
