@@ -198,6 +198,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Found, r.Missing = append([]string{r.Missing[0]}, r.Found...), nil
 	}
 	if ld.span || ld.direct {
+		r.Contradicted = append(r.Contradicted, scopeContradictions(ref, reference, ld.sentence)...)
 		r.Contradicted = append(r.Contradicted, otherVersions(ref, leadFacts, ld.text)...)
 		r.Contradicted = append(r.Contradicted, otherNamesStated(question, ref, leadFacts, ld, len(r.Found) > 0 && !(len(r.Found) == 1 && ref.facts[0].kind == polarityFact && r.Found[0] == ref.facts[0].key))...)
 	}
@@ -251,6 +252,46 @@ var onlyIfRE = regexp.MustCompile(`(?i)^\W*(?:yes,?\s+|sì,?\s+|si,?\s+)?(?:but\
 // conditionWordRE matches the words that set a condition in a reference:
 // if, when, unless, provided, se, quando, purché, solo, only.
 var conditionWordRE = regexp.MustCompile(`(?i)\b(?:if|when|unless|provided|only|se|quando|qualora|purch|solo|soltanto|previa|previo|subject to|after|dopo)`)
+
+// immediacyRE matches the words that say at once; delayRE those that
+// put something off until later.
+var (
+	immediacyRE = regexp.MustCompile(`(?i)\b(?:immediately|right away|at once|straight away|without (?:delay|waiting)|as soon as|subito|immediatamente|senza (?:indugio|aspettare|attendere)|non appena)\b`)
+	delayRE     = regexp.MustCompile(`(?i)\b(?:after|later|wait|dopo|più tardi|in seguito|successivamente|aspett|attend)`)
+	// universalRE matches an answer that opens with any or all.
+	universalRE = regexp.MustCompile(`(?i)^\W*(?:any|all|every|qualsiasi|qualunque|tutti|tutte|ogni)\b`)
+	// restrictedRE matches a reference that restricts its answer.
+	restrictedRE = regexp.MustCompile(`(?i)\b(?:only|solo|soltanto|unicamente|esclusivamente)\b`)
+)
+
+// scopeContradictions returns what a direct answer says against the
+// reference's scope: at once where the reference makes one wait (or the
+// reverse: "subito" against "dopo alcuni giorni"), and any or all where
+// the reference allows only some ("Qualsiasi provider" for three
+// options).
+func scopeContradictions(ref reference, reference, lead string) []string {
+	main := asideRE.ReplaceAllString(reference, " ")
+	timing := func(t string) (now, later bool) {
+		return immediacyRE.MatchString(t), delayRE.MatchString(immediacyRE.ReplaceAllString(t, " "))
+	}
+	ansNow, ansLater := timing(lead)
+	refNow, refLater := timing(main)
+	var out []string
+	switch {
+	case ansNow && !ansLater && refLater && !refNow:
+		out = append(out, "the lead says at once, the reference after a wait")
+	case ansLater && !ansNow && refNow && !refLater:
+		out = append(out, "the lead puts off what the reference does at once")
+	}
+	restricted := restrictedRE.MatchString(main)
+	for _, f := range ref.facts {
+		restricted = restricted || f.kind == figureFact && !f.fig.unit.known() && f.fig.label == "" && f.fig.clock < 0 && f.fig.value >= 2 && f.pos == 0 // "Tre opzioni: …"
+	}
+	if universalRE.MatchString(lead) && restricted {
+		out = append(out, "the lead allows any, the reference only some")
+	}
+	return out
+}
 
 // permissionRE matches the English and Italian words that grant
 // something: can, may, is allowed, si può, è consentito.
