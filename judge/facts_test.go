@@ -54,6 +54,8 @@ func TestExtract(t *testing.T) {
 		{"three thousand five hundred euro", []string{"3500 euro"}},
 		{"twenty four days", []string{"24 day"}},
 		{"one of them", nil},
+		{"reviewed monthly or quarterly", []string{"monthly", "quarterly"}},
+		{"26 days of annual leave", []string{"26 day"}},
 		{"8 tentativi", []string{"8 attempt"}},
 		{"8 biglietti", []string{"8 biglietti"}},
 		{"from 9:00 to 17:30", []string{"9:00", "17:30"}},

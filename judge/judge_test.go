@@ -257,6 +257,10 @@ func TestJudge(t *testing.T) {
 			"Any public cloud provider in Europe.", false, Misleading},
 		{"at once stated", "When must the repository be registered?", "Immediately, as soon as it is public.",
 			"Immediately, as soon as the repository is public.", false, Right},
+		{"a frequency in either language", "Ogni quanto si rivedono gli accessi?", "Monthly.",
+			"Gli accessi si rivedono con cadenza mensile.", false, Right},
+		{"another frequency word", "How often are access rights reviewed?", "Monthly.",
+			"Weekly, by the security team.", false, Misleading},
 		// Abstentions.
 		{"the documentation does not say", "How often is the audit?", "Every year.",
 			"The documentation doesn't say how often the audit happens.", false, Abstained},

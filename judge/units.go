@@ -69,6 +69,27 @@ func init() {
 	add("digit", "digit", 1, "digit digits cifra cifre")
 }
 
+// frequencies are the English and Italian adverbs and adjectives of a
+// regular frequency ("monthly", "trimestrale"): each is the figure 1 in
+// a unit of events per day, so that "monthly" and "mensile" are one
+// figure and "weekly" contradicts it.
+var frequencies = map[string]unit{}
+
+func init() {
+	add := func(name string, perDay float64, words string) {
+		for _, w := range strings.Fields(words) {
+			frequencies[w] = unit{name: name, dim: "frequency", factor: perDay, word: w}
+		}
+	}
+	add("daily", 1, "daily giornaliero giornaliera giornalieri giornaliere quotidiano quotidiana quotidianamente giornalmente")
+	add("weekly", 1.0/7, "weekly settimanale settimanali settimanalmente")
+	add("monthly", day/month, "monthly mensile mensili mensilmente")
+	add("quarterly", day/(3*month), "quarterly trimestrale trimestrali trimestralmente")
+	// "annual" and "annuale" name things ("annual leave", "ferie annuali")
+	// more often than a frequency.
+	add("yearly", day/year, "yearly annually annualmente")
+}
+
 // Working days are not a span of time ("2 giorni lavorativi" is not 48
 // hours); calendar days are days said twice over. A day without either
 // word may stand for either.
