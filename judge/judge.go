@@ -264,6 +264,14 @@ var (
 	restrictedRE = regexp.MustCompile(`(?i)\b(?:only|solo|soltanto|unicamente|esclusivamente)\b`)
 )
 
+// includesRE and excludesRE match what a text includes and leaves out,
+// with the thing's first content word: "including the migration cost",
+// "compreso il costo", "excluding the cost", "escluso il costo".
+var (
+	includesRE = regexp.MustCompile(`(?i)\b(?:including|included|inclusive of|compres[oaie]|inclus[oaie])\s+(?:the\s+|il\s+|lo\s+|la\s+|i\s+|gli\s+|le\s+|l'|l’)?(\p{L}+)`)
+	excludesRE = regexp.MustCompile(`(?i)\b(?:excluding|excluded|except|without|esclus[oaie]|escludendo|tranne|eccetto|senza)\s+(?:the\s+|il\s+|lo\s+|la\s+|i\s+|gli\s+|le\s+|l'|l’)?(\p{L}+)`)
+)
+
 // scopeContradictions returns what a direct answer says against the
 // reference's scope: at once where the reference makes one wait (or the
 // reverse: "subito" against "dopo alcuni giorni"), and any or all where
@@ -282,6 +290,17 @@ func scopeContradictions(ref reference, reference, lead string) []string {
 		out = append(out, "the lead says at once, the reference after a wait")
 	case ansLater && !ansNow && refNow && !refLater:
 		out = append(out, "the lead puts off what the reference does at once")
+	}
+	// "escluso il costo di migrazione" against "compreso il costo di
+	// migrazione": the same thing left out that the reference includes.
+	for _, pair := range [][2]*regexp.Regexp{{includesRE, excludesRE}, {excludesRE, includesRE}} {
+		for _, m := range pair[0].FindAllStringSubmatch(main, -1) {
+			for _, n := range pair[1].FindAllStringSubmatch(lead, -1) {
+				if stem(fold(m[1])) == stem(fold(n[1])) {
+					out = append(out, fmt.Sprintf("the lead says %q, the reference %q", strings.TrimSpace(n[0]), strings.TrimSpace(m[0])))
+				}
+			}
+		}
 	}
 	restricted := restrictedRE.MatchString(main)
 	for _, f := range ref.facts {

@@ -261,6 +261,10 @@ func TestJudge(t *testing.T) {
 			"Gli accessi si rivedono con cadenza mensile.", false, Right},
 		{"another frequency word", "How often are access rights reviewed?", "Monthly.",
 			"Weekly, by the security team.", false, Misleading},
+		{"leaves out what the reference includes", "How is the cost compared?", "As total cost of ownership, including the migration cost.",
+			"As total cost of ownership, excluding the migration cost.", false, Misleading},
+		{"includes what the reference includes", "How is the cost compared?", "As total cost of ownership, including the migration cost.",
+			"As total cost of ownership, migration cost included.", false, Right},
 		// Abstentions.
 		{"the documentation does not say", "How often is the audit?", "Every year.",
 			"The documentation doesn't say how often the audit happens.", false, Abstained},
