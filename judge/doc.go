@@ -11,7 +11,13 @@
 // span, or a model's first sentence) contradicts the reference: another
 // figure for the same thing, another unit, the opposite yes or no, another
 // address; partial when it states some key facts; wrong when it states
-// none; abstained when it says it does not know. The rules are general
+// none; abstained when it says it does not know. An answer that is one
+// short sentence and nothing else (a model's "Amazon SES.", "Entro 15
+// giorni.") states all it says as the answer, as fonte's span lead does:
+// another figure, name, code, version, frequency or timing in it is
+// misleading, and so, when it has no citations, are words of its own
+// in place of the reference's; a quoted passage is misleading only
+// where it leads with, or is about, what the question asks. The rules are general
 // knowledge of English and Italian, so that the judge holds on questions
 // nobody has seen; Agree measures it against answers labelled by people.
 package judge

@@ -3,6 +3,7 @@ package judge
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -22,7 +23,7 @@ type fact struct {
 	kind  kind
 	text  string // as written, for reasons
 	key   string // compared form of a code or name; "yes" or "no" for polarity
-	class string // of a code: "url", "email", "phone", "path", "code", "quoted"
+	class string // of a code: "url", "email", "phone", "path", "channel", "code", "quoted"
 	fig   figure
 	pos   int // index of the fact's first word, for figures sharing a unit
 	// negated is set for a fact right after a negation ("not
@@ -56,6 +57,9 @@ var (
 	emailRE = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.\p{L}{2,}$`)
 	// shortPairRE matches "and/or", "km/h": words, not a path.
 	shortPairRE = regexp.MustCompile(`^\p{L}{1,5}/\p{L}{1,5}$`)
+	// wordPairRE matches two or three words joined by slashes: a path
+	// ("debian/watch") or alternatives ("libero/open").
+	wordPairRE = regexp.MustCompile(`^\p{L}[\p{L}'-]*(?:/\p{L}[\p{L}'-]*){1,2}$`)
 )
 
 // extract returns the key facts of text in order: codes in backticks and
@@ -78,6 +82,9 @@ func extract(text string) []fact {
 	})
 	text = phoneRE.ReplaceAllStringFunc(text, func(m string) string {
 		digits := onlyDigits(m)
+		if _, isDate := numericDate(strings.TrimSpace(m)); isDate {
+			return m
+		}
 		if _, isNumber := parseDigits(m); isNumber || len(digits) < 7 || !strings.HasPrefix(m, "+") && strings.Count(normalSpace(m), " ")+strings.Count(m, "-")+strings.Count(m, ".")+strings.Count(m, "/") < 2 {
 			return m
 		}
@@ -122,7 +129,7 @@ func shareUnits(fs []fact) {
 	bare := func(f fact) bool {
 		return f.kind == figureFact && f.fig.unit.empty() && f.fig.label == "" && f.fig.clock < 0 && !isYear(f.fig.value)
 	}
-	lends := func(f fact) bool { return f.kind == figureFact && !f.fig.unit.empty() }
+	lends := func(f fact) bool { return f.kind == figureFact && !f.fig.unit.empty() && !f.fig.unit.isMonth() }
 	for i := range fs {
 		if !bare(fs[i]) {
 			continue
@@ -157,22 +164,92 @@ func wordFacts(toks []token, lower []string, i int, italian bool) ([]fact, int) 
 	if f, ok := digitFigures(toks, lower, i); ok {
 		return f, 0
 	}
-	if v, ok := wordNumber(lower[i]); ok && (!ambiguousNumberWords[lower[i]] || nextUnit(toks, lower, i).known()) && (lower[i] != "due" || italian) {
-		skip := 0
-		if i+1 < len(toks) && (lower[i+1] == "hundred" || lower[i+1] == "thousand") {
-			v *= numberWords[lower[i+1]]
-			skip = 1
-		}
+	if u, ok := frequencies[lower[i]]; ok {
+		f := figure{value: 1, unit: u, clock: -1}
+		return []fact{{kind: figureFact, text: toks[i].text, fig: f}}, 0
+	}
+	// An ambiguous number word counts before a unit, a multiplier, or
+	// standing alone as a sentence ("Sei: …", "One.").
+	alone := toks[i].sentStart && (i+1 == len(toks) || toks[i+1].sentStart)
+	if (lower[i] == "once" || lower[i] == "twice") && !frequencyFollows(lower, i+1) {
+		alone = false // "once the report is confirmed" is a conjunction
+	}
+	if v, ok := wordNumber(lower[i]); ok && (!ambiguousNumberWords[lower[i]] || alone || nextUnit(toks, lower, i).known() || multiplier(lower, i+1) || (lower[i] == "once" || lower[i] == "twice") && frequencyFollows(lower, i+1)) && (lower[i] != "due" || italian || alone) {
+		v, skip := englishCompound(toks, lower, i, v)
 		f := figure{value: v, unit: nextUnit(toks, lower, i+skip), label: prevLabel(toks, lower, i), clock: -1}
 		return []fact{{kind: figureFact, text: describe(f), fig: f}}, skip
 	}
 	if class := codeClass(w); class != "" {
 		return []fact{{kind: codeFact, class: class, text: w, key: strings.ToLower(w)}}, 0
 	}
-	if isName(toks[i], lower[i]) {
+	// A capitalised word opening a sentence starts a name when a name
+	// follows it: "Google Analytics", "Creative Commons".
+	opensName := toks[i].sentStart && i+1 < len(toks) && !toks[i+1].sentStart && isName(toks[i+1], lower[i+1]) &&
+		isName(token{text: toks[i].text}, lower[i])
+	if isName(toks[i], lower[i]) || opensName {
 		return []fact{{kind: nameFact, text: w, key: stem(fold(dropElision(w)))}}, 0
 	}
 	return nil, 0
+}
+
+// frequencyFollows reports whether word i makes "once" or "twice" a
+// frequency: "once a year", "twice per month", "once every week".
+func frequencyFollows(lower []string, i int) bool {
+	return i < len(lower) && (lower[i] == "a" || lower[i] == "an" || lower[i] == "per" || lower[i] == "every" || lower[i] == "each")
+}
+
+// multiplier reports whether word i is "hundred" or "thousand".
+func multiplier(lower []string, i int) bool {
+	return i < len(lower) && (lower[i] == "hundred" || lower[i] == "thousand")
+}
+
+// englishCompound reads an English number written in words from word i,
+// whose value is v: "two hundred", "one hundred and twenty", "three
+// thousand five hundred". It returns the value and how many words after
+// i it used.
+func englishCompound(toks []token, lower []string, i int, v float64) (float64, int) {
+	total, group, j := 0.0, v, i+1
+	afterTens := englishTens[lower[i]] // "twenty" may take "four" after a multiplier only
+	for ; j < len(toks) && !toks[j].sentStart; j++ {
+		w := lower[j]
+		n, isNumber := wordNumber(w)
+		isNumber = isNumber && isEnglishNumberWord(w)
+		// After "hundred" or "thousand" come the tens and units ("one
+		// hundred and twenty"); a units word may follow a tens word there.
+		open := group > 0 && int(group)%100 == 0 || group == 0 && total > 0
+		switch {
+		case w == "hundred" && group > 0 && group < 10:
+			group *= 100
+		case w == "thousand" && group > 0:
+			total, group = total+group*1000, 0
+		case w == "and" && open && j+1 < len(toks) && isEnglishNumberWord(lower[j+1]):
+		case isNumber && open && (total > 0 || group >= 100):
+			group += n
+			afterTens = englishTens[w]
+		case isNumber && afterTens && n < 10:
+			group += n
+			afterTens = false
+		default:
+			return total + group, j - i - 1
+		}
+	}
+	return total + group, j - i - 1
+}
+
+// isEnglishNumberWord reports whether a word is an English number word
+// below a hundred ("twenty", "twenty-four").
+func isEnglishNumberWord(w string) bool {
+	if englishTens[w] || englishUnits[w] {
+		return true
+	}
+	if a, b, ok := strings.Cut(w, "-"); ok {
+		return englishTens[a] && englishUnits[b]
+	}
+	switch w {
+	case "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen":
+		return true
+	}
+	return false
 }
 
 // digitFigures reads the figures of a word that starts with a digit, a
@@ -193,6 +270,9 @@ func digitFigures(toks []token, lower []string, i int) ([]fact, bool) {
 	}
 	if body == "" || !isDigit(body[0]) {
 		return nil, false
+	}
+	if fs, ok := numericDate(body); ok {
+		return fs, true
 	}
 	// A range of two figures: "9-17", "10–12", "9:00-17:00".
 	for _, dash := range []string{"-", "–", "—"} {
@@ -216,6 +296,36 @@ func digitFigures(toks []token, lower []string, i int) ([]fact, bool) {
 		return []fact{{kind: codeFact, class: "code", text: w, key: strings.ToLower(w)}}, true
 	}
 	return []fact{f}, true
+}
+
+// numericDateRE matches a date in digits, day first as both languages'
+// European usage writes it ("26/11/2009", "9.5.2019"), or ISO's year first
+// ("2009-11-26").
+var (
+	numericDateRE = regexp.MustCompile(`^(\d{1,2})([/.-])(\d{1,2})([/.-])(\d{4})$`)
+	isoDateRE     = regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})$`)
+)
+
+// numericDate reads a date in digits as the figures "26 November" and
+// "2009", as the same date in words reads.
+func numericDate(s string) ([]fact, bool) {
+	var d, m, y string
+	if g := numericDateRE.FindStringSubmatch(s); g != nil && g[2] == g[4] {
+		d, m, y = g[1], g[3], g[5]
+	} else if g := isoDateRE.FindStringSubmatch(s); g != nil {
+		y, m, d = g[1], g[2], g[3]
+	} else {
+		return nil, false
+	}
+	day, _ := strconv.Atoi(d)
+	month, _ := strconv.Atoi(m)
+	year, _ := strconv.Atoi(y)
+	if day < 1 || day > 31 || month < 1 || month > 12 {
+		return nil, false
+	}
+	dayFig := figure{value: float64(day), unit: monthUnit(month, "of month "+m), clock: -1}
+	yearFig := figure{value: float64(year), clock: -1}
+	return []fact{{kind: figureFact, text: describe(dayFig), fig: dayFig}, {kind: figureFact, text: describe(yearFig), fig: yearFig}}, true
 }
 
 // ordinalSuffixes follow a number to make an ordinal, which is the
@@ -301,17 +411,22 @@ func nextUnit(toks []token, lower []string, i int) unit {
 		return unit{}
 	}
 	a := lower[i+1]
-	if u, ok := lookupUnit(a); ok {
-		return u
+	after := func(j int) string { // the word j after the number, in its sentence
+		if i+j < len(toks) && !toks[i+j].sentStart {
+			return lower[i+j]
+		}
+		return ""
 	}
-	if i+2 < len(toks) && !toks[i+2].sentStart {
-		b := lower[i+2]
+	if u, ok := lookupUnit(a); ok {
+		return qualifiedDays(u, "", after(2)+" "+after(3))
+	}
+	if b := after(2); b != "" {
 		if a == "per" && (b == "cent" || b == "cento") {
 			u, _ := lookupUnit("%")
 			return u
 		}
 		if u, ok := lookupUnit(b); ok && isLetters(a) && !stopwords[a] {
-			return u
+			return qualifiedDays(u, a, "")
 		}
 	}
 	if isLetters(a) && !stopwords[a] && len(a) > 1 {
@@ -326,7 +441,7 @@ func prevLabel(toks []token, lower []string, i int) string {
 	if i == 0 || toks[i].sentStart {
 		return ""
 	}
-	p := lower[i-1]
+	p := dropElision(lower[i-1]) // "dall'art. 4" is article 4
 	if !isLetters(p) || stopwords[p] || len(p) < 2 {
 		return ""
 	}
@@ -351,6 +466,8 @@ func unitSuffix(f figure) string {
 // file name or identifier, or "".
 func codeClass(w string) string {
 	switch {
+	case strings.HasPrefix(w, "#") && len(w) > 1 && hasLetter(w):
+		return "channel" // "#incident", a chat channel or tag
 	case strings.HasPrefix(w, "$") && len(w) > 1, strings.HasPrefix(w, "--") && len(w) > 2,
 		strings.HasPrefix(w, "-") && len(w) > 1 && unicode.IsLetter(rune(w[1])):
 		return "code"
@@ -361,6 +478,8 @@ func codeClass(w string) string {
 		return "path"
 	case hasLetter(w) && hasDigit(w), strings.Contains(w, "_"):
 		return "code"
+	case strings.Contains(strings.Trim(w, "-"), "-") && allCaps(w):
+		return "code" // "CC-BY-SA"
 	case strings.Count(w, "-") >= 2 && !strings.HasPrefix(w, "-") && !strings.HasSuffix(w, "-"):
 		// "ttf-mscorefonts-installer" is a name; "up-to-date" and
 		// "use-or-lose" are words joined by function words.

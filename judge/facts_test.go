@@ -45,11 +45,17 @@ func TestExtract(t *testing.T) {
 		in   string
 		want []string
 	}{
-		{"26 working days of annual leave", []string{"26 day"}},
+		{"26 working days of annual leave", []string{"26 working day"}},
 		{"Up to €250 per night", []string{"250 euro"}},
 		{"Fino a 1.000,50 euro", []string{"1000.5 euro"}},
 		{"50 per cent of the cost", []string{"50 percent"}},
 		{"8 caratteri", []string{"8 character"}},
+		{"One hundred and twenty characters", []string{"120 character"}},
+		{"three thousand five hundred euro", []string{"3500 euro"}},
+		{"twenty four days", []string{"24 day"}},
+		{"one of them", nil},
+		{"reviewed monthly or quarterly", []string{"monthly", "quarterly"}},
+		{"26 days of annual leave", []string{"26 day"}},
 		{"8 tentativi", []string{"8 attempt"}},
 		{"8 biglietti", []string{"8 biglietti"}},
 		{"from 9:00 to 17:30", []string{"9:00", "17:30"}},

@@ -3,6 +3,7 @@ package judge
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -58,6 +59,13 @@ const (
 	partialCoverage = 1.0 / 3
 )
 
+// minWordsBeyondFacts is how many content words a reference must add to
+// its key facts before they are required too: a reference that names a
+// file and says where it goes and how ("LICENSE in the repository's root,
+// with the licence's full text unchanged") is not answered by the name
+// alone, which holds under a third of them.
+const minWordsBeyondFacts = 5
+
 // minTopicStems is how many content words (or half, if fewer) a sentence
 // must share with the question or with the reference's words before its
 // negation, or its lack of one, says no or yes: one shared word of many
@@ -66,12 +74,27 @@ const minTopicStems = 2
 
 // figureQuestionRE matches the English and Italian questions that ask for
 // a figure: how many, how much, how long, when, what time, quanto, quando,
-// a che ora, entro quando.
-var figureQuestionRE = regexp.MustCompile(`(?i)\bhow (?:many|much|long|often|far|soon|old|big|large|fast)\b|\bwhen\b|\bwhat time\b|\bby what date\b|\bquant[oaie]\b|\bquando\b|\ba che ora\b|\bogni quanto\b|\bentro quando\b`)
+// a che ora, entro quando, and those that ask for a maximum or a minimum.
+var figureQuestionRE = regexp.MustCompile(`(?i)\bhow (?:many|much|long|often|far|soon|old|big|large|fast)\b|\bwhen\b|\bwhat time\b|\bby what date\b|\bquant[oaie]\b|\bquando\b|\ba che ora\b|\bogni quanto\b|\bentro quando\b|\b(?:maximum|minimum|max|min|massim[oa]|minim[oa])\b`)
 
 // asksForFigure reports whether a question asks for a figure, which an
 // answer without it does not half answer.
-func asksForFigure(question string) bool { return figureQuestionRE.MatchString(question) }
+//
+// "When" and "quando" ask only when no other question word follows: in
+// "When we copy backups, what permissions …" the when is a conjunction.
+func asksForFigure(question string) bool {
+	for _, m := range figureQuestionRE.FindAllStringIndex(question, -1) {
+		w := strings.ToLower(question[m[0]:m[1]])
+		if (w == "when" || w == "quando") && laterQuestionWordRE.MatchString(question[m[1]:]) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// laterQuestionWordRE matches a question word after a conjunction.
+var laterQuestionWordRE = regexp.MustCompile(`(?i)\b(?:what|which|who|whom|where|how|why|cosa|quale|quali|chi|dove|come)\b|\bperch[ée](?:[^\p{L}]|$)`)
 
 // minWordsForPartial is how many content words beyond its key facts a
 // reference needs (when its figure is not what the question asks for) before the words alone, half of them
@@ -82,6 +105,10 @@ const minWordsForPartial = 2
 // asideRE matches a parenthesised aside (not nested) after a space:
 // "$(DESTDIR)" is a name, not an aside.
 var asideRE = regexp.MustCompile(`\s+\([^()]*\)`)
+
+// exceptionRE matches an exception clause after a comma, to the end of
+// its sentence: ", except for …", ", salvo …", ", tranne …".
+var exceptionRE = regexp.MustCompile(`(?i),\s*(?:except|excepting|save for|apart from|other than|salvo|tranne|eccetto|fatta eccezione|a parte)\b[^.;]*`)
 
 // Judge decides whether answer states the key facts of reference, the
 // answer a person wrote for question. abstained is true when the
@@ -114,7 +141,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	onTopic := about(ld.sentence, topicStems(question)) || about(ld.sentence, ref.words)
 	opening, _ := openingYesNo(ld.sentence)
 	statesPolarity := len(ref.facts) > 0 && ref.facts[0].kind == polarityFact && ref.facts[0].key == opening
-	r.Contradicted = append(r.Contradicted, figureContradictions(ref, figuresOf(leadFacts), questionFigures, ld, statesPolarity, onTopic)...)
+	r.Contradicted = append(r.Contradicted, figureContradictions(ref, figuresOf(leadFacts), questionFigures, ld, statesPolarity, onTopic, asksForFigure(question))...)
 	r.Contradicted = append(r.Contradicted, codeContradictions(ref, leadFacts, ld)...)
 
 	// What the answer states.
@@ -128,7 +155,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		case codeFact:
 			found = ans.statesCode(f)
 		case nameFact:
-			found = ans.stems[f.key]
+			found = ans.stems[f.key] && !onlyInCodes(ans.folded, fold(f.text)) || strings.Contains(f.text, "-") && !onlyInCodes(ans.folded, fold(f.text)) && containsBounded(ans.spaced, unhyphen(fold(f.text)))
 		case polarityFact:
 			// An opening yes or no says it; otherwise a sentence about
 			// what the question asks says no by a negation and yes
@@ -138,11 +165,20 @@ func Judge(question, reference, answer string, abstained bool) Result {
 			// mypackage_1.0.tar.gz") naming them answers.
 			p := polarityOf(ld.sentence, question)
 			explicit := opening != ""
+			// A one-sentence answer of its own that grants what the
+			// question asks, sharing a word with it, says yes: "Si può
+			// rimandare di 15 giorni".
+			answersIt := ld.direct && !cited(answer) && p == "yes" && permissionRE.MatchString(ld.sentence) &&
+				sharedStems(topicStems(ld.sentence), topicStems(question)) > 0
 			switch {
-			case !explicit && !onTopic:
+			case f.key == "yes" && onlyIfRE.MatchString(ld.sentence) && !conditionWordRE.MatchString(reference):
+				// "Only if it is a real leak" to a yes without a
+				// condition says no for every other case.
+				r.Contradicted = append(r.Contradicted, "the lead answers only on a condition, the reference yes without one")
+			case !explicit && !onTopic && !answersIt:
 			case p == f.key:
 				found = true
-			case explicit || p == "no" && ref.polarityOnly():
+			case explicit || p == "no" && ref.polarityOnly() || answersIt:
 				r.Contradicted = append(r.Contradicted, fmt.Sprintf("the lead says %s, the reference %s", p, f.key))
 			}
 		}
@@ -152,6 +188,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 			r.Missing = append(r.Missing, f.String())
 		}
 	}
+	r.Found, r.Missing = countsStated(ref, r.Found, r.Missing)
 	// Beside a figure or a code, a yes or no the answer does not
 	// contradict is implied when it states all the other facts ("No:
 	// mypackage_1.0.tar.gz" answered "mypackage_1.0.tar.gz"); names alone
@@ -160,20 +197,43 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	if len(r.Missing) == 1 && ref.facts[0].kind == polarityFact && r.Missing[0] == ref.facts[0].key && len(r.Contradicted) == 0 && ref.hasFigureOrCode() {
 		r.Found, r.Missing = append([]string{r.Missing[0]}, r.Found...), nil
 	}
+	if ld.span || ld.direct {
+		r.Contradicted = append(r.Contradicted, scopeContradictions(ref, reference, ld.sentence)...)
+		r.Contradicted = append(r.Contradicted, otherVersions(ref, leadFacts, ld.text)...)
+		r.Contradicted = append(r.Contradicted, otherNamesStated(question, ref, leadFacts, ld, len(r.Found) > 0 && !(len(r.Found) == 1 && ref.facts[0].kind == polarityFact && r.Found[0] == ref.facts[0].key))...)
+	}
 	cov := coverage(ref.words, ans.stems)
+	own := newWords(ld.sentence, question, reference)
+	// A direct answer that misses most of the reference's words, or
+	// replaces those it misses with as many of its own ("an incident
+	// lead and a technical architect" for a communications lead), states
+	// something else.
+	replaces := len(ref.words) == 0 || cov < partialCoverage || cov < rightCoverage && len(own) >= missingCount(ref.words, ans.stems)
 	switch {
 	case len(r.Contradicted) > 0:
 		r.Verdict, r.Why = Misleading, "the lead contradicts the reference: "+strings.Join(r.Contradicted, "; ")
+	case ld.direct && !ld.long && !cited(answer) && !ref.polarityOnly() && len(r.Found) == 0 && replaces &&
+		(asksForFigure(question) && len(figuresOf(leadFacts)) > 0 || !asksForFigure(question) && len(own) >= minNewWords):
+		r.Verdict = Misleading
+		r.Why = fmt.Sprintf("the answer states none of the reference's facts (%s) and %.0f%% of its other words, but states something else as the answer (%s)",
+			strings.Join(r.Missing, ", "), 100*coverageOrNone(ref.words, ans.stems), strings.Join(own, ", "))
 	case len(ref.facts) == 0 && len(ref.words) == 0:
 		r.Verdict, r.Why = Wrong, "the reference has no fact or content word to find"
 	case len(ref.facts) == 0:
 		r.Verdict = coverageVerdict(cov)
 		r.Why = fmt.Sprintf("the reference has no key facts; the answer holds %.0f%% of its content words", 100*cov)
-	case len(r.Missing) == 0 && ref.polarityOnly() && len(ref.words) >= 2 && cov < 0.5:
+	case len(r.Missing) == 0 && ref.polarityOnly() && len(ref.words) >= 2 && cov < partialCoverage:
 		r.Verdict = Partial
 		r.Why = fmt.Sprintf("the answer states the reference's %s but only %.0f%% of what it adds", ref.facts[0].key, 100*cov)
+	case len(r.Missing) == 0 && len(ref.words) >= minWordsBeyondFacts && cov < partialCoverage:
+		r.Verdict = Partial
+		r.Why = fmt.Sprintf("the answer states every key fact but only %.0f%% of the %d other words of the reference", 100*cov, len(ref.words))
 	case len(r.Missing) == 0:
 		r.Verdict, r.Why = Right, "the answer states every key fact and leads with none that contradicts"
+	case len(r.Found) == 1 && ref.facts[0].kind == polarityFact && r.Found[0] == "yes" && ref.facts[0].key == "yes" && opening == "":
+		// A yes read from a sentence without a negation is too weak to
+		// make an answer that states nothing else partial.
+		r.Verdict, r.Why = Wrong, "the answer implies the reference's "+r.Found[0]+" at most and misses "+strings.Join(r.Missing, ", ")
 	case len(r.Found) > 0:
 		r.Verdict, r.Why = Partial, "the answer misses "+strings.Join(r.Missing, ", ")
 	case !(ref.hasFigure() && asksForFigure(question)) && len(ref.words) >= minWordsForPartial && cov >= 0.5:
@@ -183,6 +243,133 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Verdict, r.Why = Wrong, "the answer states none of the key facts"
 	}
 	return r
+}
+
+// onlyIfRE matches an answer that opens by restricting a yes to a
+// condition: "Only if …", "Only when …", "Solo se …", "Soltanto quando …".
+var onlyIfRE = regexp.MustCompile(`(?i)^\W*(?:yes,?\s+|sì,?\s+|si,?\s+)?(?:but\s+|ma\s+)?(?:only|solo|soltanto|solamente|unicamente)\s+(?:if|when|where|provided|se|quando|qualora|nel caso|in caso|purché)\b`)
+
+// conditionWordRE matches the words that set a condition in a reference:
+// if, when, unless, provided, se, quando, purché, solo, only.
+var conditionWordRE = regexp.MustCompile(`(?i)\b(?:if|when|unless|provided|only|se|quando|qualora|purch|solo|soltanto|previa|previo|subject to|after|dopo)`)
+
+// immediacyRE matches the words that say at once; delayRE those that
+// put something off until later.
+var (
+	immediacyRE = regexp.MustCompile(`(?i)\b(?:immediately|right away|at once|straight away|without (?:delay|waiting)|as soon as|subito|immediatamente|senza (?:indugio|aspettare|attendere)|non appena)\b`)
+	delayRE     = regexp.MustCompile(`(?i)\b(?:after|later|wait|dopo|più tardi|in seguito|successivamente|aspett|attend)`)
+	// universalRE matches an answer that opens with any or all.
+	universalRE = regexp.MustCompile(`(?i)^\W*(?:any|all|every|qualsiasi|qualunque|tutti|tutte|ogni)\b`)
+	// restrictedRE matches a reference that restricts its answer.
+	restrictedRE = regexp.MustCompile(`(?i)\b(?:only|solo|soltanto|unicamente|esclusivamente)\b`)
+)
+
+// includesRE and excludesRE match what a text includes and leaves out,
+// with the thing's first content word: "including the migration cost",
+// "compreso il costo", "excluding the cost", "escluso il costo".
+var (
+	includesRE = regexp.MustCompile(`(?i)\b(?:including|included|inclusive of|compres[oaie]|inclus[oaie])\s+(?:the\s+|il\s+|lo\s+|la\s+|i\s+|gli\s+|le\s+|l'|l’)?(\p{L}+)`)
+	excludesRE = regexp.MustCompile(`(?i)\b(?:excluding|excluded|except|without|esclus[oaie]|escludendo|tranne|eccetto|senza)\s+(?:the\s+|il\s+|lo\s+|la\s+|i\s+|gli\s+|le\s+|l'|l’)?(\p{L}+)`)
+)
+
+// scopeContradictions returns what a direct answer says against the
+// reference's scope: at once where the reference makes one wait (or the
+// reverse: "subito" against "dopo alcuni giorni"), and any or all where
+// the reference allows only some ("Qualsiasi provider" for three
+// options).
+func scopeContradictions(ref reference, reference, lead string) []string {
+	main := asideRE.ReplaceAllString(reference, " ")
+	timing := func(t string) (now, later bool) {
+		return immediacyRE.MatchString(t), delayRE.MatchString(immediacyRE.ReplaceAllString(t, " "))
+	}
+	ansNow, ansLater := timing(lead)
+	refNow, refLater := timing(main)
+	var out []string
+	switch {
+	case ansNow && !ansLater && refLater && !refNow:
+		out = append(out, "the lead says at once, the reference after a wait")
+	case ansLater && !ansNow && refNow && !refLater:
+		out = append(out, "the lead puts off what the reference does at once")
+	}
+	// "escluso il costo di migrazione" against "compreso il costo di
+	// migrazione": the same thing left out that the reference includes.
+	for _, pair := range [][2]*regexp.Regexp{{includesRE, excludesRE}, {excludesRE, includesRE}} {
+		for _, m := range pair[0].FindAllStringSubmatch(main, -1) {
+			for _, n := range pair[1].FindAllStringSubmatch(lead, -1) {
+				if stem(fold(m[1])) == stem(fold(n[1])) {
+					out = append(out, fmt.Sprintf("the lead says %q, the reference %q", strings.TrimSpace(n[0]), strings.TrimSpace(m[0])))
+				}
+			}
+		}
+	}
+	restricted := restrictedRE.MatchString(main)
+	for _, f := range ref.facts {
+		restricted = restricted || f.kind == figureFact && !f.fig.unit.known() && f.fig.label == "" && f.fig.clock < 0 && f.fig.value >= 2 && f.pos == 0 // "Tre opzioni: …"
+	}
+	if universalRE.MatchString(lead) && restricted {
+		out = append(out, "the lead allows any, the reference only some")
+	}
+	return out
+}
+
+// permissionRE matches the English and Italian words that grant
+// something: can, may, is allowed, si può, è consentito.
+var permissionRE = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:can|may|could|(?:is|are) (?:allowed|permitted)|si può|può|possono|puoi|potete|possiamo|è (?:possibile|consentito|permesso|ammesso))(?:[^\p{L}]|$)`)
+
+// cited reports whether an answer carries citation marks: a quoted
+// passage, whose unrelated content a reader does not take for the
+// answer.
+func cited(answer string) bool { return citationRE.MatchString(answer) }
+
+// minNewWords is how many content words of its own a direct answer
+// without citations must state, beyond the question's and the
+// reference's, to state something else as the answer; to a question
+// that asks for a figure, it must state a figure ("Once a year, as part of the annual review" for
+// "monthly or quarterly"); fewer restate the question ("The incubator
+// has an organisation of its own").
+const minNewWords = 2
+
+// newWords returns the content stems of a lead that neither the question
+// nor the reference (asides included) holds.
+func newWords(lead, question, reference string) []string {
+	known := map[string]bool{}
+	for _, s := range append(contentStems(question), contentStems(reference)...) {
+		known[s] = true
+	}
+	// The words of a code or path ("/etc/cron.daily") name it, and it
+	// is judged as a code.
+	var plain []string
+	for _, w := range strings.Fields(lead) {
+		if codeClass(trimWord(w)) == "" {
+			plain = append(plain, w)
+		}
+	}
+	var out []string
+	for _, s := range contentStems(strings.Join(plain, " ")) {
+		if !known[s] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// coverageOrNone is coverage, 0 for no stems.
+func coverageOrNone(stems []string, set map[string]bool) float64 {
+	if len(stems) == 0 {
+		return 0
+	}
+	return coverage(stems, set)
+}
+
+// missingCount counts the stems not found in set.
+func missingCount(stems []string, set map[string]bool) int {
+	n := 0
+	for _, s := range stems {
+		if !set[s] {
+			n++
+		}
+	}
+	return n
 }
 
 // coverageVerdict judges by the share of the reference's content words an
@@ -202,6 +389,41 @@ type reference struct {
 	facts  []fact   // key facts outside asides, polarity first
 	asides []fact   // facts of the asides: not required, not to contradict
 	words  []string // content stems outside asides and key facts
+}
+
+// countsStated moves to found a reference's bare count ("Only three:
+// A, B and C") that the answer states by naming as many of the
+// reference's names and codes, all of them found.
+func countsStated(ref reference, found, missing []string) ([]string, []string) {
+	isFound := map[string]bool{}
+	for _, f := range found {
+		isFound[f] = true
+	}
+	named, namedFound := 0, 0
+	for _, f := range ref.facts {
+		if f.kind == nameFact || f.kind == codeFact {
+			named++
+			if isFound[f.String()] {
+				namedFound++
+			}
+		}
+	}
+	var still []string
+	for _, m := range missing {
+		counted := false
+		for _, f := range ref.facts {
+			if f.kind == figureFact && f.String() == m && f.fig.unit.empty() && f.fig.label == "" && f.fig.clock < 0 &&
+				f.fig.value >= 2 && equalValues(f.fig.value, float64(named)) && namedFound == named {
+				counted = true
+			}
+		}
+		if counted {
+			found = append(found, m)
+		} else {
+			still = append(still, m)
+		}
+	}
+	return found, still
 }
 
 // hasFigure reports whether the reference states a figure.
@@ -238,6 +460,12 @@ func (r reference) polarityOnly() bool { return len(r.facts) == 1 && r.facts[0].
 func readReference(question, text string) reference {
 	var ref reference
 	main := asideRE.ReplaceAllString(text, " ")
+	// An exception the reference adds after a comma ("EUPL v1.2, salvo
+	// le eccezioni per le librerie") is context, as an aside is.
+	for _, m := range exceptionRE.FindAllString(main, -1) {
+		ref.asides = append(ref.asides, extract(m)...)
+	}
+	main = exceptionRE.ReplaceAllString(main, " ")
 	var lastUnit unit // of the last figure before the asides: "14 characters (20 for service accounts)"
 	for _, f := range extract(main) {
 		if f.kind == figureFact && !f.fig.unit.empty() {
@@ -262,6 +490,16 @@ func readReference(question, text string) reference {
 	for _, s := range stemsOf(question) {
 		given[s] = true
 	}
+	givenCaps := map[string]bool{} // stems of the question's words in capitals
+	for _, a := range acronymsOf(question) {
+		given[stem(fold(a))] = true // "recovery time objective" gives RTO
+		givenCaps[stem(fold(a))] = true
+	}
+	for _, w := range letterWords(question) {
+		if allCaps(w) {
+			givenCaps[stem(fold(dropElision(w)))] = true
+		}
+	}
 	facts := dedupe(extract(main))
 	if len(facts) == 0 {
 		facts = oneWordAnswer(main)
@@ -274,7 +512,10 @@ func readReference(question, text string) reference {
 	questionFigures := figuresOf(extract(question))
 	factStems := map[string]bool{}
 	for _, f := range facts {
-		if f.kind == nameFact && given[f.key] || f.kind == figureFact && matchesAny(f.fig, questionFigures) || f.negated {
+		// A name in capitals that the question writes as a common word
+		// is a name of its own: the file LICENCE, not the licence.
+		givenName := given[f.key] && (!allCaps(f.text) || givenCaps[f.key])
+		if f.kind == nameFact && givenName || f.kind == figureFact && matchesAny(f.fig, questionFigures) || f.negated {
 			continue
 		}
 		ref.facts = append(ref.facts, f)
@@ -299,11 +540,57 @@ func readReference(question, text string) reference {
 	return ref
 }
 
+// allCaps reports whether a word of two letters or more is written in
+// capitals.
+func allCaps(w string) bool {
+	letters := 0
+	for _, r := range w {
+		if unicode.IsLower(r) {
+			return false
+		}
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	return letters >= 2
+}
+
+// acronymsOf returns the initials of each run of two to five words of
+// text, in capitals: a question that says "recovery time objective" has
+// named its RTO.
+func acronymsOf(text string) []string {
+	var out []string
+	var run []rune // initials of the current run of content words
+	flush := func() {
+		for n := 2; n <= 5; n++ {
+			for i := 0; i+n <= len(run); i++ {
+				out = append(out, string(run[i:i+n]))
+			}
+		}
+		run = run[:0]
+	}
+	for _, w := range letterWords(text) {
+		f := fold(w)
+		if len([]rune(f)) < 3 || stopwords[f] {
+			flush() // a function word ends the run
+			continue
+		}
+		run = append(run, unicode.ToUpper([]rune(f)[0]))
+	}
+	flush()
+	return out
+}
+
 // oneWordAnswer returns the single word of a reference that is nothing
 // else ("anacron.", "build-essential", "testing"): the name asked for,
 // however it is written.
 func oneWordAnswer(text string) []fact {
-	words := strings.Fields(text)
+	var words []string
+	for _, w := range strings.Fields(text) {
+		if hasLetter(w) || hasDigit(w) { // "uv ." once its aside is gone
+			words = append(words, w)
+		}
+	}
 	if len(words) != 1 {
 		return nil
 	}
@@ -349,6 +636,7 @@ type answerText struct {
 	stems   map[string]bool // stems of every word, stopwords included
 	units   map[string]bool // units the answer names anywhere
 	lower   string          // lowercased, spaces collapsed
+	spaced  string          // lowercased, hyphens as spaces
 	folded  string          // folded, spaces collapsed
 	digits  string          // digits only, for telephone numbers
 }
@@ -356,7 +644,7 @@ type answerText struct {
 func readAnswer(text string) answerText {
 	clean := withoutCitations(text)
 	a := answerText{facts: extract(clean), stems: map[string]bool{}, units: map[string]bool{},
-		lower: normalSpace(strings.ToLower(clean)), folded: normalSpace(fold(clean)), digits: onlyDigits(clean)}
+		lower: normalSpace(strings.ToLower(clean)), spaced: unhyphen(fold(clean)), folded: normalSpace(fold(clean)), digits: onlyDigits(clean)}
 	a.figures = figuresOf(a.facts)
 	for _, w := range letterWords(clean) {
 		f := fold(dropElision(w))
@@ -414,6 +702,14 @@ func sameFigure(f, g figure, units map[string]bool) bool {
 		return sameClock(f, g)
 	}
 	switch {
+	case f.unit == workingDay || g.unit == workingDay:
+		// Plain days state working days (a qualifier left out), calendar
+		// days and hours do not.
+		other := g.unit
+		if g.unit == workingDay {
+			other = f.unit
+		}
+		return (other == workingDay || other.name == "day") && equalValues(f.value, g.value)
 	case f.unit.known() && g.unit.known():
 		return f.unit.dim == g.unit.dim && equalValues(f.value*f.unit.factor, g.value*g.unit.factor)
 	case !f.unit.empty() && !g.unit.empty():
@@ -425,7 +721,9 @@ func sameFigure(f, g figure, units map[string]bool) bool {
 		if !f.unit.known() {
 			key = f.unit.name
 		}
-		return equalValues(f.value, g.value) && units != nil && units[key]
+		// A number that another word names ("capitolo 3") is not a
+		// count whose unit is said elsewhere.
+		return equalValues(f.value, g.value) && units != nil && units[key] && (g.label == "" || g.label == f.label)
 	}
 }
 
@@ -467,9 +765,96 @@ func (a answerText) statesCode(f fact) bool {
 		return strings.Contains(a.digits, f.key)
 	case "quoted":
 		return containsBounded(a.folded, f.key)
+	case "path":
+		// Words joined by a slash may be alternatives ("libero/open"
+		// written "libero o open"): every word stated states them.
+		if wordPairRE.MatchString(f.text) {
+			all := true
+			for _, w := range strings.Split(f.text, "/") {
+				all = all && a.stems[stem(fold(w))]
+			}
+			if all {
+				return true
+			}
+		}
 	}
-	return containsBounded(a.lower, f.key)
+	if m := versionRE.FindStringSubmatch(f.key); m != nil && versionStated(a.lower, m[1]) {
+		return true // "v1.2" written "versione 1.2"
+	}
+	// "CC-BY-4.0" is written "CC BY 4.0" as often, but not inside a
+	// longer code ("CC-BY-SA").
+	return containsBounded(a.lower, f.key) || strings.Contains(f.key, "-") && !onlyInCodes(a.lower, f.key) && containsBounded(a.spaced, unhyphen(f.key))
 }
+
+// versionLabels are the stems of the words that say a number is a
+// version.
+var versionLabels = map[string]bool{"versio": true, "version": true, "releas": true}
+
+// otherVersions returns the figures of a lead that give another version
+// than a reference's "v1.2": a number with a fraction ("EUPL 1.1") or
+// one the lead calls a version.
+func otherVersions(ref reference, lead []fact, leadText string) []string {
+	var out []string
+	text := strings.ToLower(leadText)
+	for _, f := range ref.facts {
+		// "CC-BY 3.0" or "CC-BY-3.0" for CC-BY-4.0.
+		if m := versionedCodeRE.FindStringSubmatch(f.key); f.kind == codeFact && m != nil {
+			want, _ := strconv.ParseFloat(m[2], 64)
+			re := regexp.MustCompile(`(?:^|[^\w-])` + regexp.QuoteMeta(m[1]) + `[- ](\d+(?:\.\d+)?)\b`)
+			for _, g := range re.FindAllStringSubmatch(text, -1) {
+				if v, err := strconv.ParseFloat(g[1], 64); err == nil && !equalValues(v, want) {
+					out = append(out, m[1]+" "+g[1]+" against "+f.text)
+				}
+			}
+		}
+		m := versionRE.FindStringSubmatch(f.key)
+		if f.kind != codeFact || m == nil {
+			continue
+		}
+		v, _ := strconv.ParseFloat(m[1], 64)
+		for _, g := range lead {
+			if g.kind == figureFact && g.fig.unit.empty() && g.fig.clock < 0 && (g.fig.value != float64(int(g.fig.value)) || versionLabels[g.fig.label]) && !equalValues(g.fig.value, v) {
+				out = append(out, g.text+" against "+f.text)
+			}
+		}
+	}
+	return out
+}
+
+// versionedCodeRE matches a code that ends with its version: "cc-by-4.0",
+// "eupl-1.2".
+var versionedCodeRE = regexp.MustCompile(`^(.*[a-z].*?)-(\d+(?:\.\d+)?)$`)
+
+// versionRE matches a version written with a v: "v1.2", "v3".
+var versionRE = regexp.MustCompile(`^v(\d+(?:\.\d+)*)$`)
+
+// versionStated reports whether text gives version number n after a word
+// for version: "version 1.2", "versione 1.2", "release 1.2".
+func versionStated(text, n string) bool {
+	return regexp.MustCompile(`\b(?:version[ei]?|release|rel\.?)\s+` + regexp.QuoteMeta(n) + `\b`).MatchString(text)
+}
+
+// onlyInCodes reports whether a name occurs in text only as part of a
+// code ("LICENCE" in "LICENCE.md").
+func onlyInCodes(text, name string) bool {
+	seen := false
+	for off := 0; name != ""; {
+		i := strings.Index(text[off:], name)
+		if i < 0 {
+			return seen
+		}
+		i += off
+		j := i + len(name)
+		if !(i > 0 && joinsBefore(text, i) || j < len(text) && joinsAfter(text, j)) {
+			return false
+		}
+		seen, off = true, i+1
+	}
+	return false
+}
+
+// unhyphen writes hyphens between words as spaces.
+func unhyphen(s string) string { return normalSpace(strings.ReplaceAll(s, "-", " ")) }
 
 // containsBounded reports whether s holds sub where neither side runs on
 // into a letter or digit.
@@ -484,11 +869,29 @@ func containsBounded(s, sub string) bool {
 		}
 		i += off
 		j := i + len(sub)
-		if (i == 0 || !isWordByte(s, i-1, sub[0])) && (j == len(s) || !isWordByte(s, j, sub[len(sub)-1])) {
+		if (i == 0 || !isWordByte(s, i-1, sub[0]) && !joinsBefore(s, i)) && (j == len(s) || !isWordByte(s, j, sub[len(sub)-1]) && !joinsAfter(s, j)) {
 			return true
 		}
 		off = i + 1
 	}
+}
+
+// joiners continue a code across a match's edge when a letter or digit
+// follows them: "LICENCE" is not stated by "LICENCE.md", nor "--force"
+// by "--force-with-lease".
+const joiners = ".-_"
+
+// joinsAfter reports whether s continues the code that ends before j.
+func joinsAfter(s string, j int) bool {
+	if s[j] == '-' && j+1 < len(s) && isDigit(s[j+1]) {
+		return false // a version after a hyphen: "CC-BY-4.0" is CC-BY
+	}
+	return strings.IndexByte(joiners, s[j]) >= 0 && j+1 < len(s) && isWordByte(s, j+1, 'a')
+}
+
+// joinsBefore reports whether s continues the code that starts at i.
+func joinsBefore(s string, i int) bool {
+	return strings.IndexByte(joiners, s[i-1]) >= 0 && i >= 2 && isWordByte(s, i-2, 'a')
 }
 
 // isWordByte reports whether the byte at i continues a word across a
@@ -510,10 +913,20 @@ func isWordByte(s string, i int, edge byte) bool {
 // "3 mesi" (an aside's figure) for 6 mesi. It contradicts an aside's
 // figure likewise, but not in a lead merely about the question: an
 // aside's subject ("Bologna opens 8:00-13:00") is not the lead's.
-func figureContradictions(ref reference, lead, question []figure, ld lead, statesPolarity, aboutIt bool) []string {
+func figureContradictions(ref reference, lead, question []figure, ld lead, statesPolarity, aboutIt, asksFigure bool) []string {
 	main, asides := figuresOf(ref.facts), figuresOf(ref.asides)
-	bare := ld.span && len(lead) == 1 && len(strings.Fields(ld.text)) <= 2
-	answers := ld.span || statesPolarity
+	// A bare number claims to be the figure asked for when it stands
+	// alone as the answer ("Cinque.", "1 —") or is the only figure of a
+	// lead about the question ("a maximum line length of <= 79").
+	unlabelled := 0
+	for _, g := range lead {
+		if g.unit.empty() && g.label == "" && g.clock < 0 {
+			unlabelled++
+		}
+	}
+	bare := ld.span && len(lead) == 1 && len(strings.Fields(ld.text)) <= 2 ||
+		unlabelled == 1 && (ld.direct && !ld.long || aboutIt && asksFigure && len(main) == 1)
+	answers := ld.span || ld.direct && (!ld.long || aboutIt) || statesPolarity
 	for _, f := range main {
 		answers = answers || matchesAny(f, lead)
 	}
@@ -571,18 +984,27 @@ func compatible(f, g figure, bareSpan bool) bool {
 	case f.clock >= 0 && g.clock >= 0:
 		return true
 	case f.unit.known() && g.unit.known():
-		return f.unit.dim == g.unit.dim || equalValues(f.value, g.value)
+		timeLike := func(u unit) bool { return u.dim == "time" || u.dim == "workday" }
+		return f.unit.dim == g.unit.dim || timeLike(f.unit) && timeLike(g.unit) || equalValues(f.value, g.value)
+	case isYear(f.value) && isYear(g.value) && f.unit.empty() && g.unit.empty():
+		return true // another year
 	case !f.unit.empty() && !g.unit.empty():
-		return f.unit.name == g.unit.name
+		// One unit word, or the same number counting something else
+		// ("120 lines" for 120 characters).
+		// An unknown unit may be any word ("3 elenca"): the same number
+		// claims another unit only beside a unit the table knows.
+		return f.unit.name == g.unit.name || equalValues(f.value, g.value) && (f.unit.known() || g.unit.known())
 	case f.label != "" && f.label == g.label:
 		return true
+	case f.unit.empty() && g.unit.empty() && versionLabels[g.label]:
+		return true // "versione 3.0" for CC-BY 4.0
 	}
 	return bareSpan && g.unit.empty() && g.label == ""
 }
 
 // contradictingClasses are the classes of code a lead can state another
-// of: an address, a link, a telephone number, a path.
-var contradictingClasses = map[string]bool{"url": true, "email": true, "phone": true, "path": true}
+// of: an address, a link, a telephone number, a path, a chat channel.
+var contradictingClasses = map[string]bool{"url": true, "email": true, "phone": true, "path": true, "channel": true}
 
 // codeContradictions returns the addresses, links, numbers and paths of
 // the lead that differ from the reference's of the same class where the
@@ -618,6 +1040,146 @@ func codeContradictions(ref reference, lead []fact, ld lead) []string {
 		}
 	}
 	return out
+}
+
+// otherNamesStated returns what a direct answer or a span lead states as
+// the answer in place of the reference's names and codes: a code of the
+// same form as one of the reference's that it does not state ("18.x" for
+// 20.x, "115/2019" for 237/2017), and, when it states none of the
+// reference's key facts (statesSome), any name or code that neither the
+// reference nor the question holds, of the kind of one of the
+// reference's ("Amazon SES." for GOV.UK Notify; a name for a figure); a
+// one-word answer is such a code however it is written ("alphagov.").
+func otherNamesStated(question string, ref reference, lead []fact, ld lead, statesSome bool) []string {
+	var target []fact
+	for _, f := range ref.facts {
+		if f.kind == nameFact || f.kind == codeFact || f.kind == figureFact {
+			target = append(target, f)
+		}
+	}
+	if len(target) == 0 {
+		return nil
+	}
+	if len(lead) == 0 && ld.direct {
+		lead = oneWordAnswer(ld.text)
+	}
+	inLead := func(f fact) bool {
+		for _, g := range lead {
+			if g.kind == f.kind && g.key == f.key {
+				return true
+			}
+		}
+		return false
+	}
+	qLower, qStems := strings.ToLower(question), map[string]bool{}
+	for _, st := range stemsOf(question) {
+		qStems[st] = true
+	}
+	for _, a := range acronymsOf(question) {
+		qStems[stem(fold(a))] = true
+	}
+	var out []string
+	for _, g := range lead {
+		if g.kind != nameFact && g.kind != codeFact || refHas(ref, g) || g.negated {
+			continue
+		}
+		if g.kind == nameFact && qStems[g.key] || g.kind == codeFact && containsBounded(qLower, g.key) {
+			continue
+		}
+		for _, f := range target {
+			if f.kind == figureFact || inLead(f) {
+				continue
+			}
+			fk := strings.ToLower(f.text)
+			sameForm := f.kind == codeFact && g.kind == codeFact && codeShape(f.key) == codeShape(g.key)
+			// A code that extends the reference's is another code:
+			// "CC-BY-SA" for CC-BY, "LICENSE.md" for LICENSE.
+			extends := g.kind == codeFact && onlyInCodes(strings.ToLower(g.text), fk)
+			if sameForm || extends {
+				out = append(out, g.text+" against "+f.text)
+				break
+			}
+		}
+		if len(out) == 0 && g.kind == nameFact && nextToFoundName(g, lead, ref) && missesAName(ref, lead) {
+			// "Google Analytics" for Web Analytics Italia: a name of
+			// the answer's own joined to one of the reference's.
+			out = append(out, g.text+" against "+ref.facts[0].String())
+			continue
+		}
+		if statesSome || len(out) > 0 {
+			continue
+		}
+		for _, f := range target {
+			if f.kind != figureFact && nameFamily(f) == nameFamily(g) {
+				out = append(out, g.text+" against "+f.text)
+				break
+			}
+		}
+		if len(out) == 0 && target[0].kind == figureFact && g.kind == nameFact {
+			out = append(out, g.text+" against "+target[0].text)
+		}
+	}
+	return out
+}
+
+// nextToFoundName reports whether name g of the lead stands right
+// beside one of the reference's names in the lead, as one name of
+// several words.
+func nextToFoundName(g fact, lead []fact, ref reference) bool {
+	for _, h := range lead {
+		if h.kind == nameFact && (h.pos == g.pos+1 || h.pos == g.pos-1) && refHas(ref, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// missesAName reports whether the lead leaves out one of the reference's
+// names: a name of its own beside the others then stands in its place.
+func missesAName(ref reference, lead []fact) bool {
+	for _, f := range ref.facts {
+		if f.kind != nameFact {
+			continue
+		}
+		found := false
+		for _, g := range lead {
+			found = found || g.kind == nameFact && g.key == f.key
+		}
+		if !found {
+			return true
+		}
+	}
+	return false
+}
+
+// nameFamily is the kind of thing a name or code names, so that only
+// another of its kind stands in its place: names, codes and quoted labels
+// name things (tools, teams, files); addresses, links, numbers, paths and
+// channels each only their own kind.
+func nameFamily(f fact) string {
+	if f.kind == nameFact || f.class == "code" || f.class == "quoted" {
+		return "thing"
+	}
+	return f.class
+}
+
+// codeShape is a code's form with each run of digits written 9: "18.x"
+// and "20.x" share "9.x", "237/2017" and "115/2019" share "9/9".
+func codeShape(code string) string {
+	var b strings.Builder
+	digits := false
+	for _, r := range code {
+		if unicode.IsDigit(r) {
+			if !digits {
+				b.WriteByte('9')
+			}
+			digits = true
+			continue
+		}
+		digits = false
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
 }
 
 // refHas reports whether the reference holds fact g, asides included.

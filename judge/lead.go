@@ -12,6 +12,32 @@ type lead struct {
 	text     string // the span before fonte's " — ", else the first sentence
 	span     bool   // text is fonte's short span lead ("250 euro — …")
 	sentence string // the first sentence, the span lead included
+	// direct is set when the answer is one short sentence and nothing
+	// else ("Amazon SES.", "Entro 15 giorni."): all it says is stated as
+	// the answer, as a span lead is.
+	direct bool
+	// long is set for a direct answer longer than maxDirectWords, which
+	// only an answer without citations can be: its figures count as its
+	// answer only when it is about the question, and its words are not
+	// read as an answer of its own (a longer sentence paraphrases).
+	long bool
+}
+
+// maxDirectWords is the longest one-sentence answer read as a direct
+// answer; a longer one is read as a passage. An answer without citation
+// marks quotes nothing, so a longer sentence of its own is still its
+// answer (maxUncitedDirectWords).
+const (
+	maxDirectWords        = 12
+	maxUncitedDirectWords = 20
+)
+
+// directLimit is the longest direct answer for an answer's text.
+func directLimit(answer string) int {
+	if citationRE.MatchString(answer) {
+		return maxDirectWords
+	}
+	return maxUncitedDirectWords
 }
 
 // spanSeparator separates fonte's short lead from the quoted passage.
@@ -33,11 +59,15 @@ func leadOf(answer string) lead {
 		// aside ("You can — if your manager agrees — work from home").
 		paired := strings.Contains(rest, spanSeparator)
 		if len(strings.Fields(pre)) <= maxSpanWords && firstSentence(pre) == pre && !strings.Contains(pre, "\n") && !paired {
-			return lead{text: pre, span: true, sentence: pre + spanSeparator + rest}
+			whole := pre + spanSeparator + rest
+			direct := normalSpace(whole) == normalSpace(t) && len(strings.Fields(whole)) <= directLimit(answer)
+			return lead{text: pre, span: true, sentence: whole, direct: direct, long: direct && len(strings.Fields(whole)) > maxDirectWords}
 		}
 	}
 	s := firstSentence(t)
-	return lead{text: s, sentence: s}
+	// A table row ("Trieste: … | Saturday: closed") is a quoted passage.
+	direct := normalSpace(s) == normalSpace(t) && len(strings.Fields(s)) <= directLimit(answer) && !strings.Contains(s, "|")
+	return lead{text: s, sentence: s, direct: direct, long: direct && len(strings.Fields(s)) > maxDirectWords}
 }
 
 // firstSentence returns text up to the end of its first sentence: a full
@@ -77,13 +107,17 @@ var abstentionRE = regexp.MustCompile(`(?i)(?:` +
 	`|\b(?:couldn'?t|could not|can'?t|cannot|was unable to|am unable to|unable to|did not|didn'?t|failed to) (?:find|locate)\b` +
 	`|\bfound (?:nothing|no (?:answer|information|relevant|passage|document))` +
 	`|\bno (?:relevant )?(?:information|answer|passage|document|source|result)s? (?:was |were |is |are |could be )?(?:found|available|provided|given)\b` +
-	`|\b(?:documents?|sources?|context|passages?|texts?|provided (?:documents|sources|context)) (?:do(?:es)? not|don'?t|doesn'?t) (?:say|mention|contain|answer|cover|specify|state|include|provide)` +
+	`|\b(?:documents?|documentation|docs|manuals?|handbooks?|guides?|sources?|context|passages?|texts?|provided (?:documents|sources|context)) (?:do(?:es)? not|don'?t|doesn'?t) (?:say|mention|contain|answer|cover|specify|state|include|provide)` +
+	`|\bI (?:don'?t|do not) have (?:any |enough )?(?:information|details|data)\b|\bI have no (?:information|details|data)\b` +
+	`|\bI'?m not (?:sure|certain)\b|\bI am not (?:sure|certain)\b` +
 	`|\bnot (?:mentioned|covered|stated|specified|found|addressed) in the (?:documents?|sources?|context|passages?|text)` +
 	`|\b(?:cannot|can'?t|unable to) (?:answer|tell)\b` +
 	`|\bnon (?:lo )?so\b` +
-	`|\bnon (?:ho|abbiamo) trovato\b|\bnon (?:trovo|riesco a trovare|è stato possibile trovare)\b` +
+	`|\bnon (?:ho|abbiamo) trovato\b|\bnon (?:trovo|riesco a trovare)\b|^\W*non è stato possibile trovare\b` +
+	`|\bnon (?:sono riuscit[oa]|siamo riuscit[ie]) a (?:trovare|individuare|capire)\b` +
 	`|\bnessun[ao]? (?:informazion|risultat|document|passagg|rispost|fonte)` +
-	`|\b(?:documenti|fonti|testi|passaggi|contesto) non (?:dicono|dice|menzionano|menziona|contengono|contiene|specificano|riportano|rispondono|trattano|indicano)` +
+	`|\bnon (?:sono|sono del tutto) (?:sicur|cert)[oa]\b|\bnon (?:ho|dispongo di|abbiamo) (?:informazioni|dati|dettagli)\b` +
+	`|\b(?:documenti|documentazione|manuale|guida|fonti|testi|passaggi|contesto) non (?:dicono|dice|menzionano|menziona|contengono|contiene|specificano|riportano|rispondono|trattano|indicano)` +
 	`|\bnon (?:è|sono) (?:menzionat|indicat|specificat|riportat|present|trattat)\w* (?:nei|nelle|nel) (?:documenti|fonti|testi|contesto)` +
 	`|\bnon (?:posso|sono in grado di|è possibile) rispondere\b` +
 	`)`)
@@ -94,12 +128,17 @@ func saysItDoesNotKnow(sentence string) bool {
 }
 
 // negationRE matches the words that say no in English and Italian.
-var negationRE = regexp.MustCompile(`(?i)(?:\b(?:not|cannot|never|no|none|nobody|nothing|neither|nor|non|mai|nessun\w*|niente|nulla|né)\b|n't\b)`)
+var negationRE = regexp.MustCompile(`(?i)(?:\b(?:not|cannot|never|no|none|nobody|nothing|neither|nor|non|mai|nessun\w*|niente|nulla)\b|n't\b|(?:^|[^\p{L}])né(?:[^\p{L}]|$))`)
 
 // notNegationRE matches negative words that bound a figure or add to a
 // clause instead of saying no: "no later than", "not only", "non oltre",
 // "non solo", "whether or not".
 var notNegationRE = regexp.MustCompile(`(?i)\b(?:no|not) (?:later|earlier|more|less|fewer|sooner) than\b|\bnot only\b|\bwhether or not\b|\bif not\b|\bnon (?:oltre|più di|meno di|prima di|dopo|solo|soltanto|appena)\b|\bnon appena\b`)
+
+// conditionRE matches a conditional clause after its main clause, up to
+// the next comma or the sentence's end: ", even if it is closed", "anche
+// se non …", "unless …", "a meno che …".
+var conditionRE = regexp.MustCompile(`(?i)[,;]?\s+(?:even if|even when|unless|anche se|a meno che|qualora|nel caso in cui)\b[^,;.]*|,\s*(?:if|se)\b[^,;.]*`)
 
 // negativePredicates are the beginnings of words that answer a yes/no
 // question with no ("Saturday: closed", "È vietato", "unused comp time is
@@ -118,6 +157,9 @@ func polarityOf(sentence, question string) string {
 	if p, _ := openingYesNo(s); p != "" {
 		return p
 	}
+	// A condition says when, not whether: "recorded, even if it is
+	// closed as a false positive" says yes.
+	s = conditionRE.ReplaceAllString(s, " ")
 	if negationRE.MatchString(notNegationRE.ReplaceAllString(s, " ")) {
 		return "no"
 	}

@@ -108,7 +108,7 @@ var numberWords = map[string]float64{
 	"nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
 	"sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
 	"forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
-	"thousand": 1000, "dozen": 12,
+	"thousand": 1000, "dozen": 12, "once": 1, "twice": 2,
 	"uno": 1, "una": 1, "un": 1, "due": 2, "tre": 3, "quattro": 4, "cinque": 5, "sei": 6, "sette": 7,
 	"otto": 8, "nove": 9, "dieci": 10, "undici": 11, "dodici": 12, "tredici": 13, "quattordici": 14,
 	"quindici": 15, "sedici": 16, "diciassette": 17, "diciotto": 18, "diciannove": 19, "venti": 20,
@@ -117,7 +117,7 @@ var numberWords = map[string]float64{
 }
 
 // ambiguousNumberWords are number words that are also articles or verbs.
-var ambiguousNumberWords = setOf("one uno una un sei")
+var ambiguousNumberWords = setOf("one uno una un sei once twice")
 
 // italianTens and italianUnits compose Italian number words: "ventiquattro",
 // "trentuno" (a tens word drops its vowel before "uno" and "otto").

@@ -69,7 +69,7 @@ var abbreviations = setOf("e.g i.e eg ie es ecc vs cf cfr art artt n nr no num p
 // isAbbreviation reports whether a word is a known abbreviation or an
 // initial ("J."), whose full stop ends no sentence.
 func isAbbreviation(w string) bool {
-	w = strings.ToLower(strings.TrimRight(w, "."))
+	w = strings.ToLower(strings.TrimRight(dropElision(w), ".")) // "dall'art."
 	return abbreviations[w] || utf8.RuneCountInString(w) == 1 && unicode.IsLetter([]rune(w)[0])
 }
 

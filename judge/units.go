@@ -1,6 +1,9 @@
 package judge
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // unit is what a figure counts. Units of one dimension convert into each
 // other by factor (minutes, hours and days; months and years); a unit
@@ -66,13 +69,89 @@ func init() {
 	add("digit", "digit", 1, "digit digits cifra cifre")
 }
 
+// frequencies are the English and Italian adverbs and adjectives of a
+// regular frequency ("monthly", "trimestrale"): each is the figure 1 in
+// a unit of events per day, so that "monthly" and "mensile" are one
+// figure and "weekly" contradicts it.
+var frequencies = map[string]unit{}
+
+func init() {
+	add := func(name string, perDay float64, words string) {
+		for _, w := range strings.Fields(words) {
+			frequencies[w] = unit{name: name, dim: "frequency", factor: perDay, word: w}
+		}
+	}
+	add("daily", 1, "daily giornaliero giornaliera giornalieri giornaliere quotidiano quotidiana quotidianamente giornalmente")
+	add("weekly", 1.0/7, "weekly settimanale settimanali settimanalmente")
+	add("monthly", day/month, "monthly mensile mensili mensilmente")
+	add("quarterly", day/(3*month), "quarterly trimestrale trimestrali trimestralmente")
+	// "annual" and "annuale" name things ("annual leave", "ferie annuali")
+	// more often than a frequency.
+	add("yearly", day/year, "yearly annually annualmente")
+}
+
+// Working days are not a span of time ("2 giorni lavorativi" is not 48
+// hours); calendar days are days said twice over. A day without either
+// word may stand for either.
+var (
+	workingDay  = unit{name: "working day", dim: "workday", factor: 1}
+	calendarDay = unit{name: "calendar day", dim: "time", factor: day}
+)
+
+// qualifiedDays returns the unit of days said working or calendar days
+// by the word before the unit ("working days", "business days") or the
+// words after it ("giorni lavorativi", "giorni di calendario"), else u.
+func qualifiedDays(u unit, before, afterWords string) unit {
+	if u.name != "day" {
+		return u
+	}
+	first, rest, _ := strings.Cut(strings.TrimSpace(afterWords), " ")
+	switch {
+	case before == "working" || before == "business" || strings.HasPrefix(first, "lavorativ") || first == "feriali" || first == "utili":
+		return workingDay
+	case before == "calendar" || first == "solari" || first == "di" && strings.HasPrefix(rest, "calendario"):
+		return calendarDay
+	}
+	return u
+}
+
 // lookupUnit returns the unit a word names, if the table knows it.
 func lookupUnit(word string) (unit, bool) {
 	u, ok := units[fold(word)]
 	return u, ok
 }
 
-// wordUnit returns the unit of an unknown unit word: its stem.
+// wordUnit returns the unit of an unknown unit word: its stem, or for a
+// month of either language its number, so that "26 November" and "26
+// novembre" are one date.
 func wordUnit(word string) unit {
-	return unit{name: stem(fold(dropElision(word))), word: strings.ToLower(dropElision(word))}
+	w := strings.ToLower(dropElision(word))
+	if m, ok := months[fold(w)]; ok {
+		return monthUnit(m, w)
+	}
+	return unit{name: stem(fold(w)), word: w}
+}
+
+// monthUnit is the unit of a day of month m, written word.
+func monthUnit(m int, word string) unit {
+	return unit{name: fmt.Sprintf("month-%d", m), word: word}
+}
+
+// isMonth reports whether a unit is a month of the calendar: a day's
+// month, which a nearby bare number does not share.
+func (u unit) isMonth() bool { return strings.HasPrefix(u.name, "month-") }
+
+// months numbers the English and Italian names of the months.
+var months = map[string]int{}
+
+func init() {
+	for i, names := range []string{"january gennaio jan gen", "february febbraio feb", "march marzo mar", "april aprile apr",
+		"may maggio mag", "june giugno jun giu", "july luglio jul lug", "august agosto aug ago", "september settembre sep sept set",
+		"october ottobre oct ott", "november novembre nov", "december dicembre dec dic"} {
+		for _, n := range strings.Fields(names) {
+			if len(n) > 3 || n == "may" {
+				months[n] = i + 1
+			}
+		}
+	}
 }

@@ -9,12 +9,12 @@ import (
 // stopwords are the English and Italian function words that carry no fact
 // of their own: articles, prepositions, pronouns, auxiliaries and the
 // commonest adverbs.
-var stopwords = setOf(`a an and or of to in on at for by with from as is are was were be been being it its
+var stopwords = setOf(`a an the and or of to in on at for by with from as is are was were be been being it its
 this that these those you your yours we our us they their them he she his her i me my can could may might
 must shall should will would do does did done have has had not no yes if then than but so up out per each
 every any all some there here what which who whom whose when where why how about into over under after
 before between also only just more most less such own same other both either neither nor too very get gets
-got please use used using one ones many much need needs needed
+got please use used using one ones many much need needs needed even
 il lo la gli le un uno una di da con su tra fra del dello della dei degli delle al allo alla ai agli alle
 dal dallo dalla dai dagli dalle nel nello nella nei negli nelle sul sullo sulla sui sugli sulle e ed o od ma
 che chi cui non sì si se come dove quando quanto quanta quanti quante quale quali è sono era erano essere
@@ -91,9 +91,13 @@ func stem(w string) string {
 // into the next word ("l'ufficio", "dell'azienda").
 var italianElisions = setOf(`l dell all dall nell sull un d quest quell c s m t v n po nessun buon`)
 
-// dropElision returns a word without its Italian elided article.
+// dropElision returns a word without its Italian elided article, and
+// without the English possessive ("alert's" is "alert").
 func dropElision(w string) string {
 	w = strings.ReplaceAll(w, "’", "'")
+	if len(w) > 3 && (strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "'S")) {
+		w = w[:len(w)-2]
+	}
 	if i := strings.IndexByte(w, '\''); i > 0 && i < len(w)-1 && italianElisions[strings.ToLower(w[:i])] {
 		return w[i+1:]
 	}
