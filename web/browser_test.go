@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -35,9 +36,9 @@ Garibaldi eats sunflower seeds on Tuesdays and is fed by the facilities team.
 `
 
 // sourceGen is a fake fonte.Generator that answers with the first
-// sentence of the source that shares most words with the question, citing
-// it, streamed a few words at a time with small pauses so the page shows
-// the answer growing. Prompts without sources (the follow-up rewrite) get
+// two sentences of the source that shares most words with the question,
+// citing it, streamed a few words at a time with small pauses so the page
+// shows the answer growing. Prompts without sources (the follow-up rewrite) get
 // no answer, so the engine falls back to its heuristic.
 type sourceGen struct{}
 
@@ -81,8 +82,24 @@ func (sourceGen) Generate(ctx context.Context, msgs []fonte.Message, onDelta fun
 			best, bestN, bestScore = text, n, score
 		}
 	}
-	sentence := firstSentence(best)
-	answer := fmt.Sprintf("%s [%d]", strings.TrimSuffix(sentence, "."), bestN) + "."
+	// Two sentences when the source has them: fonte shows a model's
+	// sentence once it is whole and checked, so the page shows the first
+	// while the second streams.
+	var parts []string
+	rest := best
+	for len(parts) < 2 {
+		sentence := firstSentence(rest)
+		if sentence == "" || slices.Contains(parts, fmt.Sprintf("%s [%d].", strings.TrimSuffix(sentence, "."), bestN)) {
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s [%d].", strings.TrimSuffix(sentence, "."), bestN))
+		i := strings.Index(rest, sentence)
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len(sentence):]
+	}
+	answer := strings.Join(parts, " ")
 	words := strings.SplitAfter(answer, " ")
 	var b strings.Builder
 	for i := 0; i < len(words); i += 3 {
