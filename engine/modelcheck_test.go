@@ -134,7 +134,9 @@ const (
 	modelcheckSetsDefault = modelcheckSetsUnderRace + "," +
 		"18f=../examples/handbook-18f-questions.jsonl@../../shared/data/handbook," +
 		"maint-guide-en=../evalsets/maint-guide-en/questions.jsonl@../evalsets/maint-guide-en/docs," +
-		"debian-it=../evalsets/debian-reference-it/questions.jsonl@../evalsets/debian-reference-it/docs"
+		"debian-it=../evalsets/debian-reference-it/questions.jsonl@../evalsets/debian-reference-it/docs," +
+		"gds-way-en=../evalsets/gds-way-en/questions.jsonl@../evalsets/gds-way-en/docs," +
+		"linee-guida-it=../evalsets/linee-guida-pa-it/questions.jsonl@../evalsets/linee-guida-pa-it/docs"
 	modelcheckSetsUnderRace = "examples=../examples/questions.jsonl@../examples/handbook"
 )
 
