@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/internal/lineerr"
 )
 
 // Question is one entry of a question set: either answerable, with the
@@ -43,24 +44,8 @@ type Gold struct {
 }
 
 // LineError reports a problem on one line of a data file, naming the field
-// at fault when there is one.
-type LineError struct {
-	File  string
-	Line  int    // 1-based
-	Field string // e.g. "gold[1].quote"; "" when the line as a whole is at fault
-	Err   error
-}
-
-// Error prints "file:line: field: problem".
-func (e *LineError) Error() string {
-	if e.Field == "" {
-		return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
-	}
-	return fmt.Sprintf("%s:%d: %s: %v", e.File, e.Line, e.Field, e.Err)
-}
-
-// Unwrap returns the underlying error.
-func (e *LineError) Unwrap() error { return e.Err }
+// at fault when there is one: "file:line: field: problem".
+type LineError = lineerr.Error
 
 // LoadQuestions reads a question set: JSONL, one question per line. Blank
 // lines and lines starting with "//" or "#" are skipped. Validation is

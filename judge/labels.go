@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/fonte-rag/fonte/internal/lineerr"
 )
 
 // Label is one answer a person read and judged: the hand label the judge
@@ -30,24 +32,8 @@ type Label struct {
 }
 
 // LabelError reports a problem on one line of a labels file, naming the
-// field at fault when there is one.
-type LabelError struct {
-	File  string
-	Line  int    // 1-based
-	Field string // "" when the line as a whole is at fault
-	Err   error
-}
-
-// Error prints "file:line: field: problem".
-func (e *LabelError) Error() string {
-	if e.Field == "" {
-		return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
-	}
-	return fmt.Sprintf("%s:%d: %s: %v", e.File, e.Line, e.Field, e.Err)
-}
-
-// Unwrap returns the underlying error.
-func (e *LabelError) Unwrap() error { return e.Err }
+// field at fault when there is one: "file:line: field: problem".
+type LabelError = lineerr.Error
 
 // LoadLabels reads a labels file: JSONL, one label per line. Blank lines
 // and lines starting with "//" or "#" are skipped. Validation is strict,
