@@ -86,9 +86,19 @@ func TestEvalFiles(t *testing.T) {
 func TestEval(t *testing.T) {
 	dir, questions := evalFolder(t)
 	ts := startEval(t, dir)
-	qs, err := eval.LoadQuestions("../examples/questions.jsonl")
+	all, err := eval.LoadQuestions("../examples/questions.jsonl")
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The set is split: without a split asked for, its dev part is
+	// evaluated, never dev and test mixed.
+	parts, err := eval.Parts(all, eval.SplitDev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs := parts[0].Questions
+	if len(qs) == 0 || len(qs) == len(all) {
+		t.Fatalf("the example set's dev part has %d of %d questions", len(qs), len(all))
 	}
 	want := map[string]*engine.EvalResult{}
 	for _, m := range []retrieve.Mode{retrieve.Hybrid, retrieve.BM25, retrieve.Dense} {
@@ -111,7 +121,7 @@ func TestEval(t *testing.T) {
 		if err := json.Unmarshal(raw, &got); err != nil {
 			t.Fatal(err)
 		}
-		if got.Collection != "default" || got.Questions != len(qs) || got.Retriever != "hybrid" || len(got.Retrievers) != 3 {
+		if got.Collection != "default" || got.Split != "dev" || got.Questions != len(qs) || got.Retriever != "hybrid" || len(got.Retrievers) != 3 {
 			t.Fatalf("%s: %s", how, raw[:min(len(raw), 400)])
 		}
 		for name, w := range want {
@@ -143,6 +153,21 @@ func TestEval(t *testing.T) {
 			if !strings.Contains(string(raw), key) {
 				t.Errorf("%s: no %s in the response", how, key)
 			}
+		}
+	}
+	// The test part when asked for, and a set without splits whole.
+	for _, c := range []struct {
+		body  map[string]any
+		split string
+		n     int
+	}{
+		{map[string]any{"file": "handbook.jsonl", "split": "test", "generation": false}, "test", len(all) - len(qs)},
+		{map[string]any{"questions": "{\"id\": \"a\", \"question\": \"How many vacation days do I get?\", \"unanswerable\": true}\n", "generation": false}, "none", 1},
+	} {
+		status, raw, _ := ts.call(t, "POST", "/v1/eval", adminToken, c.body)
+		var got server.EvalResponse
+		if status != 200 || json.Unmarshal(raw, &got) != nil || got.Split != c.split || got.Questions != c.n || len(got.PerQuestion) != c.n {
+			t.Errorf("%v: %d split %q, %d questions, want %q and %d", c.body, status, got.Split, got.Questions, c.split, c.n)
 		}
 	}
 	// One retriever, the options, on a named collection route.
@@ -194,6 +219,8 @@ func TestEvalProblems(t *testing.T) {
 		{"target", map[string]any{"file": "handbook.jsonl", "target": 1.5}, 400, "target", ""},
 		{"type", map[string]any{"file": "handbook.jsonl", "generation": "yes"}, 400, "generation", ""},
 		{"unknown", map[string]any{"file": "handbook.jsonl", "retriever": "bm25"}, 400, "retriever", ""},
+		{"split", map[string]any{"file": "handbook.jsonl", "split": "train"}, 400, "split", "want dev, test or none"},
+		{"split absent", map[string]any{"file": "handbook.jsonl", "split": "none"}, 400, "split", "no question in split none"},
 	}
 	for _, c := range cases {
 		status, raw, _ := ts.call(t, "POST", "/v1/eval", adminToken, c.body)

@@ -41,8 +41,14 @@ type EvalFilesResponse struct {
 // question set as JSONL text) and File (the name of one of the server's
 // question files).
 type EvalRequest struct {
-	Questions  *string  `json:"questions"`
-	File       string   `json:"file"`
+	Questions *string `json:"questions"`
+	File      string  `json:"file"`
+	// Split is the part of a set split into dev and test to evaluate:
+	// "dev", "test" or "none" (the questions that name no split). Empty,
+	// the first part the set has in the order dev, test, none: figures of
+	// two splits are never mixed, and a floor or a retriever is chosen on
+	// dev.
+	Split      string   `json:"split"`
 	Retrievers []string `json:"retrievers"`
 	K          *int     `json:"k"`
 	Depth      *int     `json:"depth"`
@@ -75,7 +81,10 @@ type EvalPlots struct {
 // EvalResponse is what POST /v1/eval returns. Floor, Plots.Floor and
 // PerQuestion are of the first retriever, named by Retriever.
 type EvalResponse struct {
-	Collection  string                   `json:"collection"`
+	Collection string `json:"collection"`
+	// Split is the part of the set evaluated: "dev", "test", or "none"
+	// for a set whose questions name no split.
+	Split       string                   `json:"split"`
 	Questions   int                      `json:"questions"`
 	Retriever   string                   `json:"retriever"`
 	Retrievers  map[string]EvalRetriever `json:"retrievers"`
@@ -167,6 +176,12 @@ func (s *Server) handleEval(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, *p)
 		return
 	}
+	part, p := evalPart(qs, req.Split)
+	if p != nil {
+		writeProblem(w, *p)
+		return
+	}
+	qs = part.Questions
 	modes, p := evalModes(req.Retrievers, engine.IsFolder(c.Engine.Location()))
 	if p != nil {
 		writeProblem(w, *p)
@@ -197,7 +212,7 @@ func (s *Server) handleEval(w http.ResponseWriter, r *http.Request) {
 	if req.Generation != nil {
 		o.Generation = *req.Generation
 	}
-	out := EvalResponse{Collection: c.Name, Questions: len(qs), Retriever: string(modes[0]), Retrievers: map[string]EvalRetriever{},
+	out := EvalResponse{Collection: c.Name, Split: part.Name(), Questions: len(qs), Retriever: string(modes[0]), Retrievers: map[string]EvalRetriever{},
 		Floor: EvalFloor{Rows: []eval.CurvePoint{}}}
 	var series []eval.Series
 	for i, m := range modes {
@@ -273,6 +288,24 @@ func (s *Server) evalQuestions(req EvalRequest) ([]eval.Question, *Problem) {
 		return nil, fieldProblem("file", err.Error())
 	}
 	return qs, nil
+}
+
+// evalPart selects the split of qs that the request names (see
+// EvalRequest.Split).
+func evalPart(qs []eval.Question, split string) (eval.Part, *Problem) {
+	which := split
+	switch split {
+	case "":
+		which = eval.SplitAll
+	case eval.SplitDev, eval.SplitTest, eval.SplitNone:
+	default:
+		return eval.Part{}, fieldProblem("split", fmt.Sprintf("split %q: want dev, test or none", split))
+	}
+	parts, err := eval.Parts(qs, which)
+	if err != nil {
+		return eval.Part{}, fieldProblem("split", fmt.Sprintf("the question set has no question in split %s", split))
+	}
+	return parts[0], nil
 }
 
 // evalModes parses the retrievers asked for (none: hybrid, bm25 and

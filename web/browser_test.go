@@ -520,6 +520,12 @@ func TestPage(t *testing.T) {
 	if n := eval[int](p, `document.querySelectorAll('#eval-results figure.plot svg').length`); n == 0 {
 		t.Errorf("the evaluation shows no plot")
 	}
+	// The six questions mix dev and test: the dev ones are evaluated,
+	// and the status says so.
+	dev := strings.Count(strings.Join(strings.SplitN(string(questions), "\n", 7)[:6], "\n"), `"split": "dev"`)
+	if got, want := eval[string](p, `document.getElementById('eval-status').textContent`), fmt.Sprintf("%d questions (dev part)", dev); dev == 0 || dev == 6 || !strings.Contains(got, want) {
+		t.Errorf("eval status %q, want %q (%d dev questions of 6)", got, want, dev)
+	}
 	p.shot("eval", 360)
 	p.do("ask tab after eval", chromedp.Click(chromedp.CSS("#tab-ask")))
 

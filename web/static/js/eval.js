@@ -78,7 +78,7 @@ async function run() {
   out.setAttribute('aria-busy', 'true');
   try {
     last = await call('POST', base() + '/eval', body);
-    status.textContent = t('eval.done', { n: int(last.questions), collection: last.collection });
+    status.textContent = t('eval.done', { n: int(last.questions), split: last.split, collection: last.collection });
     out.replaceChildren(results(last));
     $('#eval-download').disabled = false;
   } catch (e) {
