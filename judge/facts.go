@@ -171,6 +171,9 @@ func wordFacts(toks []token, lower []string, i int, italian bool) ([]fact, int) 
 	// An ambiguous number word counts before a unit, a multiplier, or
 	// standing alone as a sentence ("Sei: …", "One.").
 	alone := toks[i].sentStart && (i+1 == len(toks) || toks[i+1].sentStart)
+	// After "sono" or "are" a number word is the count: "Le tipologie
+	// sono sei".
+	alone = alone || i > 0 && !toks[i].sentStart && countVerbs[lower[i-1]] && (i+1 == len(toks) || toks[i+1].sentStart)
 	if (lower[i] == "once" || lower[i] == "twice") && !frequencyFollows(lower, i+1) {
 		alone = false // "once the report is confirmed" is a conjunction
 	}
@@ -191,6 +194,10 @@ func wordFacts(toks []token, lower []string, i int, italian bool) ([]fact, int) 
 	}
 	return nil, 0
 }
+
+// countVerbs are the forms of "to be" after which a number word ending
+// its clause is a count.
+var countVerbs = setOf("are were sono erano saranno")
 
 // frequencyFollows reports whether word i makes "once" or "twice" a
 // frequency: "once a year", "twice per month", "once every week".

@@ -27,12 +27,13 @@ func TestParseDigits(t *testing.T) {
 // TestWordNumber pins the number words of both languages.
 func TestWordNumber(t *testing.T) {
 	for in, want := range map[string]float64{"two": 2, "twelve": 12, "twenty-four": 24, "due": 2, "dieci": 10,
-		"ventiquattro": 24, "trentuno": 31, "ventotto": 28, "ventitre": 23, "cento": 100} {
+		"ventiquattro": 24, "trentuno": 31, "ventotto": 28, "ventitre": 23, "cento": 100,
+		"centoventi": 120, "duecentocinquanta": 250, "trecento": 300, "terza": 3, "fifth": 5} {
 		if got, ok := wordNumber(in); !ok || got != want {
 			t.Errorf("wordNumber(%q) = %v, %v; want %v", in, got, ok, want)
 		}
 	}
-	for _, in := range []string{"house", "tretre", "venti-due"} {
+	for _, in := range []string{"house", "tretre", "venti-due", "centocento", "secondo", "first"} {
 		if _, ok := wordNumber(in); ok {
 			t.Errorf("wordNumber(%q) is a number", in)
 		}
@@ -70,6 +71,9 @@ func TestExtract(t *testing.T) {
 		{"The due date", nil},
 		{"Hai due giorni", []string{"2 day"}},
 		{"Sei in ufficio", nil},
+		{"Le tipologie sono sei: riuso e cloud", []string{"6"}},
+		{"Centoventi caratteri", []string{"120 character"}},
+		{"si passa alla terza fase", []string{"3 fase"}},
 		{"one of the managers", nil},
 		{"one day", []string{"1 day"}},
 		{"Run `fonte index DIR` first", []string{"fonte index DIR"}},
