@@ -646,6 +646,15 @@ func readAnswer(text string) answerText {
 	a := answerText{facts: extract(clean), stems: map[string]bool{}, units: map[string]bool{},
 		lower: normalSpace(strings.ToLower(clean)), spaced: unhyphen(fold(clean)), folded: normalSpace(fold(clean)), digits: onlyDigits(clean)}
 	a.figures = figuresOf(a.facts)
+	// "direttiva 8/2009" states the directive's number 8 and its year.
+	for _, f := range a.facts {
+		if m := numberOfYearRE.FindStringSubmatch(f.key); f.kind == codeFact && m != nil {
+			for _, part := range m[1:] {
+				v, _ := strconv.ParseFloat(part, 64)
+				a.figures = append(a.figures, figure{value: v, clock: -1})
+			}
+		}
+	}
 	for _, w := range letterWords(clean) {
 		f := fold(dropElision(w))
 		a.stems[stem(f)] = true
@@ -778,12 +787,26 @@ func (a answerText) statesCode(f fact) bool {
 			}
 		}
 	}
+	if m := numberOfYearRE.FindStringSubmatch(f.key); m != nil && numberOfYearStated(a.lower, m[1], m[2]) {
+		return true // "237/2017" written "n. 237 del 2017"
+	}
 	if m := versionRE.FindStringSubmatch(f.key); m != nil && versionStated(a.lower, m[1]) {
 		return true // "v1.2" written "versione 1.2"
 	}
 	// "CC-BY-4.0" is written "CC BY 4.0" as often, but not inside a
 	// longer code ("CC-BY-SA").
 	return containsBounded(a.lower, f.key) || strings.Contains(f.key, "-") && !onlyInCodes(a.lower, f.key) && containsBounded(a.spaced, unhyphen(f.key))
+}
+
+// numberOfYearRE matches the number of an act within its year, as laws,
+// decrees and determinations are cited in both languages: "237/2017",
+// "8/2009".
+var numberOfYearRE = regexp.MustCompile(`^(\d{1,5})/((?:19|20)\d\d)$`)
+
+// numberOfYearStated reports whether text gives act number n of year y in
+// words: "n. 237 del 2017", "no. 8 of 2009", "115 del 9 maggio 2019".
+func numberOfYearStated(text, n, y string) bool {
+	return regexp.MustCompile(`(?:^|[^\d./])` + n + `\s+(?:del|dell'|of|from|dated|,)\s*[^;:\n]{0,20}?(?:^|[^\d])` + y + `(?:[^\d]|$)`).MatchString(text)
 }
 
 // versionLabels are the stems of the words that say a number is a
@@ -993,7 +1016,9 @@ func compatible(f, g figure, bareSpan bool) bool {
 		// ("120 lines" for 120 characters).
 		// An unknown unit may be any word ("3 elenca"): the same number
 		// claims another unit only beside a unit the table knows.
-		return f.unit.name == g.unit.name || equalValues(f.value, g.value) && (f.unit.known() || g.unit.known())
+		// Two days of the calendar are two dates: "5 settembre" for 9
+		// maggio.
+		return f.unit.name == g.unit.name || equalValues(f.value, g.value) && (f.unit.known() || g.unit.known()) || f.unit.isMonth() && g.unit.isMonth()
 	case f.label != "" && f.label == g.label:
 		return true
 	case f.unit.empty() && g.unit.empty() && versionLabels[g.label]:
