@@ -155,7 +155,8 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		case codeFact:
 			found = ans.statesCode(f)
 		case nameFact:
-			found = ans.stems[f.key] && !onlyInCodes(ans.folded, fold(f.text)) || strings.Contains(f.text, "-") && !onlyInCodes(ans.folded, fold(f.text)) && containsBounded(ans.spaced, unhyphen(fold(f.text)))
+			found = ans.stems[f.key] && !onlyInCodes(ans.folded, fold(f.text)) || strings.Contains(f.text, "-") && !onlyInCodes(ans.folded, fold(f.text)) && containsBounded(ans.spaced, unhyphen(fold(f.text))) ||
+				nameAbbreviated(f.text, reference, withoutCitations(answer), ans.facts)
 		case polarityFact:
 			// An opening yes or no says it; otherwise a sentence about
 			// what the question asks says no by a negation and yes
@@ -200,7 +201,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	if ld.span || ld.direct {
 		r.Contradicted = append(r.Contradicted, scopeContradictions(ref, reference, ld.sentence)...)
 		r.Contradicted = append(r.Contradicted, otherVersions(ref, leadFacts, ld.text)...)
-		r.Contradicted = append(r.Contradicted, otherNamesStated(question, ref, leadFacts, ld, len(r.Found) > 0 && !(len(r.Found) == 1 && ref.facts[0].kind == polarityFact && r.Found[0] == ref.facts[0].key))...)
+		r.Contradicted = append(r.Contradicted, otherNamesStated(question, reference, ref, leadFacts, ld, len(r.Found) > 0 && !(len(r.Found) == 1 && ref.facts[0].kind == polarityFact && r.Found[0] == ref.facts[0].key))...)
 	}
 	cov := coverage(ref.words, ans.stems)
 	own := newWords(ld.sentence, question, reference)
@@ -1075,7 +1076,7 @@ func codeContradictions(ref reference, lead []fact, ld lead) []string {
 // reference nor the question holds, of the kind of one of the
 // reference's ("Amazon SES." for GOV.UK Notify; a name for a figure); a
 // one-word answer is such a code however it is written ("alphagov.").
-func otherNamesStated(question string, ref reference, lead []fact, ld lead, statesSome bool) []string {
+func otherNamesStated(question, reference string, ref reference, lead []fact, ld lead, statesSome bool) []string {
 	var target []fact
 	for _, f := range ref.facts {
 		if f.kind == nameFact || f.kind == codeFact || f.kind == figureFact {
@@ -1105,7 +1106,7 @@ func otherNamesStated(question string, ref reference, lead []fact, ld lead, stat
 	}
 	var out []string
 	for _, g := range lead {
-		if g.kind != nameFact && g.kind != codeFact || refHas(ref, g) || g.negated {
+		if g.kind != nameFact && g.kind != codeFact || refHas(ref, g) || g.negated || g.kind == codeFact && spellsReferenceName(g, reference) {
 			continue
 		}
 		if g.kind == nameFact && qStems[g.key] || g.kind == codeFact && containsBounded(qLower, g.key) {
