@@ -198,7 +198,8 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	if len(r.Missing) == 1 && ref.facts[0].kind == polarityFact && r.Missing[0] == ref.facts[0].key && len(r.Contradicted) == 0 && ref.hasFigureOrCode() {
 		r.Found, r.Missing = append([]string{r.Missing[0]}, r.Found...), nil
 	}
-	if ld.span || ld.direct {
+	if ld.span || ld.direct || ld.first {
+		r.Contradicted = append(r.Contradicted, alternativeNames(question, reference, ref, leadFacts, ld.text)...)
 		r.Contradicted = append(r.Contradicted, scopeContradictions(ref, reference, ld.sentence)...)
 		r.Contradicted = append(r.Contradicted, otherVersions(ref, leadFacts, ld.text)...)
 		r.Contradicted = append(r.Contradicted, otherNamesStated(question, reference, ref, leadFacts, ld, len(r.Found) > 0 && !(len(r.Found) == 1 && ref.facts[0].kind == polarityFact && r.Found[0] == ref.facts[0].key))...)
@@ -882,19 +883,23 @@ func unhyphen(s string) string { return normalSpace(strings.ReplaceAll(s, "-", "
 
 // containsBounded reports whether s holds sub where neither side runs on
 // into a letter or digit.
-func containsBounded(s, sub string) bool {
+func containsBounded(s, sub string) bool { return indexBounded(s, sub) >= 0 }
+
+// indexBounded returns where s first holds sub with neither side running
+// on into a letter or digit, or -1.
+func indexBounded(s, sub string) int {
 	if sub == "" {
-		return false
+		return -1
 	}
 	for off := 0; ; {
 		i := strings.Index(s[off:], sub)
 		if i < 0 {
-			return false
+			return -1
 		}
 		i += off
 		j := i + len(sub)
 		if (i == 0 || !isWordByte(s, i-1, sub[0]) && !joinsBefore(s, i)) && (j == len(s) || !isWordByte(s, j, sub[len(sub)-1]) && !joinsAfter(s, j)) {
-			return true
+			return i
 		}
 		off = i + 1
 	}
@@ -949,8 +954,8 @@ func figureContradictions(ref reference, lead, question []figure, ld lead, state
 		}
 	}
 	bare := ld.span && len(lead) == 1 && len(strings.Fields(ld.text)) <= 2 ||
-		unlabelled == 1 && (ld.direct && !ld.long || aboutIt && asksFigure && len(main) == 1)
-	answers := ld.span || ld.direct && (!ld.long || aboutIt) || statesPolarity
+		unlabelled == 1 && (ld.direct && !ld.long || ld.first || aboutIt && asksFigure && len(main) == 1)
+	answers := ld.span || ld.direct && (!ld.long || aboutIt) || ld.first || statesPolarity
 	for _, f := range main {
 		answers = answers || matchesAny(f, lead)
 	}
@@ -1146,6 +1151,99 @@ func otherNamesStated(question, reference string, ref reference, lead []fact, ld
 		}
 	}
 	return out
+}
+
+// alternativeGapRE matches what stands between two options offered as
+// equal: "or", "o", "oppure", "in alternativa", with a version number
+// before it and up to three words after it ("EUPL 1.2 oppure la GPL",
+// "--force-with-lease, or plain git push --force").
+var alternativeGapRE = regexp.MustCompile(`(?i)^[\s\d.,;:]*(?:or|either|otherwise|alternatively|o|oppure|altrimenti|in alternativa)[\s,;:]+(?:[\p{L}'’]+[\s,;:]+){0,3}$`)
+
+// trailingVersionRE matches the version that ends a code after a
+// separator: "-1.0" of "CC0-1.0", " v1.2".
+var trailingVersionRE = regexp.MustCompile(`[- ]v?\d+(?:\.\d+)*$`)
+
+// alternativeNames returns the names and codes a lead offers as an
+// option beside the reference's ("Amazon SES, or GOV.UK Notify"; "EUPL
+// 1.2 oppure la GPL-3.0"; "Su GitHub o su Developers Italia"), where
+// they are of the kind of the reference's and neither the reference nor
+// the question holds them: the reader is told another answer is as
+// good.
+func alternativeNames(question, reference string, ref reference, lead []fact, leadText string) []string {
+	qLower, qStems := strings.ToLower(question), map[string]bool{}
+	for _, st := range stemsOf(question) {
+		qStems[st] = true
+	}
+	var parts []string // the words of the reference's codes: "cc" and "by" of CC-BY
+	for _, f := range append(ref.facts, ref.asides...) {
+		if f.kind == codeFact {
+			parts = append(parts, strings.FieldsFunc(f.key, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })...)
+		}
+	}
+	families := map[string]bool{}
+	for _, f := range ref.facts {
+		if f.kind == nameFact || f.kind == codeFact {
+			families[nameFamily(f)] = true
+		}
+	}
+	isRefs := func(g fact) bool {
+		if refHas(ref, g) {
+			return true
+		}
+		for _, f := range append(ref.facts, ref.asides...) {
+			if (f.kind == codeFact || f.kind == nameFact) &&
+				trailingVersionRE.ReplaceAllString(strings.ToLower(f.text), "") == trailingVersionRE.ReplaceAllString(strings.ToLower(g.text), "") {
+				return true
+			}
+		}
+		for _, p := range parts {
+			if p == strings.ToLower(g.text) {
+				return true
+			}
+		}
+		for _, run := range nameRuns(reference) {
+			if initials(run) == g.text {
+				return true
+			}
+		}
+		return false
+	}
+	text := strings.ToLower(leadText)
+	var refs, others []fact
+	for _, f := range append(ref.facts, ref.asides...) {
+		if (f.kind == nameFact || f.kind == codeFact) && containsBounded(text, strings.ToLower(f.text)) {
+			refs = append(refs, f) // at a sentence's start too: "Sphinx or …"
+		}
+	}
+	for _, g := range lead {
+		switch {
+		case g.kind != nameFact && g.kind != codeFact || g.negated:
+		case isRefs(g):
+			refs = append(refs, g)
+		case g.kind == nameFact && qStems[g.key] || g.kind == codeFact && (containsBounded(qLower, g.key) || spellsReferenceName(g, reference)) || !families[nameFamily(g)]:
+		default:
+			others = append(others, g)
+		}
+	}
+	for _, g := range others {
+		pg := indexBounded(text, strings.ToLower(g.text))
+		for _, h := range refs {
+			ph := indexBounded(text, strings.ToLower(h.text))
+			if pg < 0 || ph < 0 || pg == ph {
+				continue
+			}
+			gap := ""
+			if pg < ph {
+				gap = text[min(pg+len(g.text), ph):ph]
+			} else {
+				gap = text[min(ph+len(h.text), pg):pg]
+			}
+			if alternativeGapRE.MatchString(gap) {
+				return []string{"the lead offers " + g.text + " as an option beside " + h.text}
+			}
+		}
+	}
+	return nil
 }
 
 // nextToFoundName reports whether name g of the lead stands right

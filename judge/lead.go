@@ -21,6 +21,11 @@ type lead struct {
 	// answer only when it is about the question, and its words are not
 	// read as an answer of its own (a longer sentence paraphrases).
 	long bool
+	// first is set when an answer without citation marks opens with a
+	// short sentence and goes on ("79 characters. GDS raises this to
+	// 120."): a model's first sentence is what a reader takes as its
+	// answer, as a span lead is.
+	first bool
 }
 
 // maxDirectWords is the longest one-sentence answer read as a direct
@@ -67,7 +72,8 @@ func leadOf(answer string) lead {
 	s := firstSentence(t)
 	// A table row ("Trieste: … | Saturday: closed") is a quoted passage.
 	direct := normalSpace(s) == normalSpace(t) && len(strings.Fields(s)) <= directLimit(answer) && !strings.Contains(s, "|")
-	return lead{text: s, sentence: s, direct: direct, long: direct && len(strings.Fields(s)) > maxDirectWords}
+	first := !direct && !citationRE.MatchString(answer) && len(strings.Fields(s)) <= maxDirectWords && !strings.Contains(s, "|")
+	return lead{text: s, sentence: s, direct: direct, long: direct && len(strings.Fields(s)) > maxDirectWords, first: first}
 }
 
 // firstSentence returns text up to the end of its first sentence: a full
