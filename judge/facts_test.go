@@ -129,6 +129,8 @@ func TestPolarity(t *testing.T) {
 		"Submit it no later than Friday.": "yes", "Non oltre 30 giorni.": "yes", "Not only staff but guests too.": "yes",
 		"Every meeting requires a password.": "yes", "You must never share it.": "no", "Saturday: closed": "no",
 		"Sabato: chiusa": "no", "Smoking is prohibited.": "no", "Unused comp time is forfeited.": "no",
+		"Probably not.": "no", "Not really, it is slow.": "no", "I think so.": "yes", "Credo di sì.": "yes", "Direi di no.": "no",
+		"It does: the keys differ.": "yes", "They aren't.": "no", "Non credo.": "no",
 	} {
 		if got := polarityOf(in, "Can I?"); got != want {
 			t.Errorf("polarityOf(%q) = %q, want %q", in, got, want)

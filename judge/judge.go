@@ -72,6 +72,20 @@ const minWordsBeyondFacts = 5
 // is chance, and an unrelated passage says neither yes nor no.
 const minTopicStems = 2
 
+// oneUnitRE matches a single unit of time said with an article: "an
+// hour", "a week", "un'ora", "una settimana".
+var oneUnitRE = regexp.MustCompile(`(?i)\b(?:an?|una?|one)\s+(hour|day|week|month|year|minute|giorno|settimana|mese|anno|minuto)\b|\bun['’](ora)\b`)
+
+// questionFiguresOf returns the figures a question gives, "an hour" and
+// "un mese" among them: a reference that restates them ("under one
+// hour") does not ask the answer to repeat them.
+func questionFiguresOf(question string) []figure {
+	return figuresOf(extract(oneUnitRE.ReplaceAllStringFunc(question, func(m string) string {
+		g := oneUnitRE.FindStringSubmatch(m)
+		return "1 " + g[1] + g[2]
+	})))
+}
+
 // figureQuestionRE matches the English and Italian questions that ask for
 // a figure: how many, how much, how long, when, what time, quanto, quando,
 // a che ora, entro quando, and those that ask for a maximum or a minimum.
@@ -133,7 +147,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		return r
 	}
 	ans := readAnswer(answer)
-	questionFigures := figuresOf(extract(question))
+	questionFigures := questionFiguresOf(question)
 
 	// What the lead contradicts: a span lead stands as the answer; a
 	// sentence only when it is about the question.
@@ -171,7 +185,16 @@ func Judge(question, reference, answer string, abstained bool) Result {
 			// rimandare di 15 giorni".
 			answersIt := ld.direct && !cited(answer) && p == "yes" && permissionRE.MatchString(ld.sentence) &&
 				sharedStems(topicStems(ld.sentence), topicStems(question)) > 0
+			// A short answer of its own that denies says no: "It isn't
+			// required unless the secret was exposed".
+			answersIt = answersIt || (ld.direct && !ld.long || ld.first) && !cited(answer) && p == "no" &&
+				verbNegationRE.MatchString(strings.ReplaceAll(ld.sentence, "’", "'")) && sharedStems(topicStems(ld.sentence), topicStems(question)) > 0
 			switch {
+			case f.key == "no" && p == "yes" && conditionalYesRE.MatchString(ld.sentence) && !referenceConditionRE.MatchString(asideRE.ReplaceAllString(reference, " ")):
+				// "Only if the manager approves" to a no without a
+				// condition grants on a condition what the reference
+				// denies.
+				r.Contradicted = append(r.Contradicted, "the lead grants on a condition, the reference says no")
 			case f.key == "yes" && onlyIfRE.MatchString(ld.sentence) && !conditionWordRE.MatchString(reference):
 				// "Only if it is a real leak" to a yes without a
 				// condition says no for every other case.
@@ -224,7 +247,13 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	case len(ref.facts) == 0:
 		r.Verdict = coverageVerdict(cov)
 		r.Why = fmt.Sprintf("the reference has no key facts; the answer holds %.0f%% of its content words", 100*cov)
-	case len(r.Missing) == 0 && ref.polarityOnly() && len(ref.words) >= 2 && cov < partialCoverage:
+	case len(r.Missing) == 0 && ref.polarityOnly() && ref.facts[0].key == "yes" && opening == "" && cited(answer) && cov < partialCoverage:
+		// A quoted passage without a negation implies a yes at most;
+		// with little of what the reference adds, it says neither.
+		r.Verdict, r.Why = Wrong, fmt.Sprintf("the answer implies the reference's yes at most and holds %.0f%% of what it adds", 100*cov)
+	case len(r.Missing) == 0 && ref.polarityOnly() && (len(ref.words) >= 2 || len(ref.words) == 1 && len(newWords(withoutCitations(answer), question, "")) == 0) && cov < partialCoverage:
+		// A bare "Yes." or "No." to a reference that says more is
+		// partial, however little more it says.
 		r.Verdict = Partial
 		r.Why = fmt.Sprintf("the answer states the reference's %s but only %.0f%% of what it adds", ref.facts[0].key, 100*cov)
 	case len(r.Missing) == 0 && len(ref.words) >= minWordsBeyondFacts && cov < partialCoverage:
@@ -250,6 +279,19 @@ func Judge(question, reference, answer string, abstained bool) Result {
 // onlyIfRE matches an answer that opens by restricting a yes to a
 // condition: "Only if …", "Only when …", "Solo se …", "Soltanto quando …".
 var onlyIfRE = regexp.MustCompile(`(?i)^\W*(?:yes,?\s+|sì,?\s+|si,?\s+)?(?:but\s+|ma\s+)?(?:only|solo|soltanto|solamente|unicamente)\s+(?:if|when|where|provided|se|quando|qualora|nel caso|in caso|purché)\b`)
+
+// verbNegationRE matches a negated verb, which denies a clause ("isn't
+// required", "cannot", "non serve"), where "not specifically about" only
+// narrows a phrase.
+var verbNegationRE = regexp.MustCompile(`(?i)n't\b|\b(?:cannot|is not|are not|was not|were not|do not|does not|did not|can not|may not|must not|should not|will not|need not|non)\b`)
+
+// conditionalYesRE matches the words that grant on a condition: only if,
+// as long as, provided that, solo se, purché, a patto che.
+var conditionalYesRE = regexp.MustCompile(`(?i)^\W*(?:only|solo|soltanto|solamente|unicamente)\s+(?:if|when|se|quando|qualora)\b|\b(?:only if|only when|only provided|as long as|provided that|solo se|soltanto se|solo quando|solo qualora|a patto che|a condizione che)\b|(?:^|\s)purché\b`)
+
+// referenceConditionRE matches a reference that sets a condition itself,
+// which a conditional answer may repeat.
+var referenceConditionRE = regexp.MustCompile(`(?i)\b(?:if|unless|only|provided|except|se|solo|soltanto|salvo|tranne|a meno che|qualora)\b|(?:^|\s)purché\b`)
 
 // conditionWordRE matches the words that set a condition in a reference:
 // if, when, unless, provided, se, quando, purché, solo, only.
@@ -511,7 +553,7 @@ func readReference(question, text string) reference {
 			given[f.fig.unit.name] = true // "31 March" holds the month once, as the figure's unit
 		}
 	}
-	questionFigures := figuresOf(extract(question))
+	questionFigures := questionFiguresOf(question)
 	factStems := map[string]bool{}
 	for _, f := range facts {
 		// A name in capitals that the question writes as a common word

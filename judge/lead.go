@@ -179,11 +179,28 @@ func polarityOf(sentence, question string) string {
 	return "yes"
 }
 
+// hedgedYesNoRE matches an answer that opens with a yes or a no said
+// with a hedge or by its verb alone: "Probably not.", "Not really.", "I
+// think so", "I don't think so", "It does:", "They aren't.", "Credo di
+// sì", "Direi di no", "Non credo". One of its groups is set for a no.
+var hedgedYesNoRE = regexp.MustCompile(`(?i)^(?:` +
+	`(?:probably|likely|most likely|i think|i believe|i guess|i'd say|probabilmente|credo|penso|direi)[\s,]+(?:` +
+	`(not\b|no\b|di no\b)|(?:so|yes|sì|si|di sì|di si)(?:[^\p{L}]|$))` +
+	`|(not really|i don't think so|i do not think so|non credo|non penso|non direi)(?:[^\p{L}]|$)` +
+	`|(?:it|they|you|we|that|this)\s+(?:does|do|is|are|can|must|will|did|has|have|should)(n't|\s+not)?\s*[:;,.!—–]` +
+	`)`)
+
 // openingYesNo returns "yes" or "no" when text opens with a yes or a no,
 // and whether the word stands alone ("Yes.", "No, …", "Sì", "Si, …")
 // rather than opening a clause ("No personal laptop may …", "Si può …").
 func openingYesNo(text string) (polarity string, alone bool) {
 	t := strings.TrimLeft(strings.TrimSpace(text), "\"'«“*_")
+	if m := hedgedYesNoRE.FindStringSubmatch(strings.ReplaceAll(t, "’", "'")); m != nil {
+		if m[1] != "" || m[2] != "" || m[3] != "" {
+			return "no", true
+		}
+		return "yes", true
+	}
 	end := strings.IndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) })
 	word, rest := t, ""
 	if end >= 0 {
