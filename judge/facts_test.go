@@ -56,6 +56,8 @@ func TestExtract(t *testing.T) {
 		{"twenty four days", []string{"24 day"}},
 		{"one of them", nil},
 		{"reviewed monthly or quarterly", []string{"monthly", "quarterly"}},
+		{"reviewed every month or every three months", []string{"1 monthly", "1 quarterly"}},
+		{"rivisto ogni tre mesi", []string{"1 quarterly"}},
 		{"26 days of annual leave", []string{"26 day"}},
 		{"8 tentativi", []string{"8 attempt"}},
 		{"8 biglietti", []string{"8 biglietti"}},
@@ -157,7 +159,8 @@ func TestPolarityAgainstTheQuestion(t *testing.T) {
 func TestAbstention(t *testing.T) {
 	for _, in := range []string{"I don't know.", "I do not know.", "I don’t know what the cap is.", "Non lo so.",
 		"Non ho trovato nulla nei documenti.", "I couldn't find this in the documents.", "The documents do not mention a cap.",
-		"Nessuna informazione sul tema.", "I documenti non menzionano il limite.", "I cannot answer from these sources."} {
+		"Nessuna informazione sul tema.", "I documenti non menzionano il limite.", "I cannot answer from these sources.",
+		"Not sure; the guidance doesn't specify it.", "There's no information on the limit in what I searched."} {
 		if !saysItDoesNotKnow(in) {
 			t.Errorf("%q is not read as an abstention", in)
 		}

@@ -113,9 +113,10 @@ var abstentionRE = regexp.MustCompile(`(?i)(?:` +
 	`|\b(?:couldn'?t|could not|can'?t|cannot|was unable to|am unable to|unable to|did not|didn'?t|failed to) (?:find|locate)\b` +
 	`|\bfound (?:nothing|no (?:answer|information|relevant|passage|document))` +
 	`|\bno (?:relevant )?(?:information|answer|passage|document|source|result)s? (?:was |were |is |are |could be )?(?:found|available|provided|given)\b` +
-	`|\b(?:documents?|documentation|docs|manuals?|handbooks?|guides?|sources?|context|passages?|texts?|provided (?:documents|sources|context)) (?:do(?:es)? not|don'?t|doesn'?t) (?:say|mention|contain|answer|cover|specify|state|include|provide)` +
+	`|\b(?:documents?|documentation|docs|manuals?|handbooks?|guides?|guidance|sources?|context|passages?|texts?|provided (?:documents|sources|context)) (?:do(?:es)? not|don'?t|doesn'?t) (?:say|mention|contain|answer|cover|specify|state|include|provide)` +
 	`|\bI (?:don'?t|do not) have (?:any |enough )?(?:information|details|data)\b|\bI have no (?:information|details|data)\b` +
-	`|\bI'?m not (?:sure|certain)\b|\bI am not (?:sure|certain)\b` +
+	`|\bI'?m not (?:sure|certain)\b|\bI am not (?:sure|certain)\b|^\W*not (?:sure|certain)\b` +
+	`|\b(?:there'?s|there is|there are|I (?:found|see|have)) no (?:information|mention|details?|data|guidance)\b` +
 	`|\bnot (?:mentioned|covered|stated|specified|found|addressed) in the (?:documents?|sources?|context|passages?|text)` +
 	`|\b(?:cannot|can'?t|unable to) (?:answer|tell)\b` +
 	`|\bnon (?:lo )?so\b` +
