@@ -147,6 +147,11 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		return r
 	}
 	ans := readAnswer(answer)
+	// A bare number counts what the question names: "Sono 3" to "quali
+	// opzioni" states 3 opzioni, "24." to "how many hours" 24 hours.
+	for u := range readAnswer(question).units {
+		ans.units[u] = true
+	}
 	questionFigures := questionFiguresOf(question)
 
 	// What the lead contradicts: a span lead stands as the answer; a
@@ -831,6 +836,9 @@ func (a answerText) statesCode(f fact) bool {
 			}
 		}
 	}
+	if m := versionRE.FindStringSubmatch(f.key); m != nil && versionSuffixStated(a.facts, m[1]) {
+		return true // "v1.2" written "EUPL-1.2"
+	}
 	if m := numberOfYearRE.FindStringSubmatch(f.key); m != nil && numberOfYearStated(a.lower, m[1], m[2]) {
 		return true // "237/2017" written "n. 237 del 2017"
 	}
@@ -840,6 +848,17 @@ func (a answerText) statesCode(f fact) bool {
 	// "CC-BY-4.0" is written "CC BY 4.0" as often, but not inside a
 	// longer code ("CC-BY-SA").
 	return containsBounded(a.lower, f.key) || strings.Contains(f.key, "-") && !onlyInCodes(a.lower, f.key) && containsBounded(a.spaced, unhyphen(f.key))
+}
+
+// versionSuffixStated reports whether a code of facts ends with version
+// n after a hyphen, as SPDX and package names write it: "EUPL-1.2".
+func versionSuffixStated(facts []fact, n string) bool {
+	for _, f := range facts {
+		if m := versionedCodeRE.FindStringSubmatch(f.key); f.kind == codeFact && m != nil && m[2] == n {
+			return true
+		}
+	}
+	return false
 }
 
 // numberOfYearRE matches the number of an act within its year, as laws,
