@@ -272,6 +272,8 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Verdict, r.Why = Wrong, "the answer implies the reference's "+r.Found[0]+" at most and misses "+strings.Join(r.Missing, ", ")
 	case len(r.Found) > 0:
 		r.Verdict, r.Why = Partial, "the answer misses "+strings.Join(r.Missing, ", ")
+	case len(linkedOnly(ref, ans)) > 0:
+		r.Verdict, r.Why = Partial, "the answer names "+strings.Join(linkedOnly(ref, ans), ", ")+" only inside a link"
 	case !(ref.hasFigure() && asksForFigure(question)) && len(ref.words) >= minWordsForPartial && cov >= 0.5:
 		r.Verdict = Partial
 		r.Why = fmt.Sprintf("the answer states none of the key facts (%s) but %.0f%% of the reference's other words", strings.Join(r.Missing, ", "), 100*cov)
@@ -846,8 +848,34 @@ func (a answerText) statesCode(f fact) bool {
 		return true // "v1.2" written "versione 1.2"
 	}
 	// "CC-BY-4.0" is written "CC BY 4.0" as often, but not inside a
-	// longer code ("CC-BY-SA").
-	return containsBounded(a.lower, f.key) || strings.Contains(f.key, "-") && !onlyInCodes(a.lower, f.key) && containsBounded(a.spaced, unhyphen(f.key))
+	// longer code ("CC-BY-SA"). A file named only inside a link
+	// ("…/italia/publiccode.yml") is where the link leads, not a file
+	// the answer names.
+	lower := a.lower
+	for _, g := range a.facts {
+		if g.class == "url" {
+			lower = strings.ReplaceAll(lower, strings.ToLower(g.text), " ")
+		}
+	}
+	return containsBounded(lower, f.key) || strings.Contains(f.key, "-") && !onlyInCodes(lower, f.key) && containsBounded(unhyphen(fold(lower)), unhyphen(f.key))
+}
+
+// linkedOnly returns the reference's codes that the answer writes only
+// inside a link: it points to them without saying what to do.
+func linkedOnly(ref reference, a answerText) []string {
+	var out []string
+	for _, f := range ref.facts {
+		if f.kind != codeFact || f.class == "url" || a.statesCode(f) {
+			continue
+		}
+		for _, g := range a.facts {
+			if g.class == "url" && strings.Contains(strings.ToLower(g.text), f.key) {
+				out = append(out, f.text)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // versionSuffixStated reports whether a code of facts ends with version

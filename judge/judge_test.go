@@ -93,6 +93,8 @@ func TestJudge(t *testing.T) {
 			"Sono 3.", false, Right},
 		{"a version as a code's suffix", "Which licence do we use?", "The MPL v2.0.",
 			"MPL-2.0.", false, Right},
+		{"a file named only inside a link", "Which file lists the maintainers?", "The MAINTAINERS.md file in the root.",
+			"A crawler reads the file every night to build the catalogue page. Its format is documented at https://example.org/spec/MAINTAINERS.md", false, Partial},
 		{"converted unit", "How long does the training last?", "2 weeks.",
 			"The training lasts 14 days.", false, Right},
 		{"bare number span", "How long can I charge my electric car?", "4 hours.",
