@@ -122,7 +122,10 @@ var asideRE = regexp.MustCompile(`\s+\([^()]*\)`)
 
 // exceptionRE matches an exception clause after a comma, to the end of
 // its sentence: ", except for …", ", salvo …", ", tranne …".
-var exceptionRE = regexp.MustCompile(`(?i),\s*(?:except|excepting|save for|apart from|other than|salvo|tranne|eccetto|fatta eccezione|a parte)\b[^.;]*`)
+//
+// A relative clause after a comma (", which refuses to …", ", il quale
+// …") says more about what the main clause named: it is an aside too.
+var exceptionRE = regexp.MustCompile(`(?i),\s*(?:except|excepting|save for|apart from|other than|salvo|tranne|eccetto|fatta eccezione|a parte|which|il quale|la quale|i quali|le quali)\b[^.;]*`)
 
 // Judge decides whether answer states the key facts of reference, the
 // answer a person wrote for question. abstained is true when the
@@ -274,7 +277,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Verdict, r.Why = Partial, "the answer misses "+strings.Join(r.Missing, ", ")
 	case len(linkedOnly(ref, ans)) > 0:
 		r.Verdict, r.Why = Partial, "the answer names "+strings.Join(linkedOnly(ref, ans), ", ")+" only inside a link"
-	case !(ref.hasFigure() && asksForFigure(question)) && len(ref.words) >= minWordsForPartial && cov >= 0.5:
+	case !(ref.hasFigure() && asksForFigure(question)) && !ref.echoes && len(ref.words) >= minWordsForPartial && cov >= 0.5:
 		r.Verdict = Partial
 		r.Why = fmt.Sprintf("the answer states none of the key facts (%s) but %.0f%% of the reference's other words", strings.Join(r.Missing, ", "), 100*cov)
 	default:
@@ -440,6 +443,9 @@ type reference struct {
 	facts  []fact   // key facts outside asides, polarity first
 	asides []fact   // facts of the asides: not required, not to contradict
 	words  []string // content stems outside asides and key facts
+	// echoes is set when every word of the reference is the question's,
+	// so that words stand for words only where nothing else does.
+	echoes bool
 }
 
 // countsStated moves to found a reference's bare count ("Only three:
@@ -586,7 +592,7 @@ func readReference(question, text string) reference {
 		}
 	}
 	if len(ref.words) == 0 {
-		ref.words = all
+		ref.words, ref.echoes = all, true
 	}
 	return ref
 }
