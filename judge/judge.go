@@ -163,7 +163,11 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	onTopic := about(ld.sentence, topicStems(question)) || about(ld.sentence, ref.words)
 	opening, _ := openingYesNo(ld.sentence)
 	statesPolarity := len(ref.facts) > 0 && ref.facts[0].kind == polarityFact && ref.facts[0].key == opening
-	r.Contradicted = append(r.Contradicted, figureContradictions(ref, figuresOf(leadFacts), questionFigures, ld, statesPolarity, onTopic, asksForFigure(question))...)
+	r.Contradicted = append(r.Contradicted, leadFigureContradictions(ref, leadFacts, questionFigures, ld, statesPolarity, onTopic, asksForFigure(question))...)
+	if ld.span || ld.direct || ld.first {
+		r.Contradicted = append(r.Contradicted, otherCounts(figuresOf(leadFacts), questionFigures)...)
+		r.Contradicted = append(r.Contradicted, onlyWidened(reference, ld.text)...)
+	}
 	r.Contradicted = append(r.Contradicted, codeContradictions(ref, leadFacts, ld)...)
 
 	// What the answer states.
@@ -1024,6 +1028,82 @@ func joinsBefore(s string, i int) bool {
 func isWordByte(s string, i int, edge byte) bool {
 	isWord := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 0x80 }
 	return isWord(edge) && isWord(s[i])
+}
+
+// leadFigureContradictions returns figureContradictions, and for a lead
+// of two clauses (split at its first semicolon) whose first gives
+// another figure of the kind asked and the right one only after it
+// ("Entro 5 giorni lavorativi; per …, entro due"), that first figure:
+// the lead leads with it.
+func leadFigureContradictions(ref reference, leadFacts []fact, question []figure, ld lead, statesPolarity, aboutIt, asksFigure bool) []string {
+	all := figureContradictions(ref, figuresOf(leadFacts), question, ld, statesPolarity, aboutIt, asksFigure)
+	first, _, split := strings.Cut(ld.text, ";")
+	if !split || !(ld.span || ld.direct || ld.first) || len(all) > 0 {
+		return all
+	}
+	main := figuresOf(ref.facts)
+	firstFigs := figuresOf(extract(first))
+	for _, g := range firstFigs {
+		if matchesAny(g, main) || matchesAny(g, figuresOf(ref.asides)) || matchesAny(g, question) {
+			continue
+		}
+		for _, f := range main {
+			if !matchesAny(f, firstFigs) && compatible(f, g, false) {
+				return []string{describe(g) + " against " + describe(f) + ", the first clause's figure"}
+			}
+		}
+	}
+	return nil
+}
+
+// otherCounts returns the lead's counts of a thing the question counts
+// otherwise: "Three roles" to "Which two roles …".
+func otherCounts(lead, question []figure) []string {
+	var out []string
+	for _, g := range lead {
+		for _, q := range question {
+			if !g.unit.empty() && !g.unit.known() && !g.unit.isMonth() && g.unit.name == q.unit.name && g.clock < 0 && q.clock < 0 && !equalValues(g.value, q.value) {
+				out = append(out, describe(g)+" against the question's "+describe(q))
+			}
+		}
+	}
+	return out
+}
+
+// onlyRE matches what a reference restricts its answer to: "only write
+// permissions", "solo lettura".
+var onlyRE = regexp.MustCompile(`(?i)\b(?:only|solo|soltanto|unicamente|esclusivamente)\s+([\p{L}]+)`)
+
+// pairRE matches two words joined by and, or or a comma: "read and
+// write", "lettura e scrittura".
+var pairRE = regexp.MustCompile(`(?i)([\p{L}]+)\s*(?:,|\s(?:and|or|&|e|o|ed|oppure))\s+([\p{L}]+)`)
+
+// onlyWidened returns what a lead adds beside the one thing a reference
+// allows ("Read and write permissions" for only write permissions).
+func onlyWidened(reference, lead string) []string {
+	var out []string
+	for _, m := range onlyRE.FindAllStringSubmatch(asideRE.ReplaceAllString(reference, " "), -1) {
+		x := fold(m[1])
+		if stopwords[x] {
+			continue
+		}
+		for _, p := range pairRE.FindAllStringSubmatchIndex(lead, -1) {
+			a, b := fold(lead[p[2]:p[3]]), fold(lead[p[4]:p[5]])
+			other := ""
+			switch {
+			case stem(a) == stem(x) && stem(b) != stem(x):
+				other = b
+			case stem(b) == stem(x) && stem(a) != stem(x):
+				other = a
+			}
+			before := strings.Fields(fold(lead[:p[0]]))
+			negated := len(before) > 0 && negators[before[len(before)-1]]
+			if other != "" && !stopwords[other] && len([]rune(other)) >= 3 && !negated && !negators[a] {
+				out = append(out, fmt.Sprintf("the lead adds %s to the reference's only %s", other, m[1]))
+			}
+		}
+	}
+	return out
 }
 
 // figureContradictions returns the figures of the lead that contradict
