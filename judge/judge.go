@@ -1390,6 +1390,13 @@ func alternativeNames(question, reference string, ref reference, lead []fact, le
 			refs = append(refs, f) // at a sentence's start too: "Sphinx or …"
 		}
 	}
+	// A capitalised first word may be a name too ("Poetry, or uv").
+	if w := strings.Fields(leadText); len(w) > 0 {
+		first := trimWord(w[0])
+		if r := []rune(first); len(r) > 1 && unicode.IsUpper(r[0]) && isLetters(first) && !stopwords[fold(first)] {
+			lead = append([]fact{{kind: nameFact, text: first, key: stem(fold(first))}}, lead...)
+		}
+	}
 	for _, g := range lead {
 		switch {
 		case g.kind != nameFact && g.kind != codeFact || g.negated:
