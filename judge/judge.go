@@ -182,7 +182,8 @@ func Judge(question, reference, answer string, abstained bool) Result {
 			found = ans.statesCode(f)
 		case nameFact:
 			found = ans.stems[f.key] && !onlyInCodes(ans.folded, fold(f.text)) || strings.Contains(f.text, "-") && !onlyInCodes(ans.folded, fold(f.text)) && containsBounded(ans.spaced, unhyphen(fold(f.text))) ||
-				nameAbbreviated(f.text, reference, withoutCitations(answer), ans.facts)
+				nameAbbreviated(f.text, reference, withoutCitations(answer), ans.facts) ||
+				saysWeFor(f.text, reference, answer)
 		case polarityFact:
 			// An opening yes or no says it; otherwise a sentence about
 			// what the question asks says no by a negation and yes
@@ -572,11 +573,24 @@ func readReference(question, text string) reference {
 	}
 	questionFigures := questionFiguresOf(question)
 	factStems := map[string]bool{}
+	apps := map[string]bool{} // "Slack" of "#incident Slack channel"
+	for _, m := range channelAppRE.FindAllStringSubmatch(main, -1) {
+		apps[m[1]+m[2]] = true
+	}
+	pinpointsAsked := pinpointRE.MatchString(question)
 	for _, f := range facts {
 		// A name in capitals that the question writes as a common word
 		// is a name of its own: the file LICENCE, not the licence.
 		givenName := given[f.key] && (!allCaps(f.text) || givenCaps[f.key])
 		if f.kind == nameFact && givenName || f.kind == figureFact && matchesAny(f.fig, questionFigures) || f.negated {
+			continue
+		}
+		// An article's or section's number ("previste dall'art. 4 della
+		// Direttiva") says where a rule is written, unless the question
+		// asks where; the app of a named channel says what the channel
+		// is. Both are asides.
+		if f.kind == figureFact && pinpointLabels[f.fig.label] && !pinpointsAsked || f.kind == nameFact && apps[f.text] {
+			ref.asides = append(ref.asides, f)
 			continue
 		}
 		ref.facts = append(ref.facts, f)
@@ -600,6 +614,32 @@ func readReference(question, text string) reference {
 	}
 	return ref
 }
+
+// weRE matches the first person plural in English and Italian: we,
+// our, ours, us, noi, nostro.
+var weRE = regexp.MustCompile(`(?i)\b(?:we|our|ours|us|noi|nostr[oaie])\b`)
+
+// saysWeFor reports whether an answer says "we" or "our" for a name that
+// opens a clause of the reference ("…; GDS tag names use UpperCamelCase"
+// answered "our tag names use UpperCamelCase"): the organisation whose
+// handbook answers speaks of itself.
+func saysWeFor(name, reference, answer string) bool {
+	opens := regexp.MustCompile(`(?:^|[;.:]\s+)` + regexp.QuoteMeta(name) + `\s+\p{L}`)
+	return opens.MatchString(asideRE.ReplaceAllString(reference, " ")) && weRE.MatchString(answer)
+}
+
+// pinpointLabels are the stems of the words that number an article,
+// paragraph or section of a text: art., articolo, comma, section,
+// sezione, paragraph, paragrafo, clause.
+var pinpointLabels = setOf("art articl artico comm sectio sezion paragr claus par")
+
+// pinpointRE matches a question that asks for an article, paragraph or
+// section.
+var pinpointRE = regexp.MustCompile(`(?i)\b(?:art\.|articl|articol|comma|section|sezion|paragra|clause)`)
+
+// channelAppRE matches a chat channel with its app's name beside it:
+// "#incident Slack channel", "canale Slack #supporto".
+var channelAppRE = regexp.MustCompile(`#[\p{L}\d_-]+\s+(\p{Lu}[\p{L}]+)\s+(?:channel|canale)\b|\b(?:channel|canale)\s+(\p{Lu}[\p{L}]+)\s+#[\p{L}\d_-]+`)
 
 // allCaps reports whether a word of two letters or more is written in
 // capitals.
