@@ -166,6 +166,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	r.Contradicted = append(r.Contradicted, leadFigureContradictions(ref, leadFacts, questionFigures, ld, statesPolarity, onTopic, asksForFigure(question))...)
 	if ld.span || ld.direct || ld.first {
 		r.Contradicted = append(r.Contradicted, otherCounts(figuresOf(leadFacts), questionFigures)...)
+		r.Contradicted = append(r.Contradicted, listMiscounted(reference, ld.text)...)
 		r.Contradicted = append(r.Contradicted, onlyWidened(reference, ld.text)...)
 	}
 	r.Contradicted = append(r.Contradicted, codeContradictions(ref, leadFacts, ld)...)
@@ -1108,6 +1109,49 @@ func otherCounts(lead, question []figure) []string {
 		}
 	}
 	return out
+}
+
+// listItemSepRE splits a reference that is a list: commas and the last
+// "and", "e", "or", "o".
+var listItemSepRE = regexp.MustCompile(`\s*,\s*(?:and\s+|e\s+|or\s+|o\s+)?|\s+(?:and|e|or|o)\s+`)
+
+// countOpeningRE matches a lead that opens by counting its items: "Three
+// headings: …", "Sono 4: …", "4 sezioni: …".
+var countOpeningRE = regexp.MustCompile(`(?i)^\W*(?:(?:there are|they are|sono|ce ne sono)\s+)?([\p{L}\d]+)(?:\s+[\p{L}]+)?\s*:`)
+
+// maxListItemWords is the longest item of a reference read as a list.
+const maxListItemWords = 4
+
+// listMiscounted returns a lead's count of items where the reference is
+// a bare list of another number of short items ("Three headings: …" for
+// "Breaking changes, new features, deprecated features and bug fixes").
+func listMiscounted(reference, lead string) []string {
+	ref := strings.TrimRight(strings.TrimSpace(asideRE.ReplaceAllString(reference, " ")), ".")
+	if strings.ContainsAny(ref, ";:.") {
+		return nil
+	}
+	items := listItemSepRE.Split(ref, -1)
+	if len(items) < 3 {
+		return nil
+	}
+	for _, it := range items {
+		if n := len(strings.Fields(it)); n == 0 || n > maxListItemWords {
+			return nil
+		}
+	}
+	m := countOpeningRE.FindStringSubmatch(lead)
+	if m == nil {
+		return nil
+	}
+	n, ok := wordNumber(fold(m[1]))
+	if !ok {
+		v, isNumber := parseDigits(m[1])
+		n, ok = v, isNumber
+	}
+	if !ok || equalValues(n, float64(len(items))) {
+		return nil
+	}
+	return []string{fmt.Sprintf("the lead counts %s items, the reference lists %d", m[1], len(items))}
 }
 
 // onlyRE matches what a reference restricts its answer to: "only write
