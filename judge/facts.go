@@ -164,6 +164,11 @@ func wordFacts(toks []token, lower []string, i int, italian bool) ([]fact, int) 
 	if f, ok := digitFigures(toks, lower, i); ok {
 		return f, 0
 	}
+	// "every month", "every three months", "each quarter", "ogni tre
+	// mesi": a frequency as its adverb says it.
+	if f, skip, ok := everyFrequency(lower, i); ok {
+		return []fact{{kind: figureFact, text: describe(f), fig: f}}, skip
+	}
 	if u, ok := frequencies[lower[i]]; ok {
 		f := figure{value: 1, unit: u, clock: -1}
 		return []fact{{kind: figureFact, text: toks[i].text, fig: f}}, 0
@@ -171,6 +176,9 @@ func wordFacts(toks []token, lower []string, i int, italian bool) ([]fact, int) 
 	// An ambiguous number word counts before a unit, a multiplier, or
 	// standing alone as a sentence ("Sei: …", "One.").
 	alone := toks[i].sentStart && (i+1 == len(toks) || toks[i+1].sentStart)
+	// After "sono" or "are" a number word is the count: "Le tipologie
+	// sono sei".
+	alone = alone || i > 0 && !toks[i].sentStart && countVerbs[lower[i-1]] && (i+1 == len(toks) || toks[i+1].sentStart)
 	if (lower[i] == "once" || lower[i] == "twice") && !frequencyFollows(lower, i+1) {
 		alone = false // "once the report is confirmed" is a conjunction
 	}
@@ -191,6 +199,42 @@ func wordFacts(toks []token, lower []string, i int, italian bool) ([]fact, int) 
 	}
 	return nil, 0
 }
+
+// everyFrequency reads a frequency said with "every", "each" or "ogni"
+// and a unit of time, with a number between or none: "every month" is
+// monthly, "ogni tre mesi" quarterly, "every quarter" quarterly. It
+// returns the figure and how many words after i it used.
+func everyFrequency(lower []string, i int) (figure, int, bool) {
+	if lower[i] != "every" && lower[i] != "each" && lower[i] != "ogni" || i+1 >= len(lower) {
+		return figure{}, 0, false
+	}
+	n, j := 1.0, i+1
+	if v, ok := wordNumber(lower[j]); ok && j+1 < len(lower) {
+		n, j = v, j+1
+	} else if v, ok := parseDigits(lower[j]); ok && j+1 < len(lower) {
+		n, j = v, j+1
+	}
+	span := 0.0
+	if u, ok := lookupUnit(lower[j]); ok && u.dim == "time" {
+		span = n * u.factor
+	} else if lower[j] == "quarter" || lower[j] == "trimestre" {
+		span = n * 3 * month
+	} else {
+		return figure{}, 0, false
+	}
+	// A frequency is events per day: once every span.
+	u := unit{name: "every", dim: "frequency", factor: day / span, word: "every"}
+	for _, name := range []string{"daily", "weekly", "monthly", "quarterly", "yearly"} {
+		if equalValues(frequencies[name].factor, u.factor) {
+			u.name, u.word = name, name
+		}
+	}
+	return figure{value: 1, unit: u, clock: -1}, j - i, true
+}
+
+// countVerbs are the forms of "to be" after which a number word ending
+// its clause is a count.
+var countVerbs = setOf("are were sono erano saranno")
 
 // frequencyFollows reports whether word i makes "once" or "twice" a
 // frequency: "once a year", "twice per month", "once every week".

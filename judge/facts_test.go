@@ -27,12 +27,13 @@ func TestParseDigits(t *testing.T) {
 // TestWordNumber pins the number words of both languages.
 func TestWordNumber(t *testing.T) {
 	for in, want := range map[string]float64{"two": 2, "twelve": 12, "twenty-four": 24, "due": 2, "dieci": 10,
-		"ventiquattro": 24, "trentuno": 31, "ventotto": 28, "ventitre": 23, "cento": 100} {
+		"ventiquattro": 24, "trentuno": 31, "ventotto": 28, "ventitre": 23, "cento": 100,
+		"centoventi": 120, "duecentocinquanta": 250, "trecento": 300, "terza": 3, "fifth": 5} {
 		if got, ok := wordNumber(in); !ok || got != want {
 			t.Errorf("wordNumber(%q) = %v, %v; want %v", in, got, ok, want)
 		}
 	}
-	for _, in := range []string{"house", "tretre", "venti-due"} {
+	for _, in := range []string{"house", "tretre", "venti-due", "centocento", "secondo", "first"} {
 		if _, ok := wordNumber(in); ok {
 			t.Errorf("wordNumber(%q) is a number", in)
 		}
@@ -55,6 +56,8 @@ func TestExtract(t *testing.T) {
 		{"twenty four days", []string{"24 day"}},
 		{"one of them", nil},
 		{"reviewed monthly or quarterly", []string{"monthly", "quarterly"}},
+		{"reviewed every month or every three months", []string{"1 monthly", "1 quarterly"}},
+		{"rivisto ogni tre mesi", []string{"1 quarterly"}},
 		{"26 days of annual leave", []string{"26 day"}},
 		{"8 tentativi", []string{"8 attempt"}},
 		{"8 biglietti", []string{"8 biglietti"}},
@@ -70,6 +73,9 @@ func TestExtract(t *testing.T) {
 		{"The due date", nil},
 		{"Hai due giorni", []string{"2 day"}},
 		{"Sei in ufficio", nil},
+		{"Le tipologie sono sei: riuso e cloud", []string{"6"}},
+		{"Centoventi caratteri", []string{"120 character"}},
+		{"si passa alla terza fase", []string{"3 fase"}},
 		{"one of the managers", nil},
 		{"one day", []string{"1 day"}},
 		{"Run `fonte index DIR` first", []string{"fonte index DIR"}},
@@ -125,6 +131,8 @@ func TestPolarity(t *testing.T) {
 		"Submit it no later than Friday.": "yes", "Non oltre 30 giorni.": "yes", "Not only staff but guests too.": "yes",
 		"Every meeting requires a password.": "yes", "You must never share it.": "no", "Saturday: closed": "no",
 		"Sabato: chiusa": "no", "Smoking is prohibited.": "no", "Unused comp time is forfeited.": "no",
+		"Probably not.": "no", "Not really, it is slow.": "no", "I think so.": "yes", "Credo di sì.": "yes", "Direi di no.": "no",
+		"It does: the keys differ.": "yes", "They aren't.": "no", "Non credo.": "no",
 	} {
 		if got := polarityOf(in, "Can I?"); got != want {
 			t.Errorf("polarityOf(%q) = %q, want %q", in, got, want)
@@ -151,7 +159,8 @@ func TestPolarityAgainstTheQuestion(t *testing.T) {
 func TestAbstention(t *testing.T) {
 	for _, in := range []string{"I don't know.", "I do not know.", "I don’t know what the cap is.", "Non lo so.",
 		"Non ho trovato nulla nei documenti.", "I couldn't find this in the documents.", "The documents do not mention a cap.",
-		"Nessuna informazione sul tema.", "I documenti non menzionano il limite.", "I cannot answer from these sources."} {
+		"Nessuna informazione sul tema.", "I documenti non menzionano il limite.", "I cannot answer from these sources.",
+		"Not sure; the guidance doesn't specify it.", "There's no information on the limit in what I searched."} {
 		if !saysItDoesNotKnow(in) {
 			t.Errorf("%q is not read as an abstention", in)
 		}

@@ -72,6 +72,20 @@ const minWordsBeyondFacts = 5
 // is chance, and an unrelated passage says neither yes nor no.
 const minTopicStems = 2
 
+// oneUnitRE matches a single unit of time said with an article: "an
+// hour", "a week", "un'ora", "una settimana".
+var oneUnitRE = regexp.MustCompile(`(?i)\b(?:an?|una?|one)\s+(hour|day|week|month|year|minute|giorno|settimana|mese|anno|minuto)\b|\bun['’](ora)\b`)
+
+// questionFiguresOf returns the figures a question gives, "an hour" and
+// "un mese" among them: a reference that restates them ("under one
+// hour") does not ask the answer to repeat them.
+func questionFiguresOf(question string) []figure {
+	return figuresOf(extract(oneUnitRE.ReplaceAllStringFunc(question, func(m string) string {
+		g := oneUnitRE.FindStringSubmatch(m)
+		return "1 " + g[1] + g[2]
+	})))
+}
+
 // figureQuestionRE matches the English and Italian questions that ask for
 // a figure: how many, how much, how long, when, what time, quanto, quando,
 // a che ora, entro quando, and those that ask for a maximum or a minimum.
@@ -108,7 +122,10 @@ var asideRE = regexp.MustCompile(`\s+\([^()]*\)`)
 
 // exceptionRE matches an exception clause after a comma, to the end of
 // its sentence: ", except for …", ", salvo …", ", tranne …".
-var exceptionRE = regexp.MustCompile(`(?i),\s*(?:except|excepting|save for|apart from|other than|salvo|tranne|eccetto|fatta eccezione|a parte)\b[^.;]*`)
+//
+// A relative clause after a comma (", which refuses to …", ", il quale
+// …") says more about what the main clause named: it is an aside too.
+var exceptionRE = regexp.MustCompile(`(?i),\s*(?:except|excepting|save for|apart from|other than|salvo|tranne|eccetto|fatta eccezione|a parte|which|il quale|la quale|i quali|le quali)\b[^.;]*`)
 
 // Judge decides whether answer states the key facts of reference, the
 // answer a person wrote for question. abstained is true when the
@@ -133,7 +150,12 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		return r
 	}
 	ans := readAnswer(answer)
-	questionFigures := figuresOf(extract(question))
+	// A bare number counts what the question names: "Sono 3" to "quali
+	// opzioni" states 3 opzioni, "24." to "how many hours" 24 hours.
+	for u := range readAnswer(question).units {
+		ans.units[u] = true
+	}
+	questionFigures := questionFiguresOf(question)
 
 	// What the lead contradicts: a span lead stands as the answer; a
 	// sentence only when it is about the question.
@@ -141,7 +163,12 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	onTopic := about(ld.sentence, topicStems(question)) || about(ld.sentence, ref.words)
 	opening, _ := openingYesNo(ld.sentence)
 	statesPolarity := len(ref.facts) > 0 && ref.facts[0].kind == polarityFact && ref.facts[0].key == opening
-	r.Contradicted = append(r.Contradicted, figureContradictions(ref, figuresOf(leadFacts), questionFigures, ld, statesPolarity, onTopic, asksForFigure(question))...)
+	r.Contradicted = append(r.Contradicted, leadFigureContradictions(ref, leadFacts, questionFigures, ld, statesPolarity, onTopic, asksForFigure(question))...)
+	if ld.span || ld.direct || ld.first {
+		r.Contradicted = append(r.Contradicted, otherCounts(figuresOf(leadFacts), questionFigures)...)
+		r.Contradicted = append(r.Contradicted, listMiscounted(reference, ld.text)...)
+		r.Contradicted = append(r.Contradicted, onlyWidened(reference, ld.text)...)
+	}
 	r.Contradicted = append(r.Contradicted, codeContradictions(ref, leadFacts, ld)...)
 
 	// What the answer states.
@@ -155,7 +182,9 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		case codeFact:
 			found = ans.statesCode(f)
 		case nameFact:
-			found = ans.stems[f.key] && !onlyInCodes(ans.folded, fold(f.text)) || strings.Contains(f.text, "-") && !onlyInCodes(ans.folded, fold(f.text)) && containsBounded(ans.spaced, unhyphen(fold(f.text)))
+			found = ans.stems[f.key] && !onlyInCodes(ans.folded, fold(f.text)) || strings.Contains(f.text, "-") && !onlyInCodes(ans.folded, fold(f.text)) && containsBounded(ans.spaced, unhyphen(fold(f.text))) ||
+				nameAbbreviated(f.text, reference, withoutCitations(answer), ans.facts) ||
+				saysWeFor(f.text, reference, answer)
 		case polarityFact:
 			// An opening yes or no says it; otherwise a sentence about
 			// what the question asks says no by a negation and yes
@@ -170,7 +199,16 @@ func Judge(question, reference, answer string, abstained bool) Result {
 			// rimandare di 15 giorni".
 			answersIt := ld.direct && !cited(answer) && p == "yes" && permissionRE.MatchString(ld.sentence) &&
 				sharedStems(topicStems(ld.sentence), topicStems(question)) > 0
+			// A short answer of its own that denies says no: "It isn't
+			// required unless the secret was exposed".
+			answersIt = answersIt || (ld.direct && !ld.long || ld.first) && !cited(answer) && p == "no" &&
+				verbNegationRE.MatchString(strings.ReplaceAll(ld.sentence, "’", "'")) && sharedStems(topicStems(ld.sentence), topicStems(question)) > 0
 			switch {
+			case f.key == "no" && p == "yes" && conditionalYesRE.MatchString(ld.sentence) && !referenceConditionRE.MatchString(asideRE.ReplaceAllString(reference, " ")):
+				// "Only if the manager approves" to a no without a
+				// condition grants on a condition what the reference
+				// denies.
+				r.Contradicted = append(r.Contradicted, "the lead grants on a condition, the reference says no")
 			case f.key == "yes" && onlyIfRE.MatchString(ld.sentence) && !conditionWordRE.MatchString(reference):
 				// "Only if it is a real leak" to a yes without a
 				// condition says no for every other case.
@@ -197,10 +235,11 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	if len(r.Missing) == 1 && ref.facts[0].kind == polarityFact && r.Missing[0] == ref.facts[0].key && len(r.Contradicted) == 0 && ref.hasFigureOrCode() {
 		r.Found, r.Missing = append([]string{r.Missing[0]}, r.Found...), nil
 	}
-	if ld.span || ld.direct {
+	if ld.span || ld.direct || ld.first {
+		r.Contradicted = append(r.Contradicted, alternativeNames(question, reference, ref, leadFacts, ld.text)...)
 		r.Contradicted = append(r.Contradicted, scopeContradictions(ref, reference, ld.sentence)...)
 		r.Contradicted = append(r.Contradicted, otherVersions(ref, leadFacts, ld.text)...)
-		r.Contradicted = append(r.Contradicted, otherNamesStated(question, ref, leadFacts, ld, len(r.Found) > 0 && !(len(r.Found) == 1 && ref.facts[0].kind == polarityFact && r.Found[0] == ref.facts[0].key))...)
+		r.Contradicted = append(r.Contradicted, otherNamesStated(question, reference, ref, leadFacts, ld, len(r.Found) > 0 && !(len(r.Found) == 1 && ref.facts[0].kind == polarityFact && r.Found[0] == ref.facts[0].key))...)
 	}
 	cov := coverage(ref.words, ans.stems)
 	own := newWords(ld.sentence, question, reference)
@@ -222,7 +261,13 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	case len(ref.facts) == 0:
 		r.Verdict = coverageVerdict(cov)
 		r.Why = fmt.Sprintf("the reference has no key facts; the answer holds %.0f%% of its content words", 100*cov)
-	case len(r.Missing) == 0 && ref.polarityOnly() && len(ref.words) >= 2 && cov < partialCoverage:
+	case len(r.Missing) == 0 && ref.polarityOnly() && ref.facts[0].key == "yes" && opening == "" && cited(answer) && cov < partialCoverage:
+		// A quoted passage without a negation implies a yes at most;
+		// with little of what the reference adds, it says neither.
+		r.Verdict, r.Why = Wrong, fmt.Sprintf("the answer implies the reference's yes at most and holds %.0f%% of what it adds", 100*cov)
+	case len(r.Missing) == 0 && ref.polarityOnly() && (len(ref.words) >= 2 || len(ref.words) == 1 && len(newWords(withoutCitations(answer), question, "")) == 0) && cov < partialCoverage:
+		// A bare "Yes." or "No." to a reference that says more is
+		// partial, however little more it says.
 		r.Verdict = Partial
 		r.Why = fmt.Sprintf("the answer states the reference's %s but only %.0f%% of what it adds", ref.facts[0].key, 100*cov)
 	case len(r.Missing) == 0 && len(ref.words) >= minWordsBeyondFacts && cov < partialCoverage:
@@ -236,7 +281,9 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Verdict, r.Why = Wrong, "the answer implies the reference's "+r.Found[0]+" at most and misses "+strings.Join(r.Missing, ", ")
 	case len(r.Found) > 0:
 		r.Verdict, r.Why = Partial, "the answer misses "+strings.Join(r.Missing, ", ")
-	case !(ref.hasFigure() && asksForFigure(question)) && len(ref.words) >= minWordsForPartial && cov >= 0.5:
+	case len(linkedOnly(ref, ans)) > 0:
+		r.Verdict, r.Why = Partial, "the answer names "+strings.Join(linkedOnly(ref, ans), ", ")+" only inside a link"
+	case !(ref.hasFigure() && asksForFigure(question)) && !ref.echoes && len(ref.words) >= minWordsForPartial && cov >= 0.5:
 		r.Verdict = Partial
 		r.Why = fmt.Sprintf("the answer states none of the key facts (%s) but %.0f%% of the reference's other words", strings.Join(r.Missing, ", "), 100*cov)
 	default:
@@ -248,6 +295,19 @@ func Judge(question, reference, answer string, abstained bool) Result {
 // onlyIfRE matches an answer that opens by restricting a yes to a
 // condition: "Only if …", "Only when …", "Solo se …", "Soltanto quando …".
 var onlyIfRE = regexp.MustCompile(`(?i)^\W*(?:yes,?\s+|sì,?\s+|si,?\s+)?(?:but\s+|ma\s+)?(?:only|solo|soltanto|solamente|unicamente)\s+(?:if|when|where|provided|se|quando|qualora|nel caso|in caso|purché)\b`)
+
+// verbNegationRE matches a negated verb, which denies a clause ("isn't
+// required", "cannot", "non serve"), where "not specifically about" only
+// narrows a phrase.
+var verbNegationRE = regexp.MustCompile(`(?i)n't\b|\b(?:cannot|is not|are not|was not|were not|do not|does not|did not|can not|may not|must not|should not|will not|need not|non)\b`)
+
+// conditionalYesRE matches the words that grant on a condition: only if,
+// as long as, provided that, solo se, purché, a patto che.
+var conditionalYesRE = regexp.MustCompile(`(?i)^\W*(?:only|solo|soltanto|solamente|unicamente)\s+(?:if|when|se|quando|qualora)\b|\b(?:only if|only when|only provided|as long as|provided that|solo se|soltanto se|solo quando|solo qualora|a patto che|a condizione che)\b|(?:^|\s)purché\b`)
+
+// referenceConditionRE matches a reference that sets a condition itself,
+// which a conditional answer may repeat.
+var referenceConditionRE = regexp.MustCompile(`(?i)\b(?:if|unless|only|provided|except|se|solo|soltanto|salvo|tranne|a meno che|qualora)\b|(?:^|\s)purché\b`)
 
 // conditionWordRE matches the words that set a condition in a reference:
 // if, when, unless, provided, se, quando, purché, solo, only.
@@ -389,6 +449,9 @@ type reference struct {
 	facts  []fact   // key facts outside asides, polarity first
 	asides []fact   // facts of the asides: not required, not to contradict
 	words  []string // content stems outside asides and key facts
+	// echoes is set when every word of the reference is the question's,
+	// so that words stand for words only where nothing else does.
+	echoes bool
 }
 
 // countsStated moves to found a reference's bare count ("Only three:
@@ -509,13 +572,26 @@ func readReference(question, text string) reference {
 			given[f.fig.unit.name] = true // "31 March" holds the month once, as the figure's unit
 		}
 	}
-	questionFigures := figuresOf(extract(question))
+	questionFigures := questionFiguresOf(question)
 	factStems := map[string]bool{}
+	apps := map[string]bool{} // "Slack" of "#incident Slack channel"
+	for _, m := range channelAppRE.FindAllStringSubmatch(main, -1) {
+		apps[m[1]+m[2]] = true
+	}
+	pinpointsAsked := pinpointRE.MatchString(question)
 	for _, f := range facts {
 		// A name in capitals that the question writes as a common word
 		// is a name of its own: the file LICENCE, not the licence.
 		givenName := given[f.key] && (!allCaps(f.text) || givenCaps[f.key])
 		if f.kind == nameFact && givenName || f.kind == figureFact && matchesAny(f.fig, questionFigures) || f.negated {
+			continue
+		}
+		// An article's or section's number ("previste dall'art. 4 della
+		// Direttiva") says where a rule is written, unless the question
+		// asks where; the app of a named channel says what the channel
+		// is. Both are asides.
+		if f.kind == figureFact && pinpointLabels[f.fig.label] && !pinpointsAsked || f.kind == nameFact && apps[f.text] {
+			ref.asides = append(ref.asides, f)
 			continue
 		}
 		ref.facts = append(ref.facts, f)
@@ -535,10 +611,36 @@ func readReference(question, text string) reference {
 		}
 	}
 	if len(ref.words) == 0 {
-		ref.words = all
+		ref.words, ref.echoes = all, true
 	}
 	return ref
 }
+
+// weRE matches the first person plural in English and Italian: we,
+// our, ours, us, noi, nostro.
+var weRE = regexp.MustCompile(`(?i)\b(?:we|our|ours|us|noi|nostr[oaie])\b`)
+
+// saysWeFor reports whether an answer says "we" or "our" for a name that
+// opens a clause of the reference ("…; GDS tag names use UpperCamelCase"
+// answered "our tag names use UpperCamelCase"): the organisation whose
+// handbook answers speaks of itself.
+func saysWeFor(name, reference, answer string) bool {
+	opens := regexp.MustCompile(`(?:^|[;.:]\s+)` + regexp.QuoteMeta(name) + `\s+\p{L}`)
+	return opens.MatchString(asideRE.ReplaceAllString(reference, " ")) && weRE.MatchString(answer)
+}
+
+// pinpointLabels are the stems of the words that number an article,
+// paragraph or section of a text: art., articolo, comma, section,
+// sezione, paragraph, paragrafo, clause.
+var pinpointLabels = setOf("art articl artico comm sectio sezion paragr claus par")
+
+// pinpointRE matches a question that asks for an article, paragraph or
+// section.
+var pinpointRE = regexp.MustCompile(`(?i)\b(?:art\.|articl|articol|comma|section|sezion|paragra|clause)`)
+
+// channelAppRE matches a chat channel with its app's name beside it:
+// "#incident Slack channel", "canale Slack #supporto".
+var channelAppRE = regexp.MustCompile(`#[\p{L}\d_-]+\s+(\p{Lu}[\p{L}]+)\s+(?:channel|canale)\b|\b(?:channel|canale)\s+(\p{Lu}[\p{L}]+)\s+#[\p{L}\d_-]+`)
 
 // allCaps reports whether a word of two letters or more is written in
 // capitals.
@@ -646,6 +748,15 @@ func readAnswer(text string) answerText {
 	a := answerText{facts: extract(clean), stems: map[string]bool{}, units: map[string]bool{},
 		lower: normalSpace(strings.ToLower(clean)), spaced: unhyphen(fold(clean)), folded: normalSpace(fold(clean)), digits: onlyDigits(clean)}
 	a.figures = figuresOf(a.facts)
+	// "direttiva 8/2009" states the directive's number 8 and its year.
+	for _, f := range a.facts {
+		if m := numberOfYearRE.FindStringSubmatch(f.key); f.kind == codeFact && m != nil {
+			for _, part := range m[1:] {
+				v, _ := strconv.ParseFloat(part, 64)
+				a.figures = append(a.figures, figure{value: v, clock: -1})
+			}
+		}
+	}
 	for _, w := range letterWords(clean) {
 		f := fold(dropElision(w))
 		a.stems[stem(f)] = true
@@ -778,12 +889,66 @@ func (a answerText) statesCode(f fact) bool {
 			}
 		}
 	}
+	if m := versionRE.FindStringSubmatch(f.key); m != nil && versionSuffixStated(a.facts, m[1]) {
+		return true // "v1.2" written "EUPL-1.2"
+	}
+	if m := numberOfYearRE.FindStringSubmatch(f.key); m != nil && numberOfYearStated(a.lower, m[1], m[2]) {
+		return true // "237/2017" written "n. 237 del 2017"
+	}
 	if m := versionRE.FindStringSubmatch(f.key); m != nil && versionStated(a.lower, m[1]) {
 		return true // "v1.2" written "versione 1.2"
 	}
 	// "CC-BY-4.0" is written "CC BY 4.0" as often, but not inside a
-	// longer code ("CC-BY-SA").
-	return containsBounded(a.lower, f.key) || strings.Contains(f.key, "-") && !onlyInCodes(a.lower, f.key) && containsBounded(a.spaced, unhyphen(f.key))
+	// longer code ("CC-BY-SA"). A file named only inside a link
+	// ("…/italia/publiccode.yml") is where the link leads, not a file
+	// the answer names.
+	lower := a.lower
+	for _, g := range a.facts {
+		if g.class == "url" {
+			lower = strings.ReplaceAll(lower, strings.ToLower(g.text), " ")
+		}
+	}
+	return containsBounded(lower, f.key) || strings.Contains(f.key, "-") && !onlyInCodes(lower, f.key) && containsBounded(unhyphen(fold(lower)), unhyphen(f.key))
+}
+
+// linkedOnly returns the reference's codes that the answer writes only
+// inside a link: it points to them without saying what to do.
+func linkedOnly(ref reference, a answerText) []string {
+	var out []string
+	for _, f := range ref.facts {
+		if f.kind != codeFact || f.class == "url" || a.statesCode(f) {
+			continue
+		}
+		for _, g := range a.facts {
+			if g.class == "url" && strings.Contains(strings.ToLower(g.text), f.key) {
+				out = append(out, f.text)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// versionSuffixStated reports whether a code of facts ends with version
+// n after a hyphen, as SPDX and package names write it: "EUPL-1.2".
+func versionSuffixStated(facts []fact, n string) bool {
+	for _, f := range facts {
+		if m := versionedCodeRE.FindStringSubmatch(f.key); f.kind == codeFact && m != nil && m[2] == n {
+			return true
+		}
+	}
+	return false
+}
+
+// numberOfYearRE matches the number of an act within its year, as laws,
+// decrees and determinations are cited in both languages: "237/2017",
+// "8/2009".
+var numberOfYearRE = regexp.MustCompile(`^(\d{1,5})/((?:19|20)\d\d)$`)
+
+// numberOfYearStated reports whether text gives act number n of year y in
+// words: "n. 237 del 2017", "no. 8 of 2009", "115 del 9 maggio 2019".
+func numberOfYearStated(text, n, y string) bool {
+	return regexp.MustCompile(`(?:^|[^\d./])` + n + `\s+(?:del|dell'|of|from|dated|,)\s*[^;:\n]{0,20}?(?:^|[^\d])` + y + `(?:[^\d]|$)`).MatchString(text)
 }
 
 // versionLabels are the stems of the words that say a number is a
@@ -858,19 +1023,23 @@ func unhyphen(s string) string { return normalSpace(strings.ReplaceAll(s, "-", "
 
 // containsBounded reports whether s holds sub where neither side runs on
 // into a letter or digit.
-func containsBounded(s, sub string) bool {
+func containsBounded(s, sub string) bool { return indexBounded(s, sub) >= 0 }
+
+// indexBounded returns where s first holds sub with neither side running
+// on into a letter or digit, or -1.
+func indexBounded(s, sub string) int {
 	if sub == "" {
-		return false
+		return -1
 	}
 	for off := 0; ; {
 		i := strings.Index(s[off:], sub)
 		if i < 0 {
-			return false
+			return -1
 		}
 		i += off
 		j := i + len(sub)
 		if (i == 0 || !isWordByte(s, i-1, sub[0]) && !joinsBefore(s, i)) && (j == len(s) || !isWordByte(s, j, sub[len(sub)-1]) && !joinsAfter(s, j)) {
-			return true
+			return i
 		}
 		off = i + 1
 	}
@@ -902,6 +1071,125 @@ func isWordByte(s string, i int, edge byte) bool {
 	return isWord(edge) && isWord(s[i])
 }
 
+// leadFigureContradictions returns figureContradictions, and for a lead
+// of two clauses (split at its first semicolon) whose first gives
+// another figure of the kind asked and the right one only after it
+// ("Entro 5 giorni lavorativi; per …, entro due"), that first figure:
+// the lead leads with it.
+func leadFigureContradictions(ref reference, leadFacts []fact, question []figure, ld lead, statesPolarity, aboutIt, asksFigure bool) []string {
+	all := figureContradictions(ref, figuresOf(leadFacts), question, ld, statesPolarity, aboutIt, asksFigure)
+	first, _, split := strings.Cut(ld.text, ";")
+	if !split || !(ld.span || ld.direct || ld.first) || len(all) > 0 {
+		return all
+	}
+	main := figuresOf(ref.facts)
+	firstFigs := figuresOf(extract(first))
+	for _, g := range firstFigs {
+		if matchesAny(g, main) || matchesAny(g, figuresOf(ref.asides)) || matchesAny(g, question) {
+			continue
+		}
+		for _, f := range main {
+			if !matchesAny(f, firstFigs) && compatible(f, g, false) {
+				return []string{describe(g) + " against " + describe(f) + ", the first clause's figure"}
+			}
+		}
+	}
+	return nil
+}
+
+// otherCounts returns the lead's counts of a thing the question counts
+// otherwise: "Three roles" to "Which two roles …".
+func otherCounts(lead, question []figure) []string {
+	var out []string
+	for _, g := range lead {
+		for _, q := range question {
+			if !g.unit.empty() && !g.unit.known() && !g.unit.isMonth() && g.unit.name == q.unit.name && g.clock < 0 && q.clock < 0 && !equalValues(g.value, q.value) {
+				out = append(out, describe(g)+" against the question's "+describe(q))
+			}
+		}
+	}
+	return out
+}
+
+// listItemSepRE splits a reference that is a list: commas and the last
+// "and", "e", "or", "o".
+var listItemSepRE = regexp.MustCompile(`\s*,\s*(?:and\s+|e\s+|or\s+|o\s+)?|\s+(?:and|e|or|o)\s+`)
+
+// countOpeningRE matches a lead that opens by counting its items: "Three
+// headings: …", "Sono 4: …", "4 sezioni: …".
+var countOpeningRE = regexp.MustCompile(`(?i)^\W*(?:(?:there are|they are|sono|ce ne sono)\s+)?([\p{L}\d]+)(?:\s+[\p{L}]+)?\s*:`)
+
+// maxListItemWords is the longest item of a reference read as a list.
+const maxListItemWords = 4
+
+// listMiscounted returns a lead's count of items where the reference is
+// a bare list of another number of short items ("Three headings: …" for
+// "Breaking changes, new features, deprecated features and bug fixes").
+func listMiscounted(reference, lead string) []string {
+	ref := strings.TrimRight(strings.TrimSpace(asideRE.ReplaceAllString(reference, " ")), ".")
+	if strings.ContainsAny(ref, ";:.") {
+		return nil
+	}
+	items := listItemSepRE.Split(ref, -1)
+	if len(items) < 3 {
+		return nil
+	}
+	for _, it := range items {
+		if n := len(strings.Fields(it)); n == 0 || n > maxListItemWords {
+			return nil
+		}
+	}
+	m := countOpeningRE.FindStringSubmatch(lead)
+	if m == nil {
+		return nil
+	}
+	n, ok := wordNumber(fold(m[1]))
+	if !ok {
+		v, isNumber := parseDigits(m[1])
+		n, ok = v, isNumber
+	}
+	if !ok || equalValues(n, float64(len(items))) {
+		return nil
+	}
+	return []string{fmt.Sprintf("the lead counts %s items, the reference lists %d", m[1], len(items))}
+}
+
+// onlyRE matches what a reference restricts its answer to: "only write
+// permissions", "solo lettura".
+var onlyRE = regexp.MustCompile(`(?i)\b(?:only|solo|soltanto|unicamente|esclusivamente)\s+([\p{L}]+)`)
+
+// pairRE matches two words joined by and, or or a comma: "read and
+// write", "lettura e scrittura".
+var pairRE = regexp.MustCompile(`(?i)([\p{L}]+)\s*(?:,|\s(?:and|or|&|e|o|ed|oppure))\s+([\p{L}]+)`)
+
+// onlyWidened returns what a lead adds beside the one thing a reference
+// allows ("Read and write permissions" for only write permissions).
+func onlyWidened(reference, lead string) []string {
+	var out []string
+	for _, m := range onlyRE.FindAllStringSubmatch(asideRE.ReplaceAllString(reference, " "), -1) {
+		x := fold(m[1])
+		if stopwords[x] {
+			continue
+		}
+		for _, p := range pairRE.FindAllStringSubmatchIndex(lead, -1) {
+			a, b := fold(lead[p[2]:p[3]]), fold(lead[p[4]:p[5]])
+			other := ""
+			switch {
+			case stem(a) == stem(x) && stem(b) != stem(x):
+				other = b
+			case stem(b) == stem(x) && stem(a) != stem(x):
+				other = a
+			}
+			before := strings.Fields(fold(lead[:p[0]]))
+			negated := len(before) > 0 && negators[before[len(before)-1]]
+			if other != "" && !stopwords[other] && len([]rune(other)) >= 3 && !negated && !negators[a] {
+				out = append(out, fmt.Sprintf("the lead adds %s to the reference's only %s", other, m[1]))
+			}
+		}
+	}
+	return out
+}
+
 // figureContradictions returns the figures of the lead that contradict
 // the reference, where the lead gives the answer (a span lead, one that
 // states a main figure or the reference's yes or no) or is about the
@@ -925,8 +1213,8 @@ func figureContradictions(ref reference, lead, question []figure, ld lead, state
 		}
 	}
 	bare := ld.span && len(lead) == 1 && len(strings.Fields(ld.text)) <= 2 ||
-		unlabelled == 1 && (ld.direct && !ld.long || aboutIt && asksFigure && len(main) == 1)
-	answers := ld.span || ld.direct && (!ld.long || aboutIt) || statesPolarity
+		unlabelled == 1 && (ld.direct && !ld.long || ld.first || aboutIt && asksFigure && len(main) == 1)
+	answers := ld.span || ld.direct && (!ld.long || aboutIt) || ld.first || statesPolarity
 	for _, f := range main {
 		answers = answers || matchesAny(f, lead)
 	}
@@ -993,7 +1281,9 @@ func compatible(f, g figure, bareSpan bool) bool {
 		// ("120 lines" for 120 characters).
 		// An unknown unit may be any word ("3 elenca"): the same number
 		// claims another unit only beside a unit the table knows.
-		return f.unit.name == g.unit.name || equalValues(f.value, g.value) && (f.unit.known() || g.unit.known())
+		// Two days of the calendar are two dates: "5 settembre" for 9
+		// maggio.
+		return f.unit.name == g.unit.name || equalValues(f.value, g.value) && (f.unit.known() || g.unit.known()) || f.unit.isMonth() && g.unit.isMonth()
 	case f.label != "" && f.label == g.label:
 		return true
 	case f.unit.empty() && g.unit.empty() && versionLabels[g.label]:
@@ -1050,7 +1340,7 @@ func codeContradictions(ref reference, lead []fact, ld lead) []string {
 // reference nor the question holds, of the kind of one of the
 // reference's ("Amazon SES." for GOV.UK Notify; a name for a figure); a
 // one-word answer is such a code however it is written ("alphagov.").
-func otherNamesStated(question string, ref reference, lead []fact, ld lead, statesSome bool) []string {
+func otherNamesStated(question, reference string, ref reference, lead []fact, ld lead, statesSome bool) []string {
 	var target []fact
 	for _, f := range ref.facts {
 		if f.kind == nameFact || f.kind == codeFact || f.kind == figureFact {
@@ -1080,7 +1370,7 @@ func otherNamesStated(question string, ref reference, lead []fact, ld lead, stat
 	}
 	var out []string
 	for _, g := range lead {
-		if g.kind != nameFact && g.kind != codeFact || refHas(ref, g) || g.negated {
+		if g.kind != nameFact && g.kind != codeFact || refHas(ref, g) || g.negated || g.kind == codeFact && spellsReferenceName(g, reference) {
 			continue
 		}
 		if g.kind == nameFact && qStems[g.key] || g.kind == codeFact && containsBounded(qLower, g.key) {
@@ -1120,6 +1410,106 @@ func otherNamesStated(question string, ref reference, lead []fact, ld lead, stat
 		}
 	}
 	return out
+}
+
+// alternativeGapRE matches what stands between two options offered as
+// equal: "or", "o", "oppure", "in alternativa", with a version number
+// before it and up to three words after it ("EUPL 1.2 oppure la GPL",
+// "--force-with-lease, or plain git push --force").
+var alternativeGapRE = regexp.MustCompile(`(?i)^[\s\d.,;:]*(?:or|either|otherwise|alternatively|o|oppure|altrimenti|in alternativa)[\s,;:]+(?:[\p{L}'’]+[\s,;:]+){0,3}$`)
+
+// trailingVersionRE matches the version that ends a code after a
+// separator: "-1.0" of "CC0-1.0", " v1.2".
+var trailingVersionRE = regexp.MustCompile(`[- ]v?\d+(?:\.\d+)*$`)
+
+// alternativeNames returns the names and codes a lead offers as an
+// option beside the reference's ("Amazon SES, or GOV.UK Notify"; "EUPL
+// 1.2 oppure la GPL-3.0"; "Su GitHub o su Developers Italia"), where
+// they are of the kind of the reference's and neither the reference nor
+// the question holds them: the reader is told another answer is as
+// good.
+func alternativeNames(question, reference string, ref reference, lead []fact, leadText string) []string {
+	qLower, qStems := strings.ToLower(question), map[string]bool{}
+	for _, st := range stemsOf(question) {
+		qStems[st] = true
+	}
+	var parts []string // the words of the reference's codes: "cc" and "by" of CC-BY
+	for _, f := range append(ref.facts, ref.asides...) {
+		if f.kind == codeFact {
+			parts = append(parts, strings.FieldsFunc(f.key, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })...)
+		}
+	}
+	families := map[string]bool{}
+	for _, f := range ref.facts {
+		if f.kind == nameFact || f.kind == codeFact {
+			families[nameFamily(f)] = true
+		}
+	}
+	isRefs := func(g fact) bool {
+		if refHas(ref, g) {
+			return true
+		}
+		for _, f := range append(ref.facts, ref.asides...) {
+			if (f.kind == codeFact || f.kind == nameFact) &&
+				trailingVersionRE.ReplaceAllString(strings.ToLower(f.text), "") == trailingVersionRE.ReplaceAllString(strings.ToLower(g.text), "") {
+				return true
+			}
+		}
+		for _, p := range parts {
+			if p == strings.ToLower(g.text) {
+				return true
+			}
+		}
+		for _, run := range nameRuns(reference) {
+			if initials(run) == g.text {
+				return true
+			}
+		}
+		return false
+	}
+	text := strings.ToLower(leadText)
+	var refs, others []fact
+	for _, f := range append(ref.facts, ref.asides...) {
+		if (f.kind == nameFact || f.kind == codeFact) && containsBounded(text, strings.ToLower(f.text)) {
+			refs = append(refs, f) // at a sentence's start too: "Sphinx or …"
+		}
+	}
+	// A capitalised first word may be a name too ("Poetry, or uv").
+	if w := strings.Fields(leadText); len(w) > 0 {
+		first := trimWord(w[0])
+		if r := []rune(first); len(r) > 1 && unicode.IsUpper(r[0]) && isLetters(first) && !stopwords[fold(first)] {
+			lead = append([]fact{{kind: nameFact, text: first, key: stem(fold(first))}}, lead...)
+		}
+	}
+	for _, g := range lead {
+		switch {
+		case g.kind != nameFact && g.kind != codeFact || g.negated:
+		case isRefs(g):
+			refs = append(refs, g)
+		case g.kind == nameFact && qStems[g.key] || g.kind == codeFact && (containsBounded(qLower, g.key) || spellsReferenceName(g, reference)) || !families[nameFamily(g)]:
+		default:
+			others = append(others, g)
+		}
+	}
+	for _, g := range others {
+		pg := indexBounded(text, strings.ToLower(g.text))
+		for _, h := range refs {
+			ph := indexBounded(text, strings.ToLower(h.text))
+			if pg < 0 || ph < 0 || pg == ph {
+				continue
+			}
+			gap := ""
+			if pg < ph {
+				gap = text[min(pg+len(g.text), ph):ph]
+			} else {
+				gap = text[min(ph+len(h.text), pg):pg]
+			}
+			if alternativeGapRE.MatchString(gap) {
+				return []string{"the lead offers " + g.text + " as an option beside " + h.text}
+			}
+		}
+	}
+	return nil
 }
 
 // nextToFoundName reports whether name g of the lead stands right

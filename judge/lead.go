@@ -21,6 +21,11 @@ type lead struct {
 	// answer only when it is about the question, and its words are not
 	// read as an answer of its own (a longer sentence paraphrases).
 	long bool
+	// first is set when an answer without citation marks opens with a
+	// short sentence and goes on ("79 characters. GDS raises this to
+	// 120."): a model's first sentence is what a reader takes as its
+	// answer, as a span lead is.
+	first bool
 }
 
 // maxDirectWords is the longest one-sentence answer read as a direct
@@ -67,7 +72,8 @@ func leadOf(answer string) lead {
 	s := firstSentence(t)
 	// A table row ("Trieste: … | Saturday: closed") is a quoted passage.
 	direct := normalSpace(s) == normalSpace(t) && len(strings.Fields(s)) <= directLimit(answer) && !strings.Contains(s, "|")
-	return lead{text: s, sentence: s, direct: direct, long: direct && len(strings.Fields(s)) > maxDirectWords}
+	first := !direct && !citationRE.MatchString(answer) && len(strings.Fields(s)) <= maxDirectWords && !strings.Contains(s, "|")
+	return lead{text: s, sentence: s, direct: direct, long: direct && len(strings.Fields(s)) > maxDirectWords, first: first}
 }
 
 // firstSentence returns text up to the end of its first sentence: a full
@@ -107,9 +113,10 @@ var abstentionRE = regexp.MustCompile(`(?i)(?:` +
 	`|\b(?:couldn'?t|could not|can'?t|cannot|was unable to|am unable to|unable to|did not|didn'?t|failed to) (?:find|locate)\b` +
 	`|\bfound (?:nothing|no (?:answer|information|relevant|passage|document))` +
 	`|\bno (?:relevant )?(?:information|answer|passage|document|source|result)s? (?:was |were |is |are |could be )?(?:found|available|provided|given)\b` +
-	`|\b(?:documents?|documentation|docs|manuals?|handbooks?|guides?|sources?|context|passages?|texts?|provided (?:documents|sources|context)) (?:do(?:es)? not|don'?t|doesn'?t) (?:say|mention|contain|answer|cover|specify|state|include|provide)` +
+	`|\b(?:documents?|documentation|docs|manuals?|handbooks?|guides?|guidance|sources?|context|passages?|texts?|provided (?:documents|sources|context)) (?:do(?:es)? not|don'?t|doesn'?t) (?:say|mention|contain|answer|cover|specify|state|include|provide)` +
 	`|\bI (?:don'?t|do not) have (?:any |enough )?(?:information|details|data)\b|\bI have no (?:information|details|data)\b` +
-	`|\bI'?m not (?:sure|certain)\b|\bI am not (?:sure|certain)\b` +
+	`|\bI'?m not (?:sure|certain)\b|\bI am not (?:sure|certain)\b|^\W*not (?:sure|certain)\b` +
+	`|\b(?:there'?s|there is|there are|I (?:found|see|have)) no (?:information|mention|details?|data|guidance)\b` +
 	`|\bnot (?:mentioned|covered|stated|specified|found|addressed) in the (?:documents?|sources?|context|passages?|text)` +
 	`|\b(?:cannot|can'?t|unable to) (?:answer|tell)\b` +
 	`|\bnon (?:lo )?so\b` +
@@ -173,11 +180,28 @@ func polarityOf(sentence, question string) string {
 	return "yes"
 }
 
+// hedgedYesNoRE matches an answer that opens with a yes or a no said
+// with a hedge or by its verb alone: "Probably not.", "Not really.", "I
+// think so", "I don't think so", "It does:", "They aren't.", "Credo di
+// sì", "Direi di no", "Non credo". One of its groups is set for a no.
+var hedgedYesNoRE = regexp.MustCompile(`(?i)^(?:` +
+	`(?:probably|likely|most likely|i think|i believe|i guess|i'd say|probabilmente|credo|penso|direi)[\s,]+(?:` +
+	`(not\b|no\b|di no\b)|(?:so|yes|sì|si|di sì|di si)(?:[^\p{L}]|$))` +
+	`|(not really|i don't think so|i do not think so|non credo|non penso|non direi)(?:[^\p{L}]|$)` +
+	`|(?:it|they|you|we|that|this)\s+(?:does|do|is|are|can|must|will|did|has|have|should)(n't|\s+not)?\s*[:;,.!—–]` +
+	`)`)
+
 // openingYesNo returns "yes" or "no" when text opens with a yes or a no,
 // and whether the word stands alone ("Yes.", "No, …", "Sì", "Si, …")
 // rather than opening a clause ("No personal laptop may …", "Si può …").
 func openingYesNo(text string) (polarity string, alone bool) {
 	t := strings.TrimLeft(strings.TrimSpace(text), "\"'«“*_")
+	if m := hedgedYesNoRE.FindStringSubmatch(strings.ReplaceAll(t, "’", "'")); m != nil {
+		if m[1] != "" || m[2] != "" || m[3] != "" {
+			return "no", true
+		}
+		return "yes", true
+	}
 	end := strings.IndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) })
 	word, rest := t, ""
 	if end >= 0 {

@@ -144,7 +144,37 @@ func wordNumber(w string) (float64, bool) {
 			}
 		}
 	}
+	// Italian writes hundreds as one word with what follows:
+	// "centoventi", "duecentocinquanta", "trecento".
+	for n, h := range italianHundreds {
+		rest, ok := strings.CutPrefix(w, h)
+		if !ok {
+			continue
+		}
+		if rest == "" {
+			return float64(100 * (n + 1)), true
+		}
+		if v, ok := wordNumber(rest); ok && v < 100 && v >= 1 && rest != "cento" {
+			return float64(100*(n+1)) + v, true
+		}
+	}
+	if v, ok := ordinalWords[w]; ok {
+		return v, true
+	}
 	return 0, false
+}
+
+// italianHundreds are the Italian words for 100 to 900, in order.
+var italianHundreds = []string{"cento", "duecento", "trecento", "quattrocento", "cinquecento", "seicento", "settecento", "ottocento", "novecento"}
+
+// ordinalWords are the English and Italian ordinals from third to tenth,
+// which state their number ("la terza fase" is phase 3). "First",
+// "second", "primo" and "secondo" are left out: they are as often "at
+// first", a unit of time or "according to".
+var ordinalWords = map[string]float64{
+	"third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10,
+	"terzo": 3, "terza": 3, "quarto": 4, "quarta": 4, "quinto": 5, "quinta": 5, "sesto": 6, "sesta": 6,
+	"settimo": 7, "settima": 7, "ottavo": 8, "ottava": 8, "nono": 9, "nona": 9, "decimo": 10, "decima": 10,
 }
 
 // equalValues compares figures with a relative tolerance, for units
