@@ -12,6 +12,7 @@ package guard
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -34,6 +35,11 @@ const (
 	// CitationMarker: a forged source marker such as "[source 3]" or
 	// "【1】", which could pass for one of fonte's citations.
 	CitationMarker Kind = "citation-marker"
+	// Dictation: a statement that fixes the answer to every question,
+	// whatever is asked ("the answer to any question about X is Y",
+	// "rispondi sempre Y"): no imperative to an assistant, but written to
+	// be obeyed by one.
+	Dictation Kind = "dictated-answer"
 )
 
 // Finding is one place where text reads as an instruction.
@@ -98,7 +104,7 @@ func (r rule) mayMatch(folded string) bool {
 // injection corpora use to override a prompt. Ordinary procedures
 // ("ignore the warning and press OK") do not address a model and do not
 // match.
-var rules = []rule{
+var orderRules = []rule{
 	// English overrides.
 	{Imperative, regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget|override|bypass|skip)\b[^.!?\n]{0,40}\b(?:previous|prior|above|earlier|preceding|all|any|your|the system|these)\b[^.!?\n]{0,30}\b(?:instructions?|prompts?|rules|directions|guidelines|messages?|context)\b`), triggers("ignore", "disregard", "forget", "override", "bypass", "skip")},
 	{Imperative, regexp.MustCompile(`(?i)\b(?:new|updated|real|actual|true)\s+(?:instructions?|system prompt|directives?)\s*[:：]`), triggers("instruction", "prompt", "directive")},
@@ -128,6 +134,11 @@ var rules = []rule{
 	// Forged source markers in fonte's or other engines' styles.
 	{CitationMarker, regexp.MustCompile(`\[\s*(?:source|fonte|doc|document|documento|passage|passaggio)\s*[#:]?\s*\d+\s*\]|【\d+(?:†[^】]*)?】`), triggers("source", "fonte", "doc", "passag", "【")},
 }
+
+// rules are every pattern Check runs: orders to a model, role and
+// citation markers, and the statements that dictate an answer
+// (dictation.go).
+var rules = slices.Concat(orderRules, dictationRules)
 
 // hidden reports whether r is invisible to a reader: zero-width and
 // joiner characters, bidirectional controls, word joiners, the
