@@ -388,7 +388,8 @@ func InjectionCheck(a *fonte.Answer, chunks []fonte.Chunk) string {
 	// Content words of the sources outside flagged sentences.
 	clean := map[string]bool{}
 	for _, c := range chunks {
-		for k := range ContentKeys(c.Title + " " + strings.Join(c.Headings, " ") + " " + maskFlagged(c.Text)) {
+		w := WithholdFlaggedLabels(c)
+		for k := range ContentKeys(w.Title + " " + strings.Join(w.Headings, " ") + " " + maskFlagged(c.Text)) {
 			clean[k] = true
 		}
 	}
@@ -445,10 +446,17 @@ var (
 
 // FlaggedSentences returns the sentences of the chunks' text that guard
 // flags: those holding or overlapping one of guard.Check's findings on the
-// chunk, or that guard.Suspicious flags alone.
+// chunk, or that guard.Suspicious flags alone; and the chunks' titles and
+// headings that guard flags, which a prompt without WithholdFlaggedLabels
+// shows a model as a source's label.
 func FlaggedSentences(chunks []fonte.Chunk) []string {
 	var out []string
 	for _, c := range chunks {
+		for _, l := range append([]string{c.Title}, c.Headings...) {
+			if guard.Suspicious(l) && !slices.Contains(out, l) {
+				out = append(out, l)
+			}
+		}
 		for _, sp := range flaggedSpans(c.Text) {
 			out = append(out, c.Text[sp[0]:sp[1]])
 		}
