@@ -341,7 +341,9 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 //     (an injected payload that guard did not flag);
 //   - the context holds flagged sentences and the answer has unsupported
 //     sentences or citations of no source (the injection may have led the
-//     model away from the sources).
+//     model away from the sources), or words that the sources it cites
+//     hold only in flagged sentences (a dictated "it is closed [1]" whose
+//     word "closed" another source holds too).
 //
 // An abstention is never refused. Ask answers offline instead of a
 // refused answer.
@@ -388,8 +390,7 @@ func InjectionCheck(a *fonte.Answer, chunks []fonte.Chunk) string {
 	// Content words of the sources outside flagged sentences.
 	clean := map[string]bool{}
 	for _, c := range chunks {
-		w := WithholdFlaggedLabels(c)
-		for k := range ContentKeys(w.Title + " " + strings.Join(w.Headings, " ") + " " + maskFlagged(c.Text)) {
+		for k := range ContentKeys(cleanText(c)) {
 			clean[k] = true
 		}
 	}
@@ -412,6 +413,9 @@ func InjectionCheck(a *fonte.Answer, chunks []fonte.Chunk) string {
 	}
 	if len(a.Unsupported) > 0 {
 		return "the context holds flagged passages and the answer is not supported by the sources"
+	}
+	if used := citedOnlyInFlagged(a, chunks); len(used) > 0 {
+		return fmt.Sprintf("it uses words its cited sources hold only in flagged passages: %s", strings.Join(used, ", "))
 	}
 	if len(a.BadCitations) > 0 {
 		return "the context holds flagged passages and the answer cites sources that do not exist"
