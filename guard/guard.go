@@ -1,10 +1,13 @@
 // Package guard recognises retrieved text that reads as an instruction
 // to a model rather than as material about the world: imperatives
 // addressed to an assistant ("ignore the previous instructions", "ignora
-// le istruzioni precedenti"), chat role markers and fake system prompts,
+// le istruzioni precedenti"), statements that dictate the answer to any
+// question ("the answer to any question about X is Y", "rispondi sempre
+// …"), chat role markers and fake system prompts,
 // hidden or zero-width characters, and forged citation markers. Ingest
-// records what it finds with each chunk; the answer stage never quotes a
-// flagged sentence as an answer, and a model sees every passage fenced as
+// records what it finds in each chunk, title and heading; the answer
+// stage never quotes a flagged sentence as an answer, never shows a model
+// a flagged title or heading, and a model sees every passage fenced as
 // material whatever this package finds (detection is a second line, not
 // the defence).
 package guard
