@@ -226,6 +226,18 @@ func escapeHidden(s string) string {
 	return b.String()
 }
 
+// Kinds returns the distinct kinds of findings, in the order they first
+// occur.
+func Kinds(fs []Finding) []Kind {
+	var out []Kind
+	for _, f := range fs {
+		if !slices.Contains(out, f.Kind) {
+			out = append(out, f.Kind)
+		}
+	}
+	return out
+}
+
 // Suspicious reports whether text has any finding: the test the answer
 // stage applies to a sentence before quoting it.
 func Suspicious(text string) bool {

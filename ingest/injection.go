@@ -3,7 +3,6 @@ package ingest
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -75,7 +74,7 @@ func FlagChunks(p *Parsed, chunks []fonte.Chunk) []Flag {
 				continue
 			}
 			labels[l.text] = true
-			for _, k := range kinds(guard.Check(l.text)) {
+			for _, k := range guard.Kinds(guard.Check(l.text)) {
 				out = append(out, Flag{Chunk: pos, Kind: k, Text: shorten(l.place+": "+l.text, flagTextMax)})
 			}
 		}
@@ -104,17 +103,6 @@ func chunkLabels(c fonte.Chunk) []label {
 	for _, h := range c.Headings {
 		if h = strings.TrimSpace(h); h != "" && !strings.EqualFold(h, strings.TrimSpace(c.Title)) {
 			out = append(out, label{"heading", h})
-		}
-	}
-	return out
-}
-
-// kinds returns the distinct kinds of findings, in order of position.
-func kinds(fs []guard.Finding) []guard.Kind {
-	var out []guard.Kind
-	for _, f := range fs {
-		if !slices.Contains(out, f.Kind) {
-			out = append(out, f.Kind)
 		}
 	}
 	return out
