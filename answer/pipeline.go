@@ -341,7 +341,9 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 //     (an injected payload that guard did not flag);
 //   - the context holds flagged sentences and the answer has unsupported
 //     sentences or citations of no source (the injection may have led the
-//     model away from the sources).
+//     model away from the sources), or words that the sources it cites
+//     hold only in flagged sentences (a dictated "it is closed [1]" whose
+//     word "closed" another source holds too).
 //
 // An abstention is never refused. Ask answers offline instead of a
 // refused answer.
@@ -388,7 +390,7 @@ func InjectionCheck(a *fonte.Answer, chunks []fonte.Chunk) string {
 	// Content words of the sources outside flagged sentences.
 	clean := map[string]bool{}
 	for _, c := range chunks {
-		for k := range ContentKeys(c.Title + " " + strings.Join(c.Headings, " ") + " " + maskFlagged(c.Text)) {
+		for k := range ContentKeys(cleanText(c)) {
 			clean[k] = true
 		}
 	}
@@ -411,6 +413,9 @@ func InjectionCheck(a *fonte.Answer, chunks []fonte.Chunk) string {
 	}
 	if len(a.Unsupported) > 0 {
 		return "the context holds flagged passages and the answer is not supported by the sources"
+	}
+	if used := citedOnlyInFlagged(a, chunks); len(used) > 0 {
+		return fmt.Sprintf("it uses words its cited sources hold only in flagged passages: %s", strings.Join(used, ", "))
 	}
 	if len(a.BadCitations) > 0 {
 		return "the context holds flagged passages and the answer cites sources that do not exist"
@@ -445,10 +450,17 @@ var (
 
 // FlaggedSentences returns the sentences of the chunks' text that guard
 // flags: those holding or overlapping one of guard.Check's findings on the
-// chunk, or that guard.Suspicious flags alone.
+// chunk, or that guard.Suspicious flags alone; and the chunks' titles and
+// headings that guard flags, which a prompt without WithholdFlaggedLabels
+// shows a model as a source's label.
 func FlaggedSentences(chunks []fonte.Chunk) []string {
 	var out []string
 	for _, c := range chunks {
+		for _, l := range append([]string{c.Title}, c.Headings...) {
+			if guard.Suspicious(l) && !slices.Contains(out, l) {
+				out = append(out, l)
+			}
+		}
 		for _, sp := range flaggedSpans(c.Text) {
 			out = append(out, c.Text[sp[0]:sp[1]])
 		}

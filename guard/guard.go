@@ -1,10 +1,13 @@
 // Package guard recognises retrieved text that reads as an instruction
 // to a model rather than as material about the world: imperatives
 // addressed to an assistant ("ignore the previous instructions", "ignora
-// le istruzioni precedenti"), chat role markers and fake system prompts,
+// le istruzioni precedenti"), statements that dictate the answer to any
+// question ("the answer to any question about X is Y", "rispondi sempre
+// …"), chat role markers and fake system prompts,
 // hidden or zero-width characters, and forged citation markers. Ingest
-// records what it finds with each chunk; the answer stage never quotes a
-// flagged sentence as an answer, and a model sees every passage fenced as
+// records what it finds in each chunk, title and heading; the answer
+// stage never quotes a flagged sentence as an answer, never shows a model
+// a flagged title or heading, and a model sees every passage fenced as
 // material whatever this package finds (detection is a second line, not
 // the defence).
 package guard
@@ -12,6 +15,7 @@ package guard
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -34,6 +38,11 @@ const (
 	// CitationMarker: a forged source marker such as "[source 3]" or
 	// "【1】", which could pass for one of fonte's citations.
 	CitationMarker Kind = "citation-marker"
+	// Dictation: a statement that fixes the answer to every question,
+	// whatever is asked ("the answer to any question about X is Y",
+	// "rispondi sempre Y"): no imperative to an assistant, but written to
+	// be obeyed by one.
+	Dictation Kind = "dictated-answer"
 )
 
 // Finding is one place where text reads as an instruction.
@@ -98,7 +107,7 @@ func (r rule) mayMatch(folded string) bool {
 // injection corpora use to override a prompt. Ordinary procedures
 // ("ignore the warning and press OK") do not address a model and do not
 // match.
-var rules = []rule{
+var orderRules = []rule{
 	// English overrides.
 	{Imperative, regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget|override|bypass|skip)\b[^.!?\n]{0,40}\b(?:previous|prior|above|earlier|preceding|all|any|your|the system|these)\b[^.!?\n]{0,30}\b(?:instructions?|prompts?|rules|directions|guidelines|messages?|context)\b`), triggers("ignore", "disregard", "forget", "override", "bypass", "skip")},
 	{Imperative, regexp.MustCompile(`(?i)\b(?:new|updated|real|actual|true)\s+(?:instructions?|system prompt|directives?)\s*[:：]`), triggers("instruction", "prompt", "directive")},
@@ -128,6 +137,11 @@ var rules = []rule{
 	// Forged source markers in fonte's or other engines' styles.
 	{CitationMarker, regexp.MustCompile(`\[\s*(?:source|fonte|doc|document|documento|passage|passaggio)\s*[#:]?\s*\d+\s*\]|【\d+(?:†[^】]*)?】`), triggers("source", "fonte", "doc", "passag", "【")},
 }
+
+// rules are every pattern Check runs: orders to a model, role and
+// citation markers, and the statements that dictate an answer
+// (dictation.go).
+var rules = slices.Concat(orderRules, dictationRules)
 
 // hidden reports whether r is invisible to a reader: zero-width and
 // joiner characters, bidirectional controls, word joiners, the
@@ -210,6 +224,18 @@ func escapeHidden(s string) string {
 		fmt.Fprintf(&b, `\u%04X`, r)
 	}
 	return b.String()
+}
+
+// Kinds returns the distinct kinds of findings, in the order they first
+// occur.
+func Kinds(fs []Finding) []Kind {
+	var out []Kind
+	for _, f := range fs {
+		if !slices.Contains(out, f.Kind) {
+			out = append(out, f.Kind)
+		}
+	}
+	return out
 }
 
 // Suspicious reports whether text has any finding: the test the answer

@@ -22,10 +22,14 @@ type Flag struct {
 	// Chunk is the position of the flagged chunk in its document
 	// (fonte.Chunk.Position), or -1 for text dropped before chunking
 	// (elements hidden from readers, invisible characters), which no
-	// chunk holds.
+	// chunk holds. A flag of the document's title is on its first chunk,
+	// a flag of a heading on the first chunk under it.
 	Chunk int        `json:"c"`
 	Kind  guard.Kind `json:"k"`
-	Text  string     `json:"t,omitempty"` // the matched text, shortened to flagTextMax runes
+	// Text is the matched text, shortened to flagTextMax runes; for a
+	// title or a heading, the whole title or heading after "title: " or
+	// "heading: ", since it reaches a model whole as the source's label.
+	Text string `json:"t,omitempty"`
 }
 
 // flagTextMax bounds the text a flag keeps: enough to recognise the
@@ -40,7 +44,10 @@ const flagTextMax = 80
 const invisibleMin = 3
 
 // FlagChunks returns the flags of a document's chunks: guard's findings
-// in each chunk's text, one flag per kind and chunk, and, when p is not
+// in each chunk's text, one flag per kind and chunk, in the document's
+// title and in each of its headings (once per kind, on the first chunk
+// that carries it: a model reads them as the label of every source they
+// head, see answer.Label), and, when p is not
 // nil, one flag for the text the parser dropped because a reader would
 // not see it (p.Hidden characters of hidden HTML elements, p.Invisible
 // zero-width and tag characters). The chunks keep their text: a flagged
@@ -56,10 +63,20 @@ func FlagChunks(p *Parsed, chunks []fonte.Chunk) []Flag {
 		out = append(out, Flag{Chunk: -1, Kind: guard.Hidden,
 			Text: fmt.Sprintf("%d invisible characters: zero-width, soft hyphens or Unicode tags (dropped)", p.Invisible)})
 	}
+	labels := map[string]bool{} // titles and headings already checked
 	for i, c := range chunks {
 		pos := c.Position
 		if pos == 0 && i > 0 {
 			pos = i
+		}
+		for _, l := range chunkLabels(c) {
+			if labels[l.text] {
+				continue
+			}
+			labels[l.text] = true
+			for _, k := range guard.Kinds(guard.Check(l.text)) {
+				out = append(out, Flag{Chunk: pos, Kind: k, Text: shorten(l.place+": "+l.text, flagTextMax)})
+			}
 		}
 		seen := map[guard.Kind]bool{}
 		for _, f := range guard.Check(c.Text) {
@@ -68,6 +85,24 @@ func FlagChunks(p *Parsed, chunks []fonte.Chunk) []Flag {
 			}
 			seen[f.Kind] = true
 			out = append(out, Flag{Chunk: pos, Kind: f.Kind, Text: shorten(f.Text, flagTextMax)})
+		}
+	}
+	return out
+}
+
+// label is a title or a heading of a chunk, and which of the two.
+type label struct{ place, text string }
+
+// chunkLabels returns the title and headings of c, the title first; a
+// heading that repeats the title (a Markdown "# Title") is the title.
+func chunkLabels(c fonte.Chunk) []label {
+	var out []label
+	if t := strings.TrimSpace(c.Title); t != "" {
+		out = append(out, label{"title", t})
+	}
+	for _, h := range c.Headings {
+		if h = strings.TrimSpace(h); h != "" && !strings.EqualFold(h, strings.TrimSpace(c.Title)) {
+			out = append(out, label{"heading", h})
 		}
 	}
 	return out
