@@ -79,9 +79,11 @@ type Settings struct {
 	// are refused.
 	FollowSymlinks bool
 	// Access gives documents access labels by folder: a document whose ID
-	// starts with a key gets that key's labels, besides those of its own
-	// front matter (`access: [hr]`). Only readers allowed one of a
-	// document's labels see it (fonte.Filter.Restricted).
+	// starts with a key (in any case; see NormalizeAccess) gets that key's
+	// labels, besides those of its own front matter (`access: [hr]`). Only
+	// readers allowed one of a document's labels see it
+	// (fonte.Filter.Restricted). `Index` fails on a rule that matches no
+	// file of the folder.
 	Access map[string][]string
 }
 
@@ -206,6 +208,9 @@ func Open(ctx context.Context, s Settings, o OpenOptions) (*Engine, error) {
 	s.defaults()
 	chunker, err := s.chunkerName()
 	if err != nil {
+		return nil, err
+	}
+	if s.Access, err = NormalizeAccess(s.Access); err != nil {
 		return nil, err
 	}
 	an := retrieve.DefaultAnalyzers()
