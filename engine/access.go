@@ -91,9 +91,11 @@ func (r *IndexReport) LabelRefusals() []Refused {
 // cover "Secret/x.md", whose labels would otherwise be lost.
 func (e *Engine) rulesFor(id string) []string {
 	var rules []string
-	for _, prefix := range slices.Sorted(maps.Keys(e.settings.Access)) {
-		if hasPrefixFold(id, prefix) {
-			rules = append(rules, prefix)
+	for _, set := range []map[string][]string{e.settings.Access, e.settings.InheritedAccess} {
+		for _, prefix := range slices.Sorted(maps.Keys(set)) {
+			if hasPrefixFold(id, prefix) && !slices.Contains(rules, prefix) {
+				rules = append(rules, prefix)
+			}
 		}
 	}
 	return rules
@@ -102,7 +104,7 @@ func (e *Engine) rulesFor(id string) []string {
 // withAccess adds the access tags the folder rules give document id.
 func (e *Engine) withAccess(id string, tags []string) []string {
 	for _, prefix := range e.rulesFor(id) {
-		for _, l := range e.settings.Access[prefix] {
+		for _, l := range slices.Concat(e.settings.Access[prefix], e.settings.InheritedAccess[prefix]) {
 			if t := fonte.AccessTag(l); !slices.Contains(tags, t) {
 				tags = append(tags, t)
 			}

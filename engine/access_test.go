@@ -160,3 +160,28 @@ func TestLabelMistakesAreRefused(t *testing.T) {
 		t.Fatalf("refused uploads changed the index: %v, was %v", after, before)
 	}
 }
+
+// TestInheritedRulesNeedNotMatch: rules a server gives every collection
+// label what they match, but a folder without a file under one still
+// indexes (they are written for several folders); they are checked for
+// labels as Access is.
+func TestInheritedRulesNeedNotMatch(t *testing.T) {
+	ctx := context.Background()
+	docs := t.TempDir()
+	write(t, docs, "Board/minutes.md", "# Minutes\n\nThe board met on Monday.\n")
+	write(t, docs, "open.md", "# Open\n\nEveryone may read this page.\n")
+	e, err := Open(ctx, Settings{IndexDir: filepath.Join(t.TempDir(), "index"), InheritedAccess: map[string][]string{"hr/": {"hr"}, "/board/": {"board"}}}, OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if _, err := e.Index(ctx, docs, nil); err != nil {
+		t.Fatalf("a shared rule matching no file of this folder failed the run: %v", err)
+	}
+	if got := tagsByID(t, e); !slices.Equal(got["Board/minutes.md"], []string{"access:board"}) || got["open.md"] != nil {
+		t.Fatalf("tags %v", got)
+	}
+	if _, err := Open(ctx, Settings{IndexDir: filepath.Join(t.TempDir(), "index"), InheritedAccess: map[string][]string{"hr/": {}}}, OpenOptions{}); err == nil {
+		t.Fatal("a shared rule without labels was accepted")
+	}
+}

@@ -85,6 +85,11 @@ type Settings struct {
 	// (fonte.Filter.Restricted). `Index` fails on a rule that matches no
 	// file of the folder.
 	Access map[string][]string
+	// InheritedAccess are folder rules shared by several collections (a
+	// server's config file gives them to every collection without its
+	// own): applied as Access is, but a folder need not have a file under
+	// each.
+	InheritedAccess map[string][]string
 }
 
 // DefaultEmbedder is the dense leg fonte runs when no model server is
@@ -211,6 +216,9 @@ func Open(ctx context.Context, s Settings, o OpenOptions) (*Engine, error) {
 		return nil, err
 	}
 	if s.Access, err = NormalizeAccess(s.Access); err != nil {
+		return nil, err
+	}
+	if s.InheritedAccess, err = NormalizeAccess(s.InheritedAccess); err != nil {
 		return nil, err
 	}
 	an := retrieve.DefaultAnalyzers()
