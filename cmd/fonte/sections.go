@@ -8,6 +8,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/fonte-rag/fonte/engine"
 	"github.com/fonte-rag/fonte/server"
 )
 
@@ -37,6 +38,9 @@ func (o *options) accessRules() (map[string][]string, error) {
 	var rules map[string][]string
 	if _, err := o.section("access", &rules); err != nil {
 		return nil, err
+	}
+	if _, err := engine.NormalizeAccess(rules); err != nil {
+		return nil, usageError{fmt.Errorf("config file %s: access: %w", o.filePath, err)}
 	}
 	return rules, nil
 }
