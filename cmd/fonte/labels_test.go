@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -44,5 +45,26 @@ func TestIndexFailsOnLabelMistakes(t *testing.T) {
 	code, _, stderr = runCLI(t, "index", "--config", cfg, "--index", idx, docs)
 	if code != exitUsage || !strings.Contains(stderr, cfg) || !strings.Contains(stderr, `access rule "secret/" has no labels`) {
 		t.Fatalf("rule without labels: exit %d, %s", code, stderr)
+	}
+}
+
+// TestServeRefusesCollectionRuleWithoutLabels: a collection's access rule
+// without labels in the config file is a usage error naming the file and
+// the collection, before anything is served.
+func TestServeRefusesCollectionRuleWithoutLabels(t *testing.T) {
+	t.Parallel()
+	cfg := filepath.Join(t.TempDir(), "fonte.yaml")
+	writeFile(t, cfg, []byte("collections:\n  team:\n    folder: /srv/team\n    access:\n      hr/: []\n"))
+	o := newOptions()
+	cmd := newServe(o)
+	addConfigFlag(cmd, o)
+	o.config = cfg
+	if err := applyEnvAndFile(cmd, o); err != nil {
+		t.Fatal(err)
+	}
+	_, err := o.serveSections()
+	var usage usageError
+	if !errors.As(err, &usage) || !strings.Contains(err.Error(), cfg) || !strings.Contains(err.Error(), `team: access: access rule "hr/" has no labels`) {
+		t.Fatalf("err %v; want a usage error naming %s, the collection and the rule", err, cfg)
 	}
 }

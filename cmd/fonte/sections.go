@@ -86,6 +86,11 @@ func (o *options) serveSections() (serveSections, error) {
 	if _, err := o.section("collections", &s.collections); err != nil {
 		return s, err
 	}
+	for name, c := range s.collections {
+		if _, err := engine.NormalizeAccess(c.Access); err != nil {
+			return s, usageError{fmt.Errorf("config file %s: collections: %s: access: %w", o.filePath, name, err)}
+		}
+	}
 	if _, err := o.section("hosts", &s.hosts); err != nil {
 		return s, err
 	}
