@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestIndexFailsOnLabelMistakes: `fonte index` exits non-zero when it
@@ -49,22 +53,23 @@ func TestIndexFailsOnLabelMistakes(t *testing.T) {
 }
 
 // TestServeRefusesCollectionRuleWithoutLabels: a collection's access rule
-// without labels in the config file is a usage error naming the file and
-// the collection, before anything is served.
+// without labels in the config file makes the built fonte serve exit 2
+// naming the file and the collection, before anything is served.
 func TestServeRefusesCollectionRuleWithoutLabels(t *testing.T) {
 	t.Parallel()
-	cfg := filepath.Join(t.TempDir(), "fonte.yaml")
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "fonte.yaml")
 	writeFile(t, cfg, []byte("collections:\n  team:\n    folder: /srv/team\n    access:\n      hr/: []\n"))
-	o := newOptions()
-	cmd := newServe(o)
-	addConfigFlag(cmd, o)
-	o.config = cfg
-	if err := applyEnvAndFile(cmd, o); err != nil {
-		t.Fatal(err)
-	}
-	_, err := o.serveSections()
-	var usage usageError
-	if !errors.As(err, &usage) || !strings.Contains(err.Error(), cfg) || !strings.Contains(err.Error(), `team: access: access rule "hr/" has no labels`) {
-		t.Fatalf("err %v; want a usage error naming %s, the collection and the rule", err, cfg)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var stderr bytes.Buffer
+	serve := exec.CommandContext(ctx, fonteBin, "serve", "--config", cfg, "--addr", "127.0.0.1:0",
+		"--index", filepath.Join(dir, "index"), "--data", filepath.Join(dir, "data"))
+	serve.Stderr = &stderr
+	err := serve.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != exitUsage || !strings.Contains(stderr.String(), cfg) ||
+		!strings.Contains(stderr.String(), `team: access: access rule "hr/" has no labels`) {
+		t.Fatalf("fonte serve: %v, %s; want exit %d naming %s, the collection and the rule", err, stderr.String(), exitUsage, cfg)
 	}
 }
