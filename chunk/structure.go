@@ -57,7 +57,9 @@ type Block struct {
 // Chunk.Headings and goes into the indexed text through Enriched.
 type Structure struct {
 	// MaxWords is the target chunk size; a chunk exceeds it only when a
-	// single table, code block or sentence does.
+	// single table or code block does. A sentence longer than it is cut
+	// at clause punctuation, and a clause longer than it between words
+	// (see boundedSpans).
 	MaxWords int
 	// OverlapWords is how much text, in whole sentences, a piece of a split
 	// section repeats from the end of the previous piece, so an answer that
@@ -236,7 +238,7 @@ func (s Structure) packText(blocks []Block) []piece {
 			atomic = append(atomic, true)
 			continue
 		}
-		for _, sp := range SentenceSpans(b.Text) {
+		for _, sp := range boundedSpans(b.Text, s.MaxWords) {
 			units = append(units, piece{b.Start + sp[0], b.Start + sp[1], wordCount(b.Text[sp[0]:sp[1]]), b.Page, ""})
 			atomic = append(atomic, false)
 		}

@@ -79,10 +79,17 @@ type Settings struct {
 	// are refused.
 	FollowSymlinks bool
 	// Access gives documents access labels by folder: a document whose ID
-	// starts with a key gets that key's labels, besides those of its own
-	// front matter (`access: [hr]`). Only readers allowed one of a
-	// document's labels see it (fonte.Filter.Restricted).
+	// starts with a key (in any case; see NormalizeAccess) gets that key's
+	// labels, besides those of its own front matter (`access: [hr]`). Only
+	// readers allowed one of a document's labels see it
+	// (fonte.Filter.Restricted). `Index` fails on a rule that matches no
+	// file of the folder.
 	Access map[string][]string
+	// InheritedAccess are folder rules shared by several collections (a
+	// server's config file gives them to every collection without its
+	// own): applied as Access is, but a folder need not have a file under
+	// each.
+	InheritedAccess map[string][]string
 }
 
 // DefaultEmbedder is the dense leg fonte runs when no model server is
@@ -206,6 +213,12 @@ func Open(ctx context.Context, s Settings, o OpenOptions) (*Engine, error) {
 	s.defaults()
 	chunker, err := s.chunkerName()
 	if err != nil {
+		return nil, err
+	}
+	if s.Access, err = NormalizeAccess(s.Access); err != nil {
+		return nil, err
+	}
+	if s.InheritedAccess, err = NormalizeAccess(s.InheritedAccess); err != nil {
 		return nil, err
 	}
 	an := retrieve.DefaultAnalyzers()

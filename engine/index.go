@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
-	"maps"
 	"math"
 	"path"
 	"slices"
@@ -23,6 +22,21 @@ import (
 type Refused struct {
 	Path   string `json:"path"`
 	Reason string `json:"reason"`
+	// Field names what in the file is at fault when its access labels
+	// cannot be read ("access", "front matter"): such a refusal fails
+	// `fonte index` and an upload, since the file would otherwise be public.
+	Field string `json:"field,omitempty"`
+}
+
+// refusalReason is what a refusal says in a report: its reason and
+// detail, and for access labels the underlying error too (the front
+// matter's parse error says where to look).
+func refusalReason(r *ingest.Refusal) string {
+	reason := fmt.Sprintf("%s: %s", r.Reason, r.Detail)
+	if r.Reason == ingest.ReasonAccess && r.Err != nil {
+		reason += ": " + r.Err.Error()
+	}
+	return reason
 }
 
 // IndexReport is what an Index run did.
@@ -101,10 +115,18 @@ func (e *Engine) Index(ctx context.Context, root string, progress func(Progress)
 	return e.update(ctx, rep, func(r *run) error {
 		// Uploaded documents are not the folder's: a run over it keeps
 		// them (a file of the same id replaces one below).
+		ids := make([]string, 0, len(entries))
 		for id, d := range r.base {
 			if d.Source == UploadSource {
 				r.seen[id] = true
+				ids = append(ids, id)
 			}
+		}
+		for _, en := range entries {
+			ids = append(ids, en.Path)
+		}
+		if err := e.checkRulesMatch(root, ids); err != nil {
+			return err
 		}
 		done := 0
 		report := func(p string) {
@@ -117,6 +139,11 @@ func (e *Engine) Index(ctx context.Context, root string, progress func(Progress)
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+			if en.Refusal == nil && en.Parsed != nil {
+				if refusal := e.frontMatterRefusal(en.Path, en.Parsed); refusal != nil {
+					en.Refusal = refusal
+				}
+			}
 			switch {
 			case en.Skipped != "":
 				rep.Skipped++
@@ -124,14 +151,14 @@ func (e *Engine) Index(ctx context.Context, root string, progress func(Progress)
 				report(en.Path)
 				continue
 			case en.Refusal != nil:
-				reason := fmt.Sprintf("%s: %s", en.Refusal.Reason, en.Refusal.Detail)
+				reason := refusalReason(en.Refusal)
 				// A link that now leads outside the folder is refused on
 				// purpose: its earlier copy must go, not stay.
 				if r.has(en.Path) && en.Refusal.Reason != ingest.ReasonSymlink {
 					r.seen[en.Path] = true // keep the last good version rather than lose it
 					reason += " (the previously indexed version is kept)"
 				}
-				rep.Refused = append(rep.Refused, Refused{Path: en.Path, Reason: reason})
+				rep.Refused = append(rep.Refused, Refused{Path: en.Path, Reason: reason, Field: en.Refusal.Field})
 				rep.Files = append(rep.Files, fileReport(en.Path, "refused", reason, nil, 0, nil))
 				report(en.Path)
 				continue
@@ -254,21 +281,6 @@ func (e *Engine) update(ctx context.Context, rep *IndexReport, fill func(r *run)
 	rep.Duration += time.Since(start)
 	sort.Strings(rep.Indexed)
 	return rep, nil
-}
-
-// withAccess adds the access tags the folder rules give document id.
-func (e *Engine) withAccess(id string, tags []string) []string {
-	for _, prefix := range slices.Sorted(maps.Keys(e.settings.Access)) {
-		if !strings.HasPrefix(id, prefix) {
-			continue
-		}
-		for _, l := range e.settings.Access[prefix] {
-			if t := fonte.AccessTag(l); !slices.Contains(tags, t) {
-				tags = append(tags, t)
-			}
-		}
-	}
-	return tags
 }
 
 type pendingDoc struct {

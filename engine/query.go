@@ -264,6 +264,9 @@ type Status struct {
 	Embedder   string      `json:"embedder"`
 	Dimension  int         `json:"dimension"`
 	Docs       []DocStatus `json:"docs"`
+	// Labels counts the documents carrying each access label (admins
+	// only: the server drops it for a restricted reader).
+	Labels map[string]int `json:"labels,omitempty"`
 }
 
 // Status reports what the index holds.
@@ -286,6 +289,9 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 	for _, d := range docs {
 		st.Docs = append(st.Docs, DocStatus{ID: d.ID, Title: d.Title, Language: d.Language,
 			Analysis: e.an.Analysis(d.Language), Chunks: d.Chunks, Updated: d.Updated})
+	}
+	if counts := labelCounts(docs); len(counts) > 0 {
+		st.Labels = counts
 	}
 	return st, nil
 }

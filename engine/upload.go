@@ -46,7 +46,12 @@ func CleanUploadID(id string) (string, error) {
 // accepted files become searchable together or, on failure, none. Files
 // that fail to parse or to pass the quality check are refused with their
 // reason (Refused) and do not stop the others; an upload of a document
-// id already indexed replaces it (unchanged bytes are left alone).
+// id already indexed replaces it (unchanged bytes are left alone). A file
+// whose access labels cannot be read refuses the whole upload with a
+// *LabelError, before anything is committed: indexed without them it
+// would be public, and the uploader fixes it and sends the files again.
+// Folder rules (Settings.Access) label uploads by their id as they label
+// a folder's files.
 func (e *Engine) Add(ctx context.Context, files []Upload, progress func(Progress)) (*IndexReport, error) {
 	start := time.Now()
 	rep := &IndexReport{}
@@ -56,6 +61,7 @@ func (e *Engine) Add(ctx context.Context, files []Upload, progress func(Progress
 		p  *ingest.Parsed
 	}
 	var ok []parsed
+	labelErr := &LabelError{}
 	now := time.Now()
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
@@ -71,13 +77,18 @@ func (e *Engine) Add(ctx context.Context, files []Upload, progress func(Progress
 			continue
 		}
 		p, err := ingest.Parse(id, f.Data)
-		if err != nil {
-			var r *ingest.Refusal
-			if errors.As(err, &r) {
-				rep.Refused = append(rep.Refused, Refused{Path: id, Reason: fmt.Sprintf("%s: %s", r.Reason, r.Detail)})
-				continue
-			}
+		var r *ingest.Refusal
+		if err == nil {
+			r = e.frontMatterRefusal(id, p)
+		} else if !errors.As(err, &r) {
 			return nil, err
+		}
+		if r != nil {
+			rep.Refused = append(rep.Refused, Refused{Path: id, Reason: refusalReason(r), Field: r.Field})
+			if r.Reason == ingest.ReasonAccess {
+				labelErr.Refused = append(labelErr.Refused, rep.Refused[len(rep.Refused)-1])
+			}
+			continue
 		}
 		p.Doc.ID, p.Doc.Source = id, UploadSource
 		p.Doc.Updated = f.Updated
@@ -86,6 +97,9 @@ func (e *Engine) Add(ctx context.Context, files []Upload, progress func(Progress
 		}
 		p.Doc.Tags = e.withAccess(id, p.Doc.Tags)
 		ok = append(ok, parsed{id, p})
+	}
+	if len(labelErr.Refused) > 0 {
+		return nil, labelErr
 	}
 	if len(ok) == 0 {
 		return rep, nil

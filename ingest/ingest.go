@@ -78,6 +78,11 @@ type Parsed struct {
 	// Warnings lists problems that did not stop extraction, such as front
 	// matter that is not valid YAML.
 	Warnings []string
+	// FrontMatterErr says why the front matter could not be read (nil when
+	// it could, or there is none). Its access labels are then unknown, so
+	// the engine refuses the file when a folder rule covers it; a file
+	// whose unreadable front matter mentions access is refused here.
+	FrontMatterErr error
 }
 
 // Parse parses raw bytes as the format its name's extension selects and

@@ -77,7 +77,16 @@ func ParseMarkdown(name string, raw []byte) (*Parsed, error) {
 
 	meta, err := frontMatter(ctx)
 	if err != nil {
+		if mentionsAccess(rawFrontMatter(src)) {
+			return nil, &Refusal{Path: name, Reason: ReasonAccess, Field: "front matter", Err: err,
+				Detail: "the front matter sets access but cannot be read, so the document's labels are unknown"}
+		}
+		out.FrontMatterErr = err
 		out.Warnings = append(out.Warnings, fmt.Sprintf("front matter ignored: %v", err))
+	}
+	access, err := accessTags(meta)
+	if err != nil {
+		return nil, &Refusal{Path: name, Reason: ReasonAccess, Field: "access", Detail: err.Error()}
 	}
 	if len(out.Blocks) == 0 && meta != nil {
 		// Site generators use such pages as redirects; say so.
@@ -94,7 +103,7 @@ func ParseMarkdown(name string, raw []byte) (*Parsed, error) {
 	if out.Doc.Title == "" {
 		out.Doc.Title = titleFromName(name)
 	}
-	out.Doc.Tags = append(metaTags(meta), accessTags(meta)...)
+	out.Doc.Tags = append(metaTags(meta), access...)
 	for _, key := range []string{"lang", "language", "locale"} {
 		if l := normalizeLang(metaString(meta, key)); l != "" {
 			out.Doc.Language = l
@@ -451,7 +460,12 @@ func frontMatter(ctx parser.Context) (map[string]any, error) {
 	}
 	out := make(map[string]any, len(m))
 	for k, v := range m {
-		out[strings.ToLower(k)] = v
+		lk := strings.ToLower(k)
+		if _, dup := out[lk]; dup && lk == "access" {
+			// Which would win depends on map order: refuse rather than guess.
+			return nil, fmt.Errorf("access is given twice, in keys that differ only in case")
+		}
+		out[lk] = v
 	}
 	return out, nil
 }
@@ -470,28 +484,93 @@ func metaString(meta map[string]any, key string) string {
 	}
 }
 
-// accessTags turns the front matter's "access" labels (a list, or a
-// string separated by commas) into access tags: only readers allowed one
-// of them see the document.
-func accessTags(meta map[string]any) []string {
+// accessTags turns the front matter's "access" labels into access tags:
+// only readers allowed one of them see the document. The value is a list
+// of label strings ([hr, finance]) or one string of labels separated by
+// commas ("hr, finance"). Anything else is an error naming what is wrong,
+// never a document without labels: a number or true (YAML reads
+// `access: [2024]` as a number), an empty list or string, an empty label.
+func accessTags(meta map[string]any) ([]string, error) {
+	v, ok := meta["access"]
+	if !ok {
+		return nil, nil
+	}
 	var labels []string
-	switch v := meta["access"].(type) {
+	switch v := v.(type) {
 	case string:
 		labels = strings.Split(v, ",")
 	case []any:
-		for _, l := range v {
-			if s, ok := l.(string); ok {
-				labels = append(labels, s)
+		for i, l := range v {
+			s, ok := l.(string)
+			if !ok {
+				return nil, fmt.Errorf("front matter access: item %d is %s; want label strings (quote a label that YAML reads otherwise: %q)", i+1, describeValue(l), fmt.Sprint(l))
 			}
+			labels = append(labels, s)
 		}
+	default:
+		return nil, fmt.Errorf("front matter access is %s; want a list of labels such as [hr]", describeValue(v))
+	}
+	if len(labels) == 0 {
+		return nil, fmt.Errorf("front matter access is an empty list; give at least one label, or remove the key to make the document public")
 	}
 	var tags []string
-	for _, l := range labels {
-		if l = strings.TrimSpace(l); l != "" && !slices.Contains(tags, fonte.AccessTag(l)) {
-			tags = append(tags, fonte.AccessTag(l))
+	for i, l := range labels {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			return nil, fmt.Errorf("front matter access: label %d of %q is empty", i+1, labels)
+		}
+		if t := fonte.AccessTag(l); !slices.Contains(tags, t) {
+			tags = append(tags, t)
 		}
 	}
-	return tags
+	return tags, nil
+}
+
+// describeValue names a front matter value and its kind for an error.
+func describeValue(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "empty"
+	case bool:
+		return fmt.Sprintf("the boolean %v", v)
+	case int, int64, uint64, float64:
+		return fmt.Sprintf("the number %v", v)
+	case map[string]any:
+		return "a map"
+	case []any:
+		return "a list"
+	default:
+		return fmt.Sprintf("%v (%T)", v, v)
+	}
+}
+
+// accessKey finds an access key at the start of a front matter line,
+// YAML (access:) or TOML (access =), quoted or not, in any case.
+var accessKey = regexp.MustCompile(`(?mi)^[ \t]*["']?access["']?[ \t]*[:=]`)
+
+// mentionsAccess reports whether front matter text that could not be
+// decoded sets access, so the file must be refused rather than indexed
+// without its labels.
+func mentionsAccess(raw []byte) bool { return accessKey.Match(raw) }
+
+// rawFrontMatter returns the text between a document's front matter
+// delimiters ("---" or "+++" lines, as package frontmatter reads them), or
+// to the end of src when the block is never closed; nil when src does not
+// open with one.
+func rawFrontMatter(src []byte) []byte {
+	first, rest, _ := bytes.Cut(src, []byte("\n"))
+	delim := bytes.TrimSuffix(first, []byte("\r"))
+	if len(delim) < 3 || (delim[0] != '-' && delim[0] != '+') || len(bytes.Trim(delim, string(delim[:1]))) != 0 {
+		return nil
+	}
+	for off := 0; off < len(rest); {
+		line, _, _ := bytes.Cut(rest[off:], []byte("\n"))
+		if bytes.Equal(bytes.TrimSuffix(line, []byte("\r")), delim) {
+			return rest[:off]
+		}
+		off += len(line) + 1
+	}
+	return rest
 }
 
 // metaTags gathers tags from "tags", "keywords" and "categories": lists of

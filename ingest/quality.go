@@ -20,6 +20,7 @@ const (
 	ReasonBinary      Reason = "binary"      // raw bytes are not text
 	ReasonGarbled     Reason = "garbled"     // text extracted but unusable
 	ReasonImageOnly   Reason = "image only"  // pages are images without a text layer: they need OCR
+	ReasonAccess      Reason = "access"      // the access labels cannot be read (Refusal.Field names where)
 )
 
 // Refusal is the error returned for a file that must not be indexed. Detail
@@ -28,7 +29,8 @@ type Refusal struct {
 	Path   string
 	Reason Reason
 	Detail string
-	Err    error // underlying error, if any
+	Field  string // the field at fault ("access", "front matter"), if one is
+	Err    error  // underlying error, if any
 }
 
 // Error implements error; it always names the file.

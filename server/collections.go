@@ -227,6 +227,10 @@ func (g *registry) openLocked(ctx context.Context, name string, cfg CollectionCo
 	}
 	if cfg.Access != nil {
 		s.Access = cfg.Access
+	} else {
+		// The server's rules, written for several folders: applied, but
+		// one need not match a file of this collection's.
+		s.Access, s.InheritedAccess = nil, s.Access
 	}
 	if cfg.Embedder != "" {
 		if g.embedders == nil {

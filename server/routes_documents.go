@@ -33,6 +33,7 @@ func readableStatus(ctx context.Context, c *Collection, access fonte.Filter) (*e
 	if !access.Restricted {
 		return st, nil
 	}
+	st.Labels = nil // admins only
 	infos, err := c.Engine.Store().Documents(ctx)
 	if err != nil {
 		return nil, err

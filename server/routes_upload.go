@@ -75,6 +75,11 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	done := s.beginWrite(c)
 	rep, err := c.Engine.Add(r.Context(), files, nil)
 	done()
+	var labelErr *engine.LabelError
+	if errors.As(err, &labelErr) {
+		writeProblem(w, newProblem(http.StatusUnprocessableEntity, "access-labels", labelErr.Error()+"; nothing was indexed", "file"))
+		return
+	}
 	if err != nil {
 		s.internal(w, r, err)
 		return
@@ -169,6 +174,16 @@ func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
 	done := s.beginWrite(c)
 	rep, err := c.Engine.Index(r.Context(), c.Config.Folder, progress)
 	done()
+	var ruleErr *engine.AccessRuleError
+	if errors.As(err, &ruleErr) {
+		err := newProblem(http.StatusUnprocessableEntity, "access-rule", ruleErr.Error()+"; nothing was indexed", "access")
+		if stream {
+			_ = ev.send("error", err)
+			return
+		}
+		writeProblem(w, err)
+		return
+	}
 	if err != nil {
 		if stream {
 			s.log.Error("request failed", "route", r.Pattern, "err", err)

@@ -46,12 +46,14 @@ type config struct {
 	embedders  func(spec, url string) (fonte.Embedder, error)
 	evalDir    string // Options.EvalDir
 	noErrors   bool   // fail if the server logs an error
+	// access are the default collection's folder access rules.
+	access map[string][]string
 }
 
 func start(t *testing.T, c config) *testServer {
 	t.Helper()
 	ctx := context.Background()
-	settings := engine.Settings{Store: t.TempDir(), Generator: c.gen, Embedder: c.embedder}
+	settings := engine.Settings{Store: t.TempDir(), Generator: c.gen, Embedder: c.embedder, Access: c.access}
 	e, err := engine.Open(ctx, settings, engine.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -64,7 +66,10 @@ func newIndex(o *options) *cobra.Command {
 up to date: new and changed files are parsed, chunked and embedded, unchanged
 files (same content hash) are skipped, files gone from DIR lose their chunks.
 A file that cannot be read or extracts badly is refused with a reason and
-never stops the run. The run commits atomically: if it fails or is killed,
+never stops the run; one whose access labels cannot be read (front matter
+access: [42], say) is refused too, and makes the command exit 1 once the
+rest is indexed (with --watch it keeps watching). An access rule that
+matches no file of DIR fails the run. The run commits atomically: if it fails or is killed,
 the previous index stays as it was.`,
 		Args: argsUsage(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -109,7 +114,7 @@ the previous index stays as it was.`,
 				}
 			}
 			if o.asJSON {
-				return writeJSON(out, struct {
+				if err := writeJSON(out, struct {
 					Indexed int `json:"indexed"`
 					Removed int `json:"removed"`
 					*engine.IndexReport
@@ -117,7 +122,10 @@ the previous index stays as it was.`,
 					RemovedPaths []string `json:"removed_paths"`
 					Seconds      float64  `json:"seconds"`
 					ReportFile   string   `json:"report_file,omitempty"`
-				}{len(report.Indexed), len(report.Removed), report, nonNil(report.Indexed), nonNil(report.Removed), report.Duration.Seconds(), reportPath})
+				}{len(report.Indexed), len(report.Removed), report, nonNil(report.Indexed), nonNil(report.Removed), report.Duration.Seconds(), reportPath}); err != nil {
+					return err
+				}
+				return labelRefusals(report)
 			}
 			fmt.Fprintf(out, "indexed %d, unchanged %d, removed %d, refused %d, skipped %d (unsupported type)\n",
 				len(report.Indexed), report.Unchanged, len(report.Removed), len(report.Refused), report.Skipped)
@@ -143,7 +151,7 @@ the previous index stays as it was.`,
 			if watchDir {
 				return watchIndex(cmd.Context(), e, args[0], out, o.asJSON)
 			}
-			return nil
+			return labelRefusals(report)
 		},
 	}
 	cmd.Flags().BoolVar(&watchDir, "watch", false, "after indexing, keep watching DIR and re-index when its files change (until interrupted)")
@@ -156,6 +164,23 @@ the previous index stays as it was.`,
 	addDenseIndexFlag(cmd, o)
 	addIndexingFlags(cmd, o)
 	return cmd
+}
+
+// labelRefusals fails an index run that refused files because their
+// access labels cannot be read: the rest is committed, but the exit
+// status must tell a script that documents meant to be restricted are
+// missing.
+func labelRefusals(report *engine.IndexReport) error {
+	bad := report.LabelRefusals()
+	if len(bad) == 0 {
+		return nil
+	}
+	names := make([]string, len(bad))
+	for i, r := range bad {
+		names[i] = fmt.Sprintf("%s (%s)", r.Path, r.Field)
+	}
+	return exitError{exitFailure, fmt.Errorf("refused %d files whose access labels cannot be read: %s; fix them and index again (the other files are indexed)",
+		len(bad), strings.Join(names, ", "))}
 }
 
 // writeFileReport writes the per-file report of an index run, one JSON
@@ -574,6 +599,25 @@ func newDelete(o *options) *cobra.Command {
 
 // newStatus is `fonte status`. Opening the index checks the embedder, and
 // the dense leg it reports depends on --dense-index.
+// printLabels lists each access label with the number of documents that
+// carry it, so an admin sees at a glance whether a rule or a front matter
+// label took (`fonte status` opens the store with full access).
+func printLabels(out io.Writer, counts map[string]int) {
+	if len(counts) == 0 {
+		fmt.Fprintln(out, "labels    none: every document is readable by every token")
+		return
+	}
+	var parts []string
+	for _, l := range slices.Sorted(maps.Keys(counts)) {
+		unit := "documents"
+		if counts[l] == 1 {
+			unit = "document"
+		}
+		parts = append(parts, fmt.Sprintf("%s (%d %s)", l, counts[l], unit))
+	}
+	fmt.Fprintf(out, "labels    %s\n", strings.Join(parts, ", "))
+}
+
 func newStatus(o *options) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "status",
@@ -597,6 +641,7 @@ func newStatus(o *options) *cobra.Command {
 			fmt.Fprintf(out, "store     %s; lexical leg: %s; dense leg: %s\n", st.Backend, st.Lexical, st.Dense)
 			fmt.Fprintf(out, "contents  %d documents, %d chunks\n", st.Documents, st.Chunks)
 			fmt.Fprintf(out, "analysis  %s\nchunker   %s\nembedder  %s (%d dimensions)\n", st.Analyzer, st.Chunker, st.Embedder, st.Dimension)
+			printLabels(out, st.Labels)
 			for _, d := range st.Docs {
 				lang := d.Language
 				if lang == "" {

@@ -8,6 +8,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/fonte-rag/fonte/engine"
 	"github.com/fonte-rag/fonte/server"
 )
 
@@ -37,6 +38,9 @@ func (o *options) accessRules() (map[string][]string, error) {
 	var rules map[string][]string
 	if _, err := o.section("access", &rules); err != nil {
 		return nil, err
+	}
+	if _, err := engine.NormalizeAccess(rules); err != nil {
+		return nil, usageError{fmt.Errorf("config file %s: access: %w", o.filePath, err)}
 	}
 	return rules, nil
 }
@@ -81,6 +85,11 @@ func (o *options) serveSections() (serveSections, error) {
 	}
 	if _, err := o.section("collections", &s.collections); err != nil {
 		return s, err
+	}
+	for name, c := range s.collections {
+		if _, err := engine.NormalizeAccess(c.Access); err != nil {
+			return s, usageError{fmt.Errorf("config file %s: collections: %s: access: %w", o.filePath, name, err)}
+		}
 	}
 	if _, err := o.section("hosts", &s.hosts); err != nil {
 		return s, err
