@@ -67,6 +67,9 @@ type Options struct {
 	// EvalDir is the folder whose *.jsonl question files POST /v1/eval
 	// may name (only files directly in it); empty: none.
 	EvalDir string
+	// Audit, when its Path is set, is the audit log: one JSON line per
+	// request that reads documents (who saw what).
+	Audit AuditOptions
 	// Logger receives request errors; nil means slog.Default(). Tokens are
 	// never logged.
 	Logger *slog.Logger
@@ -86,6 +89,7 @@ type Server struct {
 	mcp        http.Handler // the MCP tools over streamable HTTP, at /mcp
 	page       http.Handler // the web page, at /
 	handler    http.Handler
+	auditLog   *auditLog // nil: no audit log
 	// write is the writes in flight (uploads, index runs, deletes), which
 	// Drain waits for.
 	writes sync.WaitGroup
@@ -127,18 +131,30 @@ func New(e *engine.Engine, o Options) (*Server, error) {
 	if s.reg, err = newRegistry(e, o.Default, o); err != nil {
 		return nil, err
 	}
+	if o.Audit.Path != "" {
+		if s.auditLog, err = openAuditLog(o.Audit); err != nil {
+			return nil, errors.Join(err, s.reg.close())
+		}
+	}
 	// The server checks Host itself (a proxy's configured name included),
 	// so the SDK's loopback-only Host guard stays off.
 	s.mcp = mcp.NewHTTPHandler(s.mcpLibrary, mcp.HTTPOptions{AllowedOrigins: o.MCPOrigins, HostChecked: true})
 	s.page = web.Handler()
 	s.routes()
-	s.handler = s.metrics.instrument(newHostGuard(o.Addr, o.Hosts).wrap(newCORS(o.CORSOrigins).wrap(s.mux)))
+	s.handler = s.audit(s.metrics.instrument(newHostGuard(o.Addr, o.Hosts).wrap(newCORS(o.CORSOrigins).wrap(s.mux))))
 	return s, nil
 }
 
 // Close closes the collections the server opened (not the default one,
-// which its caller owns).
-func (s *Server) Close() error { return s.reg.close() }
+// which its caller owns) and the audit log, synced to disk. Call it after
+// Serve has returned, so no request is still being recorded.
+func (s *Server) Close() error {
+	err := s.reg.close()
+	if s.auditLog != nil {
+		err = errors.Join(err, s.auditLog.close())
+	}
+	return err
+}
 
 // GeneratedToken is the admin token New made when none was configured, or
 // "". Show it once; it lives only in this process.

@@ -46,6 +46,8 @@ type config struct {
 	embedders  func(spec, url string) (fonte.Embedder, error)
 	evalDir    string // Options.EvalDir
 	noErrors   bool   // fail if the server logs an error
+	audit      server.AuditOptions
+	logs       *lockedBuffer // where the server logs, when the test reads them
 }
 
 func start(t *testing.T, c config) *testServer {
@@ -64,7 +66,10 @@ func start(t *testing.T, c config) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &lockedBuffer{}
+	logs := c.logs
+	if logs == nil {
+		logs = &lockedBuffer{}
+	}
 	t.Cleanup(func() {
 		// Tokens never reach the log, whatever happened.
 		if out := logs.String(); strings.Contains(out, readToken) || strings.Contains(out, adminToken) {
@@ -84,7 +89,7 @@ func start(t *testing.T, c config) *testServer {
 	settings.Store = ""
 	srv, err := server.New(e, server.Options{Addr: ln.Addr().String(), AdminToken: adminToken, PublicRead: c.publicRead,
 		Logger: slog.New(slog.NewTextHandler(logs, nil)), DataDir: c.dataDir, Template: settings, RateLimit: rate,
-		Default: server.CollectionConfig{Folder: c.folder}, Embedders: c.embedders, EvalDir: c.evalDir,
+		Default: server.CollectionConfig{Folder: c.folder}, Embedders: c.embedders, EvalDir: c.evalDir, Audit: c.audit,
 		Tokens: append([]server.TokenDigest{{SHA256: server.Digest(readToken), Scope: server.ScopeRead}}, c.tokens...)})
 	if err != nil {
 		t.Fatal(err)
