@@ -307,8 +307,8 @@ func (s *Server) audit(h http.Handler) http.Handler {
 		}
 		rec.Time, rec.Route, rec.Status = time.Now().UTC(), r.Pattern, sw.status
 		rec.Token, rec.Remote = s.tokenID(r), clientIP(r)
-		if rec.Collection == "" && strings.Contains(r.Pattern, "/v1/") && r.Pattern != "POST /v1/chat/completions" {
-			rec.Collection = collectionName(r)
+		if rec.Collection == "" {
+			rec.Collection = s.routeCollection(r)
 		}
 		if rec.Docs == nil {
 			rec.Docs = []string{}

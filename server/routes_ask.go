@@ -188,7 +188,7 @@ func (s *Server) askStream(w http.ResponseWriter, r *http.Request, c *Collection
 	}
 	a, err := c.Engine.Ask(r.Context(), req.Question, o)
 	if err != nil {
-		s.log.Error("request failed", "route", r.Pattern, "err", err)
+		s.logFailure(r, err)
 		_ = ev.send("error", s.internalProblem(r, err))
 		return
 	}

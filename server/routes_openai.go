@@ -347,7 +347,7 @@ func (s *Server) chatCompletionStream(w http.ResponseWriter, r *http.Request, c 
 	}
 	a, err := c.Engine.Ask(r.Context(), question, o)
 	if err != nil {
-		s.log.Error("request failed", "route", r.Pattern, "err", err)
+		s.logFailure(r, err)
 		_ = ev.data(struct {
 			Error Problem `json:"error"`
 		}{s.internalProblem(r, err)})

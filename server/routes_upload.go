@@ -171,7 +171,7 @@ func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
 	done()
 	if err != nil {
 		if stream {
-			s.log.Error("request failed", "route", r.Pattern, "err", err)
+			s.logFailure(r, err)
 			_ = ev.send("error", s.internalProblem(r, err))
 			return
 		}
