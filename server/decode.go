@@ -55,13 +55,10 @@ func decodeLimit(w http.ResponseWriter, r *http.Request, v any, limit int64) *Pr
 	}
 	var tooBig *http.MaxBytesError
 	var typeErr *json.UnmarshalTypeError
-	var netErr net.Error
 	var p Problem
 	switch {
-	case errors.As(err, &netErr) && netErr.Timeout():
-		// The server's read timeout passed before the whole body came.
-		p = newProblem(http.StatusRequestTimeout, "request-timeout",
-			fmt.Sprintf("the body did not arrive within %s; send it whole, at once", ReadTimeout), "body")
+	case bodyTimedOut(err):
+		p = timeoutProblem()
 	case errors.As(err, &tooBig):
 		p = newProblem(http.StatusRequestEntityTooLarge, "body-too-large", fmt.Sprintf("the body is over %d bytes", tooBig.Limit), "body")
 	case errors.As(err, &typeErr) && typeErr.Field == "":
@@ -78,6 +75,18 @@ func decodeLimit(w http.ResponseWriter, r *http.Request, v any, limit int64) *Pr
 		p = newProblem(http.StatusBadRequest, "malformed-json", "the body is not valid JSON: "+strings.TrimPrefix(err.Error(), "json: "), "body")
 	}
 	return &p
+}
+
+// bodyTimedOut reports a body that stopped arriving: the server's read
+// timeout passed before the whole of it came.
+func bodyTimedOut(err error) bool {
+	var netErr net.Error
+	return errors.As(err, &netErr) && netErr.Timeout()
+}
+
+func timeoutProblem() Problem {
+	return newProblem(http.StatusRequestTimeout, "request-timeout",
+		fmt.Sprintf("the body did not arrive within %s; send it whole, at once", ReadTimeout), "body")
 }
 
 // jsonType names a Go kind as JSON calls it.

@@ -58,7 +58,7 @@ func TestDecoderIsStrict(t *testing.T) {
 
 // TestSlowBodyIs408: a body that stops arriving before the server's read
 // timeout is a 408 problem that says so, not a 400 with the socket's
-// error.
+// error, for JSON bodies and uploads alike.
 func TestSlowBodyIs408(t *testing.T) {
 	ts := start(t, config{})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -69,21 +69,27 @@ func TestSlowBodyIs408(t *testing.T) {
 	hs := &http.Server{Handler: ts.srv, ReadTimeout: 300 * time.Millisecond}
 	go func() { _ = hs.Serve(ln) }()
 	t.Cleanup(func() { hs.Close() })
-	conn, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	fmt.Fprintf(conn, "POST /v1/search HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"query\": ", ts.addr, readToken)
-	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	p := problemOf(t, body)
-	if resp.StatusCode != http.StatusRequestTimeout || !strings.HasSuffix(p.Type, "#request-timeout") || p.Field != "body" || strings.Contains(p.Detail, "i/o timeout") {
-		t.Fatalf("a slow body: %d %s", resp.StatusCode, body)
+	for _, c := range []struct{ path, token, contentType, start string }{
+		{"/v1/search", readToken, "application/json", `{"query": `},
+		{"/v1/documents", adminToken, "multipart/form-data; boundary=XYZ", "--XYZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.md\"\r\n\r\n# A"},
+	} {
+		conn, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\nContent-Type: %s\r\nContent-Length: 1000\r\n\r\n%s",
+			c.path, ts.addr, c.token, c.contentType, c.start)
+		_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		p := problemOf(t, body)
+		if resp.StatusCode != http.StatusRequestTimeout || !strings.HasSuffix(p.Type, "#request-timeout") || p.Field != "body" || strings.Contains(p.Detail, "i/o timeout") {
+			t.Errorf("a slow body to %s: %d %s", c.path, resp.StatusCode, body)
+		}
 	}
 }

@@ -112,6 +112,9 @@ func uploadProblem(err error) Problem {
 	if errors.As(err, &tooBig) {
 		return newProblem(http.StatusRequestEntityTooLarge, "body-too-large", fmt.Sprintf("the upload is over %d bytes", tooBig.Limit), "body")
 	}
+	if bodyTimedOut(err) {
+		return timeoutProblem()
+	}
 	return newProblem(http.StatusBadRequest, "malformed-multipart", "the multipart body is malformed: "+err.Error(), "body")
 }
 
