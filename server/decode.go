@@ -1,11 +1,14 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"reflect"
 	"strings"
 )
 
@@ -15,9 +18,11 @@ const MaxBodyBytes = 1 << 20
 // MaxK bounds the number of passages a request may ask for.
 const MaxK = 1000
 
-// decode reads one JSON object into v, strictly: unknown fields, trailing
-// data and bodies over MaxBodyBytes are refused with a problem naming the
-// field (or "body").
+// decode reads one JSON object into v, strictly: unknown fields, field
+// names in another case, a key twice in one object, trailing data and
+// bodies over MaxBodyBytes are refused with a problem naming the field (or
+// "body"); an integer field takes any integral JSON number (1e3 too). A
+// body that stops arriving is a 408.
 func decode(w http.ResponseWriter, r *http.Request, v any) *Problem {
 	return decodeLimit(w, r, v, MaxBodyBytes)
 }
@@ -26,9 +31,20 @@ func decode(w http.ResponseWriter, r *http.Request, v any) *Problem {
 // whose bodies carry data sets.
 func decodeLimit(w http.ResponseWriter, r *http.Request, v any, limit int64) *Problem {
 	r.Body = http.MaxBytesReader(w, r.Body, limit)
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	err := dec.Decode(v)
+	body, err := io.ReadAll(r.Body)
+	var strict *strictError
+	if err == nil {
+		body, err = strictBody(body, reflect.TypeOf(v))
+	}
+	if errors.As(err, &strict) {
+		return &strict.p
+	}
+	var dec *json.Decoder
+	if err == nil {
+		dec = json.NewDecoder(bytes.NewReader(body))
+		dec.DisallowUnknownFields()
+		err = dec.Decode(v)
+	}
 	if err == nil {
 		if _, extra := dec.Token(); extra != io.EOF {
 			err = errors.New("data after the JSON object")
@@ -41,6 +57,8 @@ func decodeLimit(w http.ResponseWriter, r *http.Request, v any, limit int64) *Pr
 	var typeErr *json.UnmarshalTypeError
 	var p Problem
 	switch {
+	case bodyTimedOut(err):
+		p = timeoutProblem()
 	case errors.As(err, &tooBig):
 		p = newProblem(http.StatusRequestEntityTooLarge, "body-too-large", fmt.Sprintf("the body is over %d bytes", tooBig.Limit), "body")
 	case errors.As(err, &typeErr) && typeErr.Field == "":
@@ -59,10 +77,24 @@ func decodeLimit(w http.ResponseWriter, r *http.Request, v any, limit int64) *Pr
 	return &p
 }
 
+// bodyTimedOut reports a body that stopped arriving: the server's read
+// timeout passed before the whole of it came.
+func bodyTimedOut(err error) bool {
+	var netErr net.Error
+	return errors.As(err, &netErr) && netErr.Timeout()
+}
+
+func timeoutProblem() Problem {
+	return newProblem(http.StatusRequestTimeout, "request-timeout",
+		fmt.Sprintf("the body did not arrive within %s; send it whole, at once", ReadTimeout), "body")
+}
+
 // jsonType names a Go kind as JSON calls it.
 func jsonType(kind string) string {
 	switch {
-	case strings.HasPrefix(kind, "int"), strings.HasPrefix(kind, "uint"), strings.HasPrefix(kind, "float"):
+	case strings.HasPrefix(kind, "int"), strings.HasPrefix(kind, "uint"):
+		return "a whole number"
+	case strings.HasPrefix(kind, "float"):
 		return "a number"
 	case kind == "string":
 		return "a string"

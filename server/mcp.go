@@ -39,5 +39,7 @@ func (s *Server) mcpLibrary(r *http.Request) *sdk.Server {
 	if c, err := s.reg.get(r.Context(), DefaultCollection); err == nil {
 		floor = max(c.Engine.Settings().Floor, 0)
 	}
-	return mcp.NewFor(resolve, floor)
+	srv := mcp.NewFor(resolve, floor)
+	srv.AddReceivingMiddleware(auditMCP(auditOf(r)))
+	return srv
 }

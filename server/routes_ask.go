@@ -97,6 +97,7 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request, chat bool) {
 	}
 	s.counted(c, a)
 	writeJSON(w, http.StatusOK, result(a, req.History, chat, visibleTrace(r, o.Trace)))
+	auditAnswer(r, c.Name, req.Question, a)
 }
 
 // result is the JSON body of an answer: the CLI's object for ask, with the
@@ -187,7 +188,7 @@ func (s *Server) askStream(w http.ResponseWriter, r *http.Request, c *Collection
 	}
 	a, err := c.Engine.Ask(r.Context(), req.Question, o)
 	if err != nil {
-		s.log.Error("request failed", "route", r.Pattern, "err", err)
+		s.logFailure(r, err)
 		_ = ev.send("error", s.internalProblem(r, err))
 		return
 	}
@@ -197,4 +198,5 @@ func (s *Server) askStream(w http.ResponseWriter, r *http.Request, c *Collection
 	}
 	_ = ev.send("citations", wire.Citations(a.Citations))
 	_ = ev.send("done", result(a, req.History, chat, visibleTrace(r, o.Trace)))
+	auditAnswer(r, c.Name, req.Question, a)
 }

@@ -78,4 +78,5 @@ func (s *Server) handleDocument(w http.ResponseWriter, r *http.Request) {
 			Page: ch.Page, Start: ch.Start, End: ch.End, Text: ch.Text})
 	}
 	writeJSON(w, http.StatusOK, out)
+	auditRead(r, c.Name, id, d.ID)
 }

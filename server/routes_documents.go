@@ -67,6 +67,7 @@ func (s *Server) handleDocuments(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, DocumentsResponse{Documents: st.Docs})
+	auditListed(r, c.Name, st.Docs)
 }
 
 // handleDelete deletes one document by its exact id and purges the store,

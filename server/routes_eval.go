@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -249,6 +250,7 @@ func (s *Server) handleEval(w http.ResponseWriter, r *http.Request) {
 		out.PerQuestion = []engine.QuestionResult{}
 	}
 	writeJSON(w, http.StatusOK, out)
+	auditRead(r, c.Name, cmp.Or(req.File, "(questions in the body)"))
 }
 
 // evalQuestions reads the request's question set: its questions text or

@@ -320,6 +320,7 @@ func (s *Server) handleChatCompletions(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, ChatCompletion{ID: id, Object: "chat.completion", Created: created, Model: c.Name,
 		Choices: []ChatChoice{{Message: ChatReply{Role: "assistant", Content: text}, FinishReason: "stop"}},
 		Usage:   usage(a, text), Fonte: wire.FromAnswer(a, false)})
+	auditAnswer(r, c.Name, turn.question, a)
 }
 
 // chatCompletionStream answers as OpenAI streams: data-only events, each a
@@ -346,7 +347,7 @@ func (s *Server) chatCompletionStream(w http.ResponseWriter, r *http.Request, c 
 	}
 	a, err := c.Engine.Ask(r.Context(), question, o)
 	if err != nil {
-		s.log.Error("request failed", "route", r.Pattern, "err", err)
+		s.logFailure(r, err)
 		_ = ev.data(struct {
 			Error Problem `json:"error"`
 		}{s.internalProblem(r, err)})
@@ -372,6 +373,7 @@ func (s *Server) chatCompletionStream(w http.ResponseWriter, r *http.Request, c 
 	}
 	_ = ev.data(last)
 	_ = ev.done()
+	auditAnswer(r, c.Name, question, a)
 }
 
 // data sends v as a data-only event, as OpenAI's streams carry them.

@@ -64,6 +64,7 @@ func (s *Server) handlePassage(w http.ResponseWriter, r *http.Request) {
 		}
 		writeJSON(w, http.StatusOK, PassageResponse{Chunk: c.ID, Doc: rec.Doc.ID, DocSHA256: rec.Doc.SHA256, Headings: headings,
 			Page: c.Page, Start: c.Start, End: c.End, Text: c.Text, Stale: want != "" && want != rec.Doc.SHA256})
+		auditRead(r, collectionName(r), id, rec.Doc.ID)
 		return
 	}
 	writeProblem(w, newProblem(http.StatusNotFound, "not-found", "the document no longer has passage "+quoteHost(id), "id"))

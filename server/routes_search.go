@@ -62,6 +62,7 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, SearchResponse{Query: req.Query, Hits: wire.Hits(hits), Trace: opts.Trace})
+	auditHits(r, c.Name, req.Query, hits)
 }
 
 // searchOptions validates the fields search, ask and chat share, and

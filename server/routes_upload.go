@@ -117,6 +117,9 @@ func uploadProblem(err error) Problem {
 	if errors.As(err, &tooBig) {
 		return newProblem(http.StatusRequestEntityTooLarge, "body-too-large", fmt.Sprintf("the upload is over %d bytes", tooBig.Limit), "body")
 	}
+	if bodyTimedOut(err) {
+		return timeoutProblem()
+	}
 	return newProblem(http.StatusBadRequest, "malformed-multipart", "the multipart body is malformed: "+err.Error(), "body")
 }
 
@@ -186,7 +189,7 @@ func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		if stream {
-			s.log.Error("request failed", "route", r.Pattern, "err", err)
+			s.logFailure(r, err)
 			_ = ev.send("error", s.internalProblem(r, err))
 			return
 		}

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/fonte-rag/fonte"
@@ -67,6 +68,9 @@ type Options struct {
 	// EvalDir is the folder whose *.jsonl question files POST /v1/eval
 	// may name (only files directly in it); empty: none.
 	EvalDir string
+	// Audit, when its Path is set, is the audit log: one JSON line per
+	// request that reads documents (who saw what).
+	Audit AuditOptions
 	// Logger receives request errors; nil means slog.Default(). Tokens are
 	// never logged.
 	Logger *slog.Logger
@@ -86,6 +90,10 @@ type Server struct {
 	mcp        http.Handler // the MCP tools over streamable HTTP, at /mcp
 	page       http.Handler // the web page, at /
 	handler    http.Handler
+	auditLog   *auditLog // nil: no audit log
+	// collectionPatterns are the patterns of the routes about one
+	// collection.
+	collectionPatterns map[string]bool
 	// write is the writes in flight (uploads, index runs, deletes), which
 	// Drain waits for.
 	writes sync.WaitGroup
@@ -127,18 +135,30 @@ func New(e *engine.Engine, o Options) (*Server, error) {
 	if s.reg, err = newRegistry(e, o.Default, o); err != nil {
 		return nil, err
 	}
+	if o.Audit.Path != "" {
+		if s.auditLog, err = openAuditLog(o.Audit); err != nil {
+			return nil, errors.Join(err, s.reg.close())
+		}
+	}
 	// The server checks Host itself (a proxy's configured name included),
 	// so the SDK's loopback-only Host guard stays off.
 	s.mcp = mcp.NewHTTPHandler(s.mcpLibrary, mcp.HTTPOptions{AllowedOrigins: o.MCPOrigins, HostChecked: true})
 	s.page = web.Handler()
 	s.routes()
-	s.handler = s.metrics.instrument(newHostGuard(o.Addr, o.Hosts).wrap(newCORS(o.CORSOrigins).wrap(s.mux)))
+	s.handler = s.audit(s.metrics.instrument(newHostGuard(o.Addr, o.Hosts).wrap(newCORS(o.CORSOrigins).wrap(s.mux))))
 	return s, nil
 }
 
 // Close closes the collections the server opened (not the default one,
-// which its caller owns).
-func (s *Server) Close() error { return s.reg.close() }
+// which its caller owns) and the audit log, synced to disk. Call it after
+// Serve has returned, so no request is still being recorded.
+func (s *Server) Close() error {
+	err := s.reg.close()
+	if s.auditLog != nil {
+		err = errors.Join(err, s.auditLog.close())
+	}
+	return err
+}
 
 // GeneratedToken is the admin token New made when none was configured, or
 // "". Show it once; it lives only in this process.
@@ -150,7 +170,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 // routes registers every route; openapi.json must list each of them (a
 // test checks it against Routes).
 func (s *Server) routes() {
+	s.collectionPatterns = map[string]bool{}
 	for _, rt := range s.table() {
+		if !rt.global {
+			s.collectionPatterns[rt.pattern] = true
+		}
 		h := rt.handler
 		if rt.scope != "" {
 			h = s.require(rt.scope, rt.global, h)
@@ -224,17 +248,57 @@ func (s *Server) Routes() []string {
 }
 
 // internal answers a failure inside the engine: logged in full, shown to
-// the client as a 500 without internals.
+// the client as a 500 without internals (507 for a full disk).
 func (s *Server) internal(w http.ResponseWriter, r *http.Request, err error) {
-	s.log.Error("request failed", "route", r.Pattern, "err", err)
+	s.logFailure(r, err)
 	writeProblem(w, s.internalProblem(r, err))
 }
 
+// logFailure logs why a request failed: a client that went away at INFO
+// (nothing is wrong with the server, and every closed tab would read as
+// an error), anything else at ERROR.
+func (s *Server) logFailure(r *http.Request, err error) {
+	if canceled(r, err) {
+		s.log.Info("request canceled: the client went away", "route", r.Pattern)
+		return
+	}
+	s.log.Error("request failed", "route", r.Pattern, "err", err)
+}
+
+func canceled(r *http.Request, err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(r.Context().Err(), context.Canceled)
+}
+
 func (s *Server) internalProblem(r *http.Request, err error) Problem {
-	if errors.Is(err, context.Canceled) || errors.Is(r.Context().Err(), context.Canceled) {
+	if canceled(r, err) {
 		return newProblem(499, "canceled", "the request was canceled", "")
 	}
+	if diskFull(err) {
+		where := "the store"
+		if name := s.routeCollection(r); name != "" {
+			where = fmt.Sprintf("collection %q", name)
+		}
+		return newProblem(http.StatusInsufficientStorage, "insufficient-storage",
+			where+" could not be written: its disk is full; nothing was changed, and the request can be sent again once space is freed", "")
+	}
 	return newProblem(http.StatusInternalServerError, "internal", "the server could not complete the request; its log has the cause", "")
+}
+
+// diskFull reports a write refused for want of space: ENOSPC from the
+// embedded store (which keeps the errno in its errors' chain), or
+// PostgreSQL's disk_full (SQLSTATE 53100).
+func diskFull(err error) bool {
+	var pg interface{ SQLState() string }
+	return errors.Is(err, syscall.ENOSPC) || (errors.As(err, &pg) && pg.SQLState() == "53100")
+}
+
+// routeCollection is the collection a request's route acts on, "" for
+// the routes that are not about one collection.
+func (s *Server) routeCollection(r *http.Request) string {
+	if !s.collectionPatterns[r.Pattern] {
+		return ""
+	}
+	return collectionName(r)
 }
 
 // Timeouts of the http.Server Serve runs. The write timeout is long

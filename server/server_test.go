@@ -48,6 +48,8 @@ type config struct {
 	noErrors   bool   // fail if the server logs an error
 	// access are the default collection's folder access rules.
 	access map[string][]string
+	audit  server.AuditOptions
+	logs   *lockedBuffer // where the server logs, when the test reads them
 }
 
 func start(t *testing.T, c config) *testServer {
@@ -66,7 +68,10 @@ func start(t *testing.T, c config) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &lockedBuffer{}
+	logs := c.logs
+	if logs == nil {
+		logs = &lockedBuffer{}
+	}
 	t.Cleanup(func() {
 		// Tokens never reach the log, whatever happened.
 		if out := logs.String(); strings.Contains(out, readToken) || strings.Contains(out, adminToken) {
@@ -86,7 +91,7 @@ func start(t *testing.T, c config) *testServer {
 	settings.Store = ""
 	srv, err := server.New(e, server.Options{Addr: ln.Addr().String(), AdminToken: adminToken, PublicRead: c.publicRead,
 		Logger: slog.New(slog.NewTextHandler(logs, nil)), DataDir: c.dataDir, Template: settings, RateLimit: rate,
-		Default: server.CollectionConfig{Folder: c.folder}, Embedders: c.embedders, EvalDir: c.evalDir,
+		Default: server.CollectionConfig{Folder: c.folder}, Embedders: c.embedders, EvalDir: c.evalDir, Audit: c.audit,
 		Tokens: append([]server.TokenDigest{{SHA256: server.Digest(readToken), Scope: server.ScopeRead}}, c.tokens...)})
 	if err != nil {
 		t.Fatal(err)

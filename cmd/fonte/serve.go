@@ -21,7 +21,8 @@ import (
 // newServe is `fonte serve`: the HTTP API over the collections, until
 // SIGINT or SIGTERM (main's context), then a graceful shutdown.
 func newServe(o *options) *cobra.Command {
-	var addr, docs, dataDir, evalDir string
+	var addr, docs, dataDir, evalDir, auditFile, auditMaxSize string
+	var auditKeep int
 	var publicRead, watchDocs bool
 	var hosts, digests, corsOrigins []string
 	var rate float64
@@ -45,7 +46,14 @@ Collections other than the default are configured in fonte.yaml under
 collections: (store, folder, chunker, chunk-size, overlap, access) or made by
 POST /v1/collections or a first upload; they live under --data unless they
 name a store. With --watch, every collection folder is re-indexed when its
-files change.`,
+files change.
+
+With --audit FILE, every request that reads documents (search, ask, chat,
+chat completions, documents, passages, MCP tools, eval) appends one JSON line
+to FILE: time, token (a prefix of its SHA-256, never the token), client
+address, route, collection, status, query, the ids of the documents returned
+or cited, and whether it abstained. The file is readable by its owner only
+and rotated past --audit-max-size, keeping --audit-keep old files.`,
 		Args: argsUsage(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			sec, err := o.serveSections()
@@ -59,6 +67,16 @@ files change.`,
 					return usageError{fmt.Errorf("--token-digest %q: want SHA256HEX:read or SHA256HEX:admin", d)}
 				}
 				tokens = append(tokens, server.TokenDigest{SHA256: hex, Scope: server.Scope(scope)})
+			}
+			audit := server.AuditOptions{Path: auditFile, Keep: auditKeep}
+			if audit.MaxSize, err = parseByteSize(auditMaxSize); err != nil {
+				return usageError{fmt.Errorf("--audit-max-size %q: %w", auditMaxSize, err)}
+			}
+			if auditKeep < 0 {
+				return usageError{fmt.Errorf("--audit-keep %d: want 0 or more", auditKeep)}
+			}
+			if auditKeep == 0 {
+				audit.Keep = -1 // none kept; the server's 0 means its default
 			}
 			if docs != "" {
 				if info, err := os.Stat(docs); err != nil || !info.IsDir() {
@@ -104,7 +122,7 @@ files change.`,
 				AdminToken: os.Getenv("FONTE_ADMIN_TOKEN"), PublicRead: publicRead, Logger: log, Models: models,
 				Default: server.CollectionConfig{Folder: docs, Access: s.Access}, DataDir: dataDir, EvalDir: evalDir,
 				Collections: sec.collections, Template: template, Embedders: embedders, RateLimit: &limit,
-				CORSOrigins: append(corsOrigins, sec.corsOrigins...)})
+				CORSOrigins: append(corsOrigins, sec.corsOrigins...), Audit: audit})
 			if err != nil {
 				ln.Close()
 				return usageError{err}
@@ -142,6 +160,9 @@ files change.`,
 	f.StringSliceVar(&hosts, "host", nil, "further host names the server answers for (the Host header is checked)")
 	f.StringSliceVar(&digests, "token-digest", nil, "accepted tokens as SHA256HEX:SCOPE (scope read or admin)")
 	f.StringSliceVar(&corsOrigins, "cors-origin", nil, "web origins whose pages may call the API (CORS is off without one)")
+	f.StringVar(&auditFile, "audit", "", "append one JSON line per request that reads documents to this file (who saw what)")
+	f.StringVar(&auditMaxSize, "audit-max-size", "100MiB", "rotate the audit file past this size (bytes, or with KiB, MiB, GiB)")
+	f.IntVar(&auditKeep, "audit-keep", server.DefaultAuditKeep, "old audit files kept after rotation (FILE.1 the newest)")
 	f.Float64Var(&rate, "rate-limit", server.DefaultRateLimit.Rate, "requests per second each token may make (bursts of twice that; 0: no limit)")
 	// Serve answers and also indexes (uploads, re-index); it prints no
 	// results, so it has every group but the output one.

@@ -39,8 +39,14 @@ export function base(name = collection()) {
 }
 
 // segments URL-encodes each segment of an id, keeping its slashes
-// ("hr/leave.md#3" → "hr/leave.md%233").
-export function segments(id) { return id.split('/').map(encodeURIComponent).join('/'); }
+// ("hr/leave.md#3" → "hr/leave.md%233"). An id with a "." or ".."
+// segment is refused: the browser would resolve it (encoded or not) and
+// send the request, with the token, to another route.
+export function segments(id) {
+  const parts = String(id).split('/');
+  if (parts.some((s) => s === '.' || s === '..')) throw new ApiError(400, { detail: t('doc.badid', { id }) });
+  return parts.map(encodeURIComponent).join('/');
+}
 
 // ApiError is a failed call: the HTTP status (0: no answer) and the
 // problem the server sent.
