@@ -58,11 +58,11 @@ type Trace struct {
 	// Removed are the sentences of a model's answer left out because they
 	// state a figure no cited source holds.
 	Removed []string `json:"removed,omitempty"`
-	// Held is how a streamed model answer was held back until checked
+	// Hold is how a streamed model answer was held back until checked
 	// (buffered, why, held_ms: what it cost in time to first token, and
 	// what the checks changed); absent when nothing streamed or the
 	// extractive answerer answered, which sends only checked text.
-	Held *Hold `json:"held,omitempty"`
+	Hold *Hold `json:"hold,omitempty"`
 	// Abstained tells whether the answer is "I don't know", and
 	// AbstainReason why (the floor, or the answerer declining).
 	Abstained     bool   `json:"abstained"`
@@ -145,6 +145,6 @@ func (t *Trace) answer(at *answer.Trace) {
 		t.stage("generate", at.GenerateTime)
 		t.stage("grounding_check", at.GroundingTime)
 	}
-	t.Fit, t.Prompt, t.Grounding, t.Removed, t.Held = at.Fit, at.Prompt, at.Grounding, at.Removed, at.Hold
+	t.Fit, t.Prompt, t.Grounding, t.Removed, t.Hold = at.Fit, at.Prompt, at.Grounding, at.Removed, at.Hold
 	t.Abstained, t.AbstainReason = at.Abstained, at.AbstainReason
 }

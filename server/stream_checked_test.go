@@ -399,3 +399,43 @@ func checkStreamed(t *testing.T, route, behaviour string, got received) {
 		}
 	}
 }
+
+// TestStreamTraceSaysHeld: a traced streamed answer tells that the
+// model's answer was held back until checked, for how long, and what the
+// checks changed; a request that does not stream holds nothing.
+func TestStreamTraceSaysHeld(t *testing.T) {
+	model := newFakeModel(t, "ollama", "injected")
+	ts := start(t, config{gen: model.generator(t, "ollama")})
+	type hold struct {
+		Buffered bool
+		Reason   string
+		HeldMS   *float64 `json:"held_ms"`
+		Changed  string
+	}
+	type traced struct {
+		Answer string
+		Trace  *struct{ Hold *hold }
+	}
+	var done traced
+	_, events := ts.stream(t, "/v1/ask", map[string]any{"question": leaveQuestion, "trace": true})
+	for _, e := range events {
+		if e.name == "done" {
+			if err := json.Unmarshal([]byte(e.data), &done); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if done.Trace == nil {
+		t.Fatalf("no trace in the done event: %+v", events)
+	}
+	h := done.Trace.Hold
+	if h == nil || !h.Buffered || !strings.Contains(h.Reason, "injection check") || h.HeldMS == nil || *h.HeldMS < 0 ||
+		!strings.HasPrefix(h.Changed, "replaced by the extractive answer: the injection check refused") {
+		t.Fatalf("hold %+v in the trace of %q", h, done.Answer)
+	}
+	status, raw, _ := ts.call(t, "POST", "/v1/ask", readToken, map[string]any{"question": leaveQuestion, "trace": true})
+	var plain traced
+	if err := json.Unmarshal(raw, &plain); err != nil || status != http.StatusOK || plain.Trace == nil || plain.Trace.Hold != nil {
+		t.Errorf("an answer that did not stream: %d %v %s", status, err, raw)
+	}
+}
