@@ -226,6 +226,7 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 			}
 		}
 	}
+	release := func() {} // streams the checked answer, once timed
 	if cfg.Generator == nil {
 		extract()
 		if cfg.OnDelta != nil {
@@ -323,11 +324,12 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 		if a.Abstained && changed == "" && a.Text != strings.TrimSpace(text) {
 			changed = "the model's abstention, sent in the question's language"
 		}
-		hold.release(a.Text, cfg.OnDelta, changed, tr)
+		release = func() { hold.release(a.Text, cfg.OnDelta, changed, tr) }
 	}
 	if tr != nil {
 		tr.GroundingTime = since(&t0)
 	}
+	release()
 	return a, nil
 }
 
