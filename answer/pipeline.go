@@ -78,7 +78,9 @@ func Tokens(s string) int { return (len(s) + 3) / 4 }
 // (OnDelta and Answer.Text) without its sentences that state, outside a
 // parenthesised aside, a figure no source holds; when no cited claim is
 // left, the extractive answer replaces it. Its other unsupported
-// sentences are kept and listed in Answer.Unsupported.
+// sentences are kept and listed in Answer.Unsupported. OnDelta receives
+// only the checked answer: a model's is held back until every check has
+// run on the whole of it (see Hold), so what streams is Answer.Text.
 func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string]fonte.Document, cfg Config) (*fonte.Answer, error) {
 	tr := cfg.Trace
 	var t0 time.Time
@@ -224,6 +226,7 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 			}
 		}
 	}
+	release := func() {} // streams the checked answer, once timed
 	if cfg.Generator == nil {
 		extract()
 		if cfg.OnDelta != nil {
@@ -239,18 +242,15 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 		if tr != nil {
 			tr.Prompt = a.Prompt
 		}
-		// With a flagged source in the context the answer is checked
-		// before the reader sees any of it: streaming is withheld.
-		flagged := len(FlaggedSentences(chunks)) > 0
-		onDelta := cfg.OnDelta
-		if flagged {
-			onDelta = nil
-		}
-		// The answer reaches the reader through a gate that leaves out,
-		// sentence by sentence as it streams, what states a figure no
-		// source holds.
-		gate := newSentenceGate(chunks, question, onDelta)
-		text, err := cfg.Generator.Generate(ctx, []fonte.Message{{Role: "user", Content: a.Prompt}}, gate.write)
+		// The reader sees none of the answer before every check has run
+		// on all of it (see Hold): the gate only sorts out, as it
+		// streams in, the sentences stating a figure no source holds.
+		hold := &holder{}
+		gate := newSentenceGate(chunks, question)
+		text, err := cfg.Generator.Generate(ctx, []fonte.Message{{Role: "user", Content: a.Prompt}}, func(s string) {
+			hold.received(s)
+			gate.write(s)
+		})
 		if err != nil {
 			return nil, fmt.Errorf("answer: generating with %s: %w", a.Model, err)
 		}
@@ -259,6 +259,7 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 		}
 		gate.close()
 		a.Text = strings.TrimSpace(text)
+		changed := ""
 		if a.Abstained = IsDontKnow(a.Text); a.Abstained {
 			a.Text = msgs.DontKnow // the prompt asks for DontKnow in English
 		}
@@ -282,6 +283,7 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 			// The model followed text it was given as material, or
 			// leaked its prompt: the reader gets the offline answer,
 			// which only quotes sentences guard does not flag.
+			changed = "replaced by the extractive answer: the injection check refused the model's (" + reason + ")"
 			extract()
 			ground()
 			if tr != nil {
@@ -298,10 +300,15 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 			if tr != nil {
 				tr.Removed = gate.dropped
 			}
+			changed = fmt.Sprintf("removed %d sentence stating a figure no source holds", len(gate.dropped))
+			if len(gate.dropped) > 1 {
+				changed = fmt.Sprintf("removed %d sentences stating a figure no source holds", len(gate.dropped))
+			}
 			if kept := strings.TrimSpace(gate.kept.String()); citesASource(kept, len(chunks)) {
 				a.Text = kept
 				cite()
 			} else {
+				changed += ", then replaced by the extractive answer: no cited claim was left"
 				extract()
 				ground()
 				if tr != nil {
@@ -310,20 +317,19 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 						tr.AbstainReason = fmt.Sprintf("every claim of %s stated a figure no source holds, and the extractive answerer found no sentence to quote", model)
 					}
 				}
-				if onDelta != nil {
-					onDelta(a.Text)
-				}
 			}
 		} else {
 			cite()
 		}
-		if flagged && cfg.OnDelta != nil {
-			cfg.OnDelta(a.Text)
+		if a.Abstained && changed == "" && a.Text != strings.TrimSpace(text) {
+			changed = "the model's abstention, sent in the question's language"
 		}
+		release = func() { hold.release(a.Text, cfg.OnDelta, changed, tr) }
 	}
 	if tr != nil {
 		tr.GroundingTime = since(&t0)
 	}
+	release()
 	return a, nil
 }
 
@@ -1000,20 +1006,19 @@ func citesASource(text string, n int) bool {
 	return slices.ContainsFunc(Citations(text), func(c int) bool { return c >= 1 && c <= n })
 }
 
-// sentenceGate passes a model's answer on as it streams, one sentence at
-// a time once the next has begun, and leaves out the sentences that state,
-// outside a parenthesised aside, a figure that the sources they cite do
-// not hold (any source, for a sentence that cites none; in any format: see
-// Figures), so the reader never sees such a figure, not even while the
-// answer streams.
+// sentenceGate sorts a model's answer as it streams in, one sentence at
+// a time once the next has begun: it keeps the sentences that do not
+// state, outside a parenthesised aside, a figure that the sources they
+// cite do not hold (any source, for a sentence that cites none; in any
+// format: see Figures), and leaves out those that do. The reader sees
+// neither before Ask has checked the whole answer (see Hold).
 type sentenceGate struct {
 	figures []map[string]bool // the figures each source holds
 	all     map[string]bool   // the figures any source holds
 	given   map[string]bool   // the figures of the question
-	out     func(string)      // receives the text passed on; may be nil
 	buf     strings.Builder   // the text received
 	done    int               // bytes of buf decided on
-	kept    strings.Builder   // the text passed on
+	kept    strings.Builder   // the text kept
 	dropped []string          // the sentences left out
 }
 
@@ -1021,8 +1026,8 @@ type sentenceGate struct {
 // The question's figures are let through, since an answer may restate
 // what the asker said ("with 5 years of service …"); they are still
 // flagged when the sources do not hold them (UnsupportedSentences).
-func newSentenceGate(chunks []fonte.Chunk, question string, out func(string)) *sentenceGate {
-	g := &sentenceGate{all: map[string]bool{}, given: figureSet(question, true), out: out}
+func newSentenceGate(chunks []fonte.Chunk, question string) *sentenceGate {
+	g := &sentenceGate{all: map[string]bool{}, given: figureSet(question, true)}
 	for _, c := range chunks {
 		fs := figureSet(chunk.Enriched(c), true)
 		g.figures = append(g.figures, fs)
@@ -1045,7 +1050,7 @@ func (g *sentenceGate) write(s string) {
 // close decides on the rest of the answer.
 func (g *sentenceGate) close() { g.decide(true) }
 
-// decide passes on or leaves out every sentence that is complete: all but
+// decide keeps or leaves out every sentence that is complete: all but
 // the last before the end, and all at the end. A sentence followed only
 // by the start of a citation marker ("… days. [") may still take the
 // marker, so it waits.
@@ -1072,9 +1077,6 @@ func (g *sentenceGate) decide(final bool) {
 			continue
 		}
 		g.kept.WriteString(rest[start:end])
-		if g.out != nil {
-			g.out(rest[start:end])
-		}
 	}
 	switch {
 	case n <= 0:

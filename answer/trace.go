@@ -22,6 +22,10 @@ type Trace struct {
 	// Removed are the sentences of a model's answer left out because
 	// they state a figure no source holds (see Ask).
 	Removed []string `json:"removed,omitempty"`
+	// Hold is how a streamed model answer was held back until checked,
+	// and what that cost in time to first token; nil when nothing
+	// streamed or no model answered.
+	Hold *Hold `json:"hold,omitempty"`
 	// Abstained is the answer's final word, and AbstainReason why: below
 	// the floor, no hits, or the answerer declined after the floor let
 	// the question through.

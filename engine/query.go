@@ -143,7 +143,9 @@ type AskOptions struct {
 	// corpus small enough to fit the budget (seed 002: "when RAG is the
 	// wrong tool"). It fails when the corpus does not fit.
 	All bool
-	// OnDelta receives the answer as it streams.
+	// OnDelta receives the answer as it streams: only the checked answer,
+	// its pieces joining into Answer.Text (a model's is held back until
+	// every check has run on it; see answer.Hold).
 	OnDelta func(string)
 	// Floor overrides the engine's abstain floor for this question when
 	// non-zero; a negative one never abstains (as Settings.Floor).

@@ -58,6 +58,11 @@ type Trace struct {
 	// Removed are the sentences of a model's answer left out because they
 	// state a figure no cited source holds.
 	Removed []string `json:"removed,omitempty"`
+	// Hold is how a streamed model answer was held back until checked
+	// (buffered, why, held_ms: what it cost in time to first token, and
+	// what the checks changed); absent when nothing streamed or the
+	// extractive answerer answered, which sends only checked text.
+	Hold *Hold `json:"hold,omitempty"`
 	// Abstained tells whether the answer is "I don't know", and
 	// AbstainReason why (the floor, or the answerer declining).
 	Abstained     bool   `json:"abstained"`
@@ -104,6 +109,9 @@ func (t *Trace) stage(name string, d time.Duration) {
 	t.Stages = append(t.Stages, Stage{Name: name, MS: float64(d) / float64(time.Millisecond)})
 }
 
+// Hold is how a streamed model answer was held back until checked.
+type Hold = answer.Hold
+
 // ranking records hits as a ranking.
 func ranking(hits []fonte.Hit) []Ranked {
 	out := make([]Ranked, len(hits))
@@ -137,6 +145,6 @@ func (t *Trace) answer(at *answer.Trace) {
 		t.stage("generate", at.GenerateTime)
 		t.stage("grounding_check", at.GroundingTime)
 	}
-	t.Fit, t.Prompt, t.Grounding, t.Removed = at.Fit, at.Prompt, at.Grounding, at.Removed
+	t.Fit, t.Prompt, t.Grounding, t.Removed, t.Hold = at.Fit, at.Prompt, at.Grounding, at.Removed, at.Hold
 	t.Abstained, t.AbstainReason = at.Abstained, at.AbstainReason
 }

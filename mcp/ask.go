@@ -154,10 +154,12 @@ func searched(b *strings.Builder, o AskOutput) {
 	}
 }
 
-// progress streams the answer as it is generated to a client that asked
-// for progress (a progress token in the call): each piece of text is a
-// progress notification's message, and progress counts the bytes so far.
-// A model answer can take seconds; the client shows it as it comes.
+// progress streams the answer to a client that asked for progress (a
+// progress token in the call): each piece of text is a progress
+// notification's message, and progress counts the bytes so far. The
+// pieces are the checked answer, sentence by sentence (a model's is held
+// back until checked; see answer.Hold), so a client that shows them shows
+// nothing the result then contradicts.
 func progress(ctx context.Context, req *sdk.CallToolRequest) func(string) {
 	if req == nil || req.Params == nil || req.Session == nil {
 		return nil

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/engine"
@@ -165,14 +166,50 @@ func (e *sse) send(event string, v any) error {
 	return e.rc.Flush()
 }
 
+// keepAliveEvery is how often a stream sends a comment while the answer
+// is held back to be checked (see answer.Hold): a model's whole answer
+// can take a minute on a CPU, and proxies close a connection idle for
+// about that long (nginx's proxy_read_timeout is 60 s).
+const keepAliveEvery = 15 * time.Second
+
+// keepAlive sends an SSE comment, which clients ignore, every interval
+// until the returned stop is called; stop returns once nothing more will
+// be written.
+func (e *sse) keepAlive(every time.Duration) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				if e.raw(": checking the answer\n\n") != nil {
+					return
+				}
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		wg.Wait()
+	}
+}
+
 // tokenEvent is the data of an `event: token`.
 type tokenEvent struct {
 	Text string `json:"text"`
 }
 
-// askStream answers as Server-Sent Events: token… citations, done. Once
-// the stream has begun an error is an `event: error` carrying a problem,
-// so a client can tell a failure from a dropped connection.
+// askStream answers as Server-Sent Events: token… citations, done. The
+// tokens are the checked answer: a model's is held back until checked
+// (answer.Hold), with a comment every keepAliveEvery meanwhile. Once the
+// stream has begun an error is an `event: error` carrying a problem, so a
+// client can tell a failure from a dropped connection.
 func (s *Server) askStream(w http.ResponseWriter, r *http.Request, c *Collection, req AskRequest, o engine.AskOptions, chat bool) {
 	ev := &sse{w: w, rc: http.NewResponseController(w)}
 	if err := ev.begin(); err != nil {
@@ -186,7 +223,9 @@ func (s *Server) askStream(w http.ResponseWriter, r *http.Request, c *Collection
 		deltas++
 		_ = ev.send("token", tokenEvent{Text: t})
 	}
+	quiet := ev.keepAlive(keepAliveEvery)
 	a, err := c.Engine.Ask(r.Context(), req.Question, o)
+	quiet()
 	if err != nil {
 		s.logFailure(r, err)
 		_ = ev.send("error", s.internalProblem(r, err))

@@ -324,7 +324,9 @@ func (s *Server) handleChatCompletions(w http.ResponseWriter, r *http.Request) {
 }
 
 // chatCompletionStream answers as OpenAI streams: data-only events, each a
-// chat.completion.chunk, then `data: [DONE]`. A failure after the stream
+// chat.completion.chunk, then `data: [DONE]`. The content deltas are the
+// checked answer: a model's is held back until checked (answer.Hold),
+// with a comment every keepAliveEvery meanwhile. A failure after the stream
 // began is a `data: {"error": problem}` event (OpenAI SDKs raise it),
 // then [DONE]: a client never sees a cut connection.
 func (s *Server) chatCompletionStream(w http.ResponseWriter, r *http.Request, c *Collection, question string, o engine.AskOptions, id string, created int64, withUsage bool) {
@@ -345,7 +347,9 @@ func (s *Server) chatCompletionStream(w http.ResponseWriter, r *http.Request, c 
 		deltas++
 		_ = ev.data(chunk(ChatDelta{Content: t}, nil))
 	}
+	quiet := ev.keepAlive(keepAliveEvery)
 	a, err := c.Engine.Ask(r.Context(), question, o)
+	quiet()
 	if err != nil {
 		s.logFailure(r, err)
 		_ = ev.data(struct {

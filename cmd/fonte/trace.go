@@ -71,6 +71,12 @@ func printTrace(out io.Writer, tr *engine.Trace) {
 	if tr.Abstained && tr.AbstainReason != "" {
 		fmt.Fprintf(out, "abstained: %s\n", tr.AbstainReason)
 	}
+	if h := tr.Hold; h != nil {
+		fmt.Fprintf(out, "held %.0f ms after the model's first token, until checked: %s\n", h.HeldMS, h.Reason)
+		if h.Changed != "" {
+			fmt.Fprintf(out, "  changed: %s\n", h.Changed)
+		}
+	}
 }
 
 // printCoverage writes the question's content keys with their weight
