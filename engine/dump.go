@@ -14,6 +14,7 @@ import (
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/disk"
+	"github.com/fonte-rag/fonte/internal/redact"
 	"github.com/fonte-rag/fonte/retrieve"
 )
 
@@ -225,7 +226,7 @@ func Restore(ctx context.Context, r io.Reader, name, location string, replace bo
 		if docs, err := st.Documents(ctx); err != nil && !errors.Is(err, fonte.ErrSettingsMismatch) {
 			return stats, err
 		} else if len(docs) > 0 {
-			return stats, fmt.Errorf("%s already holds %d documents: restore into an empty store, or replace its index with --replace", RedactURL(location), len(docs))
+			return stats, fmt.Errorf("%s already holds %d documents: restore into an empty store, or replace its index with --replace", redact.Secrets(location), len(docs))
 		}
 	}
 	_, local := st.(*disk.Store)
@@ -300,11 +301,11 @@ func Copy(ctx context.Context, from, to string, replace bool) (DumpStats, error)
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		_, err := Dump(ctx, src, RedactURL(from), pw)
+		_, err := Dump(ctx, src, redact.Secrets(from), pw)
 		pw.CloseWithError(err)
 		done <- err
 	}()
-	stats, err := Restore(ctx, pr, RedactURL(from), to, replace)
+	stats, err := Restore(ctx, pr, redact.Secrets(from), to, replace)
 	pr.CloseWithError(errors.New("restore stopped"))
 	if derr := <-done; derr != nil && err == nil {
 		err = derr
