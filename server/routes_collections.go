@@ -25,13 +25,17 @@ func (s *Server) handleCollections(w http.ResponseWriter, r *http.Request) {
 			s.internal(w, r, err)
 			return
 		}
-		st, err := readableStatus(r.Context(), c, g.filter())
+		st, err := readableStatus(r.Context(), c, g)
 		if err != nil {
 			s.internal(w, r, err)
 			return
 		}
-		out = append(out, CollectionInfo{Name: name, Store: st.Dir, Folder: c.Config.Folder, Documents: st.Documents,
-			Chunks: st.Chunks, Chunker: st.Chunker, Embedder: st.Embedder, Committed: st.Committed})
+		info := CollectionInfo{Name: name, Store: st.Dir, Documents: st.Documents,
+			Chunks: st.Chunks, Chunker: st.Chunker, Embedder: st.Embedder, Committed: st.Committed}
+		if g.scope == ScopeAdmin {
+			info.Folder = c.Config.Folder // a path on the server
+		}
+		out = append(out, info)
 	}
 	writeJSON(w, http.StatusOK, CollectionsResponse{Collections: out})
 }
