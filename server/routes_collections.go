@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/fonte-rag/fonte/internal/redact"
 )
 
 // CollectionsResponse is what GET /v1/collections returns: the
@@ -90,7 +92,7 @@ func (s *Server) handleCreateCollection(w http.ResponseWriter, r *http.Request) 
 	}
 	if err != nil {
 		if errors.Is(err, errEmbedder) {
-			writeProblem(w, *fieldProblem("embedder", err.Error()))
+			writeProblem(w, *fieldProblem("embedder", redact.Secrets(err.Error()))) // it may quote the model server's URL
 			return
 		}
 		if strings.Contains(err.Error(), "no data folder") {

@@ -159,6 +159,10 @@ func TestNoSecretInAnyResponseOrLog(t *testing.T) {
 			t.Errorf("GET %s of a store that does not answer: %d %s", path, status, raw)
 		}
 	}
+	if text := mcpCall(t, ts2, adminToken, "search", map[string]any{"query": "x", "collection": "broken"}); strings.Contains(text, storeSecret) ||
+		!strings.Contains(text, "cannot be opened") {
+		t.Errorf("MCP search of a store that does not answer: %s", text)
+	}
 	if !strings.Contains(logs.String(), "redis://:xxxxx@127.0.0.1:1") {
 		t.Errorf("the unreachable store's error was not logged (masked); the log:\n%s", logs.String())
 	}
