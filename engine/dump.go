@@ -96,9 +96,10 @@ func writeJSONSection(w io.Writer, kind byte, v any) error {
 }
 
 // Dump writes the store's index to w (see the format above), one
-// document at a time.
+// document at a time. The header names source, its credentials masked.
 func Dump(ctx context.Context, st fonte.Store, source string, w io.Writer) (DumpStats, error) {
 	var stats DumpStats
+	source = redact.Secrets(source) // the file outlives the password
 	cfg, err := st.Settings(ctx)
 	if err != nil {
 		return stats, err

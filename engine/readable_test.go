@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"strings"
@@ -21,23 +22,31 @@ func (c *loadCounter) Document(ctx context.Context, id string) (fonte.Record, er
 	return c.Store.Document(ctx, id)
 }
 
+// labelledIndex is an embedded index of an open document (open.md) and
+// one labelled hr (hr/pay.md), closed when the test ends.
+func labelledIndex(t *testing.T) *Engine {
+	t.Helper()
+	docs := t.TempDir()
+	write(t, docs, "open.md", "# Canteen\n\nLunch is served at noon.\n")
+	write(t, docs, "hr/pay.md", "---\naccess: [hr]\n---\n# Pay\n\nBand three earns 61,500 euros.\n")
+	e, err := Open(context.Background(), Settings{Store: t.TempDir()}, OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	if _, err := e.Index(context.Background(), docs, nil); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
 // TestReadableDocumentNeverLoadsHidden: for a restricted reader, a
 // document it may not read is refused from its tags, before the store
 // loads it, with the error a missing id gets; through the embedded
 // store's snapshot and through the list every store has.
 func TestReadableDocumentNeverLoadsHidden(t *testing.T) {
 	ctx := context.Background()
-	docs := t.TempDir()
-	write(t, docs, "open.md", "# Canteen\n\nLunch is served at noon.\n")
-	write(t, docs, "hr/pay.md", "---\naccess: [hr]\n---\n# Pay\n\nBand three earns 61,500 euros.\n")
-	e, err := Open(ctx, Settings{Store: t.TempDir()}, OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	if _, err := e.Index(ctx, docs, nil); err != nil {
-		t.Fatal(err)
-	}
+	e := labelledIndex(t)
 	store, local := e.store, e.local
 	defer func() { e.store, e.local = store, local }()
 	for _, generic := range []bool{false, true} {
@@ -70,5 +79,20 @@ func TestReadableDocumentNeverLoadsHidden(t *testing.T) {
 		if n := counter.loads.Load(); n != 3 {
 			t.Errorf("generic %v: %d loads for three readable documents", generic, n)
 		}
+	}
+}
+
+// TestDumpHeaderHoldsNoPassword: the source a dump records is masked like
+// any location fonte shows.
+func TestDumpHeaderHoldsNoPassword(t *testing.T) {
+	ctx := context.Background()
+	e := labelledIndex(t)
+	const pw = "Dump-Pw-never-stored"
+	var out bytes.Buffer
+	if _, err := Dump(ctx, e.Store(), "postgres://fonte:"+pw+"@db/x?sslpassword="+pw, &out); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), pw) || !strings.Contains(out.String(), "postgres://fonte:xxxxx@db/x?sslpassword=xxxxx") {
+		t.Errorf("the dump's header: %.300q", out.String())
 	}
 }
