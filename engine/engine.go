@@ -287,7 +287,7 @@ func (e *Engine) Store() fonte.Store { return e.store }
 // Location names the store: its folder, or its URL without a password.
 func (e *Engine) Location() string {
 	if e.local != nil {
-		return redact.Secrets(filepath.Clean(e.local.Dir()))
+		return filepath.Clean(e.local.Dir()) // a path, which callers also use to find it
 	}
 	return redact.Secrets(e.settings.Store)
 }
