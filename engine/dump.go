@@ -14,6 +14,7 @@ import (
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/disk"
+	"github.com/fonte-rag/fonte/internal/redact"
 	"github.com/fonte-rag/fonte/retrieve"
 )
 
@@ -95,9 +96,10 @@ func writeJSONSection(w io.Writer, kind byte, v any) error {
 }
 
 // Dump writes the store's index to w (see the format above), one
-// document at a time.
+// document at a time. The header names source, its credentials masked.
 func Dump(ctx context.Context, st fonte.Store, source string, w io.Writer) (DumpStats, error) {
 	var stats DumpStats
+	source = redact.Secrets(source) // the file outlives the password
 	cfg, err := st.Settings(ctx)
 	if err != nil {
 		return stats, err
@@ -225,7 +227,7 @@ func Restore(ctx context.Context, r io.Reader, name, location string, replace bo
 		if docs, err := st.Documents(ctx); err != nil && !errors.Is(err, fonte.ErrSettingsMismatch) {
 			return stats, err
 		} else if len(docs) > 0 {
-			return stats, fmt.Errorf("%s already holds %d documents: restore into an empty store, or replace its index with --replace", RedactURL(location), len(docs))
+			return stats, fmt.Errorf("%s already holds %d documents: restore into an empty store, or replace its index with --replace", redact.Secrets(location), len(docs))
 		}
 	}
 	_, local := st.(*disk.Store)
@@ -300,11 +302,11 @@ func Copy(ctx context.Context, from, to string, replace bool) (DumpStats, error)
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		_, err := Dump(ctx, src, RedactURL(from), pw)
+		_, err := Dump(ctx, src, redact.Secrets(from), pw)
 		pw.CloseWithError(err)
 		done <- err
 	}()
-	stats, err := Restore(ctx, pr, RedactURL(from), to, replace)
+	stats, err := Restore(ctx, pr, redact.Secrets(from), to, replace)
 	pr.CloseWithError(errors.New("restore stopped"))
 	if derr := <-done; derr != nil && err == nil {
 		err = derr

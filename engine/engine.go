@@ -20,6 +20,7 @@ import (
 	"github.com/fonte-rag/fonte/chunk"
 	"github.com/fonte-rag/fonte/disk"
 	"github.com/fonte-rag/fonte/embed"
+	"github.com/fonte-rag/fonte/internal/redact"
 	"github.com/fonte-rag/fonte/retrieve"
 )
 
@@ -299,9 +300,9 @@ func (e *Engine) Store() fonte.Store { return e.store }
 // Location names the store: its folder, or its URL without a password.
 func (e *Engine) Location() string {
 	if e.local != nil {
-		return filepath.Clean(e.local.Dir())
+		return filepath.Clean(e.local.Dir()) // a path, which callers also use to find it
 	}
-	return RedactURL(e.settings.Store)
+	return redact.Secrets(e.settings.Store)
 }
 
 // Close releases the store.

@@ -253,12 +253,12 @@ type DocStatus struct {
 
 // Status describes the index.
 type Status struct {
-	Dir        string      `json:"dir"` // the store's location (kept under its old name)
+	Dir        string      `json:"dir,omitempty"` // the store's location (kept under its old name)
 	Backend    string      `json:"backend"`
 	Lexical    string      `json:"lexical"`
 	Dense      string      `json:"dense"`
-	Generation uint64      `json:"generation"`
-	Committed  time.Time   `json:"committed"`
+	Generation uint64      `json:"generation,omitempty"`
+	Committed  time.Time   `json:"committed,omitzero"`
 	Documents  int         `json:"documents"`
 	Chunks     int         `json:"chunks"`
 	Analyzer   string      `json:"analyzer"`

@@ -3,11 +3,11 @@ package engine
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/disk"
+	"github.com/fonte-rag/fonte/internal/redact"
 	"github.com/fonte-rag/fonte/retrieve"
 )
 
@@ -40,7 +40,7 @@ func OpenStore(ctx context.Context, location string, o fonte.StoreOptions, t Sto
 	case "redis", "rediss":
 		return openRedis(ctx, location, o)
 	}
-	return nil, fmt.Errorf("store %q: want a folder, postgres://… or redis://…", RedactURL(location))
+	return nil, fmt.Errorf("store %q: want a folder, postgres://… or redis://…", redact.Secrets(location))
 }
 
 // scheme returns the URL scheme of location, or "" for a folder path.
@@ -61,15 +61,3 @@ func scheme(location string) string {
 // IsFolder reports whether location names the embedded store's folder
 // rather than a server's URL.
 func IsFolder(location string) bool { return scheme(location) == "" }
-
-// RedactURL hides a URL's password, so it never reaches a log or a status.
-func RedactURL(location string) string {
-	if IsFolder(location) {
-		return location
-	}
-	u, err := url.Parse(location)
-	if err != nil {
-		return scheme(location) + "://…"
-	}
-	return u.Redacted()
-}

@@ -68,10 +68,9 @@ func (t tools) document(ctx context.Context, _ *sdk.CallToolRequest, in Document
 	if err != nil {
 		return nil, DocumentOutput{}, err
 	}
-	r, err := e.Document(ctx, in.ID)
-	if err == nil && !access.Readable(r.Doc.Tags) {
-		err = fonte.ErrNotFound // a document the caller may not read is not there for it
-	}
+	// A document the caller may not read is not there for it, and is
+	// never loaded.
+	r, err := e.ReadableDocument(ctx, in.ID, access)
 	if errors.Is(err, fonte.ErrNotFound) {
 		return nil, DocumentOutput{}, fmt.Errorf("no document with id %q in the index; ids are the doc field of search results", in.ID)
 	}

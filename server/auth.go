@@ -19,8 +19,8 @@ type Scope string
 
 // The scopes, from least to most.
 const (
-	ScopeRead  Scope = "read"  // search, ask, chat, list, status, metrics
-	ScopeAdmin Scope = "admin" // everything, deletes included
+	ScopeRead  Scope = "read"  // search, ask, chat, list, status
+	ScopeAdmin Scope = "admin" // everything, deletes and metrics included
 )
 
 func (s Scope) covers(need Scope) bool { return s == ScopeAdmin || s == need }

@@ -51,7 +51,7 @@ var routeCalls = []struct {
 	{"POST", "/v1/collections", `{"name": "made"}`, "admin", nil, true},
 	{"GET", "/v1/models", ``, "read", nil, true},
 	{"POST", "/v1/chat/completions", `{"model": "default", "messages": [{"role": "user", "content": "How many vacation days?"}]}`, "read", nil, true},
-	{"GET", "/metrics", ``, "read", nil, true},
+	{"GET", "/metrics", ``, "admin", nil, true},
 	{"GET", "/healthz", ``, "", nil, true},
 	{"GET", "/readyz", ``, "", nil, true},
 	{"GET", "/openapi.json", ``, "", nil, true},
@@ -86,6 +86,8 @@ func TestTokensAndScopes(t *testing.T) {
 					want = http.StatusForbidden // the model named is a collection it may not use
 				case token == otherAdmin && c.global && c.path == "/v1/collections" && c.method == "POST":
 					want = http.StatusForbidden // it may not make "made"
+				case token == otherAdmin && c.path == "/metrics":
+					want = http.StatusForbidden // the metrics count every collection
 				case token == otherAdmin && c.global:
 					want = 200 // lists and tools show it nothing of other collections
 				case token == otherAdmin:
@@ -249,7 +251,7 @@ func TestMetrics(t *testing.T) {
 	ts.call(t, "POST", "/v1/search", readToken, `{"k": 0}`)
 	ts.call(t, "POST", "/v1/ask", readToken, `{"question": "what does the canteen serve on fridays?"}`)
 	ts.call(t, "DELETE", "/v1/documents/people/leave.md", adminToken, nil)
-	status, raw, _ := ts.call(t, "GET", "/metrics", readToken, nil)
+	status, raw, _ := ts.call(t, "GET", "/metrics", adminToken, nil)
 	if status != 200 {
 		t.Fatalf("metrics: %d", status)
 	}

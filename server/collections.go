@@ -342,14 +342,16 @@ func (s *Server) openCollection(w http.ResponseWriter, r *http.Request, create b
 	return c, true
 }
 
-// CollectionInfo describes a collection in GET /v1/collections.
+// CollectionInfo describes a collection in GET /v1/collections. Store,
+// Folder and Committed are shown to admin tokens only; the counts are of
+// the documents the token may read.
 type CollectionInfo struct {
 	Name      string    `json:"name"`
-	Store     string    `json:"store"`
+	Store     string    `json:"store,omitempty"`
 	Folder    string    `json:"folder,omitempty"`
 	Documents int       `json:"documents"`
 	Chunks    int       `json:"chunks"`
 	Chunker   string    `json:"chunker"`
 	Embedder  string    `json:"embedder"`
-	Committed time.Time `json:"committed"`
+	Committed time.Time `json:"committed,omitzero"`
 }

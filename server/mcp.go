@@ -31,7 +31,10 @@ func (s *Server) mcpLibrary(r *http.Request) *sdk.Server {
 			return nil, fonte.Filter{}, fmt.Errorf("there is no collection %q", name)
 		}
 		if err != nil {
-			return nil, fonte.Filter{}, err
+			// The cause names the store; an agent gets what a route's
+			// 500 says, the log the rest.
+			s.log.Error("mcp: opening a collection", "collection", name, "err", err)
+			return nil, fonte.Filter{}, fmt.Errorf("collection %q cannot be opened; the server's log has the cause", name)
 		}
 		return c.Engine, g.filter(), nil
 	}

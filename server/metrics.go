@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
@@ -82,9 +83,18 @@ func (m *metrics) instrument(h http.Handler) http.Handler {
 }
 
 // handleMetrics refreshes the collection gauges, then serves the registry.
+// The metrics count every collection's documents, hidden ones included,
+// and every caller's traffic, so only an admin token that no collection
+// limit narrows may read them.
 func (s *Server) handleMetrics() http.HandlerFunc {
 	prom := promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{})
 	return func(w http.ResponseWriter, r *http.Request) {
+		gs, _ := r.Context().Value(grantKey{}).(grants)
+		if !slices.ContainsFunc(gs, func(g grant) bool { return g.scope == ScopeAdmin && g.collections == nil }) {
+			writeProblem(w, newProblem(http.StatusForbidden, "scope-required",
+				"/metrics counts every collection: it needs an admin token not limited to some collections", "Authorization"))
+			return
+		}
 		for _, c := range s.reg.opened() {
 			if st, err := c.Engine.Status(r.Context()); err == nil {
 				s.metrics.documents.WithLabelValues(c.Name).Set(float64(st.Documents))

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/fonte-rag/fonte/internal/redact"
 )
 
 // CollectionsResponse is what GET /v1/collections returns: the
@@ -25,13 +27,17 @@ func (s *Server) handleCollections(w http.ResponseWriter, r *http.Request) {
 			s.internal(w, r, err)
 			return
 		}
-		st, err := readableStatus(r.Context(), c, g.filter())
+		st, err := readableStatus(r.Context(), c, g)
 		if err != nil {
 			s.internal(w, r, err)
 			return
 		}
-		out = append(out, CollectionInfo{Name: name, Store: st.Dir, Folder: c.Config.Folder, Documents: st.Documents,
-			Chunks: st.Chunks, Chunker: st.Chunker, Embedder: st.Embedder, Committed: st.Committed})
+		info := CollectionInfo{Name: name, Store: st.Dir, Documents: st.Documents,
+			Chunks: st.Chunks, Chunker: st.Chunker, Embedder: st.Embedder, Committed: st.Committed}
+		if g.scope == ScopeAdmin {
+			info.Folder = c.Config.Folder // a path on the server
+		}
+		out = append(out, info)
 	}
 	writeJSON(w, http.StatusOK, CollectionsResponse{Collections: out})
 }
@@ -86,7 +92,7 @@ func (s *Server) handleCreateCollection(w http.ResponseWriter, r *http.Request) 
 	}
 	if err != nil {
 		if errors.Is(err, errEmbedder) {
-			writeProblem(w, *fieldProblem("embedder", err.Error()))
+			writeProblem(w, *fieldProblem("embedder", redact.Secrets(err.Error()))) // it may quote the model server's URL
 			return
 		}
 		if strings.Contains(err.Error(), "no data folder") {

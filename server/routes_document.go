@@ -49,10 +49,8 @@ func (s *Server) handleDocument(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	rec, err := c.Engine.Document(r.Context(), id)
-	if err == nil && !grantOf(r).filter().Readable(rec.Doc.Tags) {
-		err = fonte.ErrNotFound // what a token may not read is not there for it
-	}
+	// What a token may not read is not there for it, and is never loaded.
+	rec, err := c.Engine.ReadableDocument(r.Context(), id, grantOf(r).filter())
 	if errors.Is(err, fonte.ErrNotFound) {
 		writeProblem(w, newProblem(http.StatusNotFound, "not-found", "no indexed document has id "+quoteHost(id), "id"))
 		return

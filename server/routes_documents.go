@@ -5,8 +5,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
-	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/engine"
 )
 
@@ -20,9 +20,11 @@ type DeleteResponse struct {
 	Deleted []string `json:"deleted"`
 }
 
-// readableStatus is the collection's status as the caller may see it:
-// documents it may not read are left out of the list and the counts.
-func readableStatus(ctx context.Context, c *Collection, access fonte.Filter) (*engine.Status, error) {
+// readableStatus is the collection's status as the caller g may see it:
+// documents it may not read are left out of the list and the counts, and
+// a caller without admin scope sees neither where the store is nor its
+// generation and commit time (a commit it cannot see would move them).
+func readableStatus(ctx context.Context, c *Collection, g grant) (*engine.Status, error) {
 	st, err := c.Engine.Status(ctx)
 	if err != nil {
 		return nil, err
@@ -30,10 +32,12 @@ func readableStatus(ctx context.Context, c *Collection, access fonte.Filter) (*e
 	if st.Docs == nil {
 		st.Docs = []engine.DocStatus{}
 	}
+	access := g.filter()
 	if !access.Restricted {
 		return st, nil
 	}
 	st.Labels = nil // admins only
+	st.Dir, st.Generation, st.Committed = "", 0, time.Time{}
 	infos, err := c.Engine.Store().Documents(ctx)
 	if err != nil {
 		return nil, err
@@ -61,7 +65,7 @@ func (s *Server) handleDocuments(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	st, err := readableStatus(r.Context(), c, grantOf(r).filter())
+	st, err := readableStatus(r.Context(), c, grantOf(r))
 	if err != nil {
 		s.internal(w, r, err)
 		return
@@ -133,7 +137,7 @@ func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	st, err := readableStatus(r.Context(), c, grantOf(r).filter())
+	st, err := readableStatus(r.Context(), c, grantOf(r))
 	if err != nil {
 		s.internal(w, r, err)
 		return
@@ -142,7 +146,9 @@ func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
 	s.reg.mu.Lock()
 	watch := c.watch
 	s.reg.mu.Unlock()
-	if watch != nil {
+	// The watcher's run names the folder and every document it indexed,
+	// hidden ones included: an operator's view.
+	if watch != nil && grantOf(r).scope == ScopeAdmin {
 		resp.Watch = watch()
 	}
 	writeJSON(w, http.StatusOK, resp)

@@ -41,10 +41,8 @@ func (s *Server) handlePassage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	rec, err := c.Engine.Document(r.Context(), id[:cut])
-	if err == nil && !grantOf(r).filter().Readable(rec.Doc.Tags) {
-		err = fonte.ErrNotFound // what a token may not read is not there for it
-	}
+	// What a token may not read is not there for it, and is never loaded.
+	rec, err := c.Engine.ReadableDocument(r.Context(), id[:cut], grantOf(r).filter())
 	if errors.Is(err, fonte.ErrNotFound) {
 		writeProblem(w, newProblem(http.StatusNotFound, "not-found", "no indexed document has id "+quoteHost(id[:cut]), "id"))
 		return

@@ -19,6 +19,7 @@ import (
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/engine"
+	"github.com/fonte-rag/fonte/internal/redact"
 	"github.com/fonte-rag/fonte/mcp"
 	"github.com/fonte-rag/fonte/web"
 )
@@ -108,6 +109,7 @@ func New(e *engine.Engine, o Options) (*Server, error) {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
+	s.log = slog.New(redact.Handler(s.log.Handler())) // a logged error may quote a store URL
 	limit := DefaultRateLimit
 	if o.RateLimit != nil {
 		limit = *o.RateLimit
@@ -225,7 +227,7 @@ func (s *Server) table() []route {
 		route{pattern: "POST /v1/collections", scope: ScopeAdmin, handler: s.handleCreateCollection, global: true},
 		route{pattern: "POST /v1/chat/completions", scope: ScopeRead, handler: s.handleChatCompletions, global: true},
 		route{pattern: "GET /v1/models", scope: ScopeRead, handler: s.handleModels, global: true},
-		route{pattern: "GET /metrics", scope: ScopeRead, handler: s.handleMetrics(), global: true},
+		route{pattern: "GET /metrics", scope: ScopeAdmin, handler: s.handleMetrics(), global: true},
 		route{pattern: "GET /healthz", handler: s.handleHealth, global: true},
 		route{pattern: "GET /readyz", handler: s.handleReady, global: true},
 		route{pattern: "GET /openapi.json", handler: s.handleOpenAPI, global: true},

@@ -21,6 +21,7 @@ import (
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/answer"
 	"github.com/fonte-rag/fonte/engine"
+	"github.com/fonte-rag/fonte/internal/redact"
 	"github.com/fonte-rag/fonte/retrieve"
 	"github.com/fonte-rag/fonte/watch"
 	"github.com/fonte-rag/fonte/wire"
@@ -229,7 +230,7 @@ func watchIndex(ctx context.Context, e *engine.Engine, dir string, out io.Writer
 	w, err := watch.New(dir, func(ctx context.Context) (any, error) {
 		rep, err := e.Index(ctx, dir, nil)
 		if err != nil {
-			fmt.Fprintf(out, "re-index failed: %v\n", err)
+			fmt.Fprintf(out, "re-index failed: %s\n", redact.Secrets(err.Error())) // it may quote the store's URL
 			return nil, err
 		}
 		if asJSON {

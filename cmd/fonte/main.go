@@ -6,13 +6,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/fonte-rag/fonte"
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/internal/redact"
 )
 
 // Exit codes, documented in README.md.
@@ -56,7 +58,8 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintln(stderr, "fonte:", err)
+	// An error may quote a store or model-server URL, password and all.
+	fmt.Fprintln(stderr, "fonte:", redact.Secrets(err.Error()))
 	var ee exitError
 	if errors.As(err, &ee) {
 		return ee.code

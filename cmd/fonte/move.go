@@ -10,6 +10,7 @@ import (
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/engine"
+	"github.com/fonte-rag/fonte/internal/redact"
 	"github.com/fonte-rag/fonte/retrieve"
 )
 
@@ -116,7 +117,7 @@ The store must be empty, or --replace replaces its index whole.`,
 			if err != nil {
 				return err
 			}
-			return printStats(cmd, o, "restored", "into "+engine.RedactURL(o.location()), stats)
+			return printStats(cmd, o, "restored", "into "+redact.Secrets(o.location()), stats)
 		},
 	}
 	cmd.Flags().BoolVar(&replace, "replace", false, "replace an index the store already holds")
@@ -142,7 +143,7 @@ func newCopy(o *options) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return printStats(cmd, o, "copied", "from "+engine.RedactURL(from)+" to "+engine.RedactURL(to), stats)
+			return printStats(cmd, o, "copied", "from "+redact.Secrets(from)+" to "+redact.Secrets(to), stats)
 		},
 	}
 	cmd.Flags().StringVar(&from, "from", "", "the store to copy from (a folder, postgres://… or redis://…)")

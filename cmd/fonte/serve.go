@@ -14,6 +14,7 @@ import (
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/embed"
 	"github.com/fonte-rag/fonte/engine"
+	"github.com/fonte-rag/fonte/internal/redact"
 	"github.com/fonte-rag/fonte/server"
 	"github.com/fonte-rag/fonte/watch"
 )
@@ -102,7 +103,7 @@ and rotated past --audit-max-size, keeping --audit-keep old files.`,
 			if err != nil {
 				return err
 			}
-			log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
+			log := slog.New(redact.Handler(slog.NewTextHandler(cmd.ErrOrStderr(), nil)))
 			limit := server.RateLimit{Rate: rate, Burst: max(int(2*rate), 1)}
 			template := s
 			template.Store, template.IndexDir = "", ""

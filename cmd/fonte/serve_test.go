@@ -186,9 +186,13 @@ rate-limit: 0
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	status, body := call("GET", "/v1/collections/team/status", "plain-reader", "")
+	status, body := call("GET", "/v1/collections/team/status", "the-admin", "")
 	if status != 200 || !strings.Contains(body, `"watch"`) || !strings.Contains(body, "canteen.md") {
 		t.Errorf("status after a watched run: %d %s", status, body)
+	}
+	// The run names the folder and the hidden documents it indexed.
+	if status, body := call("GET", "/v1/collections/team/status", "plain-reader", ""); status != 200 || strings.Contains(body, `"watch"`) {
+		t.Errorf("a reader's status after a watched run: %d %s", status, body)
 	}
 }
 
