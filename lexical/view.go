@@ -11,13 +11,16 @@ import "slices"
 // see then moves nothing the reader is shown.
 //
 // A view costs nothing to make; a query through it counts its terms'
-// visible postings (one pass per term) and scores them exhaustively,
-// without the stored weights or pruning, which assume the whole corpus.
+// visible postings (one pass per term, remembered by the view for its
+// next queries) and scores them exhaustively, without the stored weights
+// or pruning, which assume the whole corpus. A view is for one
+// goroutine: make one per search.
 type View struct {
 	m       *BM25
 	visible func(doc int) bool
 	n       int
 	avg     float64
+	df      map[int]int // by term id: its visible postings, once counted
 }
 
 // View returns the model restricted to the documents visible accepts, of
@@ -51,19 +54,29 @@ func (v *View) Query(tokens []string) *ViewQuery {
 		df := 0
 		if id, ok := v.m.ix.TermID(tok); ok {
 			q.ids[i] = id
-			if j := slices.Index(q.ids[:i], id); j >= 0 {
-				q.idf[i] = q.idf[j]
-				continue
-			}
-			for _, d := range v.m.ix.docs(uint32(id)) {
-				if v.visible(int(d)) {
-					df++
-				}
-			}
+			df = v.docFreq(id)
 		}
 		q.idf[i] = bm25IDF(v.n, df)
 	}
 	return q
+}
+
+// docFreq is the number of visible documents holding term id.
+func (v *View) docFreq(id int) int {
+	if df, ok := v.df[id]; ok {
+		return df
+	}
+	df := 0
+	for _, d := range v.m.ix.docs(uint32(id)) {
+		if v.visible(int(d)) {
+			df++
+		}
+	}
+	if v.df == nil {
+		v.df = map[int]int{}
+	}
+	v.df[id] = df
+	return df
 }
 
 // MaxScore is MaxScoreTokens over the view: the sum of the tokens' idf
