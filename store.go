@@ -50,8 +50,11 @@ type Store interface {
 	VectorTopK(ctx context.Context, q VectorQuery) ([]ScoredChunk, error)
 	// TermStats returns the corpus statistics BM25 needs for terms: the
 	// number of chunks, their total length in terms, and each term's
-	// document frequency (chunks containing it).
-	TermStats(ctx context.Context, terms []string) (TermStats, error)
+	// document frequency (chunks containing it), counting only the chunks
+	// of documents a reader under access may read (its Restricted and
+	// Labels; prefixes and tags narrow a search, not its statistics), so
+	// that what a reader may not read moves none of its scores.
+	TermStats(ctx context.Context, terms []string, access Filter) (TermStats, error)
 	// Purge removes every byte that deleted or replaced documents left in
 	// the store (older generations, dead tuples, orphaned keys), so a
 	// deletion reaches the storage itself.
@@ -270,7 +273,10 @@ const (
 // each time) of idf · f · (k1 + 1) / (f + k1 · (1 − b + b · len / avglen)),
 // f the term's count in the chunk, len the chunk's number of terms,
 // avglen the mean over all chunks, idf = ln(1 + (N − df + 0.5) / (df + 0.5)),
-// with BM25K1 and BM25B. Only chunks with a score above 0 are returned.
+// with BM25K1 and BM25B. N, avglen and df count the chunks of the
+// documents Filter's access restriction lets the reader read (all of
+// them when unrestricted), as TermStats does. Only chunks with a score
+// above 0 are returned.
 type LexicalQuery struct {
 	Terms  []string
 	K      int

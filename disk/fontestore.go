@@ -89,13 +89,14 @@ func (s *Store) VectorTopK(ctx context.Context, q fonte.VectorQuery) ([]fonte.Sc
 	return scoredChunks(v.Index, v.Index.VectorTopK(q.Vector, q.K, q.Filter)), nil
 }
 
-// TermStats reads the in-memory BM25 index's statistics.
-func (s *Store) TermStats(ctx context.Context, terms []string) (fonte.TermStats, error) {
+// TermStats reads the in-memory BM25 index's statistics over what a
+// reader under access may read.
+func (s *Store) TermStats(ctx context.Context, terms []string, access fonte.Filter) (fonte.TermStats, error) {
 	v, err := s.View()
 	if err != nil {
 		return fonte.TermStats{}, err
 	}
-	return v.Index.TermStats(terms), nil
+	return v.Index.TermStats(terms, access), nil
 }
 
 func scoredChunks(ix *retrieve.Index, rs []retrieve.Scored) []fonte.ScoredChunk {

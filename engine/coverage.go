@@ -14,9 +14,10 @@ import (
 // analyses them, in lang) by their inverse document frequency in the
 // corpus, BM25's idf, and finds which of the hits hold each: see
 // answer.Coverage. A key the corpus does not hold gets the weight of a
-// key held by one chunk. It returns nil when the question has no content
-// key (the floor then compares the relevance alone).
-func (e *Engine) coverage(ctx context.Context, v *view, query, lang string, hits []fonte.Hit) (*answer.Coverage, error) {
+// key held by one chunk. The frequencies count only what a reader under
+// access may read. It returns nil when the question has no content key
+// (the floor then compares the relevance alone).
+func (e *Engine) coverage(ctx context.Context, v *view, query, lang string, hits []fonte.Hit, access fonte.Filter) (*answer.Coverage, error) {
 	an, ok := e.an.Content[lang]
 	if !ok {
 		an = e.an.Content[""]
@@ -35,10 +36,10 @@ func (e *Engine) coverage(ctx context.Context, v *view, query, lang string, hits
 	}
 	var st fonte.TermStats
 	if v.local != nil {
-		st = v.local.TermStats(keys)
+		st = v.local.TermStats(keys, access)
 	} else {
 		var err error
-		if st, err = e.store.TermStats(ctx, keys); err != nil {
+		if st, err = e.store.TermStats(ctx, keys, access); err != nil {
 			return nil, err
 		}
 	}

@@ -93,7 +93,7 @@ func TestCoverageWeights(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := e.coverage(ctx, v, "badge sostitutivo zzyzx", "it", hits)
+	c, err := e.coverage(ctx, v, "badge sostitutivo zzyzx", "it", hits, fonte.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestCoverageWeights(t *testing.T) {
 			t.Errorf("held[%d] = %+v, want %s with %.4f", r, h, hits[r].Chunk.ID, want)
 		}
 	}
-	if c, _ := e.coverage(ctx, v, "come e dove?", "it", hits); c != nil {
+	if c, _ := e.coverage(ctx, v, "come e dove?", "it", hits, fonte.Filter{}); c != nil {
 		t.Errorf("a question of function words has coverage %+v, want none", c)
 	}
 }

@@ -404,12 +404,14 @@ func (e *Engine) view(ctx context.Context) (*view, error) {
 	}
 	v := &view{gen: st.Generation, docs: make(map[string]fonte.Document, len(infos)), chunker: cfg.Chunker}
 	langs := map[string]bool{}
-	for _, d := range infos {
+	byDoc := make([]retrieve.DocLang, len(infos))
+	for i, d := range infos {
 		v.docs[d.ID] = d.Document()
 		v.chunks += d.Chunks
 		langs[d.Language] = true
+		byDoc[i] = retrieve.DocLang{Lang: d.Language, Tags: d.Tags}
 	}
-	v.remote = &retrieve.StoreSearch{Store: e.store, An: e.an, Langs: slices.Sorted(maps.Keys(langs)), Dim: cfg.Dim}
+	v.remote = &retrieve.StoreSearch{Store: e.store, An: e.an, Langs: slices.Sorted(maps.Keys(langs)), Docs: byDoc, Dim: cfg.Dim}
 	e.mu.Lock()
 	e.cur = v
 	e.mu.Unlock()

@@ -217,7 +217,7 @@ func (e *Engine) Ask(ctx context.Context, question string, o AskOptions) (*fonte
 	cfg := answer.Config{Floor: floor, Budget: s.Budget, Generator: s.Generator, OnDelta: o.OnDelta, Lang: lang}
 	if o.All {
 		cfg.Budget = 1 << 30 // already checked against the budget, in document order
-	} else if cfg.Coverage, err = e.coverage(ctx, v, query, lang, hits); err != nil {
+	} else if cfg.Coverage, err = e.coverage(ctx, v, query, lang, hits, o.Filter); err != nil {
 		return nil, err
 	}
 	if tr != nil {

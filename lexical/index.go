@@ -241,6 +241,14 @@ func (ix *Index) docs(t uint32) []uint32 {
 	return ix.postings[t].Docs
 }
 
+// freqAt is the frequency of the j-th posting of term t.
+func (ix *Index) freqAt(t uint32, j int) uint32 {
+	if ix.flat != nil {
+		return ix.flat.freq(ix.flat.starts[t] + uint64(j))
+	}
+	return ix.postings[t].Freqs[j]
+}
+
 // numPostings is the number of postings of all terms.
 func (ix *Index) numPostings() int {
 	if ix.flat != nil {

@@ -38,14 +38,52 @@ func NewTFIDF(docs []string, an analysis.Analyzer, opts TFIDFOptions) *TFIDF {
 
 // NewTFIDFIndex fits TF-IDF weights on an existing index.
 func NewTFIDFIndex(ix *Index, opts TFIDFOptions) *TFIDF {
+	return newTFIDF(ix, opts, nil)
+}
+
+// NewTFIDFVisible fits TF-IDF weights on the documents of ix that visible
+// accepts, as a vectorizer fitted on those documents alone would: n,
+// every document frequency, idf and row norm count them only, a term no
+// visible document holds is left out of queries as a term outside the
+// vocabulary is, and the other documents score 0. It is how a reader who
+// may see only some documents gets scores that nothing hidden moves.
+func NewTFIDFVisible(ix *Index, opts TFIDFOptions, visible func(doc int) bool) *TFIDF {
+	return newTFIDF(ix, opts, visible)
+}
+
+func newTFIDF(ix *Index, opts TFIDFOptions, visible func(doc int) bool) *TFIDF {
 	m := &TFIDF{ix: ix, opts: opts, pool: scratchPool{n: ix.N()}}
-	n := float64(ix.N())
+	seen := func(d uint32) bool { return visible == nil || visible(int(d)) }
+	n := ix.N()
+	if visible != nil {
+		n = 0
+		for d := range ix.N() {
+			if visible(d) {
+				n++
+			}
+		}
+	}
 	m.idf = make([]float64, ix.NumTerms())
 	for t := range m.idf {
-		m.idf[t] = math.Log((1+n)/(1+float64(ix.DocFreq(t)))) + 1
+		df := ix.DocFreq(t)
+		if visible != nil {
+			df = 0
+			for _, d := range ix.docs(uint32(t)) {
+				if seen(d) {
+					df++
+				}
+			}
+			if df == 0 {
+				continue // idf 0: outside the visible vocabulary (see transformTokens)
+			}
+		}
+		m.idf[t] = math.Log((1+float64(n))/(1+float64(df))) + 1
 	}
 	m.norms = make([]float64, ix.N())
 	for d := range m.norms {
+		if !seen(uint32(d)) {
+			continue
+		}
 		terms, freqs := ix.DocTerms(d)
 		sum := 0.0
 		for i, t := range terms {
@@ -61,7 +99,9 @@ func NewTFIDFIndex(ix *Index, opts TFIDFOptions) *TFIDF {
 		w := all[:len(p.Docs):len(p.Docs)]
 		all = all[len(p.Docs):]
 		for i, d := range p.Docs {
-			w[i] = m.tf(p.Freqs[i]) * m.idf[t] / m.norms[d]
+			if seen(d) {
+				w[i] = m.tf(p.Freqs[i]) * m.idf[t] / m.norms[d]
+			}
 		}
 		m.weights[t] = w
 	}
@@ -133,6 +173,10 @@ func (m *TFIDF) transformTokens(terms []uint32, weights []float64, tokens []stri
 		j := i + 1
 		for j < len(ids) && ids[j] == ids[i] {
 			j++
+		}
+		if m.idf[ids[i]] == 0 { // a term no visible document holds (NewTFIDFVisible)
+			i = j
+			continue
 		}
 		w := m.tf(uint32(j-i)) * m.idf[ids[i]]
 		terms = append(terms, ids[i])

@@ -176,7 +176,7 @@ func BenchmarkSciFactLexical(b *testing.B) {
 	b.Run("termstats_df_table", func(b *testing.B) {
 		start := time.Now()
 		for _, q := range queries {
-			if _, err := s.TermStats(ctx, q); err != nil {
+			if _, err := s.TermStats(ctx, q, fonte.Filter{}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -185,7 +185,7 @@ func BenchmarkSciFactLexical(b *testing.B) {
 	b.Run("termstats_gin_count", func(b *testing.B) {
 		var elapsed time.Duration
 		for _, q := range queries {
-			want, err := s.TermStats(ctx, q)
+			want, err := s.TermStats(ctx, q, fonte.Filter{})
 			if err != nil {
 				b.Fatal(err)
 			}

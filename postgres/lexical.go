@@ -196,6 +196,10 @@ func (s *Store) LexicalTopK(ctx context.Context, q fonte.LexicalQuery) ([]fonte.
 			terms = append(terms, t)
 		}
 	}
+	if q.Filter.Restricted {
+		out, err := s.readerTopK(ctx, q, terms)
+		return out, s.cfg.wrap(ctx, "lexical search", err)
+	}
 	if s.bm25 {
 		out, err := s.bm25TopK(ctx, q, tokens, terms)
 		return out, s.cfg.wrap(ctx, "lexical search", err)
@@ -257,30 +261,45 @@ LIMIT $3`
 			}
 			avgLen = float64(total) / float64(n)
 		}
-		tf := make(map[string]int, len(idf))
-		for _, t := range chunkTerms {
-			if _, ok := idf[t]; ok {
-				tf[t]++
-			}
-		}
-		const k1, b = fonte.BM25K1, fonte.BM25B
-		norm := k1 * (1 - b + b*float64(len(chunkTerms))/avgLen)
-		for _, t := range q.Terms {
-			if f := float64(tf[t]); f > 0 {
-				sc.Score += idf[t] * f * (k1 + 1) / (f + norm)
-			}
-		}
-		if sc.Score > 0 {
+		if sc.Score = bm25Score(q.Terms, chunkTerms, idf, avgLen); sc.Score > 0 {
 			out = append(out, sc)
 		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	return bestK(out, q.K), nil
+}
+
+// bm25Score is fonte's BM25 score of a chunk holding chunkTerms for the
+// query's terms, given each term's idf (those no chunk holds absent) and
+// the mean chunk length: package lexical's expression in its order, so
+// the same bits.
+func bm25Score(query, chunkTerms []string, idf map[string]float64, avgLen float64) float64 {
+	tf := make(map[string]int, len(idf))
+	for _, t := range chunkTerms {
+		if _, ok := idf[t]; ok {
+			tf[t]++
+		}
+	}
+	const k1, b = fonte.BM25K1, fonte.BM25B
+	norm := k1 * (1 - b + b*float64(len(chunkTerms))/avgLen)
+	score := 0.0
+	for _, t := range query {
+		if f := float64(tf[t]); f > 0 {
+			score += idf[t] * f * (k1 + 1) / (f + norm)
+		}
+	}
+	return score
+}
+
+// bestK sorts scored chunks best first, ties by document ID then
+// position, and keeps k.
+func bestK(out []fonte.ScoredChunk, k int) []fonte.ScoredChunk {
 	slices.SortFunc(out, func(a, b fonte.ScoredChunk) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Chunk.DocID, b.Chunk.DocID), cmp.Compare(a.Chunk.Position, b.Chunk.Position))
 	})
-	return out[:min(len(out), q.K)], nil
+	return out[:min(len(out), k)]
 }
 
 // bm25Slack is how many candidates beyond K the pg_textsearch leg asks
@@ -316,6 +335,14 @@ func filterSQL(f fonte.Filter, args *[]any) string {
 // scored runs a leg's query, whose columns are chunkColumns and a score,
 // and keeps the rows whose score keep accepts.
 func (s *Store) scored(ctx context.Context, q querier, sql string, args []any, keep func(score float64) bool) ([]fonte.ScoredChunk, error) {
+	return scanChunks(ctx, q, sql, args, func(sc *fonte.ScoredChunk) []any { return []any{&sc.Score} },
+		func(sc *fonte.ScoredChunk) bool { return keep(sc.Score) })
+}
+
+// scanChunks runs a query whose columns are chunkColumns and then those
+// extra gives destinations for, and keeps the rows keep accepts (which
+// may set the score from the extra columns).
+func scanChunks(ctx context.Context, q querier, sql string, args []any, extra func(*fonte.ScoredChunk) []any, keep func(*fonte.ScoredChunk) bool) ([]fonte.ScoredChunk, error) {
 	rows, err := q.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, err
@@ -324,10 +351,10 @@ func (s *Store) scored(ctx context.Context, q querier, sql string, args []any, k
 	var out []fonte.ScoredChunk
 	for rows.Next() {
 		var sc fonte.ScoredChunk
-		if err := rows.Scan(append(chunkDest(&sc.Chunk, &sc.Lang), &sc.Score)...); err != nil {
+		if err := rows.Scan(append(chunkDest(&sc.Chunk, &sc.Lang), extra(&sc)...)...); err != nil {
 			return nil, err
 		}
-		if keep(sc.Score) {
+		if keep(&sc) {
 			out = append(out, sc)
 		}
 	}
@@ -338,9 +365,16 @@ func (s *Store) scored(ctx context.Context, q querier, sql string, args []any, k
 // each term's document frequency, exactly: the counts are kept by every
 // commit in the meta row and the term_df table, and read in one
 // statement, so they describe one generation.
-func (s *Store) TermStats(ctx context.Context, terms []string) (fonte.TermStats, error) {
+//
+// A reader restricted by access gets the counts of the chunks it may
+// read instead, counted by the statement (see readerTermStats).
+func (s *Store) TermStats(ctx context.Context, terms []string, access fonte.Filter) (fonte.TermStats, error) {
 	if s.closed.Load() {
 		return fonte.TermStats{}, errClosed
+	}
+	if access.Restricted {
+		st, err := readerTermStats(ctx, s.pool, s.table("chunks"), terms, access)
+		return st, s.cfg.wrap(ctx, "reading term statistics", err)
 	}
 	// A term PostgreSQL's text cannot hold (invalid UTF-8, NUL) was
 	// refused by Put, so no chunk holds it.

@@ -541,7 +541,7 @@ func TestTermStatsExact(t *testing.T) {
 	probe := append(slices.Clone(vocabulary), "nosuchterm", "", "sop", "\xff", "a\x00b", "policy")
 	check := func(what string, recs []fonte.Record) {
 		t.Helper()
-		got, err := s.TermStats(ctx, probe)
+		got, err := s.TermStats(ctx, probe, fonte.Filter{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -78,7 +78,7 @@ func TestUnavailable(t *testing.T) {
 	checkUnavailable(t, "LexicalTopK on a dead server", err, host)
 	_, err = s.VectorTopK(ctx, fonte.VectorQuery{Vector: []float32{1, 0, 0, 0}, K: 3})
 	checkUnavailable(t, "VectorTopK on a dead server", err, host)
-	_, err = s.TermStats(ctx, []string{"apple"})
+	_, err = s.TermStats(ctx, []string{"apple"}, fonte.Filter{})
 	checkUnavailable(t, "TermStats on a dead server", err, host)
 	_, err = Open(ctx, u, fonte.StoreOptions{Settings: testSettings})
 	checkUnavailable(t, "Open on a dead server", err, host)
@@ -139,7 +139,7 @@ func TestCollectionsIsolated(t *testing.T) {
 	if hits, _ := b.LexicalTopK(ctx, fonte.LexicalQuery{Terms: []string{"apple"}, K: 5}); len(hits) != 0 {
 		t.Fatalf("b finds a's apples: %+v", hits)
 	}
-	if ts, _ := b.TermStats(ctx, []string{"apple", "banana"}); ts.Chunks != 1 || !slices.Equal(ts.DF, []int{0, 1}) {
+	if ts, _ := b.TermStats(ctx, []string{"apple", "banana"}, fonte.Filter{}); ts.Chunks != 1 || !slices.Equal(ts.DF, []int{0, 1}) {
 		t.Fatalf("b's term stats: %+v", ts)
 	}
 	hits, _ := b.VectorTopK(ctx, fonte.VectorQuery{Vector: vecOf("apple orchard", 4), K: 5})
@@ -179,7 +179,7 @@ func TestExtendedProtocol(t *testing.T) {
 	if err != nil || len(lex) != 1 {
 		t.Fatalf("LexicalTopK = %+v, %v", lex, err)
 	}
-	ts, err := s.TermStats(ctx, []string{"binary", "nothing"})
+	ts, err := s.TermStats(ctx, []string{"binary", "nothing"}, fonte.Filter{})
 	if err != nil || !slices.Equal(ts.DF, []int{1, 0}) {
 		t.Fatalf("TermStats = %+v, %v", ts, err)
 	}

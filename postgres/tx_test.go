@@ -222,7 +222,7 @@ func TestAtomicity(t *testing.T) {
 	if after.Generation != before.Generation || after.Chunks != before.Chunks || len(afterDocs) != len(beforeDocs) {
 		t.Fatalf("failed updates changed the store: %+v -> %+v, %v", before, after, afterDocs)
 	}
-	ts, _ := s.TermStats(ctx, []string{"cherry", "apple"})
+	ts, _ := s.TermStats(ctx, []string{"cherry", "apple"}, fonte.Filter{})
 	if ts.DF[0] != 0 || ts.DF[1] != 1 || ts.Chunks != 2 {
 		t.Fatalf("term stats after failed updates: %+v", ts)
 	}
@@ -455,7 +455,7 @@ func TestConcurrentWriters(t *testing.T) {
 	if st.Generation != 4 || st.Documents != 12 || st.Chunks != 12 {
 		t.Fatalf("after four concurrent updates: %+v", st)
 	}
-	ts, err := stores[1].TermStats(ctx, []string{"worda0.md"})
+	ts, err := stores[1].TermStats(ctx, []string{"worda0.md"}, fonte.Filter{})
 	if err != nil || ts.Chunks != 12 || ts.TotalTerms != 12 || ts.DF[0] != 1 {
 		t.Fatalf("TermStats = %+v, %v", ts, err)
 	}

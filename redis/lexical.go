@@ -67,12 +67,15 @@ func (s *Store) lexical(ctx context.Context, st *state, q fonte.LexicalQuery) ([
 	}
 	// The weight of each posting, then the sum in the query's order (a
 	// repeated term counts each time), with the expression and operation
-	// order of lexical.BM25 so the scores agree to the last bit.
-	n, avg := float64(st.chunks), st.avgLen()
+	// order of lexical.BM25 so the scores agree to the last bit. N, the
+	// average length and the frequencies are those of what the reader
+	// may read, so nothing hidden moves a score.
+	rd := st.reader(q.Filter)
+	n, avg := float64(rd.chunks), rd.avgLen()
 	k1, b := fonte.BM25K1, fonte.BM25B
 	weights := map[string][]float64{}
 	for t, ps := range postings {
-		df := float64(len(ps))
+		df := float64(rd.df(ps))
 		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
 		w := make([]float64, len(ps))
 		for j, p := range ps {
@@ -172,9 +175,10 @@ func (s *Store) livePostings(ctx context.Context, st *state, terms []string) (ma
 // term's document frequency, exactly as of one generation. When no
 // version is pending (no commit in flight, nothing left by a failed one)
 // every posting is live and a term's frequency is its hash's length
-// (HLEN); otherwise the postings' fields are read and the live ones
+// (HLEN); otherwise, and for a reader restricted by access, the
+// postings' fields are read and the live ones the reader may read
 // counted.
-func (s *Store) TermStats(ctx context.Context, terms []string) (fonte.TermStats, error) {
+func (s *Store) TermStats(ctx context.Context, terms []string, access fonte.Filter) (fonte.TermStats, error) {
 	var out fonte.TermStats
 	if s.isClosed() {
 		return out, ErrClosed
@@ -183,7 +187,9 @@ func (s *Store) TermStats(ctx context.Context, terms []string) (fonte.TermStats,
 	if err != nil {
 		return out, s.wrapErr("term statistics", err)
 	}
-	if pr.pending == 0 {
+	// A restricted reader's frequencies count the readable postings, so
+	// only an unrestricted one may use the hashes' lengths.
+	if pr.pending == 0 && !access.Restricted {
 		st, err := s.stateAt(ctx, pr.gen)
 		if err != nil {
 			return out, s.wrapErr("term statistics", err)
@@ -219,18 +225,78 @@ func (s *Store) TermStats(ctx context.Context, terms []string) (fonte.TermStats,
 		if err := execPipe(ctx, p); err != nil {
 			return err
 		}
-		out = fonte.TermStats{Chunks: st.chunks, TotalTerms: st.terms, DF: make([]int, len(terms))}
+		rd := st.reader(access)
+		out = fonte.TermStats{Chunks: rd.chunks, TotalTerms: rd.terms, DF: make([]int, len(terms))}
 		for i, c := range cmds {
 			for _, f := range c.Val() {
 				v, _, _ := strings.Cut(f, ".")
-				if ver, err := parseVer(v); err == nil {
-					if _, live := st.byVer[ver]; live {
-						out.DF[i]++
-					}
+				if ver, err := parseVer(v); err == nil && rd.reads(ver) {
+					out.DF[i]++
 				}
 			}
 		}
 		return nil
 	})
 	return out, err
+}
+
+// readerStats are one generation's statistics as a reader sees them:
+// the chunks and terms of the live documents it may read.
+type readerStats struct {
+	st       *state
+	access   fonte.Filter
+	chunks   int
+	terms    int64
+	readable map[uint64]bool // by live version; nil: every live one
+}
+
+// reader returns st's statistics for a reader under access's
+// restriction (its Restricted and Labels only).
+func (st *state) reader(access fonte.Filter) readerStats {
+	rd := readerStats{st: st, chunks: st.chunks, terms: st.terms}
+	if !access.Restricted {
+		return rd
+	}
+	rd.access = fonte.Filter{Restricted: true, Labels: access.Labels}
+	rd.chunks, rd.terms = 0, 0
+	rd.readable = make(map[uint64]bool, len(st.docs))
+	for _, e := range st.docs {
+		if rd.access.Readable(e.Tags) {
+			rd.readable[e.V] = true
+			rd.chunks += e.N
+			rd.terms += e.T
+		}
+	}
+	return rd
+}
+
+// reads reports whether ver is a live version the reader may read.
+func (rd readerStats) reads(ver uint64) bool {
+	if rd.readable != nil {
+		return rd.readable[ver]
+	}
+	_, live := rd.st.byVer[ver]
+	return live
+}
+
+// df counts the postings of live versions the reader may read.
+func (rd readerStats) df(ps []posting) int {
+	if rd.readable == nil {
+		return len(ps)
+	}
+	n := 0
+	for _, p := range ps {
+		if rd.readable[p.ver] {
+			n++
+		}
+	}
+	return n
+}
+
+// avgLen is the mean length in terms of the chunks the reader may read.
+func (rd readerStats) avgLen() float64 {
+	if rd.chunks == 0 {
+		return 0
+	}
+	return float64(rd.terms) / float64(rd.chunks)
 }

@@ -92,7 +92,7 @@ func TestTermStatsExact(t *testing.T) {
 			}
 		}
 		check := func(what string) {
-			got, err := s.TermStats(ctxT(t), terms)
+			got, err := s.TermStats(ctxT(t), terms, fonte.Filter{})
 			if err != nil {
 				t.Fatal(err)
 			}

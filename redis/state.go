@@ -69,14 +69,6 @@ type state struct {
 	infos []fonte.DocInfo // in ids order, once loaded
 }
 
-// avgLen is the mean chunk length in terms.
-func (st *state) avgLen() float64 {
-	if st.chunks == 0 {
-		return 0
-	}
-	return float64(st.terms) / float64(st.chunks)
-}
-
 // withPrefix returns the IDs of the live documents starting with p.
 func (st *state) withPrefix(p string) []string {
 	i, _ := slices.BinarySearch(st.ids, p)

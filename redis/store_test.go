@@ -286,7 +286,7 @@ func TestCollectionsIsolated(t *testing.T) {
 		if err != nil || len(lex) > 2 {
 			t.Fatalf("collection 1's lexical leg sees %d chunks (%v)", len(lex), err)
 		}
-		ts, _ := s1.TermStats(ctxT(t), []string{"w00"})
+		ts, _ := s1.TermStats(ctxT(t), []string{"w00"}, fonte.Filter{})
 		if ts.Chunks != 2 {
 			t.Fatalf("collection 1's term stats count %d chunks", ts.Chunks)
 		}

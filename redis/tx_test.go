@@ -203,7 +203,7 @@ func TestCommitVisibleWhole(t *testing.T) {
 						for b := range batches + 1 {
 							terms = append(terms, fmt.Sprintf("batch-%d", b))
 						}
-						ts, err := r.TermStats(ctx, terms)
+						ts, err := r.TermStats(ctx, terms, fonte.Filter{})
 						if err != nil {
 							fail("TermStats: %v", err)
 							return

@@ -3,6 +3,7 @@ package retrieve
 import (
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/chunk"
+	"github.com/fonte-rag/fonte/lexical"
 )
 
 // Scored is one chunk of an Index with a leg's score.
@@ -15,7 +16,12 @@ type Scored struct {
 // chunks with the highest BM25 score for terms (analysed already) among
 // those f accepts, best first, ties by corpus position.
 func (ix *Index) LexicalTopK(terms []string, k int, f Filter) []Scored {
-	rs := ix.bm25.TopK(terms, k, ix.allow(f))
+	var rs []lexical.Result
+	if view, _ := ix.accessView(f); view != nil {
+		rs = view.Query(terms).TopK(k, ix.allow(f))
+	} else {
+		rs = ix.bm25.TopK(terms, k, ix.allow(f))
+	}
 	out := make([]Scored, len(rs))
 	for i, r := range rs {
 		out[i] = Scored{r.Doc, r.Score}
@@ -36,13 +42,28 @@ func (ix *Index) VectorTopK(q []float32, k int, f Filter) []Scored {
 	return out
 }
 
-// TermStats returns the corpus statistics of terms, as fonte.Store does.
-func (ix *Index) TermStats(terms []string) fonte.TermStats {
+// TermStats returns the corpus statistics of terms, as fonte.Store does:
+// over the chunks a reader restricted by f may read.
+func (ix *Index) TermStats(terms []string, f Filter) fonte.TermStats {
 	lex := ix.bm25.Index()
 	st := fonte.TermStats{Chunks: lex.N(), TotalTerms: int64(lex.TotalLen()), DF: make([]int, len(terms))}
+	view, rv := ix.accessView(f)
+	if view != nil {
+		st.Chunks, st.TotalTerms = rv.chunks, int64(rv.total)
+	}
 	for i, t := range terms {
-		if id, ok := lex.TermID(t); ok {
+		id, ok := lex.TermID(t)
+		if !ok {
+			continue
+		}
+		if view == nil {
 			st.DF[i] = lex.DocFreq(id)
+			continue
+		}
+		for _, d := range lex.Postings(id).Docs {
+			if rv.visible[ix.access.class[d]] {
+				st.DF[i]++
+			}
 		}
 	}
 	return st

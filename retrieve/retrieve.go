@@ -322,6 +322,14 @@ type Index struct {
 
 	tfidfOnce sync.Once
 	tfidf     *lexical.TFIDF // built on first use: only evaluations ask for it
+
+	// access groups the chunks by access labels for restricted readers'
+	// statistics (see accessView); tfidfViews are TF-IDF models fitted on
+	// what one restricted view may see. Both are built on first use.
+	accessOnce sync.Once
+	access     *accessClasses
+	tfidfMu    sync.Mutex
+	tfidfViews map[string]*lexical.TFIDF
 }
 
 // BM25Params are fonte's BM25 parameters: k1 = 0.9, b = 0.4, the values
@@ -485,22 +493,41 @@ func (ix *Index) HasDense() bool { return ix.dense != nil }
 // Chunk returns chunk i of the corpus.
 func (ix *Index) Chunk(i int) fonte.Chunk { return ix.src.Chunk(i) }
 
+// corpusView is what a search's lexical side scores with: the corpus's
+// languages and BM25 statistics, or those of the chunks a restricted
+// reader may see (view set), so that a hidden document's words, length
+// or language move nothing the reader is shown.
+type corpusView struct {
+	langs []string // sorted
+	view  *lexical.View
+	rv    *readerView
+}
+
+// corpusFor returns the corpus as a reader under f sees it.
+func (ix *Index) corpusFor(f Filter) corpusView {
+	view, rv := ix.accessView(f)
+	if view == nil {
+		return corpusView{langs: ix.langs}
+	}
+	return corpusView{langs: rv.langs, view: view, rv: rv}
+}
+
 // queryLangs returns the languages to analyse a query in: its own when
 // known, the corpus's only one, or else every language of the corpus.
-func (ix *Index) queryLangs(lang string) []string {
+func (c corpusView) queryLangs(lang string) []string {
 	if lang != "" {
 		return []string{lang}
 	}
-	if len(ix.langs) == 0 {
+	if len(c.langs) == 0 {
 		return []string{""}
 	}
-	return ix.langs
+	return c.langs
 }
 
 // queryTokens analyses the query in its language (see queryLangs; the
 // first when several).
-func (ix *Index) queryTokens(q, lang string) []string {
-	return ix.an.of(ix.queryLangs(lang)[0]).Analyze(q)
+func (ix *Index) queryTokens(q, lang string, c corpusView) []string {
+	return ix.an.of(c.queryLangs(lang)[0]).Analyze(q)
 }
 
 // lexicalTop returns the depth chunks with the highest BM25 share (score
@@ -511,11 +538,18 @@ func (ix *Index) queryTokens(q, lang string) []string {
 // best share, so an Italian question is judged by Italian stems without
 // English readings of its words diluting the share (and the reverse).
 // Each language's top list comes from BM25.TopKShare, exact and pruned.
-func (ix *Index) lexicalTop(q, lang string, depth int, allow func(int) bool) []scored {
-	langs := ix.queryLangs(lang)
+// Shares are computed over the chunks c shows.
+func (ix *Index) lexicalTop(q, lang string, depth int, allow func(int) bool, c corpusView) []scored {
 	best := map[int]float64{}
-	for _, l := range langs {
-		for _, r := range ix.bm25.TopKShare(ix.an.of(l).Analyze(q), depth, allow) {
+	for _, l := range c.queryLangs(lang) {
+		toks := ix.an.of(l).Analyze(q)
+		var rs []lexical.Result
+		if c.view != nil {
+			rs = c.view.Query(toks).TopKShare(depth, allow)
+		} else {
+			rs = ix.bm25.TopKShare(toks, depth, allow)
+		}
+		for _, r := range rs {
 			best[r.Doc] = max(best[r.Doc], r.Score)
 		}
 	}
@@ -534,18 +568,26 @@ func (ix *Index) lexicalTop(q, lang string, depth int, allow func(int) bool) []s
 
 // contentShare is the relevance of chunk doc: the BM25 share of the
 // query's content words alone (see Analyzers.Content), best over the
-// query's languages.
+// query's languages; over the chunks the corpus view shows.
 type contentShare struct {
-	tokens [][]string
-	max    []float64
+	score []func(doc int) float64
+	max   []float64
 }
 
-func (ix *Index) contentShare(q, lang string) contentShare {
+func (ix *Index) contentShare(q, lang string, cv corpusView) contentShare {
 	var c contentShare
-	for _, l := range ix.queryLangs(lang) {
+	for _, l := range cv.queryLangs(lang) {
 		toks := ix.an.contentOf(l).Analyze(q)
+		if cv.view != nil {
+			vq := cv.view.Query(toks)
+			if m := vq.MaxScore(); m > 0 {
+				c.score = append(c.score, vq.ScoreDoc)
+				c.max = append(c.max, m)
+			}
+			continue
+		}
 		if m := ix.bm25.MaxScoreTokens(toks); m > 0 {
-			c.tokens = append(c.tokens, toks)
+			c.score = append(c.score, func(doc int) float64 { return ix.bm25.ScoreDoc(toks, doc) })
 			c.max = append(c.max, m)
 		}
 	}
@@ -554,8 +596,8 @@ func (ix *Index) contentShare(q, lang string) contentShare {
 
 func (ix *Index) share(c contentShare, doc int) float64 {
 	best := 0.0
-	for i, toks := range c.tokens {
-		best = max(best, ix.bm25.ScoreDoc(toks, doc)/c.max[i])
+	for i, score := range c.score {
+		best = max(best, score(doc)/c.max[i])
 	}
 	return best
 }
@@ -563,13 +605,15 @@ func (ix *Index) share(c contentShare, doc int) float64 {
 // Search runs the request and returns at most K hits, best first.
 func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
 	req.defaults()
+	// A restricted reader's statistics count only what it may see, so
+	// that nothing hidden moves a score, a share or the relevance.
+	cv := ix.corpusFor(req.Filter)
 	if req.Mode == TFIDF {
-		ix.tfidfOnce.Do(func() { ix.tfidf = lexical.NewTFIDFIndex(ix.bm25.Index(), lexical.TFIDFOptions{Sublinear: true}) })
 		var t0 time.Time
 		if req.Trace != nil {
 			t0 = time.Now()
 		}
-		scores := ix.tfidf.ScoresTokens(ix.queryTokens(req.Query, req.Lang))
+		scores := ix.tfidfFor(cv.rv).ScoresTokens(ix.queryTokens(req.Query, req.Lang, cv))
 		top := topK(scores, req.K, ix.allow(req.Filter))
 		if req.Trace != nil {
 			req.Trace.Mode, req.Trace.Depth, req.Trace.LexicalTime = req.Mode, req.K, since(&t0)
@@ -610,14 +654,14 @@ func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
 		}()
 	}
 	if req.Mode != Dense {
-		lexHits = ix.lexicalTop(req.Query, req.Lang, req.Depth, allow)
+		lexHits = ix.lexicalTop(req.Query, req.Lang, req.Depth, allow, cv)
 	}
 	// Relevance for the floor: the share of the query's content words'
 	// evidence a chunk matched. It falls back to the ranking share when the
 	// query has no content word at all.
 	var content contentShare
 	if req.Mode != Dense {
-		content = ix.contentShare(req.Query, req.Lang)
+		content = ix.contentShare(req.Query, req.Lang, cv)
 	}
 	if tr != nil && req.Mode != Dense {
 		tr.LexicalTime = since(&t0)

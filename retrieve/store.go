@@ -25,6 +25,11 @@ type StoreSearch struct {
 	An    Analyzers
 	// Langs are the corpus's languages, sorted ("" for unknown).
 	Langs []string
+	// Docs, when set, are the corpus's documents' languages and tags: a
+	// restricted reader's query is then analysed in the languages of the
+	// documents it may read only, so a hidden document's language moves
+	// nothing it is shown.
+	Docs []DocLang
 	// Dim is the index's vector dimension; 0 means no dense leg.
 	Dim int
 }
@@ -40,14 +45,30 @@ type storeHit struct {
 // ID, then position), so ties break alike on every store.
 func fusionKey(c fonte.Chunk) string { return fmt.Sprintf("%s\x00%010d", c.DocID, c.Position) }
 
-func (s *StoreSearch) queryLangs(lang string) []string {
+// DocLang is one document's language and tags (see StoreSearch.Docs).
+type DocLang struct {
+	Lang string
+	Tags []string
+}
+
+func (s *StoreSearch) queryLangs(lang string, f Filter) []string {
 	if lang != "" {
 		return []string{lang}
 	}
-	if len(s.Langs) == 0 {
+	langs := s.Langs
+	if f.Restricted && s.Docs != nil {
+		langs = nil
+		for _, d := range s.Docs {
+			if f.Readable(d.Tags) && !slices.Contains(langs, d.Lang) {
+				langs = append(langs, d.Lang)
+			}
+		}
+		slices.Sort(langs)
+	}
+	if len(langs) == 0 {
 		return []string{""}
 	}
-	return s.Langs
+	return langs
 }
 
 // idf is BM25's idf, the expression lexical.BM25 uses.
@@ -196,7 +217,7 @@ func (s *StoreSearch) analyse(ctx context.Context, req Request) ([]langQuery, er
 	var qs []langQuery
 	var all []string
 	at := map[string]int{}
-	for _, l := range s.queryLangs(req.Lang) {
+	for _, l := range s.queryLangs(req.Lang, req.Filter) {
 		q := langQuery{terms: s.An.of(l).Analyze(req.Query), content: s.An.contentOf(l).Analyze(req.Query)}
 		for _, list := range [][]string{q.terms, q.content} {
 			for _, t := range list {
@@ -211,7 +232,7 @@ func (s *StoreSearch) analyse(ctx context.Context, req Request) ([]langQuery, er
 	if len(all) == 0 {
 		return qs, nil
 	}
-	st, err := s.Store.TermStats(ctx, all)
+	st, err := s.Store.TermStats(ctx, all, req.Filter)
 	if err != nil {
 		return nil, err
 	}

@@ -10,8 +10,9 @@ import (
 // TestDisk runs the suite against the embedded store.
 func TestDisk(t *testing.T) {
 	Run(t, Backend{
-		Name: "disk",
-		New:  func(t *testing.T) string { return filepath.Join(t.TempDir(), "index") },
+		Name:        "disk",
+		AccessSeeds: 12,
+		New:         func(t *testing.T) string { return filepath.Join(t.TempDir(), "index") },
 		Holds: func(t *testing.T, location, word string) bool {
 			found := false
 			err := filepath.WalkDir(location, func(p string, d os.DirEntry, err error) error {

@@ -39,6 +39,16 @@ type Backend struct {
 	// from fonte's BM25; empty means it must not (same chunks, same
 	// order, same scores).
 	LexicalTolerance string
+	// AccessSeeds is how many random corpora HiddenMovesNothing runs
+	// (default 3: each costs two stores).
+	AccessSeeds int
+}
+
+func (b Backend) seeds() int {
+	if b.AccessSeeds > 0 {
+		return b.AccessSeeds
+	}
+	return 3
 }
 
 // Root is the repository root, found from the working directory.
@@ -64,6 +74,7 @@ func Root(t testing.TB) string {
 func Run(t *testing.T, b Backend) {
 	t.Run("SameAnswers", func(t *testing.T) { testSameAnswers(t, b) })
 	t.Run("Filters", func(t *testing.T) { testFilters(t, b) })
+	t.Run("HiddenMovesNothing", func(t *testing.T) { testHiddenMovesNothing(t, b, b.seeds()) })
 	t.Run("Incremental", func(t *testing.T) { testIncremental(t, b) })
 	t.Run("DeleteLeavesNothing", func(t *testing.T) { testDelete(t, b) })
 	t.Run("SettingsMismatch", func(t *testing.T) { testMismatch(t, b) })
@@ -91,7 +102,13 @@ func open(t *testing.T, location string, s engine.Settings, o engine.OpenOptions
 func corpus(t *testing.T) string {
 	t.Helper()
 	dst := filepath.Join(t.TempDir(), "handbook")
-	src := filepath.Join(Root(t), "examples", "handbook")
+	CopyTree(t, filepath.Join(Root(t), "examples", "handbook"), dst)
+	return dst
+}
+
+// CopyTree copies the files under src to dst (created as needed).
+func CopyTree(t testing.TB, src, dst string) {
+	t.Helper()
 	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -107,9 +124,8 @@ func corpus(t *testing.T) string {
 		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
 	})
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("copying %s: %v", src, err)
 	}
-	return dst
 }
 
 func index(t *testing.T, e *engine.Engine, dir string) *engine.IndexReport {

@@ -1,0 +1,186 @@
+package lexical
+
+import "slices"
+
+// A View is a BM25 model as a reader who may see only some documents
+// would have it: N, the average length and every document frequency are
+// those of the visible documents alone, so that a score, a share or a
+// MaxScore computed through the view is the one an index of exactly the
+// visible documents would give (bit for bit: the same expressions over
+// the same numbers, summed in the same order). What the reader may not
+// see then moves nothing the reader is shown.
+//
+// A view costs nothing to make; a query through it counts its terms'
+// visible postings (one pass per term, remembered by the view for its
+// next queries) and scores them exhaustively, without the stored weights
+// or pruning, which assume the whole corpus. A view is for one
+// goroutine: make one per search.
+type View struct {
+	m       *BM25
+	visible func(doc int) bool
+	n       int
+	avg     float64
+	df      map[int]int // by term id: its visible postings, once counted
+}
+
+// View returns the model restricted to the documents visible accepts, of
+// which there are n with total analysed length total (the caller keeps
+// those sums, e.g. per access label, rather than counting per query).
+// visible must be safe for concurrent use if the view is used so.
+func (m *BM25) View(visible func(doc int) bool, n int, total uint64) *View {
+	return &View{m: m, visible: visible, n: n, avg: avgLen(total, uint64(n))}
+}
+
+// N is the number of visible documents.
+func (v *View) N() int { return v.n }
+
+// ViewQuery is a query's terms with their idf over a view's documents,
+// ready to score documents with.
+type ViewQuery struct {
+	v      *View
+	tokens []string
+	ids    []int     // per token: its term id, or -1 outside the vocabulary
+	idf    []float64 // per token: its idf over the visible documents
+}
+
+// Query looks up tokens (analysed already) and computes each one's idf
+// over the view's documents: a token no visible document holds gets the
+// idf of a term in none, as MaxScoreTokens gives a token outside the
+// vocabulary.
+func (v *View) Query(tokens []string) *ViewQuery {
+	q := &ViewQuery{v: v, tokens: tokens, ids: make([]int, len(tokens)), idf: make([]float64, len(tokens))}
+	for i, tok := range tokens {
+		q.ids[i] = -1
+		df := 0
+		if id, ok := v.m.ix.TermID(tok); ok {
+			q.ids[i] = id
+			df = v.docFreq(id)
+		}
+		q.idf[i] = bm25IDF(v.n, df)
+	}
+	return q
+}
+
+// docFreq is the number of visible documents holding term id.
+func (v *View) docFreq(id int) int {
+	if df, ok := v.df[id]; ok {
+		return df
+	}
+	df := 0
+	for _, d := range v.m.ix.docs(uint32(id)) {
+		if v.visible(int(d)) {
+			df++
+		}
+	}
+	if v.df == nil {
+		v.df = map[int]int{}
+	}
+	v.df[id] = df
+	return df
+}
+
+// MaxScore is MaxScoreTokens over the view: the sum of the tokens' idf
+// times (k1 + 1).
+func (q *ViewQuery) MaxScore() float64 {
+	total := 0.0
+	for _, idf := range q.idf {
+		total += idf * (q.v.m.opts.K1 + 1)
+	}
+	return total
+}
+
+// weight is the BM25 weight, over the view, of token i in the document
+// of posting j of its term's list docs.
+func (q *ViewQuery) weight(i, j int, d uint32) float64 {
+	m := q.v.m
+	f := float64(m.ix.freqAt(uint32(q.ids[i]), j))
+	return bm25Weight(q.idf[i], f, m.opts.K1, m.opts.B, float64(m.ix.lengths[d]), q.v.avg)
+}
+
+// ScoreDoc is the document's BM25 score for the query over the view
+// (0 for a document the view hides).
+func (q *ViewQuery) ScoreDoc(doc int) float64 {
+	if !q.v.visible(doc) {
+		return 0
+	}
+	s := 0.0
+	for i, id := range q.ids {
+		if id < 0 {
+			continue
+		}
+		docs := q.v.m.ix.docs(uint32(id))
+		j, found := slices.BinarySearch(docs, uint32(doc))
+		if found {
+			s += q.weight(i, j, uint32(doc))
+		}
+	}
+	return s
+}
+
+// TopKShare is BM25.TopKShare over the view: the at most k visible
+// documents allow accepts (nil: all visible ones) with a score above 0,
+// each divided by MaxScore, best first, ties by document number; nil when
+// the query has no token.
+func (q *ViewQuery) TopKShare(k int, allow func(doc int) bool) []Result {
+	div := q.MaxScore()
+	if !(div > 0) || k <= 0 {
+		return nil
+	}
+	return q.topK(k, allow, div)
+}
+
+// TopK is BM25.TopK over the view: raw scores, not shares.
+func (q *ViewQuery) TopK(k int, allow func(doc int) bool) []Result {
+	if k <= 0 {
+		return nil
+	}
+	return q.topK(k, allow, 1)
+}
+
+func (q *ViewQuery) topK(k int, allow func(doc int) bool, div float64) []Result {
+	m := q.v.m
+	s := m.pool.get()
+	defer m.pool.put(s)
+	postings := 0
+	for _, id := range q.ids {
+		if id >= 0 {
+			postings += m.ix.DocFreq(id)
+		}
+	}
+	if postings == 0 {
+		return nil
+	}
+	// Token by token, as ScoresTokens adds them, so each sum is the one
+	// an index of the visible documents alone would make.
+	s.begin(postings)
+	for i, id := range q.ids {
+		if id < 0 {
+			continue
+		}
+		for j, d := range m.ix.docs(uint32(id)) {
+			if !q.v.visible(int(d)) {
+				continue
+			}
+			if !s.dense && s.acc[d] == 0 {
+				s.touched = append(s.touched, d)
+			}
+			s.acc[d] += q.weight(i, j, d)
+		}
+	}
+	var top topSet
+	top.init(k, div)
+	if s.dense {
+		for d, a := range s.acc {
+			if a >= top.cut {
+				top.offer(d, a, allow)
+			}
+		}
+	} else {
+		for _, d := range s.touched {
+			if a := s.acc[d]; a >= top.cut {
+				top.offer(int(d), a, allow)
+			}
+		}
+	}
+	return top.sorted()
+}

@@ -1,0 +1,87 @@
+package lexical
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/fonte-rag/fonte/analysis"
+)
+
+// A view must score exactly as a model of the visible documents alone:
+// same documents (renumbered), same scores bit for bit, same MaxScore.
+// Run over random corpora, random visible subsets and random queries, on
+// the in-memory model and on the in-place form.
+func TestViewIsTheModelOfTheVisibleDocuments(t *testing.T) {
+	opts := BM25Options{K1: 0.9, B: 0.4}
+	an := analysis.Sklearn()
+	for seed := range uint64(6) {
+		rng := rand.New(rand.NewPCG(seed, 21))
+		docs, words := zipfCorpus(300+rng.IntN(400), seed)
+		hidden := make([]bool, len(docs))
+		share := []float64{0, 0.1, 0.5, 0.9}[seed%4]
+		var visibleDocs []string
+		var toAll []int // visible document number -> number in the whole corpus
+		var total uint64
+		whole := NewBM25(docs, an, opts)
+		for d := range docs {
+			hidden[d] = rng.Float64() < share
+			if !hidden[d] {
+				visibleDocs = append(visibleDocs, docs[d])
+				toAll = append(toAll, d)
+				total += uint64(whole.ix.DocLen(d))
+			}
+		}
+		want := NewBM25(visibleDocs, an, opts)
+		visible := func(d int) bool { return !hidden[d] }
+		inplace, err := OpenBM25InPlace(alignedCopy(whole.AppendInPlace(nil), 0), an)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, m := range map[string]*BM25{"memory": whole, "inplace": inplace} {
+			v := m.View(visible, len(visibleDocs), total)
+			for i := range 40 {
+				toks := randomQuery(rng, words)
+				q := v.Query(toks)
+				if got, exp := q.MaxScore(), want.MaxScoreTokens(toks); got != exp {
+					t.Fatalf("seed %d %s query %d %q: MaxScore %v, the visible corpus's %v", seed, name, i, toks, got, exp)
+				}
+				k := 1 + rng.IntN(60)
+				got, exp := q.TopKShare(k, nil), want.TopKShare(toks, k, nil)
+				if len(got) != len(exp) {
+					t.Fatalf("seed %d %s query %d %q: %d results, the visible corpus gives %d", seed, name, i, toks, len(got), len(exp))
+				}
+				for j := range got {
+					if got[j].Doc != toAll[exp[j].Doc] || got[j].Score != exp[j].Score {
+						t.Fatalf("seed %d %s query %d %q rank %d: doc %d score %v, want doc %d score %v",
+							seed, name, i, toks, j, got[j].Doc, got[j].Score, toAll[exp[j].Doc], exp[j].Score)
+					}
+					if s, e := q.ScoreDoc(got[j].Doc), want.ScoreDoc(toks, exp[j].Doc); s != e {
+						t.Fatalf("seed %d %s query %d: ScoreDoc %v, want %v", seed, name, i, s, e)
+					}
+				}
+				raw := q.TopK(k, nil)
+				for j, r := range want.TopK(toks, k, nil) {
+					if raw[j].Doc != toAll[r.Doc] || raw[j].Score != r.Score {
+						t.Fatalf("seed %d %s query %d: TopK rank %d differs", seed, name, i, j)
+					}
+				}
+			}
+		}
+		tv := NewTFIDFVisible(whole.ix, TFIDFOptions{Sublinear: true}, visible)
+		tw := NewTFIDF(visibleDocs, an, TFIDFOptions{Sublinear: true})
+		for i := range 40 {
+			toks := randomQuery(rng, words)
+			got, exp := tv.ScoresTokens(toks), tw.ScoresTokens(toks)
+			for vd, d := range toAll {
+				if got[d] != exp[vd] {
+					t.Fatalf("seed %d tfidf query %d %q: doc %d scores %v, the visible corpus's %v", seed, i, toks, d, got[d], exp[vd])
+				}
+			}
+			for d := range docs {
+				if hidden[d] && got[d] != 0 {
+					t.Fatalf("seed %d tfidf: hidden doc %d scores %v", seed, d, got[d])
+				}
+			}
+		}
+	}
+}
