@@ -259,8 +259,8 @@ func TestAccessLabels(t *testing.T) {
 	}
 	// The filter runs inside the legs: the passages a reader without the
 	// label gets for a query, in order, are those it got before the
-	// document existed (BM25's corpus statistics still count it, so the
-	// scores themselves may move a little).
+	// document existed (TestHiddenDocumentsMoveNoScore checks that the
+	// scores do not move either).
 	withDoc := ts.chunkIDs(t, readToken, "engineer bonus band")
 	if status, raw, _ := ts.call(t, "DELETE", "/v1/documents/people/salaries.md", adminToken, nil); status != 200 {
 		t.Fatalf("delete: %d %s", status, raw)
