@@ -20,6 +20,7 @@ import (
 	"github.com/fonte-rag/fonte/chunk"
 	"github.com/fonte-rag/fonte/disk"
 	"github.com/fonte-rag/fonte/embed"
+	"github.com/fonte-rag/fonte/ingest"
 	"github.com/fonte-rag/fonte/retrieve"
 )
 
@@ -83,6 +84,12 @@ type Settings struct {
 	// front matter (`access: [hr]`). Only readers allowed one of a
 	// document's labels see it (fonte.Filter.Restricted).
 	Access map[string][]string
+	// Limits bound the work of each run, an Add with all its files or an
+	// Index run over a folder (ingest.Limits: expanded bytes, pages,
+	// chunks); a run over one is refused whole with an
+	// *ingest.LimitError. The zero value sets none; the fonte command
+	// sets ingest.DefaultLimits.
+	Limits ingest.Limits
 }
 
 // DefaultEmbedder is the dense leg fonte runs when no model server is

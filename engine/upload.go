@@ -47,6 +47,12 @@ func CleanUploadID(id string) (string, error) {
 // that fail to parse or to pass the quality check are refused with their
 // reason (Refused) and do not stop the others; an upload of a document
 // id already indexed replaces it (unchanged bytes are left alone).
+//
+// The upload is one run of Settings.Limits: all its files together are
+// charged as they are parsed and chunked, and the first limit crossed
+// ends it with an *ingest.LimitError, nothing committed. So does ctx
+// ending (a client that went away): parsing, chunking and embedding stop
+// at the next file, part or batch.
 func (e *Engine) Add(ctx context.Context, files []Upload, progress func(Progress)) (*IndexReport, error) {
 	start := time.Now()
 	rep := &IndexReport{}
@@ -57,6 +63,7 @@ func (e *Engine) Add(ctx context.Context, files []Upload, progress func(Progress
 	}
 	var ok []parsed
 	now := time.Now()
+	budget := ingest.NewBudget(ctx, e.settings.Limits)
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -70,8 +77,11 @@ func (e *Engine) Add(ctx context.Context, files []Upload, progress func(Progress
 			rep.Refused = append(rep.Refused, Refused{Path: id, Reason: fmt.Sprintf("unsupported: no parser for extension %q", path.Ext(id))})
 			continue
 		}
-		p, err := ingest.Parse(id, f.Data)
+		p, err := ingest.ParseWithin(budget, id, f.Data)
 		if err != nil {
+			if ingest.Stops(err) {
+				return nil, err
+			}
 			var r *ingest.Refusal
 			if errors.As(err, &r) {
 				rep.Refused = append(rep.Refused, Refused{Path: id, Reason: fmt.Sprintf("%s: %s", r.Reason, r.Detail)})
@@ -108,6 +118,9 @@ func (e *Engine) Add(ctx context.Context, files []Upload, progress func(Progress
 			if len(chunks) == 0 {
 				rep.Refused = append(rep.Refused, Refused{Path: f.id, Reason: "empty: no text to chunk"})
 				continue
+			}
+			if err := budget.AddChunks(f.id, len(chunks)); err != nil {
+				return err
 			}
 			if err := r.add(pendingDoc{doc: f.p.Doc, format: f.p.Format, chunks: chunks, flags: ingest.FlagChunks(f.p, chunks), ocr: f.p.OCR}); err != nil {
 				return err
