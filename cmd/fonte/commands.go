@@ -155,6 +155,7 @@ the previous index stays as it was.`,
 	addModelFlags(cmd, o, useEmbedder)
 	addDenseIndexFlag(cmd, o)
 	addIndexingFlags(cmd, o)
+	addLimitFlags(cmd, o)
 	return cmd
 }
 

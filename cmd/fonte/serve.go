@@ -25,6 +25,7 @@ func newServe(o *options) *cobra.Command {
 	var publicRead, watchDocs bool
 	var hosts, digests, corsOrigins []string
 	var rate float64
+	var uploadSlots int
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the collections over HTTP: search, ask (streamed), documents, MCP, metrics",
@@ -59,6 +60,9 @@ files change.`,
 					return usageError{fmt.Errorf("--token-digest %q: want SHA256HEX:read or SHA256HEX:admin", d)}
 				}
 				tokens = append(tokens, server.TokenDigest{SHA256: hex, Scope: server.Scope(scope)})
+			}
+			if uploadSlots < 1 {
+				return usageError{fmt.Errorf("--max-uploads %d: want 1 or more", uploadSlots)}
 			}
 			if docs != "" {
 				if info, err := os.Stat(docs); err != nil || !info.IsDir() {
@@ -103,7 +107,7 @@ files change.`,
 			srv, err := server.New(e, server.Options{Addr: ln.Addr().String(), Hosts: append(hosts, sec.hosts...), Tokens: tokens,
 				AdminToken: os.Getenv("FONTE_ADMIN_TOKEN"), PublicRead: publicRead, Logger: log, Models: models,
 				Default: server.CollectionConfig{Folder: docs, Access: s.Access}, DataDir: dataDir, EvalDir: evalDir,
-				Collections: sec.collections, Template: template, Embedders: embedders, RateLimit: &limit,
+				Collections: sec.collections, Template: template, Embedders: embedders, RateLimit: &limit, UploadSlots: uploadSlots,
 				CORSOrigins: append(corsOrigins, sec.corsOrigins...)})
 			if err != nil {
 				ln.Close()
@@ -142,6 +146,7 @@ files change.`,
 	f.StringSliceVar(&hosts, "host", nil, "further host names the server answers for (the Host header is checked)")
 	f.StringSliceVar(&digests, "token-digest", nil, "accepted tokens as SHA256HEX:SCOPE (scope read or admin)")
 	f.StringSliceVar(&corsOrigins, "cors-origin", nil, "web origins whose pages may call the API (CORS is off without one)")
+	f.IntVar(&uploadSlots, "max-uploads", server.DefaultUploadSlots, "uploads one collection takes at once, body included; a further one waits 2 s, then gets 503 with Retry-After")
 	f.Float64Var(&rate, "rate-limit", server.DefaultRateLimit.Rate, "requests per second each token may make (bursts of twice that; 0: no limit)")
 	// Serve answers and also indexes (uploads, re-index); it prints no
 	// results, so it has every group but the output one.
@@ -150,6 +155,7 @@ files change.`,
 	addRetrievalFlags(cmd, o)
 	addAnswerFlags(cmd, o)
 	addIndexingFlags(cmd, o)
+	addLimitFlags(cmd, o)
 	return cmd
 }
 
