@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/ingest"
 )
 
@@ -49,8 +50,8 @@ func CleanUploadID(id string) (string, error) {
 // id already indexed replaces it (unchanged bytes are left alone).
 //
 // The upload is one run of Settings.Limits: all its files together are
-// charged as they are parsed and chunked, and the first limit crossed
-// ends it with an *ingest.LimitError, nothing committed. So does ctx
+// charged as they are parsed and chunked, file by file, and the first
+// limit crossed ends it with an *ingest.LimitError, nothing committed. So does ctx
 // ending (a client that went away): parsing, chunking and embedding stop
 // at the next file, part or batch.
 func (e *Engine) Add(ctx context.Context, files []Upload, progress func(Progress)) (*IndexReport, error) {
@@ -58,8 +59,9 @@ func (e *Engine) Add(ctx context.Context, files []Upload, progress func(Progress
 	rep := &IndexReport{}
 	defer func() { rep.Duration = time.Since(start) }()
 	type parsed struct {
-		id string
-		p  *ingest.Parsed
+		id     string
+		p      *ingest.Parsed
+		chunks []fonte.Chunk
 	}
 	var ok []parsed
 	now := time.Now()
@@ -95,7 +97,17 @@ func (e *Engine) Add(ctx context.Context, files []Upload, progress func(Progress
 			p.Doc.Updated = now
 		}
 		p.Doc.Tags = e.withAccess(id, p.Doc.Tags)
-		ok = append(ok, parsed{id, p})
+		// Chunked here, file by file, so that a run over its chunk limit
+		// stops before the next file is even parsed.
+		chunks := e.chunk(p)
+		if len(chunks) == 0 {
+			rep.Refused = append(rep.Refused, Refused{Path: id, Reason: "empty: no text to chunk"})
+			continue
+		}
+		if err := budget.AddChunks(id, len(chunks)); err != nil {
+			return nil, err
+		}
+		ok = append(ok, parsed{id, p, chunks})
 	}
 	if len(ok) == 0 {
 		return rep, nil
@@ -114,15 +126,7 @@ func (e *Engine) Add(ctx context.Context, files []Upload, progress func(Progress
 			if r.unchanged(f.p.Doc) {
 				continue
 			}
-			chunks := e.chunk(f.p)
-			if len(chunks) == 0 {
-				rep.Refused = append(rep.Refused, Refused{Path: f.id, Reason: "empty: no text to chunk"})
-				continue
-			}
-			if err := budget.AddChunks(f.id, len(chunks)); err != nil {
-				return err
-			}
-			if err := r.add(pendingDoc{doc: f.p.Doc, format: f.p.Format, chunks: chunks, flags: ingest.FlagChunks(f.p, chunks), ocr: f.p.OCR}); err != nil {
+			if err := r.add(pendingDoc{doc: f.p.Doc, format: f.p.Format, chunks: f.chunks, flags: ingest.FlagChunks(f.p, f.chunks), ocr: f.p.OCR}); err != nil {
 				return err
 			}
 		}
