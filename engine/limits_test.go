@@ -15,7 +15,9 @@ import (
 )
 
 // countingEmbedder is the built-in embedder counting the texts it was
-// given; onCall, when set, runs first on every call.
+// given; onCall, when set, runs first on every call. It embeds whatever
+// the context, as a model server does with a batch it was sent: the
+// engine, not the embedder, must stop asking.
 type countingEmbedder struct {
 	fonte.Embedder
 	mu     sync.Mutex
@@ -30,7 +32,7 @@ func (c *countingEmbedder) Embed(ctx context.Context, texts []string) ([][]float
 	c.mu.Lock()
 	c.texts += len(texts)
 	c.mu.Unlock()
-	return c.Embedder.Embed(ctx, texts)
+	return c.Embedder.Embed(context.WithoutCancel(ctx), texts)
 }
 
 func (c *countingEmbedder) count() int {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/engine"
+	"github.com/fonte-rag/fonte/ingest"
 	"github.com/fonte-rag/fonte/server"
 )
 
@@ -44,14 +45,16 @@ type config struct {
 	rate       *server.RateLimit    // nil: no limit
 	folder     string               // the default collection's documents folder
 	embedders  func(spec, url string) (fonte.Embedder, error)
-	evalDir    string // Options.EvalDir
-	noErrors   bool   // fail if the server logs an error
+	evalDir    string        // Options.EvalDir
+	noErrors   bool          // fail if the server logs an error
+	limits     ingest.Limits // engine.Settings.Limits
+	uploads    int           // Options.UploadSlots
 }
 
 func start(t *testing.T, c config) *testServer {
 	t.Helper()
 	ctx := context.Background()
-	settings := engine.Settings{Store: t.TempDir(), Generator: c.gen, Embedder: c.embedder}
+	settings := engine.Settings{Store: t.TempDir(), Generator: c.gen, Embedder: c.embedder, Limits: c.limits}
 	e, err := engine.Open(ctx, settings, engine.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +87,7 @@ func start(t *testing.T, c config) *testServer {
 	settings.Store = ""
 	srv, err := server.New(e, server.Options{Addr: ln.Addr().String(), AdminToken: adminToken, PublicRead: c.publicRead,
 		Logger: slog.New(slog.NewTextHandler(logs, nil)), DataDir: c.dataDir, Template: settings, RateLimit: rate,
-		Default: server.CollectionConfig{Folder: c.folder}, Embedders: c.embedders, EvalDir: c.evalDir,
+		Default: server.CollectionConfig{Folder: c.folder}, Embedders: c.embedders, EvalDir: c.evalDir, UploadSlots: c.uploads,
 		Tokens: append([]server.TokenDigest{{SHA256: server.Digest(readToken), Scope: server.ScopeRead}}, c.tokens...)})
 	if err != nil {
 		t.Fatal(err)
