@@ -65,7 +65,9 @@ up to date: new and changed files are parsed, chunked and embedded, unchanged
 files (same content hash) are skipped, files gone from DIR lose their chunks.
 A file that cannot be read or extracts badly is refused with a reason and
 never stops the run. The run commits atomically: if it fails or is killed,
-the previous index stays as it was.`,
+the previous index stays as it was. A run whose new and changed files go
+over --max-expanded-bytes, --max-pages or --max-chunks is refused whole,
+naming the limit.`,
 		Args: argsUsage(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if info, err := os.Stat(args[0]); err != nil || !info.IsDir() {
