@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fonte-rag/fonte/internal/bombdoc"
 )
@@ -98,5 +101,46 @@ func TestLimitFlags(t *testing.T) {
 	}
 	if code, _, stderr := runCLI(t, "serve", "--max-uploads", "0", "--index", filepath.Join(t.TempDir(), "idx")); code != exitUsage || !strings.Contains(stderr, "max-uploads") {
 		t.Errorf("--max-uploads 0: exit %d, %s", code, stderr)
+	}
+}
+
+// `fonte index --watch` holds each re-index to the same limits: a file
+// dropped in the folder that takes the run over one is reported with the
+// limit, the index stays as it was, and the watch goes on.
+func TestIndexWatchRefusesARunOverItsLimits(t *testing.T) {
+	docs, idx := t.TempDir(), filepath.Join(t.TempDir(), "idx")
+	writeFile(t, filepath.Join(docs, "ferie.md"), []byte("# Ferie\n\nLe ferie si chiedono con dieci giorni di anticipo.\n"))
+	out := &syncBuffer{}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan int, 1)
+	go func() {
+		done <- Main(ctx, []string{"index", "--watch", "--max-chunks", "1000", "--index", idx, docs}, out, io.Discard)
+	}()
+	waitFor := func(what string) {
+		t.Helper()
+		deadline := time.Now().Add(time.Minute)
+		for !strings.Contains(out.String(), what) {
+			if time.Now().After(deadline) {
+				cancel()
+				t.Fatalf("no %q in: %s", what, out.String())
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	waitFor("watching " + docs)
+	writeFile(t, filepath.Join(docs, "spese.docx"), bombdoc.DOCX(1500, 0))
+	waitFor("re-index failed: the run is over its limit of 1000 chunks (max-chunks 1000), reached at spese.docx")
+	writeFile(t, filepath.Join(docs, "orari.md"), []byte("# Orari\n\nL'ufficio apre alle nove.\n"))
+	if err := os.Remove(filepath.Join(docs, "spese.docx")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("re-indexed: indexed 1, removed 0")
+	cancel()
+	if code := <-done; code != exitOK {
+		t.Fatalf("exit %d: %s", code, out.String())
+	}
+	if _, n := statusOf(t, idx); n != 2 {
+		t.Errorf("%d documents after the watch, want 2 (ferie.md, orari.md)", n)
 	}
 }
