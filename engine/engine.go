@@ -20,6 +20,7 @@ import (
 	"github.com/fonte-rag/fonte/chunk"
 	"github.com/fonte-rag/fonte/disk"
 	"github.com/fonte-rag/fonte/embed"
+	"github.com/fonte-rag/fonte/ingest"
 	"github.com/fonte-rag/fonte/internal/redact"
 	"github.com/fonte-rag/fonte/retrieve"
 )
@@ -91,6 +92,13 @@ type Settings struct {
 	// own): applied as Access is, but a folder need not have a file under
 	// each.
 	InheritedAccess map[string][]string
+
+	// Limits bound the work of each run, an Add with all its files or an
+	// Index run over a folder (ingest.Limits: expanded bytes, pages,
+	// chunks); a run over one is refused whole with an
+	// *ingest.LimitError. The zero value sets none; the fonte command
+	// sets ingest.DefaultLimits.
+	Limits ingest.Limits
 }
 
 // DefaultEmbedder is the dense leg fonte runs when no model server is

@@ -97,12 +97,22 @@ const embedBatch = 64
 // chunk text already in the index), unchanged files are left alone, files
 // that disappeared lose their chunks. The run commits atomically: if it
 // fails or is interrupted, the previous index is untouched.
+//
+// The run is charged against Settings.Limits for the documents it
+// indexes (new and changed ones; unchanged files cost it nothing), and is
+// refused whole with an *ingest.LimitError past one.
 func (e *Engine) Index(ctx context.Context, root string, progress func(Progress)) (*IndexReport, error) {
 	start := time.Now()
 	rep := &IndexReport{}
 	defer func() { rep.Duration = time.Since(start) }()
 	var entries []ingest.Entry
-	err := ingest.Walk(root, ingest.WalkOptions{Include: e.settings.Include, Exclude: e.settings.Exclude, FollowSymlinks: e.settings.FollowSymlinks}, func(en ingest.Entry) error {
+	// The walk parses every file, unchanged ones too, so it is only
+	// stopped by ctx; the limits are charged below, once a file is known
+	// to be new or changed.
+	walk := ingest.WalkOptions{Include: e.settings.Include, Exclude: e.settings.Exclude, FollowSymlinks: e.settings.FollowSymlinks,
+		Budget: ingest.NewBudget(ctx, ingest.Limits{})}
+	budget := ingest.NewBudget(ctx, e.settings.Limits)
+	err := ingest.Walk(root, walk, func(en ingest.Entry) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -172,12 +182,18 @@ func (e *Engine) Index(ctx context.Context, root string, progress func(Progress)
 				report(en.Path)
 				continue
 			}
+			if err := chargeParsed(budget, p); err != nil {
+				return err
+			}
 			chunks := e.chunk(p)
 			if len(chunks) == 0 {
 				rep.Refused = append(rep.Refused, Refused{Path: en.Path, Reason: "empty: no text to chunk"})
 				rep.Files = append(rep.Files, fileReport(en.Path, "refused", "empty: no text to chunk", p, 0, nil))
 				report(en.Path)
 				continue
+			}
+			if err := budget.AddChunks(en.Path, len(chunks)); err != nil {
+				return err
 			}
 			flags := ingest.FlagChunks(p, chunks)
 			rep.Files = append(rep.Files, fileReport(en.Path, "indexed", "", p, len(chunks), flags))
@@ -337,6 +353,9 @@ func (e *Engine) flush(r *run, docs []pendingDoc) error {
 		refs = append(refs, rf)
 	}
 	for lo := 0; lo < len(missing); lo += embedBatch {
+		if err := ctx.Err(); err != nil {
+			return err // the caller went away: a large document stops between batches
+		}
 		hi := min(lo+embedBatch, len(missing))
 		out, err := e.settings.Embedder.Embed(ctx, missing[lo:hi])
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/ingest"
 )
 
@@ -52,17 +53,25 @@ func CleanUploadID(id string) (string, error) {
 // would be public, and the uploader fixes it and sends the files again.
 // Folder rules (Settings.Access) label uploads by their id as they label
 // a folder's files.
+//
+// The upload is one run of Settings.Limits: all its files together are
+// charged as they are parsed and chunked, file by file, and the first
+// limit crossed ends it with an *ingest.LimitError, nothing committed. So does ctx
+// ending (a client that went away): parsing, chunking and embedding stop
+// at the next file, part or batch.
 func (e *Engine) Add(ctx context.Context, files []Upload, progress func(Progress)) (*IndexReport, error) {
 	start := time.Now()
 	rep := &IndexReport{}
 	defer func() { rep.Duration = time.Since(start) }()
 	type parsed struct {
-		id string
-		p  *ingest.Parsed
+		id     string
+		p      *ingest.Parsed
+		chunks []fonte.Chunk
 	}
 	var ok []parsed
 	labelErr := &LabelError{}
 	now := time.Now()
+	budget := ingest.NewBudget(ctx, e.settings.Limits)
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -76,7 +85,10 @@ func (e *Engine) Add(ctx context.Context, files []Upload, progress func(Progress
 			rep.Refused = append(rep.Refused, Refused{Path: id, Reason: fmt.Sprintf("unsupported: no parser for extension %q", path.Ext(id))})
 			continue
 		}
-		p, err := ingest.Parse(id, f.Data)
+		p, err := ingest.ParseWithin(budget, id, f.Data)
+		if err != nil && ingest.Stops(err) {
+			return nil, err
+		}
 		var r *ingest.Refusal
 		if err == nil {
 			r = e.frontMatterRefusal(id, p)
@@ -96,7 +108,17 @@ func (e *Engine) Add(ctx context.Context, files []Upload, progress func(Progress
 			p.Doc.Updated = now
 		}
 		p.Doc.Tags = e.withAccess(id, p.Doc.Tags)
-		ok = append(ok, parsed{id, p})
+		// Chunked here, file by file, so that a run over its chunk limit
+		// stops before the next file is even parsed.
+		chunks := e.chunk(p)
+		if len(chunks) == 0 {
+			rep.Refused = append(rep.Refused, Refused{Path: id, Reason: "empty: no text to chunk"})
+			continue
+		}
+		if err := budget.AddChunks(id, len(chunks)); err != nil {
+			return nil, err
+		}
+		ok = append(ok, parsed{id, p, chunks})
 	}
 	if len(labelErr.Refused) > 0 {
 		return nil, labelErr
@@ -118,12 +140,7 @@ func (e *Engine) Add(ctx context.Context, files []Upload, progress func(Progress
 			if r.unchanged(f.p.Doc) {
 				continue
 			}
-			chunks := e.chunk(f.p)
-			if len(chunks) == 0 {
-				rep.Refused = append(rep.Refused, Refused{Path: f.id, Reason: "empty: no text to chunk"})
-				continue
-			}
-			if err := r.add(pendingDoc{doc: f.p.Doc, format: f.p.Format, chunks: chunks, flags: ingest.FlagChunks(f.p, chunks), ocr: f.p.OCR}); err != nil {
+			if err := r.add(pendingDoc{doc: f.p.Doc, format: f.p.Format, chunks: f.chunks, flags: ingest.FlagChunks(f.p, f.chunks), ocr: f.p.OCR}); err != nil {
 				return err
 			}
 		}

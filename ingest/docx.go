@@ -61,15 +61,7 @@ var docxSkip = map[string]bool{
 // are refused as ReasonEncrypted; archives that expand past the limits
 // (maxOfficeTotal, maxOfficeEntry) are refused as unreadable.
 func ParseDOCX(name string, raw []byte) (*Parsed, error) {
-	pkg, err := openOffice(name, "DOCX", raw)
-	if err != nil {
-		return nil, err
-	}
-	out, err := parseDOCX(name, raw, pkg)
-	if err != nil {
-		return nil, officeRefusal(name, "DOCX", err)
-	}
-	return out, nil
+	return parseOffice(nil, name, raw, "DOCX", parseDOCX)
 }
 
 func parseDOCX(name string, raw []byte, pkg *officePkg) (*Parsed, error) {

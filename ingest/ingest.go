@@ -83,6 +83,11 @@ type Parsed struct {
 	// the engine refuses the file when a folder rule covers it; a file
 	// whose unreadable front matter mentions access is refused here.
 	FrontMatterErr error
+
+	// Expanded is what the file expanded to, as Limits.ExpandedBytes
+	// counts it: the bytes inflated from an office package, else (set by
+	// ParseWithin) the text extracted.
+	Expanded int64
 }
 
 // Parse parses raw bytes as the format its name's extension selects and
@@ -90,12 +95,18 @@ type Parsed struct {
 // the document id and source, and error messages. It returns a *Refusal
 // (as error) when the file is unsupported, unreadable or extracts badly.
 // A panic inside a parser is turned into a refusal.
-func Parse(name string, raw []byte) (p *Parsed, err error) {
+func Parse(name string, raw []byte) (*Parsed, error) {
 	parse := ParserFor(name)
 	if parse == nil {
 		return nil, &Refusal{Path: name, Reason: ReasonUnsupported,
 			Detail: fmt.Sprintf("no parser for extension %q", filepath.Ext(name))}
 	}
+	return parseChecked(name, parse, raw)
+}
+
+// parseChecked runs parse and the quality check, a panic turned into a
+// refusal.
+func parseChecked(name string, parse ParseFunc, raw []byte) (p *Parsed, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			p, err = nil, &Refusal{Path: name, Reason: ReasonUnreadable,

@@ -64,15 +64,7 @@ const maxODTRepeat = 32
 // default style's (which comes from the installation's locale, not the
 // author). An encrypted package is refused as ReasonEncrypted.
 func ParseODT(name string, raw []byte) (*Parsed, error) {
-	pkg, err := openOffice(name, "ODT", raw)
-	if err != nil {
-		return nil, err
-	}
-	out, err := parseODT(name, raw, pkg)
-	if err != nil {
-		return nil, officeRefusal(name, "ODT", err)
-	}
-	return out, nil
+	return parseOffice(nil, name, raw, "ODT", parseODT)
 }
 
 func parseODT(name string, raw []byte, pkg *officePkg) (*Parsed, error) {

@@ -50,10 +50,28 @@ func (e *officeError) Error() string { return e.msg }
 
 // officePkg reads the parts of an office package within the size limits.
 type officePkg struct {
-	zr    *zip.Reader
-	files map[string]*zip.File
-	read  int64 // uncompressed bytes read so far
-	parts int
+	zr     *zip.Reader
+	files  map[string]*zip.File
+	read   int64 // uncompressed bytes read so far
+	parts  int
+	name   string
+	budget *Budget // the run's, charged with every byte inflated; nil for none
+}
+
+// parseOffice opens raw as a package of format and parses it with parse,
+// every part read charged to budget (nil: none).
+func parseOffice(budget *Budget, name string, raw []byte, format string, parse func(string, []byte, *officePkg) (*Parsed, error)) (*Parsed, error) {
+	pkg, err := openOffice(name, format, raw)
+	if err != nil {
+		return nil, err
+	}
+	pkg.name, pkg.budget = name, budget
+	out, err := parse(name, raw, pkg)
+	if err != nil {
+		return nil, officeRefusal(name, format, err)
+	}
+	out.Expanded = pkg.read
+	return out, nil
 }
 
 // openOffice opens raw as a zip package. format ("DOCX", "ODT", "PPTX")
@@ -130,9 +148,12 @@ func (p *officePkg) bytes(part string) ([]byte, error) {
 	var buf bytes.Buffer
 	grow := min(f.UncompressedSize64, f.CompressedSize64*1032+4096, uint64(limit))
 	buf.Grow(int(grow) + 1)
-	_, err = buf.ReadFrom(io.LimitReader(rc, limit+1))
+	_, err = buf.ReadFrom(p.budget.reader(p.name, io.LimitReader(rc, limit+1)))
 	data := buf.Bytes()
 	p.read += int64(len(data))
+	if Stops(err) {
+		return nil, err // the run's limit or its end, not this file's fault
+	}
 	if int64(len(data)) > limit {
 		if limit < maxOfficeEntry {
 			return nil, &officeError{fmt.Sprintf("expands past %d MB in total (a zip bomb?)", maxOfficeTotal>>20)}
@@ -454,6 +475,9 @@ func (c langCounter) best() string {
 
 // officeRefusal turns a reading error into a refusal naming the format.
 func officeRefusal(name, format string, err error) error {
+	if Stops(err) {
+		return err
+	}
 	var r *Refusal
 	if errors.As(err, &r) {
 		return r

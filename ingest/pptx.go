@@ -28,15 +28,7 @@ const (
 // else the file name; the language is the one the runs declare (a:rPr
 // lang), weighted by characters, else detected.
 func ParsePPTX(name string, raw []byte) (*Parsed, error) {
-	pkg, err := openOffice(name, "PPTX", raw)
-	if err != nil {
-		return nil, err
-	}
-	out, err := parsePPTX(name, raw, pkg)
-	if err != nil {
-		return nil, officeRefusal(name, "PPTX", err)
-	}
-	return out, nil
+	return parseOffice(nil, name, raw, "PPTX", parsePPTX)
 }
 
 func parsePPTX(name string, raw []byte, pkg *officePkg) (*Parsed, error) {

@@ -31,6 +31,10 @@ type WalkOptions struct {
 	// link in a shared folder cannot pull files from elsewhere on the
 	// machine into the index.
 	FollowSymlinks bool
+	// Budget, when set, is charged with what the files expand to, and
+	// ends the walk with its error (see Stops) when the run goes over a
+	// limit or its context ends.
+	Budget *Budget
 }
 
 // Entry is the outcome for one file. Exactly one of Parsed, Refusal and
@@ -155,7 +159,10 @@ func Walk(root string, opts WalkOptions, fn func(Entry) error) error {
 		case it.skipped != "":
 			e.Skipped = it.skipped
 		default:
-			e = loadFile(root, it.rel, maxSize)
+			var err error
+			if e, err = loadFile(root, it.rel, maxSize, opts.Budget); err != nil {
+				return err
+			}
 		}
 		if err := fn(e); err != nil {
 			return err
@@ -297,8 +304,9 @@ func within(dir, p string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-// loadFile reads, parses and checks one file.
-func loadFile(root, rel string, maxSize int64) Entry {
+// loadFile reads, parses and checks one file; the error is the budget's
+// (see Stops), which ends the walk.
+func loadFile(root, rel string, maxSize int64, budget *Budget) (Entry, error) {
 	e := Entry{Path: rel}
 	if ParserFor(rel) == nil {
 		ext := path.Ext(rel)
@@ -307,12 +315,12 @@ func loadFile(root, rel string, maxSize int64) Entry {
 		} else {
 			e.Skipped = fmt.Sprintf("unsupported extension %q", ext)
 		}
-		return e
+		return e, nil
 	}
 	full := filepath.Join(root, filepath.FromSlash(rel))
-	refuse := func(reason Reason, detail string, err error) Entry {
+	refuse := func(reason Reason, detail string, err error) (Entry, error) {
 		e.Refusal = &Refusal{Path: full, Reason: reason, Detail: detail, Err: err}
-		return e
+		return e, nil
 	}
 	info, err := os.Stat(full) // follows symbolic links
 	if err != nil {
@@ -320,7 +328,7 @@ func loadFile(root, rel string, maxSize int64) Entry {
 	}
 	if !info.Mode().IsRegular() {
 		e.Skipped = "not a regular file"
-		return e
+		return e, nil
 	}
 	if info.Size() > maxSize {
 		return refuse(ReasonTooLarge, fmt.Sprintf("%d bytes (limit %d)", info.Size(), maxSize), nil)
@@ -329,12 +337,15 @@ func loadFile(root, rel string, maxSize int64) Entry {
 	if err != nil {
 		return refuse(ReasonUnreadable, "", err)
 	}
-	p, err := Parse(full, raw)
+	p, err := ParseWithin(budget, full, raw)
+	if Stops(err) {
+		return e, err
+	}
 	if err != nil {
 		var r *Refusal
 		if errors.As(err, &r) {
 			e.Refusal = r
-			return e
+			return e, nil
 		}
 		return refuse(ReasonUnreadable, "", err)
 	}
@@ -342,7 +353,7 @@ func loadFile(root, rel string, maxSize int64) Entry {
 	p.Doc.Source = full
 	p.Doc.Updated = info.ModTime()
 	e.Parsed = p
-	return e
+	return e, nil
 }
 
 // Report is everything Load found under a folder.

@@ -8,10 +8,12 @@ import (
 	"mime"
 	"mime/multipart"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/fonte-rag/fonte/engine"
+	"github.com/fonte-rag/fonte/ingest"
 )
 
 // MaxUploadBytes bounds the body of one upload request (all its files).
@@ -39,6 +41,14 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 			"send the files as multipart/form-data (curl -F file=@handbook.md)", "Content-Type"))
 		return
 	}
+	release, ok := s.uploads.acquire(r.Context(), collectionName(r))
+	if !ok {
+		if r.Context().Err() == nil {
+			writeProblem(w, uploadsBusy(w, collectionName(r), s.uploads.slots))
+		}
+		return
+	}
+	defer release()
 	r.Body = http.MaxBytesReader(w, r.Body, MaxUploadBytes)
 	mr := multipart.NewReader(r.Body, params["boundary"])
 	var files []engine.Upload
@@ -76,11 +86,20 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	rep, err := c.Engine.Add(r.Context(), files, nil)
 	done()
 	var labelErr *engine.LabelError
-	if errors.As(err, &labelErr) {
+	var over *ingest.LimitError
+	switch {
+	case errors.As(err, &labelErr):
 		writeProblem(w, newProblem(http.StatusUnprocessableEntity, "access-labels", labelErr.Error()+"; nothing was indexed", "file"))
 		return
-	}
-	if err != nil {
+	case errors.As(err, &over):
+		writeProblem(w, overLimit(over, "the upload (all its files together)", "send the files in several uploads"))
+		return
+	case err != nil && r.Context().Err() != nil:
+		// The client went away: the work stopped and nothing was
+		// committed; there is nobody to answer.
+		s.log.Info("upload canceled: the client went away; nothing was indexed", "route", r.Pattern, "collection", c.Name)
+		return
+	case err != nil:
 		s.internal(w, r, err)
 		return
 	}
@@ -110,6 +129,27 @@ func uploadName(part *multipart.Part) string {
 		return part.FileName()
 	}
 	return params["filename"]
+}
+
+// overLimit is the problem of a run (an upload, a re-index) over one of
+// the server's per-run limits: 413 for expanded bytes (the body grew past
+// what it may), 422 for pages and chunks.
+func overLimit(e *ingest.LimitError, run, remedy string) Problem {
+	status := http.StatusUnprocessableEntity
+	if e.Limit == ingest.LimitExpandedBytes {
+		status = http.StatusRequestEntityTooLarge
+	}
+	return newProblem(status, "over-limit", fmt.Sprintf(
+		"%s is over the server's limit of %s (%s %d), reached at %s; nothing of it was indexed: %s",
+		run, e.Amount(), e.Limit, e.Max, e.Path, remedy), "")
+}
+
+// uploadsBusy is the problem of an upload that found every upload slot
+// of its collection taken for uploadWait.
+func uploadsBusy(w http.ResponseWriter, name string, slots int) Problem {
+	w.Header().Set("Retry-After", strconv.Itoa(uploadRetryAfter))
+	return newProblem(http.StatusServiceUnavailable, "uploads-busy", fmt.Sprintf(
+		"collection %q is taking %d uploads already (the server's max-uploads); retry in %d seconds", name, slots, uploadRetryAfter), "")
 }
 
 func uploadProblem(err error) Problem {
@@ -185,6 +225,16 @@ func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		writeProblem(w, err)
+		return
+	}
+	var over *ingest.LimitError
+	if errors.As(err, &over) {
+		p := overLimit(over, "the re-index of the folder", "the previous index is kept; split the folder or raise the limit")
+		if stream {
+			_ = ev.send("error", p)
+			return
+		}
+		writeProblem(w, p)
 		return
 	}
 	if err != nil {

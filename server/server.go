@@ -66,6 +66,10 @@ type Options struct {
 	MCPOrigins []string
 	// Models, when set, are the model clients' metrics, shown at /metrics.
 	Models *ModelMetrics
+	// UploadSlots bounds the uploads one collection takes at once, body
+	// included; a further one waits briefly, then gets 503 with
+	// Retry-After. Zero means DefaultUploadSlots.
+	UploadSlots int
 	// EvalDir is the folder whose *.jsonl question files POST /v1/eval
 	// may name (only files directly in it); empty: none.
 	EvalDir string
@@ -82,6 +86,7 @@ type Server struct {
 	reg        *registry
 	keys       *keyring
 	limits     *limiters
+	uploads    *uploadGate
 	publicRead bool
 	generated  string
 	evalDir    string
@@ -115,6 +120,7 @@ func New(e *engine.Engine, o Options) (*Server, error) {
 		limit = *o.RateLimit
 	}
 	s.limits = newLimiters(limit)
+	s.uploads = newUploadGate(o.UploadSlots)
 	if o.Models != nil {
 		s.metrics.reg.MustRegister(o.Models.latency, o.Models.errors)
 	}

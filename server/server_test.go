@@ -16,6 +16,7 @@ import (
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/engine"
+	"github.com/fonte-rag/fonte/ingest"
 	"github.com/fonte-rag/fonte/server"
 )
 
@@ -47,15 +48,17 @@ type config struct {
 	evalDir    string // Options.EvalDir
 	noErrors   bool   // fail if the server logs an error
 	// access are the default collection's folder access rules.
-	access map[string][]string
-	audit  server.AuditOptions
-	logs   *lockedBuffer // where the server logs, when the test reads them
+	access  map[string][]string
+	audit   server.AuditOptions
+	logs    *lockedBuffer // where the server logs, when the test reads them
+	limits  ingest.Limits // engine.Settings.Limits
+	uploads int           // Options.UploadSlots
 }
 
 func start(t *testing.T, c config) *testServer {
 	t.Helper()
 	ctx := context.Background()
-	settings := engine.Settings{Store: t.TempDir(), Generator: c.gen, Embedder: c.embedder, Access: c.access}
+	settings := engine.Settings{Store: t.TempDir(), Generator: c.gen, Embedder: c.embedder, Access: c.access, Limits: c.limits}
 	e, err := engine.Open(ctx, settings, engine.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -91,7 +94,7 @@ func start(t *testing.T, c config) *testServer {
 	settings.Store = ""
 	srv, err := server.New(e, server.Options{Addr: ln.Addr().String(), AdminToken: adminToken, PublicRead: c.publicRead,
 		Logger: slog.New(slog.NewTextHandler(logs, nil)), DataDir: c.dataDir, Template: settings, RateLimit: rate,
-		Default: server.CollectionConfig{Folder: c.folder}, Embedders: c.embedders, EvalDir: c.evalDir, Audit: c.audit,
+		Default: server.CollectionConfig{Folder: c.folder}, Embedders: c.embedders, EvalDir: c.evalDir, Audit: c.audit, UploadSlots: c.uploads,
 		Tokens: append([]server.TokenDigest{{SHA256: server.Digest(readToken), Scope: server.ScopeRead}}, c.tokens...)})
 	if err != nil {
 		t.Fatal(err)

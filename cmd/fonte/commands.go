@@ -71,7 +71,9 @@ never stops the run; one whose access labels cannot be read (front matter
 access: [42], say) is refused too, and makes the command exit 1 once the
 rest is indexed (with --watch it keeps watching). An access rule that
 matches no file of DIR fails the run. The run commits atomically: if it fails or is killed,
-the previous index stays as it was.`,
+the previous index stays as it was. A run whose new and changed files go
+over --max-expanded-bytes, --max-pages or --max-chunks is refused whole,
+naming the limit.`,
 		Args: argsUsage(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if info, err := os.Stat(args[0]); err != nil || !info.IsDir() {
@@ -164,6 +166,7 @@ the previous index stays as it was.`,
 	addModelFlags(cmd, o, useEmbedder)
 	addDenseIndexFlag(cmd, o)
 	addIndexingFlags(cmd, o)
+	addLimitFlags(cmd, o)
 	return cmd
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/fonte-rag/fonte/embed"
 	"github.com/fonte-rag/fonte/engine"
 	"github.com/fonte-rag/fonte/generate"
+	"github.com/fonte-rag/fonte/ingest"
 	"github.com/fonte-rag/fonte/rerank"
 	"github.com/fonte-rag/fonte/retrieve"
 )
@@ -70,6 +71,12 @@ type options struct {
 	// that the command has the flag (and so sets the GC's limit).
 	memory    string
 	hasMemory bool
+	// The per-run limits (--max-expanded-bytes, --max-pages,
+	// --max-chunks), for the commands that index (hasLimits); the others
+	// set none.
+	maxExpanded string
+	limits      ingest.Limits
+	hasLimits   bool
 }
 
 // Defaults of the flags whose zero value is not their default, shared by
@@ -248,6 +255,36 @@ func addIndexingFlags(cmd *cobra.Command, o *options) {
 	inGroup(cmd, groupIndexing, "include", "exclude", "follow-symlinks")
 }
 
+// addLimitFlags adds the limits of one run's work (an upload with all its
+// files, an index run over a folder), for the commands that take
+// documents from others: index (a shared folder, --watch) and serve.
+func addLimitFlags(cmd *cobra.Command, o *options) {
+	f := cmd.Flags()
+	d := ingest.DefaultLimits
+	f.StringVar(&o.maxExpanded, ingest.LimitExpandedBytes, fmt.Sprintf("%dMiB", d.ExpandedBytes>>20), "most bytes one upload or index run may expand to: text extracted, and office packages inflated (0: no limit)")
+	f.IntVar(&o.limits.Pages, ingest.LimitPages, d.Pages, "most PDF pages and slides one upload or index run may read (0: no limit)")
+	f.IntVar(&o.limits.Chunks, ingest.LimitChunks, d.Chunks, "most chunks one upload or index run may make; a run over any limit is refused whole (0: no limit)")
+	o.hasLimits = true
+	inGroup(cmd, groupIndexing, ingest.LimitExpandedBytes, ingest.LimitPages, ingest.LimitChunks)
+}
+
+// runLimits returns the per-run limits the flags set.
+func (o *options) runLimits() (ingest.Limits, error) {
+	l := o.limits
+	if l.Pages < 0 || l.Chunks < 0 {
+		return l, usageError{fmt.Errorf("--%s %d, --%s %d: want 0 (no limit) or more", ingest.LimitPages, l.Pages, ingest.LimitChunks, l.Chunks)}
+	}
+	if strings.TrimSpace(o.maxExpanded) == "0" {
+		return l, nil
+	}
+	n, err := engine.ParseBytes(o.maxExpanded)
+	if err != nil {
+		return l, usageError{fmt.Errorf("--%s: %w (0: no limit)", ingest.LimitExpandedBytes, err)}
+	}
+	l.ExpandedBytes = n
+	return l, nil
+}
+
 // addChunkingFlags adds the chunking flags alone, for commands that write
 // to an index without walking a folder (delete): a writable open must name
 // the chunker the index was built with.
@@ -414,6 +451,11 @@ func (o *options) settings() (engine.Settings, error) {
 		// A soft limit: the collector runs more often near it rather than
 		// let garbage double the heap of a large build.
 		debug.SetMemoryLimit(s.Memory)
+	}
+	if o.hasLimits {
+		if s.Limits, err = o.runLimits(); err != nil {
+			return s, err
+		}
 	}
 	if s.DenseIndex, err = retrieve.ParseDenseKind(o.denseIndex); err != nil {
 		return s, usageError{fmt.Errorf("--dense-index: %w", err)}

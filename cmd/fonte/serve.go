@@ -27,6 +27,7 @@ func newServe(o *options) *cobra.Command {
 	var publicRead, watchDocs bool
 	var hosts, digests, corsOrigins []string
 	var rate float64
+	var uploadSlots int
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the collections over HTTP: search, ask (streamed), documents, MCP, metrics",
@@ -79,6 +80,9 @@ and rotated past --audit-max-size, keeping --audit-keep old files.`,
 			if auditKeep == 0 {
 				audit.Keep = -1 // none kept; the server's 0 means its default
 			}
+			if uploadSlots < 1 {
+				return usageError{fmt.Errorf("--max-uploads %d: want 1 or more", uploadSlots)}
+			}
 			if docs != "" {
 				if info, err := os.Stat(docs); err != nil || !info.IsDir() {
 					return usageError{fmt.Errorf("--docs %s is not a folder", docs)}
@@ -122,7 +126,7 @@ and rotated past --audit-max-size, keeping --audit-keep old files.`,
 			srv, err := server.New(e, server.Options{Addr: ln.Addr().String(), Hosts: append(hosts, sec.hosts...), Tokens: tokens,
 				AdminToken: os.Getenv("FONTE_ADMIN_TOKEN"), PublicRead: publicRead, Logger: log, Models: models,
 				Default: server.CollectionConfig{Folder: docs, Access: s.Access}, DataDir: dataDir, EvalDir: evalDir,
-				Collections: sec.collections, Template: template, Embedders: embedders, RateLimit: &limit,
+				Collections: sec.collections, Template: template, Embedders: embedders, RateLimit: &limit, UploadSlots: uploadSlots,
 				CORSOrigins: append(corsOrigins, sec.corsOrigins...), Audit: audit})
 			if err != nil {
 				ln.Close()
@@ -164,6 +168,7 @@ and rotated past --audit-max-size, keeping --audit-keep old files.`,
 	f.StringVar(&auditFile, "audit", "", "append one JSON line per request that reads documents to this file (who saw what)")
 	f.StringVar(&auditMaxSize, "audit-max-size", "100MiB", "rotate the audit file past this size (bytes, or with KiB, MiB, GiB)")
 	f.IntVar(&auditKeep, "audit-keep", server.DefaultAuditKeep, "old audit files kept after rotation (FILE.1 the newest)")
+	f.IntVar(&uploadSlots, "max-uploads", server.DefaultUploadSlots, "uploads one collection takes at once, body included; a further one waits 2 s, then gets 503 with Retry-After")
 	f.Float64Var(&rate, "rate-limit", server.DefaultRateLimit.Rate, "requests per second each token may make (bursts of twice that; 0: no limit)")
 	// Serve answers and also indexes (uploads, re-index); it prints no
 	// results, so it has every group but the output one.
@@ -172,6 +177,7 @@ and rotated past --audit-max-size, keeping --audit-keep old files.`,
 	addRetrievalFlags(cmd, o)
 	addAnswerFlags(cmd, o)
 	addIndexingFlags(cmd, o)
+	addLimitFlags(cmd, o)
 	return cmd
 }
 
