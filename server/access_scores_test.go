@@ -117,12 +117,13 @@ func TestHiddenDocumentsMoveNoScore(t *testing.T) {
 }
 
 // scoresServer indexes folder into a new embedded store with access
-// rules and serves it on httptest, with the suite's read and admin
+// rules (as rules that need not match a file: the handbook alone has no
+// hr/ folder) and serves it on httptest, with the suite's read and admin
 // tokens and a read token holding label "staff".
 func scoresServer(t *testing.T, folder string, access map[string][]string, staffToken string) *testServer {
 	t.Helper()
 	ctx := context.Background()
-	settings := engine.Settings{Store: t.TempDir(), Access: access}
+	settings := engine.Settings{Store: t.TempDir(), InheritedAccess: access}
 	e, err := engine.Open(ctx, settings, engine.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)

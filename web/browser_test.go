@@ -37,9 +37,10 @@ Garibaldi eats sunflower seeds on Tuesdays and is fed by the facilities team.
 
 // sourceGen is a fake fonte.Generator that answers with the first
 // two sentences of the source that shares most words with the question,
-// citing it, streamed a few words at a time with small pauses so the page
-// shows the answer growing. Prompts without sources (the follow-up rewrite) get
-// no answer, so the engine falls back to its heuristic.
+// citing it, streamed a few words at a time with small pauses (the
+// server holds them until the answer is checked). Prompts without
+// sources (the follow-up rewrite) get no answer, so the engine falls
+// back to its heuristic.
 type sourceGen struct{}
 
 func (sourceGen) Model() string { return "fake/streaming" }
@@ -367,10 +368,11 @@ func TestPage(t *testing.T) {
 		t.Errorf("the token stayed in the URL: %s", loc)
 	}
 
-	// Ask: the answer streams in, then carries citation buttons.
+	// Ask: the checked answer comes with citation buttons (a model's
+	// answer is held until every check has run on it, so the page never
+	// shows text the checks would take back, nor the answer growing).
 	p.do("type a question", chromedp.Click(chromedp.CSS("#question")),
 		chromedp.SendKeys(chromedp.CSS("#question"), "How many days of annual leave do full-time employees accrue?"+kb.Enter))
-	p.wait("the answer streaming", `document.querySelector('#conversation article.turn[data-state="streaming"] .answer-text p')`)
 	p.wait("the answer done", `document.querySelector('#conversation article.turn[data-state="done"] .answer-text button.cite:not([disabled])')`)
 	if live := eval[string](p, `document.getElementById('conversation').getAttribute('aria-live')`); live != "polite" {
 		t.Errorf("the conversation is not a live region: %q", live)
