@@ -90,6 +90,11 @@ func TestVectorHNSW(t *testing.T) {
 	u := newCollection(t, "exact_below", "800", "hnsw_m", "12", "hnsw_ef_construction", "64")
 	s := open(t, u, fonte.StoreOptions{Settings: settings})
 	recs := corpus(31, 2000, dim)
+	for i := range recs {
+		if i%4 == 0 { // hidden from a reader without the hr label
+			recs[i].Doc.Tags = append(recs[i].Doc.Tags, fonte.AccessTag("hr"))
+		}
+	}
 	// Random vectors: no cluster structure to make the search easy.
 	put(t, s, recs[:300]...)
 	if d := status(t, s).Dense; !strings.HasPrefix(d, "exact") {
@@ -111,7 +116,39 @@ func TestVectorHNSW(t *testing.T) {
 		}
 	}
 
+	// A restricted reader's query scans exactly: the graph, shaped by
+	// chunks it may not read, is not walked, and its hits are the exact
+	// ones.
+	restricted := []fonte.Filter{{Restricted: true}, {Restricted: true, Labels: []string{"hr"}}, {Restricted: true, Prefixes: []string{"it/"}}}
+	for _, f := range restricted {
+		q := fonte.VectorQuery{Vector: recs[0].Vectors[0], K: 10, Filter: f}
+		if plan := explainVector(t, s, q); strings.Contains(plan, hnswIndex) {
+			t.Errorf("a restricted reader's plan uses the HNSW index:\n%s", plan)
+		}
+	}
 	r := rand.New(rand.NewPCG(8, 8))
+	for qi := range 20 {
+		q := make([]float32, dim)
+		for j := range q {
+			q[j] = float32(r.NormFloat64())
+		}
+		for _, f := range restricted {
+			got, err := s.VectorTopK(ctx, fonte.VectorQuery{Vector: q, K: 10, Filter: f})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := bruteForce(recs, q, 10, f)
+			if len(got) != len(want) {
+				t.Fatalf("query %d %+v: %d hits, want %d", qi, f, len(got), len(want))
+			}
+			for i, g := range got {
+				if w := want[i]; (chunkRef{g.Chunk.DocID, g.Chunk.Position}) != w.chunkRef || math.Abs(g.Score-w.score) > 1e-6 {
+					t.Errorf("query %d %+v rank %d: %s#%d %.7f, want %v %.7f", qi, f, i+1, g.Chunk.DocID, g.Chunk.Position, g.Score, w.chunkRef, w.score)
+				}
+			}
+		}
+	}
+
 	found, total := 0, 0
 	for qi := range 30 {
 		q := make([]float32, dim)
@@ -173,7 +210,7 @@ func explainVector(t *testing.T, s *Store, q fonte.VectorQuery) string {
 		t.Fatal(err)
 	}
 	defer tx.Rollback(ctx)
-	if err := s.setSearch(ctx, tx, q.K); err != nil {
+	if err := s.setSearch(ctx, tx, q); err != nil {
 		t.Fatal(err)
 	}
 	sql, args := s.vectorSQL(q)
