@@ -3,6 +3,7 @@ package postgres
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -30,6 +31,34 @@ func bruteForce(recs []fonte.Record, q []float32, k int, f fonte.Filter) []score
 	return out[:min(k, len(out))]
 }
 
+func randomVector(r *rand.Rand, dim int) []float32 {
+	q := make([]float32, dim)
+	for i := range q {
+		q[i] = float32(r.NormFloat64())
+	}
+	return q
+}
+
+// checkExact runs the store's dense query and checks its hits against
+// bruteForce's: the same chunks in the same order, the same scores.
+func checkExact(t *testing.T, s *Store, recs []fonte.Record, q []float32, k int, f fonte.Filter, what string) []fonte.ScoredChunk {
+	t.Helper()
+	got, err := s.VectorTopK(context.Background(), fonte.VectorQuery{Vector: q, K: k, Filter: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := bruteForce(recs, q, k, f)
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d hits, want %d", what, len(got), len(want))
+	}
+	for i, g := range got {
+		if w := want[i]; (chunkRef{g.Chunk.DocID, g.Chunk.Position}) != w.chunkRef || math.Abs(g.Score-w.score) > 1e-6 {
+			t.Errorf("%s rank %d: %s#%d %.7f, want %v %.7f", what, i+1, g.Chunk.DocID, g.Chunk.Position, g.Score, w.chunkRef, w.score)
+		}
+	}
+	return got
+}
+
 func TestVectorExactBelowHNSWSize(t *testing.T) {
 	ctx := context.Background()
 	const dim = 8
@@ -47,27 +76,11 @@ func TestVectorExactBelowHNSWSize(t *testing.T) {
 	filters := []fonte.Filter{{}, {Prefixes: []string{"eng/docs/", "hr/"}}, {Tags: []string{"policy"}}, {Prefixes: []string{"it/"}, Tags: []string{"public"}}}
 	qs := [][]float32{recs[3].Vectors[0]}
 	for range 15 {
-		q := make([]float32, dim)
-		for i := range q {
-			q[i] = float32(r.NormFloat64())
-		}
-		qs = append(qs, q)
+		qs = append(qs, randomVector(r, dim))
 	}
 	for qi, q := range qs {
 		for fi, f := range filters {
-			got, err := s.VectorTopK(ctx, fonte.VectorQuery{Vector: q, K: 7, Filter: f})
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := bruteForce(recs, q, 7, f)
-			if len(got) != len(want) {
-				t.Fatalf("query %d filter %d: %d hits, want %d", qi, fi, len(got), len(want))
-			}
-			for i := range got {
-				g, w := got[i], want[i]
-				if (chunkRef{g.Chunk.DocID, g.Chunk.Position}) != w.chunkRef || math.Abs(g.Score-w.score) > 1e-6 {
-					t.Errorf("query %d filter %d rank %d: %s#%d %.7f, want %v %.7f", qi, fi, i+1, g.Chunk.DocID, g.Chunk.Position, g.Score, w.chunkRef, w.score)
-				}
+			for _, g := range checkExact(t, s, recs, q, 7, f, fmt.Sprintf("query %d filter %d", qi, fi)) {
 				if !f.Accepts(g.Chunk.DocID, nil) && len(f.Tags) == 0 {
 					t.Errorf("filter %d let %s through", fi, g.Chunk.DocID)
 				}
@@ -128,33 +141,15 @@ func TestVectorHNSW(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(8, 8))
 	for qi := range 20 {
-		q := make([]float32, dim)
-		for j := range q {
-			q[j] = float32(r.NormFloat64())
-		}
+		q := randomVector(r, dim)
 		for _, f := range restricted {
-			got, err := s.VectorTopK(ctx, fonte.VectorQuery{Vector: q, K: 10, Filter: f})
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := bruteForce(recs, q, 10, f)
-			if len(got) != len(want) {
-				t.Fatalf("query %d %+v: %d hits, want %d", qi, f, len(got), len(want))
-			}
-			for i, g := range got {
-				if w := want[i]; (chunkRef{g.Chunk.DocID, g.Chunk.Position}) != w.chunkRef || math.Abs(g.Score-w.score) > 1e-6 {
-					t.Errorf("query %d %+v rank %d: %s#%d %.7f, want %v %.7f", qi, f, i+1, g.Chunk.DocID, g.Chunk.Position, g.Score, w.chunkRef, w.score)
-				}
-			}
+			checkExact(t, s, recs, q, 10, f, fmt.Sprintf("query %d %+v", qi, f))
 		}
 	}
 
 	found, total := 0, 0
 	for qi := range 30 {
-		q := make([]float32, dim)
-		for j := range q {
-			q[j] = float32(r.NormFloat64())
-		}
+		q := randomVector(r, dim)
 		for _, f := range []fonte.Filter{{}, {Prefixes: []string{"it/"}}, {Tags: []string{"policy"}, Prefixes: []string{"eng/"}}} {
 			got, err := s.VectorTopK(ctx, fonte.VectorQuery{Vector: q, K: 10, Filter: f})
 			if err != nil {
