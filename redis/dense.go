@@ -79,8 +79,15 @@ func (s *Store) knn(ctx context.Context, st *state, cf compiledFilter, q fonte.V
 		}
 		return ok
 	}
+	// A restricted reader's KNN over an HNSW index is exact: the engine
+	// scores every chunk the pre-filter passes (see accessExpr) instead of
+	// walking a graph hidden chunks shaped.
+	policy := ""
+	if cf.access && st.dense == denseHNSW {
+		policy = " HYBRID_POLICY ADHOC_BF"
+	}
 	for {
-		args := []any{"FT.SEARCH", st.index, cf.expr + "=>[KNN $k @" + fVec + " $v AS dist]",
+		args := []any{"FT.SEARCH", st.index, cf.expr + "=>[KNN $k @" + fVec + " $v" + policy + " AS dist]",
 			"PARAMS", 4, "v", blob, "k", k, "SORTBY", "dist", "ASC", "RETURN", len(hitFields) + 1}
 		for _, f := range hitFields {
 			args = append(args, f)

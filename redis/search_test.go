@@ -177,12 +177,18 @@ func TestVectorWideFilter(t *testing.T) {
 	})
 }
 
+// openHNSWAbove300 opens a new collection of vectors of dim whose index
+// is HNSW from 300 chunks on.
+func openHNSWAbove300(t *testing.T, url string, dim int) *Store {
+	set := testSettings
+	set.Dim = dim
+	return open(t, url, newCollection(t), fonte.StoreOptions{Settings: set}, "hnsw_above=300")
+}
+
 func TestVectorHNSW(t *testing.T) {
 	backends(t, func(t *testing.T, url string) {
 		const dim = 16
-		set := testSettings
-		set.Dim = dim
-		s := open(t, url, newCollection(t), fonte.StoreOptions{Settings: set}, "hnsw_above=300")
+		s := openHNSWAbove300(t, url, dim)
 		c := corpus{}
 		var first, second []fonte.Record
 		for i := range 150 {
@@ -230,6 +236,40 @@ func TestVectorHNSW(t *testing.T) {
 			t.Fatalf("HNSW recall@10 = %.3f", recall)
 		} else {
 			t.Logf("HNSW recall@10 = %.3f", recall)
+		}
+	})
+}
+
+// TestVectorRestrictedExact: over an HNSW index, a restricted reader's
+// dense hits are the exact ones among the chunks it may read (the access
+// restriction in the engine's pre-filter, the KNN by brute force), alone
+// or with a prefix, on a node and a cluster.
+func TestVectorRestrictedExact(t *testing.T) {
+	backends(t, func(t *testing.T, url string) {
+		const dim = 16
+		s := openHNSWAbove300(t, url, dim)
+		c := corpus{}
+		var recs []fonte.Record
+		labels := [][]string{nil, {"hr"}, {"fin"}, {"hr", "fin"}, {"legal"}}
+		for i := range 240 {
+			recs = append(recs, genDoc(fmt.Sprintf("d%d/%03d", i%3, i), 2, dim, uint64(i), accessTags(labels[i%len(labels)])...))
+		}
+		c.add(recs...)
+		put(t, s, recs...)
+		if st, _ := s.Status(ctxT(t)); !strings.HasPrefix(st.Dense, "HNSW") {
+			t.Fatalf("Dense = %q, want HNSW", st.Dense)
+		}
+		rng := rand.New(rand.NewPCG(21, 21))
+		for _, f := range []fonte.Filter{{Restricted: true}, {Restricted: true, Labels: []string{"fin"}},
+			{Restricted: true, Labels: []string{"hr", "legal"}}, {Restricted: true, Prefixes: []string{"d1/"}}} {
+			for range 10 {
+				q := randVec(rng, dim)
+				got, err := s.VectorTopK(ctxT(t), fonte.VectorQuery{Vector: q, K: 20, Filter: f})
+				if err != nil {
+					t.Fatal(err)
+				}
+				sameHits(t, fmt.Sprintf("reader %+v", f), hitsOf(got), c.knn(q, 20, f), 1e-9)
+			}
 		}
 	})
 }
