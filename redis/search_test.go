@@ -273,3 +273,48 @@ func TestVectorRestrictedExact(t *testing.T) {
 		}
 	})
 }
+
+// TestRestrictedKNNScansReadable: over an HNSW index large enough that
+// the engine would search a filtered KNN in batches of graph results, a
+// restricted reader's KNN is a brute force over the readable chunks:
+// FT.PROFILE of the query the store sends shows the pre-filter's
+// iterator read every readable chunk and no batch; an unrestricted one
+// still walks the graph.
+func TestRestrictedKNNScansReadable(t *testing.T) {
+	s := openHNSWAbove300(t, singleURL, 16)
+	var recs []fonte.Record
+	readable := 0
+	for i := range 3000 {
+		var tags []string
+		if i%10 == 0 {
+			tags = accessTags([]string{"hr"})
+		} else {
+			readable += 2
+		}
+		recs = append(recs, genDoc(fmt.Sprintf("d/%04d", i), 2, 16, uint64(i), tags...))
+	}
+	put(t, s, recs...)
+	q := vectorBytes(randVec(rand.New(rand.NewPCG(1, 1)), 16))
+	profile := func(f fonte.Filter) string {
+		var out string
+		err := s.read(ctxT(t), "profile", func(st *state) error {
+			args := knnArgs(st, engineFilter(st, f, false), q, 10)
+			r, err := s.rdb.Do(ctxT(t), append([]any{"FT.PROFILE", st.index, "SEARCH", "QUERY"}, args[2:]...)...).Slice()
+			if err != nil {
+				return err
+			}
+			out = fmt.Sprint(r[len(r)-1])
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	if p := profile(fonte.Filter{Restricted: true}); strings.Contains(p, "Batches") || !strings.Contains(p, fmt.Sprintf("Counter %d ", readable)) {
+		t.Fatalf("a restricted reader's KNN does not read the %d readable chunks by brute force:\n%s", readable, p)
+	}
+	if p := profile(fonte.Filter{}); strings.Contains(p, "Child iterator") {
+		t.Fatalf("an unrestricted reader's KNN is filtered:\n%s", p)
+	}
+}
