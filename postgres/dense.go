@@ -36,7 +36,8 @@ func efSearch(k int) int { return min(max(100, 2*k), 1000) }
 // best first, ties by document ID then position. Below exact_below chunks
 // the scan is exact; above, the HNSW index answers with ef_search =
 // max(100, 2K), and with pgvector 0.8's relaxed iterative scan a filtered
-// query keeps searching the graph until K chunks pass the filter.
+// query keeps searching the graph until K chunks pass the filter. A
+// restricted reader's query is always an exact scan (see setSearch).
 func (s *Store) VectorTopK(ctx context.Context, q fonte.VectorQuery) ([]fonte.ScoredChunk, error) {
 	if s.closed.Load() {
 		return nil, errClosed
@@ -55,7 +56,7 @@ func (s *Store) VectorTopK(ctx context.Context, q fonte.VectorQuery) ([]fonte.Sc
 	sql, args := s.vectorSQL(q)
 	var out []fonte.ScoredChunk
 	err := s.snapshot(ctx, "vector search", func(tx pgx.Tx) error {
-		if err := s.setSearch(ctx, tx, q.K); err != nil {
+		if err := s.setSearch(ctx, tx, q); err != nil {
 			return err
 		}
 		var err error
@@ -80,14 +81,24 @@ func (s *Store) vectorSQL(q fonte.VectorQuery) (string, []any) {
 SELECT ` + chunkColumns + `, 1 - distance FROM hits ORDER BY distance, doc_id, position`, args
 }
 
-// setSearch sets the HNSW search parameters for the rest of tx.
-func (s *Store) setSearch(ctx context.Context, tx pgx.Tx, k int) error {
+// setSearch sets how the rest of tx searches for q: the HNSW search
+// parameters, or, for a restricted reader, no index scan at all. The HNSW
+// graph's links were shaped by every chunk, hidden ones included, so
+// which readable chunks a filtered walk reaches could depend on chunks
+// the reader may not read; without an index scan the planner answers
+// with an exact scan of the readable rows (and their top K by a sort),
+// as it does below exact_below, costing a pass over the table.
+func (s *Store) setSearch(ctx context.Context, tx pgx.Tx, q fonte.VectorQuery) error {
+	if q.Filter.Restricted {
+		_, err := tx.Exec(ctx, "SELECT set_config('enable_indexscan', 'off', true)")
+		return err
+	}
 	// pgvector before 0.8 reserves the hnsw. prefix without
 	// iterative_scan: setting it there would be an error.
 	set := "SELECT set_config('hnsw.ef_search', $1, true)"
 	if s.iterative {
 		set += ", set_config('hnsw.iterative_scan', 'relaxed_order', true)"
 	}
-	_, err := tx.Exec(ctx, set, strconv.Itoa(efSearch(k)))
+	_, err := tx.Exec(ctx, set, strconv.Itoa(efSearch(q.K)))
 	return err
 }

@@ -3,6 +3,7 @@ package postgres
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -30,6 +31,34 @@ func bruteForce(recs []fonte.Record, q []float32, k int, f fonte.Filter) []score
 	return out[:min(k, len(out))]
 }
 
+func randomVector(r *rand.Rand, dim int) []float32 {
+	q := make([]float32, dim)
+	for i := range q {
+		q[i] = float32(r.NormFloat64())
+	}
+	return q
+}
+
+// checkExact runs the store's dense query and checks its hits against
+// bruteForce's: the same chunks in the same order, the same scores.
+func checkExact(t *testing.T, s *Store, recs []fonte.Record, q []float32, k int, f fonte.Filter, what string) []fonte.ScoredChunk {
+	t.Helper()
+	got, err := s.VectorTopK(context.Background(), fonte.VectorQuery{Vector: q, K: k, Filter: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := bruteForce(recs, q, k, f)
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d hits, want %d", what, len(got), len(want))
+	}
+	for i, g := range got {
+		if w := want[i]; (chunkRef{g.Chunk.DocID, g.Chunk.Position}) != w.chunkRef || math.Abs(g.Score-w.score) > 1e-6 {
+			t.Errorf("%s rank %d: %s#%d %.7f, want %v %.7f", what, i+1, g.Chunk.DocID, g.Chunk.Position, g.Score, w.chunkRef, w.score)
+		}
+	}
+	return got
+}
+
 func TestVectorExactBelowHNSWSize(t *testing.T) {
 	ctx := context.Background()
 	const dim = 8
@@ -47,27 +76,11 @@ func TestVectorExactBelowHNSWSize(t *testing.T) {
 	filters := []fonte.Filter{{}, {Prefixes: []string{"eng/docs/", "hr/"}}, {Tags: []string{"policy"}}, {Prefixes: []string{"it/"}, Tags: []string{"public"}}}
 	qs := [][]float32{recs[3].Vectors[0]}
 	for range 15 {
-		q := make([]float32, dim)
-		for i := range q {
-			q[i] = float32(r.NormFloat64())
-		}
-		qs = append(qs, q)
+		qs = append(qs, randomVector(r, dim))
 	}
 	for qi, q := range qs {
 		for fi, f := range filters {
-			got, err := s.VectorTopK(ctx, fonte.VectorQuery{Vector: q, K: 7, Filter: f})
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := bruteForce(recs, q, 7, f)
-			if len(got) != len(want) {
-				t.Fatalf("query %d filter %d: %d hits, want %d", qi, fi, len(got), len(want))
-			}
-			for i := range got {
-				g, w := got[i], want[i]
-				if (chunkRef{g.Chunk.DocID, g.Chunk.Position}) != w.chunkRef || math.Abs(g.Score-w.score) > 1e-6 {
-					t.Errorf("query %d filter %d rank %d: %s#%d %.7f, want %v %.7f", qi, fi, i+1, g.Chunk.DocID, g.Chunk.Position, g.Score, w.chunkRef, w.score)
-				}
+			for _, g := range checkExact(t, s, recs, q, 7, f, fmt.Sprintf("query %d filter %d", qi, fi)) {
 				if !f.Accepts(g.Chunk.DocID, nil) && len(f.Tags) == 0 {
 					t.Errorf("filter %d let %s through", fi, g.Chunk.DocID)
 				}
@@ -90,6 +103,11 @@ func TestVectorHNSW(t *testing.T) {
 	u := newCollection(t, "exact_below", "800", "hnsw_m", "12", "hnsw_ef_construction", "64")
 	s := open(t, u, fonte.StoreOptions{Settings: settings})
 	recs := corpus(31, 2000, dim)
+	for i := range recs {
+		if i%4 == 0 { // hidden from a reader without the hr label
+			recs[i].Doc.Tags = append(recs[i].Doc.Tags, fonte.AccessTag("hr"))
+		}
+	}
 	// Random vectors: no cluster structure to make the search easy.
 	put(t, s, recs[:300]...)
 	if d := status(t, s).Dense; !strings.HasPrefix(d, "exact") {
@@ -111,13 +129,27 @@ func TestVectorHNSW(t *testing.T) {
 		}
 	}
 
+	// A restricted reader's query scans exactly: the graph, shaped by
+	// chunks it may not read, is not walked, and its hits are the exact
+	// ones.
+	restricted := []fonte.Filter{{Restricted: true}, {Restricted: true, Labels: []string{"hr"}}, {Restricted: true, Prefixes: []string{"it/"}}}
+	for _, f := range restricted {
+		q := fonte.VectorQuery{Vector: recs[0].Vectors[0], K: 10, Filter: f}
+		if plan := explainVector(t, s, q); strings.Contains(plan, hnswIndex) {
+			t.Errorf("a restricted reader's plan uses the HNSW index:\n%s", plan)
+		}
+	}
 	r := rand.New(rand.NewPCG(8, 8))
+	for qi := range 20 {
+		q := randomVector(r, dim)
+		for _, f := range restricted {
+			checkExact(t, s, recs, q, 10, f, fmt.Sprintf("query %d %+v", qi, f))
+		}
+	}
+
 	found, total := 0, 0
 	for qi := range 30 {
-		q := make([]float32, dim)
-		for j := range q {
-			q[j] = float32(r.NormFloat64())
-		}
+		q := randomVector(r, dim)
 		for _, f := range []fonte.Filter{{}, {Prefixes: []string{"it/"}}, {Tags: []string{"policy"}, Prefixes: []string{"eng/"}}} {
 			got, err := s.VectorTopK(ctx, fonte.VectorQuery{Vector: q, K: 10, Filter: f})
 			if err != nil {
@@ -173,7 +205,7 @@ func explainVector(t *testing.T, s *Store, q fonte.VectorQuery) string {
 		t.Fatal(err)
 	}
 	defer tx.Rollback(ctx)
-	if err := s.setSearch(ctx, tx, q.K); err != nil {
+	if err := s.setSearch(ctx, tx, q); err != nil {
 		t.Fatal(err)
 	}
 	sql, args := s.vectorSQL(q)

@@ -80,14 +80,8 @@ func (s *Store) knn(ctx context.Context, st *state, cf compiledFilter, q fonte.V
 		return ok
 	}
 	for {
-		args := []any{"FT.SEARCH", st.index, cf.expr + "=>[KNN $k @" + fVec + " $v AS dist]",
-			"PARAMS", 4, "v", blob, "k", k, "SORTBY", "dist", "ASC", "RETURN", len(hitFields) + 1}
-		for _, f := range hitFields {
-			args = append(args, f)
-		}
-		args = append(args, fVec, "LIMIT", 0, k, "DIALECT", 2)
 		p := s.rdb.Pipeline()
-		knn := p.Do(ctx, args...)
+		knn := p.Do(ctx, knnArgs(st, cf, blob, k)...)
 		var count *goredis.Cmd
 		if s.cfg.cluster {
 			count = p.Do(ctx, "FT.SEARCH", st.index, cf.expr, "LIMIT", 0, 0, "DIALECT", 2)
@@ -159,6 +153,23 @@ func (s *Store) knn(ctx context.Context, st *state, cf compiledFilter, q fonte.V
 		}
 		return out, nil
 	}
+}
+
+// knnArgs is the FT.SEARCH command of a KNN of k for the query vector
+// blob under cf. A restricted reader's KNN over an HNSW index is exact:
+// the engine scores every chunk the pre-filter passes (see accessExpr)
+// instead of walking a graph hidden chunks shaped.
+func knnArgs(st *state, cf compiledFilter, blob []byte, k int) []any {
+	policy := ""
+	if cf.access && st.dense == denseHNSW {
+		policy = " HYBRID_POLICY ADHOC_BF"
+	}
+	args := []any{"FT.SEARCH", st.index, cf.expr + "=>[KNN $k @" + fVec + " $v" + policy + " AS dist]",
+		"PARAMS", 4, "v", blob, "k", k, "SORTBY", "dist", "ASC", "RETURN", len(hitFields) + 1}
+	for _, f := range hitFields {
+		args = append(args, f)
+	}
+	return append(args, fVec, "LIMIT", 0, k, "DIALECT", 2)
 }
 
 // ErrPartialAnswer is wrapped (with fonte.ErrUnavailable) when the

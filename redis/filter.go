@@ -20,12 +20,18 @@ type compiledFilter struct {
 	// live is the number of live chunks expr matches: what a complete
 	// answer counts at least (stale versions may add to it).
 	live int
+	// access says expr keeps out what a restricted reader may not read
+	// (see accessExpr): some live document is hidden from it.
+	access bool
 }
 
 // engineFilter translates f into a query expression the engine applies
 // before the KNN cut, as narrow as it can make it exactly; the leg then
 // applies f itself to what comes back (Filter.Accepts on the live
 // document), so the expression may let more through but never less.
+//
+// A restricted reader from whom some live document is hidden has its
+// access restriction in expr too (accessExpr).
 //
 // Prefixes are not sent as TAG prefix queries (@doc:{pre*}): the engine
 // expands a prefix into at most MAXEXPANSIONS (default 200) tag values and
@@ -104,7 +110,11 @@ func engineFilter(st *state, f fonte.Filter, count bool) compiledFilter {
 			f.Prefixes = nil
 		}
 	}
-	cf := compiledFilter{expr: "*"}
+	a := accessExpr(st, f)
+	if a != "" {
+		parts = append(parts, a)
+	}
+	cf := compiledFilter{expr: "*", access: a != ""}
 	if len(parts) > 0 {
 		cf.expr = "(" + strings.Join(parts, " ") + ")"
 	}
@@ -116,7 +126,7 @@ func engineFilter(st *state, f fonte.Filter, count bool) compiledFilter {
 	constrained := len(f.Prefixes) > 0
 	for _, id := range st.ids {
 		e := st.docs[id]
-		if !hasAll(e.Tags, tags) {
+		if !hasAll(e.Tags, tags) || cf.access && !f.Readable(e.Tags) {
 			continue
 		}
 		if constrained && !pinned[id] && !slices.ContainsFunc(dirs, func(d string) bool { return strings.HasPrefix(id, d) }) {

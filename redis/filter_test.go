@@ -46,3 +46,58 @@ func TestEngineFilter(t *testing.T) {
 		}
 	}
 }
+
+// TestAccessExpr: a restricted reader from whom some live document is
+// hidden has the restriction in the engine's pre-filter, exactly: the
+// hidden documents' labels kept out unless a held label lets a document
+// back in, labels the engine cannot match replaced by versions; a reader
+// who may read every document adds nothing.
+func TestAccessExpr(t *testing.T) {
+	st := &state{docs: map[string]docEntry{}}
+	add := func(id string, v uint64, labels ...string) {
+		st.docs[id] = docEntry{V: v, N: int(v), Tags: append([]string{"public"}, accessTags(labels)...)}
+		st.ids = append(st.ids, id)
+	}
+	add("board/b.md", 3, "hr", "fin")
+	add("hr/a.md", 2, "hr")
+	add("odd.md", 4, "bad\x01")
+	add("mixed.md", 5, "hr", "bad\x01")
+	add("pub.md", 1)
+	cases := []struct {
+		labels []string
+		want   string
+	}{
+		{nil, `((-@tags:{access\:fin|access\:hr} -@ver:{4}))`},
+		{[]string{"fin"}, `(((-@tags:{access\:hr} -@ver:{4}) | @tags:{access\:fin}))`},
+		// odd.md carries no hidden label; mixed.md is let back in by version.
+		{[]string{"bad\x01"}, `(((-@tags:{access\:fin|access\:hr}) | @ver:{5}))`},
+		{[]string{"hr", "fin", "bad\x01"}, "*"},
+	}
+	for _, c := range cases {
+		f := fonte.Filter{Restricted: true, Labels: c.labels}
+		cf := engineFilter(st, f, true)
+		if cf.expr != c.want || cf.access != (c.want != "*") {
+			t.Errorf("reader %q: expr %q (access %v), want %q", c.labels, cf.expr, cf.access, c.want)
+		}
+		readable := 0
+		for _, id := range st.ids {
+			if f.Readable(st.docs[id].Tags) {
+				readable += st.docs[id].N
+			}
+		}
+		if cf.live != readable {
+			t.Errorf("reader %q: counts %d live chunks, %d are readable", c.labels, cf.live, readable)
+		}
+	}
+	if cf := engineFilter(st, fonte.Filter{}, false); cf.expr != "*" || cf.access {
+		t.Errorf("an unrestricted reader's filter: %q, %v", cf.expr, cf.access)
+	}
+}
+
+func accessTags(labels []string) []string {
+	out := make([]string, len(labels))
+	for i, l := range labels {
+		out[i] = fonte.AccessTag(l)
+	}
+	return out
+}

@@ -177,12 +177,18 @@ func TestVectorWideFilter(t *testing.T) {
 	})
 }
 
+// openHNSWAbove300 opens a new collection of vectors of dim whose index
+// is HNSW from 300 chunks on.
+func openHNSWAbove300(t *testing.T, url string, dim int) *Store {
+	set := testSettings
+	set.Dim = dim
+	return open(t, url, newCollection(t), fonte.StoreOptions{Settings: set}, "hnsw_above=300")
+}
+
 func TestVectorHNSW(t *testing.T) {
 	backends(t, func(t *testing.T, url string) {
 		const dim = 16
-		set := testSettings
-		set.Dim = dim
-		s := open(t, url, newCollection(t), fonte.StoreOptions{Settings: set}, "hnsw_above=300")
+		s := openHNSWAbove300(t, url, dim)
 		c := corpus{}
 		var first, second []fonte.Record
 		for i := range 150 {
@@ -232,4 +238,83 @@ func TestVectorHNSW(t *testing.T) {
 			t.Logf("HNSW recall@10 = %.3f", recall)
 		}
 	})
+}
+
+// TestVectorRestrictedExact: over an HNSW index, a restricted reader's
+// dense hits are the exact ones among the chunks it may read (the access
+// restriction in the engine's pre-filter, the KNN by brute force), alone
+// or with a prefix, on a node and a cluster.
+func TestVectorRestrictedExact(t *testing.T) {
+	backends(t, func(t *testing.T, url string) {
+		const dim = 16
+		s := openHNSWAbove300(t, url, dim)
+		c := corpus{}
+		var recs []fonte.Record
+		labels := [][]string{nil, {"hr"}, {"fin"}, {"hr", "fin"}, {"legal"}}
+		for i := range 240 {
+			recs = append(recs, genDoc(fmt.Sprintf("d%d/%03d", i%3, i), 2, dim, uint64(i), accessTags(labels[i%len(labels)])...))
+		}
+		c.add(recs...)
+		put(t, s, recs...)
+		if st, _ := s.Status(ctxT(t)); !strings.HasPrefix(st.Dense, "HNSW") {
+			t.Fatalf("Dense = %q, want HNSW", st.Dense)
+		}
+		rng := rand.New(rand.NewPCG(21, 21))
+		for _, f := range []fonte.Filter{{Restricted: true}, {Restricted: true, Labels: []string{"fin"}},
+			{Restricted: true, Labels: []string{"hr", "legal"}}, {Restricted: true, Prefixes: []string{"d1/"}}} {
+			for range 10 {
+				q := randVec(rng, dim)
+				got, err := s.VectorTopK(ctxT(t), fonte.VectorQuery{Vector: q, K: 20, Filter: f})
+				if err != nil {
+					t.Fatal(err)
+				}
+				sameHits(t, fmt.Sprintf("reader %+v", f), hitsOf(got), c.knn(q, 20, f), 1e-9)
+			}
+		}
+	})
+}
+
+// TestRestrictedKNNScansReadable: over an HNSW index large enough that
+// the engine would search a filtered KNN in batches of graph results, a
+// restricted reader's KNN is a brute force over the readable chunks:
+// FT.PROFILE of the query the store sends shows the pre-filter's
+// iterator read every readable chunk and no batch; an unrestricted one
+// still walks the graph.
+func TestRestrictedKNNScansReadable(t *testing.T) {
+	s := openHNSWAbove300(t, singleURL, 16)
+	var recs []fonte.Record
+	readable := 0
+	for i := range 3000 {
+		var tags []string
+		if i%10 == 0 {
+			tags = accessTags([]string{"hr"})
+		} else {
+			readable += 2
+		}
+		recs = append(recs, genDoc(fmt.Sprintf("d/%04d", i), 2, 16, uint64(i), tags...))
+	}
+	put(t, s, recs...)
+	q := vectorBytes(randVec(rand.New(rand.NewPCG(1, 1)), 16))
+	profile := func(f fonte.Filter) string {
+		var out string
+		err := s.read(ctxT(t), "profile", func(st *state) error {
+			args := knnArgs(st, engineFilter(st, f, false), q, 10)
+			r, err := s.rdb.Do(ctxT(t), append([]any{"FT.PROFILE", st.index, "SEARCH", "QUERY"}, args[2:]...)...).Slice()
+			if err != nil {
+				return err
+			}
+			out = fmt.Sprint(r[len(r)-1])
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	if p := profile(fonte.Filter{Restricted: true}); strings.Contains(p, "Batches") || !strings.Contains(p, fmt.Sprintf("Counter %d ", readable)) {
+		t.Fatalf("a restricted reader's KNN does not read the %d readable chunks by brute force:\n%s", readable, p)
+	}
+	if p := profile(fonte.Filter{}); strings.Contains(p, "Child iterator") {
+		t.Fatalf("an unrestricted reader's KNN is filtered:\n%s", p)
+	}
 }

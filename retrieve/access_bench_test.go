@@ -8,6 +8,7 @@ import (
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/synth"
+	"github.com/fonte-rag/fonte/vector"
 )
 
 // What a restricted reader's search costs against an unrestricted one:
@@ -39,21 +40,7 @@ func accessBenchIndex(b *testing.B, labelled int) (*Index, []string) {
 			accessBench.queries = append(accessBench.queries, q)
 		}
 		for _, share := range []int{10, 50} {
-			rng := rand.New(rand.NewPCG(uint64(share), 2))
-			corpus := Corpus{Chunks: make([]fonte.Chunk, len(texts)), Tags: make([][]string, len(texts))}
-			var tags []string
-			for i, text := range texts {
-				if i%5 == 0 {
-					tags = nil
-					if rng.IntN(100) < share {
-						tags = []string{fonte.AccessTag("hr")}
-					}
-				}
-				doc := fmt.Sprintf("doc%06d", i/5)
-				corpus.Chunks[i] = fonte.Chunk{ID: fmt.Sprintf("%s#%d", doc, i%5), DocID: doc, Position: i % 5, Text: text}
-				corpus.Tags[i] = tags
-			}
-			ix, err := New(corpus, DefaultAnalyzers())
+			ix, err := New(labelledCorpus(texts, share), DefaultAnalyzers())
 			if err != nil {
 				panic(err)
 			}
@@ -63,15 +50,39 @@ func accessBenchIndex(b *testing.B, labelled int) (*Index, []string) {
 	return accessBench.ix[labelled], accessBench.queries
 }
 
+// labelledCorpus is texts as chunks of documents of 5, an access label on
+// share percent of the documents.
+func labelledCorpus(texts []string, share int) Corpus {
+	rng := rand.New(rand.NewPCG(uint64(share), 2))
+	corpus := Corpus{Chunks: make([]fonte.Chunk, len(texts)), Tags: make([][]string, len(texts))}
+	var tags []string
+	for i, text := range texts {
+		if i%5 == 0 {
+			tags = nil
+			if rng.IntN(100) < share {
+				tags = []string{fonte.AccessTag("hr")}
+			}
+		}
+		doc := fmt.Sprintf("doc%06d", i/5)
+		corpus.Chunks[i] = fonte.Chunk{ID: fmt.Sprintf("%s#%d", doc, i%5), DocID: doc, Position: i % 5, Text: text}
+		corpus.Tags[i] = tags
+	}
+	return corpus
+}
+
+// benchReaders are the readers the benchmarks compare: one who sees
+// everything, one from whom the labelled documents are hidden.
+var benchReaders = []struct {
+	name   string
+	filter fonte.Filter
+}{
+	{"unrestricted", fonte.Filter{}},
+	{"restricted", fonte.Filter{Restricted: true}},
+}
+
 func BenchmarkRestrictedSearch(b *testing.B) {
 	for _, share := range []int{10, 50} {
-		for _, reader := range []struct {
-			name   string
-			filter fonte.Filter
-		}{
-			{"unrestricted", fonte.Filter{}},
-			{"restricted", fonte.Filter{Restricted: true}},
-		} {
+		for _, reader := range benchReaders {
 			b.Run(fmt.Sprintf("labelled=%d%%/%s", share, reader.name), func(b *testing.B) {
 				ix, queries := accessBenchIndex(b, share)
 				req := Request{Mode: BM25, K: 10, Lang: "en", Filter: reader.filter}
@@ -89,6 +100,89 @@ func BenchmarkRestrictedSearch(b *testing.B) {
 					i++
 				}
 			})
+		}
+	}
+}
+
+// What a restricted reader's dense leg costs against an unrestricted one
+// over an HNSW graph: 100,000 synthetic chunks (synth.Corpus, 384
+// dimensions) in documents of 5 chunks, an access label on 10% or 50% of
+// the documents, the vectors given as one part with its int8 copy as the
+// embedded store gives its segments, the graph built with vector's
+// defaults (once, shared by both label shares). The unrestricted reader
+// walks the graph; the restricted one scans the rows it may see exactly.
+// Dense alone and hybrid (BM25 beside it), 200 synthetic queries. Run
+// with
+//
+//	go test ./retrieve -run '^$' -bench BenchmarkRestrictedDense -benchmem -count 5
+var denseBench = struct {
+	once    sync.Once
+	ix      map[int]*Index // by labelled share in percent
+	queries []benchQuery
+}{}
+
+type benchQuery struct {
+	text string
+	vec  []float32
+}
+
+func denseBenchIndex(b *testing.B, labelled int) (*Index, []benchQuery) {
+	denseBench.once.Do(func() {
+		denseBench.ix = map[int]*Index{}
+		const dim = 384
+		texts := make([]string, accessBenchChunks)
+		vecs := make([]float32, 0, accessBenchChunks*dim)
+		c := synth.NewCorpus(rand.New(rand.NewPCG(21, 1)), synth.CorpusOptions{Dim: dim})
+		for i := range texts {
+			var v []float32
+			_, texts[i], v = c.Chunk()
+			vecs = append(vecs, v...)
+		}
+		for range 200 {
+			_, q, v := c.Query()
+			denseBench.queries = append(denseBench.queries, benchQuery{q, v})
+		}
+		blk := vector.QuantizeBlock(dim, vecs)
+		var graph *vector.HNSW
+		var keys []uint64
+		for _, share := range []int{10, 50} {
+			corpus := labelledCorpus(texts, share)
+			corpus.Vectors, corpus.Parts, corpus.Dim = vecs, []vector.FlatPart{{Data: vecs, Int8: &blk}}, dim
+			o := Options{Dense: DenseHNSW, Graph: graph, PreviousKeys: keys, GraphRowsCurrent: graph != nil}
+			ix, err := NewWith(corpus, DefaultAnalyzers(), o)
+			if err != nil {
+				panic(err)
+			}
+			graph, keys = ix.Graph()
+			denseBench.ix[share] = ix
+		}
+	})
+	return denseBench.ix[labelled], denseBench.queries
+}
+
+func BenchmarkRestrictedDense(b *testing.B) {
+	for _, mode := range []Mode{Dense, Hybrid} {
+		for _, share := range []int{10, 50} {
+			for _, reader := range benchReaders {
+				b.Run(fmt.Sprintf("%s/labelled=%d%%/%s", mode, share, reader.name), func(b *testing.B) {
+					ix, queries := denseBenchIndex(b, share)
+					req := Request{Mode: mode, K: 10, Lang: "en", Filter: reader.filter}
+					search := func(i int) {
+						q := queries[i%len(queries)]
+						req.Query, req.Vector = q.text, q.vec
+						if _, err := ix.Search(req); err != nil {
+							b.Fatal(err)
+						}
+					}
+					search(0) // the access classes and the exact view are built on first use
+					b.ReportAllocs()
+					i := 0
+					for b.Loop() {
+						search(i)
+						i++
+					}
+				})
+			}
 		}
 	}
 }

@@ -225,3 +225,60 @@ func (l hnswLeg) at(node uint32) int {
 	}
 	return int(l.nodePos[node])
 }
+
+// exactView is the exact index over the corpus's parts, which must hold
+// its n chunks' vectors.
+func exactView(dim int, parts []vector.FlatPart, n int) (*vector.FlatView, error) {
+	f, err := vector.NewFlatView(dim, parts)
+	if err != nil {
+		return nil, fmt.Errorf("retrieve: %w", err)
+	}
+	if f.Len() != n {
+		return nil, fmt.Errorf("retrieve: %d vectors in the parts for %d chunks", f.Len(), n)
+	}
+	return f, nil
+}
+
+// denseFor returns the dense leg a reader with view rv searches. A
+// restricted reader who may not see every chunk (rv set) gets an exact
+// scan of the rows it may see instead of the graph: the graph's links
+// were shaped by every chunk, hidden ones included, so which visible
+// chunks a filtered walk reaches could depend on them. The scan is a
+// vector.FlatView over the rows where they lie (the store's segments, or
+// the corpus's rows), scored with the same Dot as the graph and a flat
+// leg, ties by position as a flat leg breaks them; it copies no vector.
+// Every other reader keeps the graph.
+func (ix *Index) denseFor(rv *readerView) dense {
+	if _, graph := ix.dense.(hnswLeg); rv == nil || !graph {
+		return ix.dense
+	}
+	ix.exactOnce.Do(func() {
+		parts := ix.exactParts
+		if parts == nil {
+			parts = rowRuns(ix.corpus.Rows, ix.corpus.Dim)
+		}
+		// The parts were checked by NewWith, or are whole rows of Dim.
+		f, err := exactView(ix.corpus.Dim, parts, ix.src.Len())
+		if err != nil {
+			panic(err)
+		}
+		ix.exact = flatLeg{f}
+	})
+	return ix.exact
+}
+
+// rowRuns returns rows as parts of a vector.FlatView: one part per run of
+// rows that lie back to back in memory (a corpus given as Vectors is one
+// run), so that the view refers to the rows rather than copying them.
+func rowRuns(rows [][]float32, dim int) []vector.FlatPart {
+	var parts []vector.FlatPart
+	for i := 0; i < len(rows); {
+		first, n := rows[i], 1
+		for i+n < len(rows) && cap(first) >= (n+1)*dim && &first[:(n+1)*dim][n*dim] == &rows[i+n][0] {
+			n++
+		}
+		parts = append(parts, vector.FlatPart{Data: first[:n*dim]})
+		i += n
+	}
+	return parts
+}

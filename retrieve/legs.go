@@ -30,13 +30,15 @@ func (ix *Index) LexicalTopK(terms []string, k int, f Filter) []Scored {
 }
 
 // VectorTopK is the dense leg alone: the k chunks most similar to q among
-// those f accepts, best first. It returns nil without a dense leg.
+// those f accepts, best first, exactly when f hides some chunk from its
+// reader (see denseFor). It returns nil without a dense leg.
 func (ix *Index) VectorTopK(q []float32, k int, f Filter) []Scored {
 	if ix.dense == nil {
 		return nil
 	}
+	_, rv := ix.accessView(f)
 	var out []Scored
-	for _, s := range ix.dense.search(q, k, ix.allow(f)) {
+	for _, s := range ix.denseFor(rv).search(q, k, ix.allow(f)) {
 		out = append(out, Scored{s.doc, s.score})
 	}
 	return out

@@ -316,9 +316,14 @@ type Index struct {
 	langs  []string // the corpus's languages, sorted
 	bm25   *lexical.BM25
 	dense  dense // nil without vectors
-	graph  *vector.HNSW
-	keys   []uint64
-	built  Built
+	// exact scans the rows a graph leg (dense) searches, for restricted
+	// readers (see denseFor); built on first need from exactParts.
+	exactOnce  sync.Once
+	exact      dense
+	exactParts []vector.FlatPart
+	graph      *vector.HNSW
+	keys       []uint64
+	built      Built
 
 	tfidfOnce sync.Once
 	tfidf     *lexical.TFIDF // built on first use: only evaluations ask for it
@@ -423,12 +428,9 @@ func NewWith(c Corpus, an Analyzers, o Options) (*Index, error) {
 	ix.corpus.Rows, ix.corpus.Vectors = rows, nil
 	useGraph := o.Dense == DenseHNSW || o.Dense == DenseAuto && n >= HNSWMinChunks
 	if !useGraph && c.Parts != nil {
-		f, err := vector.NewFlatView(c.Dim, c.Parts)
+		f, err := exactView(c.Dim, c.Parts, n)
 		if err != nil {
-			return nil, fmt.Errorf("retrieve: %w", err)
-		}
-		if f.Len() != n {
-			return nil, fmt.Errorf("retrieve: %d vectors in the parts for %d chunks", f.Len(), n)
+			return nil, err
 		}
 		ix.dense = flatLeg{f}
 		return ix, nil
@@ -469,6 +471,14 @@ func NewWith(c Corpus, an Analyzers, o Options) (*Index, error) {
 		return nil, err
 	}
 	ix.dense, ix.graph, ix.keys, ix.built.Graph = leg, leg.g, keys, changed
+	if c.Parts != nil {
+		// Checked now, so that a restricted reader's exact scan cannot
+		// fail later; the view reads no row until it is searched.
+		if _, err := exactView(c.Dim, c.Parts, n); err != nil {
+			return nil, err
+		}
+		ix.exactParts = c.Parts
+	}
 	return ix, nil
 }
 
@@ -646,11 +656,12 @@ func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
 	// two legs of about a millisecond each at a million chunks, a query's
 	// latency is then the slower leg's, not their sum.
 	var denseDone chan struct{}
+	denseLeg := ix.denseFor(cv.rv)
 	if req.Mode == Hybrid && tr == nil {
 		denseDone = make(chan struct{})
 		go func() {
 			defer close(denseDone)
-			denseHits = ix.dense.search(req.Vector, req.Depth, allow)
+			denseHits = denseLeg.search(req.Vector, req.Depth, allow)
 		}()
 	}
 	if req.Mode != Dense {
@@ -670,7 +681,7 @@ func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
 	if denseDone != nil {
 		<-denseDone
 	} else if req.Mode != BM25 {
-		denseHits = ix.dense.search(req.Vector, req.Depth, allow)
+		denseHits = denseLeg.search(req.Vector, req.Depth, allow)
 		if tr != nil {
 			tr.DenseTime = since(&t0)
 			tr.Dense = ix.candidates(denseHits)

@@ -65,7 +65,16 @@ type hiddenCorpus struct {
 	questions []string
 }
 
-func newHiddenCorpus(t *testing.T, seed uint64) hiddenCorpus {
+// graphFiller is how many long public documents a graph case adds to C
+// (about 65 chunks each): enough that a reader sees more chunks than an
+// HNSW graph scans exactly under a filter (32 × its candidate list of
+// 64), so that on a graph the filtered walk itself is what is tested.
+const graphFiller = 40
+
+// newHiddenCorpus makes random case seed; with graph, C also holds
+// graphFiller long public documents and one the reader may not read, so
+// that the reader sees part of C on either side.
+func newHiddenCorpus(t *testing.T, seed uint64, graph bool) hiddenCorpus {
 	rng := rand.New(rand.NewPCG(seed, 2121))
 	labels := []string{"hr", "fin", "legal"}
 	var reader []string
@@ -98,9 +107,17 @@ func newHiddenCorpus(t *testing.T, seed uint64) hiddenCorpus {
 		if i == 0 {
 			dir = "open/" // C holds something every reader may read
 		}
+		if i == 1 && graph {
+			dir = hiddenFolders[0]
+		}
 		text := randomDoc(rng, 2+rng.IntN(10))
 		name := fmt.Sprintf("%sdoc%02d.md", dir, i)
 		writeFile(t, hc.dir, name, text)
+	}
+	if graph {
+		for i := range graphFiller {
+			writeFile(t, hc.dir, fmt.Sprintf("open/long%02d.md", i), randomDoc(rng, 900))
+		}
 	}
 	// H: documents only in C ∪ H, in folders the reader may not read,
 	// holding secret figures, words of their own, and one in Italian
@@ -175,7 +192,38 @@ func response(t *testing.T, e *engine.Engine, q string, mode retrieve.Mode, f fo
 	return string(b)
 }
 
+// testHiddenMovesNothingGraph is testHiddenMovesNothing with the dense
+// leg an HNSW graph on every store (see graphLocation), over corpora
+// whose readers see more chunks than a graph scans exactly: a graph's
+// links are shaped by hidden chunks too, so a restricted reader's dense
+// leg must not walk it.
+func testHiddenMovesNothingGraph(t *testing.T, b Backend) {
+	hiddenMovesNothing(t, b, 1, true)
+}
+
+// graphLocation is location with the store's dense index an HNSW graph
+// whatever the corpus's size: PostgreSQL's HNSW index from no chunks on,
+// Redis's from one; the embedded store's is chosen by the settings'
+// DenseIndex.
+func graphLocation(location string) string {
+	sep := "?"
+	if strings.Contains(location, "?") {
+		sep = "&"
+	}
+	switch {
+	case strings.HasPrefix(location, "postgres://"), strings.HasPrefix(location, "postgresql://"):
+		return location + sep + "exact_below=0"
+	case strings.HasPrefix(location, "redis://"), strings.HasPrefix(location, "rediss://"):
+		return location + sep + "hnsw_above=1"
+	}
+	return location
+}
+
 func testHiddenMovesNothing(t *testing.T, b Backend, seeds int) {
+	hiddenMovesNothing(t, b, seeds, false)
+}
+
+func hiddenMovesNothing(t *testing.T, b Backend, seeds int, graph bool) {
 	// The labelled folders' rules (open/ has none), as rules that need
 	// not match a file: C alone may have nothing under some of them.
 	rules := map[string][]string{}
@@ -186,16 +234,22 @@ func testHiddenMovesNothing(t *testing.T, b Backend, seeds int) {
 	}
 	access := engine.Settings{InheritedAccess: rules}
 	modes := []retrieve.Mode{retrieve.Hybrid, retrieve.BM25, retrieve.Dense, retrieve.TFIDF}
+	location := b.New
+	if graph {
+		access.DenseIndex = retrieve.DenseHNSW
+		modes = []retrieve.Mode{retrieve.Hybrid, retrieve.Dense}
+		location = func(t *testing.T) string { return graphLocation(b.New(t)) }
+	}
 	for seed := range uint64(seeds) {
-		hc := newHiddenCorpus(t, seed)
+		hc := newHiddenCorpus(t, seed, graph)
 		// One folder, so that the documents C and C ∪ H share have the
 		// same source: C indexed, then H added and C ∪ H indexed.
-		c := open(t, b.New(t), access, engine.OpenOptions{})
+		c := open(t, location(t), access, engine.OpenOptions{})
 		index(t, c, hc.dir)
 		for name, text := range hc.hidden {
 			writeFile(t, hc.dir, name, text)
 		}
-		ch := open(t, b.New(t), access, engine.OpenOptions{})
+		ch := open(t, location(t), access, engine.OpenOptions{})
 		index(t, ch, hc.dir)
 		for _, q := range hc.questions {
 			for _, mode := range modes {

@@ -1,0 +1,112 @@
+package retrieve
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/vector"
+)
+
+// denseAccessWords give the chunks of denseAccessCorpus words of their
+// own, so that a hybrid search's lexical leg ranks them too.
+var denseAccessWords = []string{"hotel", "travel", "refund", "salary", "budget", "contract", "office", "badge"}
+
+// denseAccessCorpus is randomCorpus over ids, the chunks from hiddenFrom
+// on labelled hr, each with two words.
+func denseAccessCorpus(ids []int, hiddenFrom int) Corpus {
+	c := randomCorpus(ids, 16)
+	c.Tags = make([][]string, len(ids))
+	for i, id := range ids {
+		c.Chunks[i].Text = denseAccessWords[id%len(denseAccessWords)] + " " + denseAccessWords[id/7%len(denseAccessWords)]
+		if id >= hiddenFrom {
+			c.Tags[i] = []string{fonte.AccessTag("hr")}
+		}
+	}
+	return c
+}
+
+func idsUpTo(n int) []int {
+	ids := make([]int, n)
+	for i := range ids {
+		ids[i] = i
+	}
+	return ids
+}
+
+// TestHiddenChunksMoveNoGraphHit: with the dense leg an HNSW graph (a
+// sparse one, so that a filtered walk misses neighbours), a reader who
+// may not read the hr chunks gets the same dense and hybrid hits, scores
+// and relevance over C ∪ H as over C, H being more hr chunks that shape
+// the graph C ∪ H's walk would take; and those hits are the exact ones,
+// those of a flat leg over C. A reader who sees every chunk keeps the
+// graph.
+func TestHiddenChunksMoveNoGraphHit(t *testing.T) {
+	const public, hiddenInC, hiddenInH = 2400, 200, 800 // the public chunks exceed what HNSW scans exactly under a filter
+	graph := Options{Dense: DenseHNSW, HNSW: vector.HNSWOptions{M: 2, EfConstruction: 4, EfSearch: 1}}
+	build := func(n int, o Options) *Index {
+		c := denseAccessCorpus(idsUpTo(n), public)
+		o.Keys = keysOf(c)
+		ix, err := NewWith(c, DefaultAnalyzers(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ix
+	}
+	c := build(public+hiddenInC, graph)
+	ch := build(public+hiddenInC+hiddenInH, graph)
+	exact := build(public+hiddenInC, Options{Dense: DenseExact})
+	reader := Filter{Restricted: true}
+	rng := rand.New(rand.NewPCG(21, 1))
+	for i := range 40 {
+		q := denseAccessCorpus([]int{100_000 + i}, 0).Vectors
+		for _, mode := range []Mode{Dense, Hybrid} {
+			req := Request{Query: denseAccessWords[rng.IntN(len(denseAccessWords))], Lang: "en", Vector: q, K: 10, Mode: mode, Filter: reader}
+			got, err := ch.Search(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := c.Search(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref, err := exact.Search(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 10 || !reflect.DeepEqual(got, want) {
+				t.Fatalf("query %d, %s: over C ∪ H\n%v\nover C\n%v", i, mode, got, want)
+			}
+			if !reflect.DeepEqual(got, ref) {
+				t.Fatalf("query %d, %s: over the graph\n%v\nexact\n%v", i, mode, got, ref)
+			}
+		}
+		if got, want := ch.VectorTopK(q, 20, reader), c.VectorTopK(q, 20, reader); !reflect.DeepEqual(got, want) {
+			t.Fatalf("query %d: VectorTopK over C ∪ H %v, over C %v", i, got, want)
+		}
+	}
+	for _, f := range []Filter{{}, {Restricted: true, Labels: []string{"hr"}}} {
+		_, rv := ch.accessView(f)
+		if _, ok := ch.denseFor(rv).(hnswLeg); !ok {
+			t.Fatalf("a reader %+v who sees every chunk does not search the graph", f)
+		}
+	}
+}
+
+// TestRowRuns: rows that lie back to back become one part, rows apart
+// one part each, and the parts hold the rows in order.
+func TestRowRuns(t *testing.T) {
+	flat := []float32{1, 2, 3, 4, 5, 6}
+	apart := [][]float32{{7, 8}, {9, 10}}
+	rows := [][]float32{flat[0:2], flat[2:4], flat[4:6], apart[0], apart[1]}
+	parts := rowRuns(rows, 2)
+	var got [][]float32
+	for _, p := range parts {
+		got = append(got, p.Data)
+	}
+	want := [][]float32{{1, 2, 3, 4, 5, 6}, {7, 8}, {9, 10}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("parts %v, want %v", got, want)
+	}
+}
