@@ -27,11 +27,11 @@ func run(args []string) error {
 	}
 	n, err := strconv.Atoi(args[1])
 	if err != nil || n < 1 {
-		return fmt.Errorf("N %q: want a whole number of files, 1 or more", args[1])
+		return fmt.Errorf("number of files %q: want a whole number, 1 or more", args[1])
 	}
 	rows, err := strconv.Atoi(args[2])
 	if err != nil || rows < 1 {
-		return fmt.Errorf("ROWS %q: want a whole number of rows, 1 or more", args[2])
+		return fmt.Errorf("number of rows %q: want a whole number, 1 or more", args[2])
 	}
 	if err := os.MkdirAll(args[0], 0o755); err != nil {
 		return err
