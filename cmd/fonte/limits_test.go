@@ -117,17 +117,7 @@ func TestIndexWatchRefusesARunOverItsLimits(t *testing.T) {
 	go func() {
 		done <- Main(ctx, []string{"index", "--watch", "--max-chunks", "1000", "--index", idx, docs}, out, io.Discard)
 	}()
-	waitFor := func(what string) {
-		t.Helper()
-		deadline := time.Now().Add(time.Minute)
-		for !strings.Contains(out.String(), what) {
-			if time.Now().After(deadline) {
-				cancel()
-				t.Fatalf("no %q in: %s", what, out.String())
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-	}
+	waitFor := func(what string) { t.Helper(); waitForOutput(t, out, cancel, what, time.Minute) }
 	waitFor("watching " + docs)
 	writeFile(t, filepath.Join(docs, "spese.docx"), bombdoc.DOCX(1500, 0))
 	waitFor("re-index failed: the run is over its limit of 1000 chunks (max-chunks 1000), reached at spese.docx")

@@ -197,6 +197,20 @@ rate-limit: 0
 }
 
 // syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
+// waitForOutput waits until out holds what, failing the test (after
+// cancelling the command) when it does not within limit.
+func waitForOutput(t *testing.T, out *syncBuffer, cancel func(), what string, limit time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !strings.Contains(out.String(), what) {
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatalf("no %q in: %s", what, out.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 type syncBuffer struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
@@ -226,17 +240,7 @@ func TestIndexWatch(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
 	go func() { done <- Main(ctx, []string{"index", "--watch", "--index", idx, docs}, out, io.Discard) }()
-	waitFor := func(what string) {
-		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for !strings.Contains(out.String(), what) {
-			if time.Now().After(deadline) {
-				cancel()
-				t.Fatalf("no %q in: %s", what, out.String())
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-	}
+	waitFor := func(what string) { t.Helper(); waitForOutput(t, out, cancel, what, 10*time.Second) }
 	waitFor("watching " + docs)
 	if err := os.WriteFile(filepath.Join(docs, "b.md"), []byte("# B\n\nThe second note.\n"), 0o644); err != nil {
 		t.Fatal(err)
