@@ -222,7 +222,9 @@ func (p *page) shot(name string, narrow int64) {
 		if err := os.WriteFile(file, buf, 0o644); err != nil {
 			p.t.Errorf("screenshot %s: %v", name, err)
 		}
-		if name == "passage" && width == p.wide && os.Getenv("FONTE_UPDATE_SCREENSHOT") == "1" {
+		// README's screenshot: the offline answer a user gets, its
+		// source open beside it (scripts/screenshot).
+		if name == "readme-answer" && width == 1280 && os.Getenv("FONTE_UPDATE_SCREENSHOT") == "1" {
 			if err := os.WriteFile("../docs/web-answer.png", buf, 0o644); err != nil {
 				p.t.Errorf("docs/web-answer.png: %v", err)
 			}

@@ -85,6 +85,10 @@ func TestDocumentViewHeadings(t *testing.T) {
 			}
 			p.do("open the source", chromedp.Click(chromedp.CSS("article.turn .sources button.source")))
 			p.wait("the passage", `document.querySelector('#passage:not([hidden]) #passage-text mark')`)
+			if model := eval[string](p, `document.querySelector('#conversation .model').textContent`); model != "fonte/extractive" {
+				t.Errorf("the answer's model is %q, want the offline fonte/extractive", model)
+			}
+			p.shot("readme-answer", 0)
 			p.do("open the document", chromedp.Click(chromedp.CSS("#passage-doc")))
 			p.wait("the document", `document.querySelector('#docview:not([hidden]) .doc-text .target')`)
 			headings := eval[string](p, `[...document.querySelectorAll('#docview .doc-text .doc-heading')].map((h) => h.tagName + ' ' + h.textContent).join('\n')`)
