@@ -52,6 +52,7 @@ func (p *page) inView(what string, sels ...string) {
 	p.t.Helper()
 	b := p.boxes(sels...)
 	room := b["room"]
+	p.t.Logf("%s: room %.0f..%.0f of %.0f px", what, room.Top, room.Bottom, b["room"].Right)
 	for _, s := range sels {
 		e, ok := b[s]
 		switch {
@@ -59,6 +60,8 @@ func (p *page) inView(what string, sels ...string) {
 			p.t.Errorf("%s: no %s on the page", what, s)
 		case e.Top < room.Top-0.5 || e.Bottom > room.Bottom+0.5 || e.Left < room.Left-0.5 || e.Right > room.Right+0.5:
 			p.t.Errorf("%s: %s at %+v, outside the room %+v the header and the question box leave", what, s, e, room)
+		default:
+			p.t.Logf("%s: %s at y %.0f..%.0f", what, s, e.Top, e.Bottom)
 		}
 	}
 }
