@@ -182,6 +182,9 @@ func (sh *shell) background(line string, ready *regexp.Regexp) (string, func()) 
 	}
 	done := make(chan error, 1)
 	go func() { done <- c.Wait() }()
+	// A test that stops early leaves no server behind (after Wait, Kill
+	// only reports that the process has finished).
+	sh.t.Cleanup(func() { _ = c.Process.Kill() })
 	deadline := time.After(3 * time.Minute)
 	for !ready.MatchString(out.String()) {
 		select {
