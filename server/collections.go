@@ -346,12 +346,15 @@ func (s *Server) openCollection(w http.ResponseWriter, r *http.Request, create b
 // Folder and Committed are shown to admin tokens only; the counts are of
 // the documents the token may read.
 type CollectionInfo struct {
-	Name      string    `json:"name"`
-	Store     string    `json:"store,omitempty"`
-	Folder    string    `json:"folder,omitempty"`
-	Documents int       `json:"documents"`
-	Chunks    int       `json:"chunks"`
-	Chunker   string    `json:"chunker"`
-	Embedder  string    `json:"embedder"`
+	Name      string `json:"name"`
+	Store     string `json:"store,omitempty"`
+	Folder    string `json:"folder,omitempty"`
+	Documents int    `json:"documents"`
+	Chunks    int    `json:"chunks"`
+	Chunker   string `json:"chunker"`
+	Embedder  string `json:"embedder"`
+	// Retriever is the collection's default retriever (bm25 with the
+	// built-in embedder, hybrid with an embedding model).
+	Retriever string    `json:"retriever"`
 	Committed time.Time `json:"committed,omitzero"`
 }

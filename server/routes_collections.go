@@ -13,6 +13,9 @@ import (
 // collections the caller's token may use.
 type CollectionsResponse struct {
 	Collections []CollectionInfo `json:"collections"`
+	// Formats are the file formats an upload may hold, the same for
+	// every collection.
+	Formats []Format `json:"formats"`
 }
 
 func (s *Server) handleCollections(w http.ResponseWriter, r *http.Request) {
@@ -33,13 +36,13 @@ func (s *Server) handleCollections(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		info := CollectionInfo{Name: name, Store: st.Dir, Documents: st.Documents,
-			Chunks: st.Chunks, Chunker: st.Chunker, Embedder: st.Embedder, Committed: st.Committed}
+			Chunks: st.Chunks, Chunker: st.Chunker, Embedder: st.Embedder, Retriever: string(c.Engine.Settings().Mode), Committed: st.Committed}
 		if g.scope == ScopeAdmin {
 			info.Folder = c.Config.Folder // a path on the server
 		}
 		out = append(out, info)
 	}
-	writeJSON(w, http.StatusOK, CollectionsResponse{Collections: out})
+	writeJSON(w, http.StatusOK, CollectionsResponse{Collections: out, Formats: ReadableFormats})
 }
 
 // CreateCollectionRequest is the body of POST /v1/collections. The
@@ -107,5 +110,6 @@ func (s *Server) handleCreateCollection(w http.ResponseWriter, r *http.Request) 
 		s.internal(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, CollectionInfo{Name: c.Name, Store: st.Dir, Chunker: st.Chunker, Embedder: st.Embedder, Committed: st.Committed})
+	writeJSON(w, http.StatusCreated, CollectionInfo{Name: c.Name, Store: st.Dir, Chunker: st.Chunker, Embedder: st.Embedder,
+		Retriever: string(c.Engine.Settings().Mode), Committed: st.Committed})
 }

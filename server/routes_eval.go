@@ -156,8 +156,9 @@ func (s *Server) readEvalFile(name string) ([]eval.Question, int64, error) {
 	return qs, st.Size(), err
 }
 
-// defaultEvalRetrievers are compared when a request names none.
-var defaultEvalRetrievers = []retrieve.Mode{retrieve.Hybrid, retrieve.BM25, retrieve.Dense}
+// evalRetrievers are compared when a request names none, after the
+// collection's own retriever.
+var evalRetrievers = []retrieve.Mode{retrieve.Hybrid, retrieve.BM25, retrieve.Dense}
 
 // handleEval evaluates the collection on a question set, as `fonte eval`
 // does, with every retriever asked for; the floor trade-off, the plots
@@ -183,7 +184,7 @@ func (s *Server) handleEval(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	qs = part.Questions
-	modes, p := evalModes(req.Retrievers, engine.IsFolder(c.Engine.Location()))
+	modes, p := evalModes(req.Retrievers, c.Engine.Settings().Mode, engine.IsFolder(c.Engine.Location()))
 	if p != nil {
 		writeProblem(w, *p)
 		return
@@ -310,12 +311,19 @@ func evalPart(qs []eval.Question, split string) (eval.Part, *Problem) {
 	return parts[0], nil
 }
 
-// evalModes parses the retrievers asked for (none: hybrid, bm25 and
+// evalModes parses the retrievers asked for (none: the collection's own,
+// whose floor is the one in use, then the others of hybrid, bm25 and
 // vector). The tfidf baseline is computed in memory over the embedded
 // store's index, so databases do not have it.
-func evalModes(names []string, folder bool) ([]retrieve.Mode, *Problem) {
+func evalModes(names []string, own retrieve.Mode, folder bool) ([]retrieve.Mode, *Problem) {
 	if len(names) == 0 {
-		return defaultEvalRetrievers, nil
+		modes := []retrieve.Mode{own}
+		for _, m := range evalRetrievers {
+			if m != own {
+				modes = append(modes, m)
+			}
+		}
+		return modes, nil
 	}
 	var modes []retrieve.Mode
 	for _, n := range names {

@@ -222,7 +222,9 @@ func (p *page) shot(name string, narrow int64) {
 		if err := os.WriteFile(file, buf, 0o644); err != nil {
 			p.t.Errorf("screenshot %s: %v", name, err)
 		}
-		if name == "passage" && width == p.wide && os.Getenv("FONTE_UPDATE_SCREENSHOT") == "1" {
+		// README's screenshot: the offline answer a user gets, its
+		// source open beside it (scripts/screenshot).
+		if name == "readme-answer" && width == 1280 && os.Getenv("FONTE_UPDATE_SCREENSHOT") == "1" {
 			if err := os.WriteFile("../docs/web-answer.png", buf, 0o644); err != nil {
 				p.t.Errorf("docs/web-answer.png: %v", err)
 			}
@@ -280,11 +282,21 @@ func screenshotDir(t *testing.T) string {
 	return dir
 }
 
+// startServer serves the example handbook with a streaming fake model
+// and the hybrid retriever, so the trace has both legs whatever the
+// default retriever.
 func startServer(t *testing.T) string {
 	t.Helper()
+	return serveHandbook(t, engine.Settings{Generator: sourceGen{}, Mode: retrieve.Hybrid})
+}
+
+// serveHandbook indexes the example handbook with settings (in a fresh
+// store) and serves it on a free loopback port, the handbook as the
+// default collection's folder; it returns the server's URL.
+func serveHandbook(t *testing.T, settings engine.Settings) string {
+	t.Helper()
 	ctx := context.Background()
-	// Hybrid, so the trace has both legs whatever the default retriever.
-	settings := engine.Settings{Store: t.TempDir(), Generator: sourceGen{}, Mode: retrieve.Hybrid}
+	settings.Store = t.TempDir()
 	e, err := engine.Open(ctx, settings, engine.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -318,24 +330,20 @@ func startServer(t *testing.T) string {
 	return "http://" + ln.Addr().String()
 }
 
-// TestPage drives the page in headless Chromium against the real server:
-// a streamed answer with citations, the passage with its quote marked,
-// why, a follow-up, reload, abstention, upload, delete and stale
-// citations, a wrong token, and the phone layout. It saves a screenshot
-// of each screen at 1280 and 360 px wide.
-func TestPage(t *testing.T) {
+// openBrowser starts headless Chromium in the language lang (its
+// navigator.language, which the page's labels follow) at width×height,
+// and returns a tab on url's origin; the browser's console and
+// exceptions are logged at the end of the test.
+func openBrowser(t *testing.T, url, dir, lang string, width, height int64) *page {
+	t.Helper()
 	chromium, err := exec.LookPath("chromium")
 	if err != nil {
 		t.Fatalf("the web tests need Chromium (apt-get install chromium; scripts/test installs it): %v", err)
 	}
-	url := startServer(t)
-	dir := screenshotDir(t)
-	t.Logf("screenshots in %s", dir)
-
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromium), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("lang", "en-US"), chromedp.Env("LANGUAGE=en_US"), chromedp.WindowSize(1280, 860))...)
-	defer cancel()
+		chromedp.Flag("lang", lang), chromedp.Flag("accept-lang", lang), chromedp.Env("LANGUAGE="+strings.ReplaceAll(lang, "-", "_"), "LANG="+strings.ReplaceAll(lang, "-", "_")+".UTF-8"), chromedp.WindowSize(int(width), int(height)))...)
+	t.Cleanup(cancel)
 	var logs lockedLog
 	ctx, cancel := chromedp.NewContext(actx, chromedp.WithListener(func(ev any) {
 		switch ev := ev.(type) {
@@ -349,16 +357,43 @@ func TestPage(t *testing.T) {
 			logs.add("console." + string(ev.Type) + ": " + strings.Join(args, " "))
 		}
 	}))
-	defer cancel()
+	t.Cleanup(cancel)
 	t.Cleanup(func() {
 		if out := logs.String(); out != "" {
 			t.Logf("browser console:\n%s", out)
 		}
 	})
-	p := &page{t: t, ctx: ctx, url: url, dir: dir, wide: 1280}
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 860)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, height)); err != nil {
 		t.Fatal(err)
 	}
+	return &page{t: t, ctx: ctx, url: url, dir: dir, wide: width}
+}
+
+// sixQuestions writes the first six questions of the example set (dev
+// and test mixed) to a file and returns its path.
+func sixQuestions(t *testing.T) string {
+	t.Helper()
+	questions, err := os.ReadFile("../examples/questions.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	qfile := filepath.Join(t.TempDir(), "six.jsonl")
+	if err := os.WriteFile(qfile, []byte(strings.Join(strings.SplitN(string(questions), "\n", 7)[:6], "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return qfile
+}
+
+// TestPage drives the page in headless Chromium against the real server:
+// a streamed answer with citations, the passage with its quote marked,
+// why, a follow-up, reload, abstention, upload, delete and stale
+// citations, a wrong token, and the phone layout. It saves a screenshot
+// of each screen at 1280 and 360 px wide.
+func TestPage(t *testing.T) {
+	url := startServer(t)
+	dir := screenshotDir(t)
+	t.Logf("screenshots in %s", dir)
+	p := openBrowser(t, url, dir, "en-US", 1280, 860)
 
 	// The token comes in the URL once; the page keeps it and drops it
 	// from the address.
@@ -503,12 +538,9 @@ func TestPage(t *testing.T) {
 
 	// Eval: a question file loaded from this computer, run, with tables
 	// and plots.
-	questions, err := os.ReadFile("../examples/questions.jsonl")
+	qfile := sixQuestions(t)
+	questions, err := os.ReadFile(qfile)
 	if err != nil {
-		t.Fatal(err)
-	}
-	qfile := filepath.Join(t.TempDir(), "six.jsonl")
-	if err := os.WriteFile(qfile, []byte(strings.Join(strings.SplitN(string(questions), "\n", 7)[:6], "\n")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	p.do("eval tab", chromedp.Click(chromedp.CSS("#tab-eval")))
@@ -524,7 +556,7 @@ func TestPage(t *testing.T) {
 	}
 	// The six questions mix dev and test: the dev ones are evaluated,
 	// and the status says so.
-	dev := strings.Count(strings.Join(strings.SplitN(string(questions), "\n", 7)[:6], "\n"), `"split": "dev"`)
+	dev := strings.Count(string(questions), `"split": "dev"`)
 	if got, want := eval[string](p, `document.getElementById('eval-status').textContent`), fmt.Sprintf("%d questions (dev part)", dev); dev == 0 || dev == 6 || !strings.Contains(got, want) {
 		t.Errorf("eval status %q, want %q (%d dev questions of 6)", got, want, dev)
 	}

@@ -1,9 +1,11 @@
 // app.js — the page's entry point: labels, tabs, the token dialog (the
 // token is entered once and kept in localStorage; one passed in the URL
-// is taken and removed from it), the collection picker, the notice for
-// token problems, and the start of each tab.
+// is taken and removed from it, also when it is added to the address of
+// the open page), the collection picker, the notice for token problems,
+// and the start of each tab.
 
-import { call, token, setToken, takeTokenFromURL, collection, setCollection, explain, ApiError } from './api.js';
+import { token, setToken, takeTokenFromURL, setCollection, explain, ApiError } from './api.js';
+import { loadCollections } from './collections.js';
 import { $, $$, el } from './dom.js';
 import { t, translate } from './i18n.js';
 import { initAsk, loadConversation, citationChanged } from './ask.js';
@@ -86,15 +88,6 @@ function initTabs() {
   }
 }
 
-async function loadCollections() {
-  const sel = $('#collection');
-  const res = await call('GET', '/v1/collections');
-  const names = (res.collections || []).map((c) => c.name);
-  sel.replaceChildren(...(res.collections || []).map((c) => el('option', { value: c.name }, c.name + ' (' + c.documents + ')')));
-  if (!names.includes(collection())) setCollection(names.includes('default') ? 'default' : names[0] || 'default');
-  sel.value = collection();
-}
-
 // start (re)loads what depends on the token and the collection.
 async function start() {
   notice('');
@@ -113,9 +106,32 @@ async function start() {
   if (current === 'eval') loadEvalFiles();
 }
 
+// tokenFromAddress takes a #token=… added to the address of the open
+// page (a same-page hash change reloads nothing): kept like one given at
+// load, removed from the address, and the page started again with it.
+function tokenFromAddress() {
+  if (!takeTokenFromURL()) return;
+  const dlg = $('#token-dialog');
+  if (dlg.open) dlg.close();
+  start();
+}
+
+// followHeader keeps --sticky-top the height the sticky header covers
+// (0 where it scrolls away, on a phone), for what sticks below it.
+function followHeader() {
+  const header = $('header.top');
+  const set = () => {
+    const h = getComputedStyle(header).position === 'sticky' ? header.getBoundingClientRect().height : 0;
+    document.documentElement.style.setProperty('--sticky-top', h + 'px'); // CSSOM, allowed by the CSP
+  };
+  new ResizeObserver(set).observe(header);
+  window.addEventListener('resize', set);
+}
+
 function init() {
   takeTokenFromURL();
   translate();
+  followHeader();
   initToken();
   initTabs();
   initPassage(citationChanged);
@@ -128,6 +144,7 @@ function init() {
     forgetDocuments();
     start();
   });
+  window.addEventListener('hashchange', tokenFromAddress);
   start().then(routeNow);
   $('#question').focus({ preventScroll: true });
 }

@@ -8,7 +8,7 @@
 import { stream, base, collection, explain } from './api.js';
 import { el, $ } from './dom.js';
 import { t, num } from './i18n.js';
-import { renderTrace } from './why.js';
+import { renderTrace, floorReason } from './why.js';
 import { openPassage, checkPassage, closePassage } from './passage.js';
 
 let turns = []; // {question, text, citations, answer, state, error}
@@ -127,7 +127,7 @@ async function ask(question) {
   const v = turnView(turn);
   $('#conversation').append(v.root);
   v.update();
-  v.root.scrollIntoView({ block: 'start', behavior: 'smooth' });
+  showInView(v.root, v.root, v.root);
   controller = new AbortController();
   setBusy(true);
   try {
@@ -160,6 +160,23 @@ async function ask(question) {
     v.update();
     save();
   }
+  if (turns[turns.length - 1] === turn) showInView(v.root, v.root.querySelector('.answer'), v.root.querySelector('.sources:not([hidden]) .source') || v.root.querySelector('.answer'));
+}
+
+// showInView scrolls the page so that from `top` down to the bottom of
+// `last` shows between the sticky header (when it is sticky) and the
+// question box; when that is taller than the room, it starts at `lead`
+// instead (the answer rather than its question). A page too short to
+// scroll that far ends at its bottom, where the box follows the turn.
+function showInView(top, lead, last) {
+  const header = $('header.top');
+  const above = getComputedStyle(header).position === 'sticky' ? header.getBoundingClientRect().height : 0;
+  const below = $('#ask-form').getBoundingClientRect().height;
+  const room = innerHeight - above - below;
+  const margin = 8;
+  const from = last.getBoundingClientRect().bottom - top.getBoundingClientRect().top + 2 * margin <= room ? top : lead;
+  const smooth = !matchMedia('(prefers-reduced-motion: reduce)').matches;
+  window.scrollBy({ top: from.getBoundingClientRect().top - above - margin, behavior: smooth ? 'smooth' : 'instant' });
 }
 
 function setBusy(on) {
@@ -186,6 +203,9 @@ function turnView(turn) {
     whyButton.textContent = open ? t('why.hide') : t('why.show');
     whyBody.hidden = !open;
     if (open && !whyBody.firstChild && turn.answer) whyBody.append(renderTrace(turn.answer.trace, turn.answer));
+    // The trace opens below the answer, often under the question box:
+    // bring its start up, with the button that closes it.
+    if (open) showInView(whyButton, whyButton, whyBody);
   });
   const rewritten = el('p', { class: 'rewritten', hidden: true });
   const modelNote = el('span', { class: 'model muted' });
@@ -283,7 +303,7 @@ function abstention(a) {
   return el('div', { class: 'abstain', role: 'status' },
     el('h3', {}, t('abstain.title')),
     el('p', {}, why),
-    floor && floor.reason && typeof floor.floor !== 'number' ? el('p', { class: 'muted' }, floor.reason) : null,
+    floor && typeof floor.floor !== 'number' ? el('p', { class: 'muted' }, floorReason(floor, a.trace)) : null,
     (a.citations || []).length ? el('p', { class: 'muted' }, t('abstain.nearest')) : null);
 }
 

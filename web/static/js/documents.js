@@ -2,11 +2,13 @@
 // (one request per file, each with its own progress bar), the list of
 // indexed documents with passage counts, language and dates, delete with
 // confirmation, and re-index of the configured folder with progress.
+// After each change the collection picker's counts are listed again.
 
 import { call, stream, upload, base, segments, explain, ApiError } from './api.js';
 import { el, $ } from './dom.js';
 import { t, int, date } from './i18n.js';
 import { forgetDocuments } from './passage.js';
+import { refreshCollections } from './collections.js';
 
 let authFailed = () => {};
 
@@ -86,7 +88,7 @@ async function remove(d, button) {
   try {
     await call('DELETE', base() + '/documents/' + segments(d.id));
     forgetDocuments();
-    await loadDocuments();
+    await Promise.all([loadDocuments(), refreshCollections()]);
     status.textContent = t('docs.deleted', { id: d.id }) + ' ' + status.textContent;
     $('#file-input').focus();
   } catch (e) {
@@ -134,7 +136,7 @@ async function uploadAll(files) {
   };
   await Promise.all([worker(), worker()]);
   forgetDocuments();
-  await loadDocuments();
+  await Promise.all([loadDocuments(), refreshCollections()]);
 }
 
 async function reindex() {
@@ -163,7 +165,7 @@ async function reindex() {
     status.textContent = t('reindex.done', { indexed: int((done.indexed || []).length), removed: int((done.removed || []).length),
       refused: int((done.refused || []).length), chunks: int(done.chunks) });
     forgetDocuments();
-    await loadDocuments();
+    await Promise.all([loadDocuments(), refreshCollections()]);
   } catch (e) {
     bar.hidden = true;
     if (e instanceof ApiError && e.status === 409 && e.slug === 'no-folder') {

@@ -1,6 +1,9 @@
 // dom.js — building DOM nodes safely: every text goes in as a text node
 // (never innerHTML), and SVG from the server is parsed as an image and
-// imported, so no markup of the data's can run.
+// imported, so no markup of the data's can run. Also the frame that shows
+// when a wide table or plot scrolls sideways.
+
+import { t } from './i18n.js';
 
 // el makes an element: attrs sets attributes (class, dataset, on* event
 // listeners, true/false for boolean attributes); children are nodes or
@@ -45,18 +48,26 @@ export function svgNode(text) {
 }
 
 // highlight puts text into container with the first occurrence of quote
-// wrapped in <mark>. It tries the quote as is, then with whitespace
-// collapsed, then the byte span [start, end) of the text; it returns the
-// <mark> or null when nothing matched.
+// wrapped in <mark> (see quoteRange); it returns the <mark> or null when
+// nothing matched.
 export function highlight(container, text, quote, start, end) {
   container.replaceChildren();
-  let range = findQuote(text, quote);
-  if (!range && Number.isInteger(start) && Number.isInteger(end) && end > start) range = byteSpan(text, start, end);
+  const range = quoteRange(text, quote, start, end);
   if (!range) { container.append(text); return null; }
   const [a, b] = range;
   const mark = el('mark', {}, text.slice(a, b));
   container.append(text.slice(0, a), mark, text.slice(b));
   return mark;
+}
+
+// quoteRange finds quote in text as string indexes [a, b): the quote as
+// is, then with whitespace collapsed, then the byte span [start, end) of
+// the text; null when nothing matched.
+export function quoteRange(text, quote, start, end) {
+  const range = findQuote(text, quote);
+  if (range) return range;
+  if (Number.isInteger(start) && Number.isInteger(end) && end > start) return byteSpan(text, start, end);
+  return null;
 }
 
 function findQuote(text, quote) {
@@ -91,4 +102,22 @@ function byteSpan(text, start, end) {
   const a = dec.decode(bytes.slice(0, start)).length;
   const b = a + dec.decode(bytes.slice(start, end)).length;
   return b > a ? [a, b] : null;
+}
+
+// scrollable frames an element that scrolls sideways (a table's wrap, a
+// plot): when its content is wider than it, a hint under it says so and
+// a shadow marks each edge that hides more, following resizes and
+// scrolling.
+export function scrollable(inner) {
+  const frame = el('div', { class: 'scroll-frame' }, inner);
+  const outer = el('div', { class: 'scroll-x' }, frame, el('p', { class: 'scroll-hint' }, t('scroll.hint')));
+  const update = () => {
+    const over = inner.scrollWidth > inner.clientWidth + 1;
+    outer.classList.toggle('scrolls', over);
+    outer.classList.toggle('more-right', over && inner.scrollLeft + inner.clientWidth < inner.scrollWidth - 1);
+    outer.classList.toggle('more-left', over && inner.scrollLeft > 1);
+  };
+  inner.addEventListener('scroll', update, { passive: true });
+  new ResizeObserver(update).observe(inner);
+  return outer;
 }

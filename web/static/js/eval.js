@@ -5,8 +5,9 @@
 // per-question outcomes; the whole result downloads as JSON.
 
 import { call, base, explain, ApiError } from './api.js';
-import { el, $, svgNode } from './dom.js';
+import { el, $, svgNode, scrollable } from './dom.js';
 import { t, num, int } from './i18n.js';
+import { retriever } from './collections.js';
 
 let last = null; // the last result, for the download
 let authFailed = () => {};
@@ -38,8 +39,25 @@ async function loadLocalFile() {
   }
 }
 
-// loadEvalFiles fills the file picker.
+// RETRIEVERS are the retrievers the tab offers to compare.
+const RETRIEVERS = ['hybrid', 'bm25', 'vector'];
+
+// showRetrievers offers the retrievers with the collection's own first
+// (the one it answers with, whose floor the evaluation analyses), marked
+// as its default; the choices made before are kept.
+function showRetrievers() {
+  const box = $('#eval-retrievers');
+  const own = retriever();
+  const before = new Map([...box.querySelectorAll('input[name=retriever]')].map((i) => [i.value, i.checked]));
+  const names = own ? [own, ...RETRIEVERS.filter((r) => r !== own)] : RETRIEVERS;
+  box.replaceChildren(box.querySelector('legend'), ...names.map((n) => el('label', {},
+    el('input', { type: 'checkbox', name: 'retriever', value: n, checked: before.has(n) ? before.get(n) : true }), ' ', n,
+    n === own ? el('span', { class: 'muted' }, ' (' + t('eval.default') + ')') : null)));
+}
+
+// loadEvalFiles fills the file picker and the retrievers.
 export async function loadEvalFiles() {
+  showRetrievers();
   const sel = $('#eval-file');
   const keep = sel.value;
   const status = $('#eval-status');
@@ -100,7 +118,7 @@ function results(r) {
   const best = {};
   for (const m of METRICS) best[m] = Math.max(...names.map((n) => (r.retrievers[n].retrieval || {})[m] ?? -1));
   const hasGen = names.some((n) => r.retrievers[n].generation);
-  const metrics = el('div', { class: 'table-wrap' }, el('table', { class: 'eval-table' },
+  const metrics = scrollable(el('div', { class: 'table-wrap' }, el('table', { class: 'eval-table' },
     el('caption', {}, t('eval.metrics')),
     el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, t('eval.retriever')), METRICS.map((m) => el('th', { scope: 'col', class: 'num' }, m)),
       el('th', { scope: 'col', class: 'num' }, 'queries'), hasGen ? [el('th', { scope: 'col', class: 'num' }, 'given gold'), el('th', { scope: 'col', class: 'num' }, 'end to end')] : null)),
@@ -111,7 +129,7 @@ function results(r) {
         METRICS.map((m) => el('td', { class: 'num' + (ret[m] === best[m] && names.length > 1 ? ' best' : '') }, num(ret[m], 3))),
         el('td', { class: 'num' }, int(ret.queries)),
         hasGen ? [el('td', { class: 'num' }, num(rep.generation && rep.generation.given_gold, 3)), el('td', { class: 'num' }, num(rep.generation && rep.generation.end_to_end, 3))] : null);
-    }))));
+    })))));
 
   const parts = [metrics];
   const f = r.floor;
@@ -120,10 +138,10 @@ function results(r) {
       el('p', {}, t('eval.floor.line', { in_use: num(f.in_use, 2), suggested: f.suggested == null ? '—' : num(f.suggested, 2) }),
         f.answerable != null ? ' · ' + int(f.answerable) + ' answerable, ' + int(f.unanswerable) + ' unanswerable' : ''),
       el('details', {}, el('summary', {}, 'floor · let through · blocked'),
-        el('div', { class: 'table-wrap' }, el('table', { class: 'eval-table compact' },
+        scrollable(el('div', { class: 'table-wrap' }, el('table', { class: 'eval-table compact' },
           el('thead', {}, el('tr', {}, el('th', { scope: 'col', class: 'num' }, 'floor'), el('th', { scope: 'col', class: 'num' }, 'let through'), el('th', { scope: 'col', class: 'num' }, 'blocked'))),
           el('tbody', {}, f.rows.map((row) => el('tr', { class: row.floor === f.in_use ? 'cited' : '' },
-            el('td', { class: 'num' }, num(row.floor, 2)), el('td', { class: 'num' }, int(row.let_through)), el('td', { class: 'num' }, int(row.blocked))))))))));
+            el('td', { class: 'num' }, num(row.floor, 2)), el('td', { class: 'num' }, int(row.let_through)), el('td', { class: 'num' }, int(row.blocked)))))))))));
   }
   const plots = el('section', { class: 'plots' }, el('h2', {}, t('eval.plots')));
   for (const key of ['recall', 'floor']) {
@@ -131,7 +149,8 @@ function results(r) {
     if (node) {
       node.setAttribute('role', 'img');
       node.setAttribute('aria-label', key === 'recall' ? 'recall@k' : t('eval.floor'));
-      plots.append(el('figure', { class: 'plot' }, node));
+      plots.append(el('figure', { class: 'plot' }, scrollable(el('div', { class: 'plot-scroll' }, node))));
+      fitPlotText(node);
     }
   }
   if (plots.childElementCount > 1) parts.push(plots);
@@ -146,9 +165,32 @@ function results(r) {
       el('td', { class: 'num' }, num(q.relevance, 2)),
       el('td', { class: 'num' }, q.right == null ? '' : q.right ? '✓' : '✗')));
     const table = el('table', { class: 'eval-table' }, el('thead', {}, head), el('tbody', {}, rows));
-    parts.push(el('details', { class: 'per-question' }, el('summary', {}, t('eval.perq') + ' (' + int(pq.length) + ')'), el('div', { class: 'table-wrap' }, table)));
+    parts.push(el('details', { class: 'per-question' }, el('summary', {}, t('eval.perq') + ' (' + int(pq.length) + ')'), scrollable(el('div', { class: 'table-wrap' }, table))));
   }
   return el('div', { class: 'eval-results' }, parts);
+}
+
+// PLOT_TEXT_PX is the smallest size, in CSS pixels, a plot's labels are
+// shown at: a plot drawn 760 units wide is scaled down on a phone, and
+// its labels with it.
+const PLOT_TEXT_PX = 10.5;
+
+// fitPlotText enlarges a plot's labels when it is shown smaller than it
+// was drawn, so that its smallest label reads at PLOT_TEXT_PX (up to a
+// third larger, beyond which labels would collide), again whenever the
+// plot is resized.
+function fitPlotText(svg) {
+  const texts = [...svg.querySelectorAll('text')].map((e) => [e, Number(e.getAttribute('font-size')) || 12]);
+  if (!texts.length) return;
+  const smallest = Math.min(...texts.map(([, size]) => size));
+  const fit = () => {
+    const drawn = svg.viewBox.baseVal && svg.viewBox.baseVal.width;
+    const shown = svg.getBoundingClientRect().width;
+    if (!drawn || !shown) return;
+    const grow = Math.min(4 / 3, Math.max(1, PLOT_TEXT_PX / (smallest * (shown / drawn))));
+    for (const [e, size] of texts) e.style.fontSize = size * grow + 'px'; // CSSOM, allowed by the CSP
+  };
+  new ResizeObserver(fit).observe(svg);
 }
 
 function download() {

@@ -5,7 +5,7 @@
 // (the document changed since).
 
 import { call, base, segments, ApiError, explain } from './api.js';
-import { el, $, highlight } from './dom.js';
+import { el, $, highlight, quoteRange } from './dom.js';
 import { t, date } from './i18n.js';
 
 // checkPassage fetches the passage a citation names and says whether it
@@ -158,6 +158,58 @@ function leaveDocument() {
   hideDocument();
 }
 
+// SECTION is a heading's section number ("3." or "3.1") and its text.
+const SECTION = /^(\d{1,2}(?:\.\d{1,2})*)\.?\s+\p{L}/u;
+
+// documentBlocks lays out a document's text as a reader sees it: its
+// paragraphs (blocks separated by a blank line) as paragraphs, and the
+// lines its chunks name as headings (and, in a numbered document, the
+// numbered lines) as headings of their depth (the title, shown above,
+// left out). The blocks of chunk c are set apart in
+// one frame, the target, with the quote of citation q marked.
+function documentBlocks(d, c, q) {
+  const text = d.text || '';
+  const bytes = new TextEncoder().encode(text);
+  const depth = new Map(); // heading text → its depth (1: top level)
+  for (const x of d.chunks || []) (x.headings || []).forEach((h, i) => { if (!depth.has(h.trim())) depth.set(h.trim(), i + 1); });
+  const [a, b] = c ? chars(bytes, c.start, c.end) : [-1, -1];
+  let mark = null; // the quote's string indexes in text
+  if (c && q) {
+    const r = quoteRange(text.slice(a, b), q.quote, q.start - c.start, q.end - c.start);
+    if (r) mark = [a + r[0], a + r[1]];
+  }
+  // A heading merged into a neighbour's chunk is on no heading path; in a
+  // document whose headings are numbered ("3.1 Domestic trips"), a short
+  // line numbered the same way is one, its depth its number's parts.
+  const numbered = [...depth.keys()].some((h) => SECTION.test(h));
+  const numberedDepth = (line) => {
+    const m = numbered && line.length <= 80 && !/[.:;,]$/.test(line) ? SECTION.exec(line) : null;
+    return m ? m[1].split('.').length : undefined;
+  };
+  const doc = el('div', { class: 'doc-text' });
+  const target = c ? el('div', { class: 'target', tabindex: '-1', id: 'doc-target' }) : null;
+  const blank = /\n[ \t]*\n/g;
+  let from = 0;
+  const blocks = [];
+  for (let m; (m = blank.exec(text));) { blocks.push([from, m.index]); from = m.index + m[0].length; }
+  blocks.push([from, text.length]);
+  for (const [s, e] of blocks) {
+    const line = text.slice(s, e).trim();
+    if (!line) continue;
+    if (s === 0 && line === (d.title || '').trim()) continue;
+    const level = line.includes('\n') || line.length > 200 ? undefined : depth.get(line) ?? numberedDepth(line);
+    const node = level ? el('h' + Math.min(6, level + 1), { class: 'doc-heading' }) : el('p');
+    // The quote's part in this block, if any.
+    if (mark && mark[0] < e && mark[1] > s) {
+      const ms = Math.max(s, mark[0]), me = Math.min(e, mark[1]);
+      node.append(text.slice(s, ms), el('mark', {}, text.slice(ms, me)), text.slice(me, e));
+    } else node.append(text.slice(s, e));
+    (target && s < b && e > a ? target : doc).append(node);
+    if (target && s < b && e > a && !target.parentNode) doc.append(target);
+  }
+  return { doc, target };
+}
+
 // chars converts byte offsets into text to string indexes.
 function chars(bytes, start, end) {
   const dec = new TextDecoder();
@@ -179,20 +231,9 @@ async function showDocument(id, chunk) {
     const d = await call('GET', base() + '/documents/' + segments(id));
     $('#docview-title').textContent = d.title || d.id;
     $('#docview-meta').textContent = [d.id, d.language, t('doc.passages', { n: (d.chunks || []).length }), date(d.updated) ? t('updated', { date: date(d.updated) }) : ''].filter(Boolean).join(' · ');
-    const text = d.text || '';
-    const bytes = new TextEncoder().encode(text);
     const c = (d.chunks || []).find((x) => x.chunk === chunk);
-    const doc = el('div', { class: 'doc-text' });
-    let target = null;
-    if (c) {
-      const [a, b] = chars(bytes, c.start, c.end);
-      target = el('div', { class: 'target', tabindex: '-1', id: 'doc-target' });
-      const q = lastCitation && lastCitation.chunk === chunk ? lastCitation : null;
-      highlight(target, text.slice(a, b), q ? q.quote : '', q ? q.start - c.start : -1, q ? q.end - c.start : -1);
-      doc.append(text.slice(0, a), target, text.slice(b));
-    } else {
-      doc.append(text);
-    }
+    const q = c && lastCitation && lastCitation.chunk === chunk ? lastCitation : null;
+    const { doc, target } = documentBlocks(d, c, q);
     body.replaceChildren(doc);
     if (target) {
       target.scrollIntoView({ block: 'center', behavior: 'instant' });

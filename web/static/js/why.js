@@ -3,18 +3,18 @@
 // ranking, the abstain floor, the context fit, the grounding check of
 // each sentence and (admin tokens only) the prompt.
 
-import { el } from './dom.js';
+import { el, scrollable } from './dom.js';
 import { t, num, int } from './i18n.js';
 
 const TOP = 8; // rows shown per ranking
 
 function table(caption, cols, rows, cls = '') {
-  return el('div', { class: 'table-wrap' },
+  return scrollable(el('div', { class: 'table-wrap' },
     el('table', { class: 'trace-table ' + cls },
       el('caption', {}, caption),
       el('thead', {}, el('tr', {}, cols.map((c) => el('th', { scope: 'col', class: c.num ? 'num' : '' }, c.label)))),
       el('tbody', {}, rows.length ? rows.map((r) => el('tr', { class: r.cls || '' }, r.cells.map((c, i) => el('td', { class: cols[i].num ? 'num' : '' }, c)))) :
-        el('tr', {}, el('td', { colspan: cols.length, class: 'muted' }, t('why.none'))))));
+        el('tr', {}, el('td', { colspan: cols.length, class: 'muted' }, t('why.none')))))));
 }
 
 function chunkLabel(id, cited) {
@@ -31,6 +31,31 @@ function ranking(caption, list, cited, withRelevance) {
     return { cells, cls: cited.has(c.chunk_id) ? 'cited' : '' };
   });
   return table(caption, cols, rows);
+}
+
+const percent = (share) => Math.round(100 * share) + '%';
+
+// floorReason says why the floor decided as it did (the trace's reason,
+// which the server writes in English) in the page's language, from the
+// decision's figures: no hits, the best relevance against the floor, or
+// the coverage of the question's weight that chose the passage compared.
+export function floorReason(f, trace) {
+  if (!f.chunk_id) return t('floor.nohits');
+  const verdict = t(f.abstained ? 'floor.below' : 'floor.reaches');
+  const figures = { rel: num(f.relevance, 4), floor: num(f.floor, 4), verdict };
+  const c = f.coverage;
+  const held = (c && c.held) || [];
+  const shareOf = (id) => { const h = held.find((x) => x.chunk_id === id); return h ? h.share : 1; };
+  if (!c || shareOf(f.chunk_id) >= c.min_held) return t('floor.best', figures);
+  const missing = (c.keys || []).filter((k) => !(k.in && k.in.length)).map((k) => k.key);
+  const holds = t('floor.held', { share: percent(shareOf(f.chunk_id)), min: percent(c.min_held) }) +
+    (missing.length ? t('floor.missing', { keys: missing.join(', ') }) : '');
+  const covered = held.filter((h) => h.share >= c.min_held);
+  if (!covered.length) return t('floor.nonecovered', { ...figures, min: percent(c.min_held), holds });
+  // The passage compared: the covered one with the judged relevance.
+  const ranked = [...((trace && trace.reranked) || []), ...((trace && trace.fused) || [])];
+  const judged = covered.find((h) => ranked.some((x) => x.chunk_id === h.chunk_id && num(x.relevance, 4) === num(f.judged, 4)));
+  return t('floor.judged', { ...figures, holds, judged: num(f.judged, 4), chunk: judged ? ' (' + judged.chunk_id + ')' : '' });
 }
 
 // renderTrace lays out trace for the answer a (whose citations name the
@@ -65,7 +90,7 @@ export function renderTrace(trace, a) {
     out.append(el('section', { class: 'why-floor' }, el('h4', {}, t('why.floor')),
       el('p', {}, el('span', { class: f.abstained ? 'pill warn' : 'pill ok' }, f.abstained ? t('why.abstained') : t('why.answered')), ' ',
         t('why.floorline', { floor: num(f.floor, 2), rel: num(f.relevance, 2) }), f.chunk_id ? ' · ' : '', f.chunk_id ? chunkLabel(f.chunk_id, cited) : ''),
-      f.reason ? el('p', { class: 'muted' }, f.reason) : null));
+      el('p', { class: 'muted floor-reason' }, floorReason(f, trace))));
   }
 
   if (trace.fit) {
