@@ -35,7 +35,7 @@ var questionPatterns = []struct {
 	t  AnswerType
 	re *regexp.Regexp
 }{
-	{QuantityAnswer, regexp.MustCompile(`\bhow (many|much|long|far|often|quickly|fast|soon|big|large|old|late)\b|\bwhat(?:'s| is| are) the (minimum|maximum|max|min|limit|most|least|number|amount|cost|price|rate|length|size|cap|percentage)\b|\bwhat(?:'s| is) the .*\b(limit|rate|cap)\b|\bthe most\b|\bquant[oaie]\b|\bquant'|\bogni quanto\b|\bqual(?:e|'è| è) (?:il|la) (?:massimo|minimo|limite|durata|importo|costo)\b`)},
+	{QuantityAnswer, regexp.MustCompile(`\bhow (many|much|long|far|often|quickly|fast|soon|big|large|old|late)\b|\bwhat(?:'s| is| are) the (minimum|maximum|max|min|limit|most|least|number|amount|cost|price|rate|length|size|cap|percentage)\b|\bwhat(?:'s| is) the .*\b(limit|rate|cap|timeout|duration|percentage)\b|\bwhat (share|percentage|proportion|fraction) of\b|\bthe most\b|\bquant[oaie]\b|\bquant'|\bogni quanto\b|\bqual(?:e|'è| è) (?:il|la) (?:massimo|minimo|limite|durata|importo|costo)\b`)},
 	{TimeAnswer, regexp.MustCompile(`\bwhen\b|\bwhat (time|day|date|year|month)\b|\bwhich (day|date|month)\b|\bby what\b|\bdeadline\b|\bquando\b|\ba che ora\b|\bche ora\b|\bche giorno\b|\bquale giorno\b|\bentro quando\b|\bscadenza\b`)},
 	{PersonAnswer, regexp.MustCompile(`\bwho(m|se)?\b|\bwhich (person|team|office|department|group)\b|\b(a |di |da )?chi\b`)},
 	{PlaceAnswer, regexp.MustCompile(`\bwhere\b|\bwhich (floor|room|building)\b|\baddress\b|\bdove\b|\bindirizzo\b|\bquale (piano|sede|stanza)\b`)},

@@ -37,11 +37,11 @@ const (
 
 var (
 	frequencyAskRE = regexp.MustCompile(`\bhow (?:often|frequently)\b|\bogni quanto\b|\bcon (?:che|quale) frequenza\b|\bquante volte\b|\bhow many times\b`)
-	durationAskRE  = regexp.MustCompile(`\bhow long\b|\bhow (?:quickly|fast|soon)\b|\b(?:dopo|entro|tra|fra|in) quanto\b|\bquanto tempo\b|\bquanto dura|\bper quanto\b|\bduration\b|\bdurata\b|\bhow many (?:days|weeks|months|years|hours|minutes|nights)\b|\bquant[ie] (?:giorni|settimane|mesi|anni|ore|minuti|notti)\b`)
+	durationAskRE  = regexp.MustCompile(`\bhow long\b|\bhow (?:quickly|fast|soon)\b|\b(?:dopo|entro|tra|fra|in) quanto\b|\bquanto tempo\b|\bquanto dura|\bper quanto\b|\bduration\b|\bdurata\b|\btimeout\b|\bhow many (?:days|weeks|months|years|hours|minutes|nights)\b|\bquant[ie] (?:giorni|settimane|mesi|anni|ore|minuti|notti)\b`)
 	distanceAskRE  = regexp.MustCompile(`\bhow far\b|\bquanto dista|\bquanto (?:è )?lontan`)
 	ageAskRE       = regexp.MustCompile(`\bhow old\b`)
 	countAskRE     = regexp.MustCompile(`\bhow many\b|\bquant[ie]\b|\bnumber of\b|\bnumero di\b`)
-	moneyAskRE     = regexp.MustCompile(`\bcost|\bprice|\bspend|\bpa(?:y|id)\b|\bfees?\b|\bbudget|\bworth\b|\breimburs|\brefund|\ballowance|\bsalar|\bprezz|\bspes[aeo]\b|\bspend|\bpag[aho]|\bimport[oi]\b|\brimbors|\btariff|\beuro\b|\bdollar|[$€£]`)
+	moneyAskRE     = regexp.MustCompile(`\bcost|\bprice|\bspend|\bpa(?:y|id)\b|\bfees?\b|\bbudget|\bworth\b|\breimburs|\brefund|\ballowance|\bsalar|\bprezz|\bspes[aeo]\b|\bspend|\bpag[aho]|\bimport[oi]\b|\brimbors|\btariff|\beuro\b|\bdollar|[$€£]|\bpercent|\bshare of\b|\bproportion\b|\bpercentual`)
 	clockAskRE     = regexp.MustCompile(`\b(?:at )?what time\b|\bche or[ae]\b|\bopening hours\b|\borari`)
 	dayAskRE       = regexp.MustCompile(`\b(?:what|which) (?:day|date)\b|\b(?:che|quale|in che) (?:giorno|data)\b`)
 )
