@@ -127,6 +127,16 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 		}
 		return a, nil
 	}
+	if missing := missingName(question, hits, docs, cfg.Coverage); missing != "" {
+		// The question names its case ("a trip to Denver"); passages
+		// that never name it state another case's rule.
+		abstainShowing(a, msgs, hits, docs)
+		if tr != nil {
+			tr.Abstained = true
+			tr.AbstainReason = fmt.Sprintf("the question names %q, which no passage holding its words does", missing)
+		}
+		return a, nil
+	}
 	if !holdsAskedKind(question, hits, cfg.Coverage) {
 		// The passages are about the question's subject but state no
 		// figure of the kind it asks for: quoting one would answer
