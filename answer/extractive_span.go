@@ -466,7 +466,11 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			} else {
 				lead = l.sentenceLead(s)
 			}
-			subject := subjectLine(c.Text, bestSpans, bestSent) + "\n" + innerHeadings(c.Text, bestSpans)[bestSent]
+			inner := innerHeadings(c.Text, bestSpans)[bestSent]
+			if lead == "" && len(l.candidates(s)) == 0 {
+				lead = l.headingLead(c, inner)
+			}
+			subject := subjectLine(c.Text, bestSpans, bestSent) + "\n" + inner
 			if lead != "" && l.doubtful(chunks, bestChunk, sp, frameKeys(c, subject, s)) {
 				lead = ""
 			}

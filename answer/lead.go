@@ -583,3 +583,20 @@ func (l leader) held(keys map[string]bool) int {
 	}
 	return n
 }
+
+// headingLead returns the lead a quoted sentence's heading gives when the
+// sentence states no figure of the asked kind itself: a heading that
+// states the rule ("Maximum line length of 120 characters") over a
+// sentence that explains it. The nearest heading is read (the one inside
+// the chunk's text, else the chunk's last), and only a single candidate
+// of it leads; "" otherwise.
+func (l leader) headingLead(c fonte.Chunk, inner string) string {
+	h := inner
+	if h == "" && len(c.Headings) > 0 {
+		h = c.Headings[len(c.Headings)-1]
+	}
+	if cands := l.candidates(h); len(cands) == 1 {
+		return strings.TrimSpace(h[cands[0][0]:cands[0][1]])
+	}
+	return ""
+}
