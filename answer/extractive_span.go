@@ -339,7 +339,10 @@ const spanBonus, rankDecay = 1.0, 0.2
 // role, a place), the answer may start with one ("10 working days — …";
 // for a table cell, "Header: cell — …"), but only when the span fits what
 // is asked and is bound to the question's distinguishing words, and the
-// sentence is not in doubt (see leader). It returns the answer text, the 1-based number of the chunk
+// sentence is not in doubt (see leader); a sentence that states no
+// figure of the asked kind may take its lead from the heading it sits
+// under, when that heading states one (headingLead). It returns the
+// answer text, the 1-based number of the chunk
 // quoted and the quoted byte span inside that chunk's text; n = 0 when no
 // sentence qualifies. Everything it says is in the cited chunk.
 func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, span [2]int) {
