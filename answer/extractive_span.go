@@ -35,7 +35,7 @@ var questionPatterns = []struct {
 	t  AnswerType
 	re *regexp.Regexp
 }{
-	{QuantityAnswer, regexp.MustCompile(`\bhow (many|much|long|far|often|quickly|fast|soon|big|large|old|late)\b|\bwhat(?:'s| is| are) the (minimum|maximum|max|min|limit|most|least|number|amount|cost|price|rate|length|size|cap|percentage)\b|\bwhat(?:'s| is) the .*\b(limit|rate|cap)\b|\bthe most\b|\bquant[oaie]\b|\bquant'|\bogni quanto\b|\bqual(?:e|'è| è) (?:il|la) (?:massimo|minimo|limite|durata|importo|costo)\b`)},
+	{QuantityAnswer, regexp.MustCompile(`\bhow (many|much|long|far|often|quickly|fast|soon|big|large|old|late)\b|\bwhat(?:'s| is| are) the (minimum|maximum|max|min|limit|most|least|number|amount|cost|price|rate|length|size|cap|percentage)\b|\bwhat(?:'s| is) the .*\b(limit|rate|cap|timeout|duration|percentage)\b|\bwhat (share|percentage|proportion|fraction) of\b|\bthe most\b|\bquant[oaie]\b|\bquant'|\bogni quanto\b|\bqual(?:e|'è| è) (?:il|la) (?:massimo|minimo|limite|durata|importo|costo)\b`)},
 	{TimeAnswer, regexp.MustCompile(`\bwhen\b|\bwhat (time|day|date|year|month)\b|\bwhich (day|date|month)\b|\bby what\b|\bdeadline\b|\bquando\b|\ba che ora\b|\bche ora\b|\bche giorno\b|\bquale giorno\b|\bentro quando\b|\bscadenza\b`)},
 	{PersonAnswer, regexp.MustCompile(`\bwho(m|se)?\b|\bwhich (person|team|office|department|group)\b|\b(a |di |da )?chi\b`)},
 	{PlaceAnswer, regexp.MustCompile(`\bwhere\b|\bwhich (floor|room|building)\b|\baddress\b|\bdove\b|\bindirizzo\b|\bquale (piano|sede|stanza)\b`)},
@@ -339,7 +339,10 @@ const spanBonus, rankDecay = 1.0, 0.2
 // role, a place), the answer may start with one ("10 working days — …";
 // for a table cell, "Header: cell — …"), but only when the span fits what
 // is asked and is bound to the question's distinguishing words, and the
-// sentence is not in doubt (see leader). It returns the answer text, the 1-based number of the chunk
+// sentence is not in doubt (see leader); a sentence that states no
+// figure of the asked kind may take its lead from the heading it sits
+// under, when that heading states one (headingLead). It returns the
+// answer text, the 1-based number of the chunk
 // quoted and the quoted byte span inside that chunk's text; n = 0 when no
 // sentence qualifies. Everything it says is in the cited chunk.
 func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, span [2]int) {
@@ -466,7 +469,11 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			} else {
 				lead = l.sentenceLead(s)
 			}
-			subject := subjectLine(c.Text, bestSpans, bestSent) + "\n" + innerHeadings(c.Text, bestSpans)[bestSent]
+			inner := innerHeadings(c.Text, bestSpans)[bestSent]
+			if lead == "" && len(l.candidates(s)) == 0 {
+				lead = l.headingLead(c, inner)
+			}
+			subject := subjectLine(c.Text, bestSpans, bestSent) + "\n" + inner
 			if lead != "" && l.doubtful(chunks, bestChunk, sp, frameKeys(c, subject, s)) {
 				lead = ""
 			}

@@ -37,11 +37,11 @@ const (
 
 var (
 	frequencyAskRE = regexp.MustCompile(`\bhow (?:often|frequently)\b|\bogni quanto\b|\bcon (?:che|quale) frequenza\b|\bquante volte\b|\bhow many times\b`)
-	durationAskRE  = regexp.MustCompile(`\bhow long\b|\bhow (?:quickly|fast|soon)\b|\b(?:dopo|entro|tra|fra|in) quanto\b|\bquanto tempo\b|\bquanto dura|\bper quanto\b|\bduration\b|\bdurata\b|\bhow many (?:days|weeks|months|years|hours|minutes|nights)\b|\bquant[ie] (?:giorni|settimane|mesi|anni|ore|minuti|notti)\b`)
+	durationAskRE  = regexp.MustCompile(`\bhow long\b|\bhow (?:quickly|fast|soon)\b|\b(?:dopo|entro|tra|fra|in) quanto\b|\bquanto tempo\b|\bquanto dura|\bper quanto\b|\bduration\b|\bdurata\b|\btimeout\b|\bhow many (?:days|weeks|months|years|hours|minutes|nights)\b|\bquant[ie] (?:giorni|settimane|mesi|anni|ore|minuti|notti)\b`)
 	distanceAskRE  = regexp.MustCompile(`\bhow far\b|\bquanto dista|\bquanto (?:è )?lontan`)
 	ageAskRE       = regexp.MustCompile(`\bhow old\b`)
 	countAskRE     = regexp.MustCompile(`\bhow many\b|\bquant[ie]\b|\bnumber of\b|\bnumero di\b`)
-	moneyAskRE     = regexp.MustCompile(`\bcost|\bprice|\bspend|\bpa(?:y|id)\b|\bfees?\b|\bbudget|\bworth\b|\breimburs|\brefund|\ballowance|\bsalar|\bprezz|\bspes[aeo]\b|\bspend|\bpag[aho]|\bimport[oi]\b|\brimbors|\btariff|\beuro\b|\bdollar|[$€£]`)
+	moneyAskRE     = regexp.MustCompile(`\bcost|\bprice|\bspend|\bpa(?:y|id)\b|\bfees?\b|\bbudget|\bworth\b|\breimburs|\brefund|\ballowance|\bsalar|\bprezz|\bspes[aeo]\b|\bspend|\bpag[aho]|\bimport[oi]\b|\brimbors|\btariff|\beuro\b|\bdollar|[$€£]|\bpercent|\bshare of\b|\bproportion\b|\bpercentual`)
 	clockAskRE     = regexp.MustCompile(`\b(?:at )?what time\b|\bche or[ae]\b|\bopening hours\b|\borari`)
 	dayAskRE       = regexp.MustCompile(`\b(?:what|which) (?:day|date)\b|\b(?:che|quale|in che) (?:giorno|data)\b`)
 )
@@ -582,4 +582,21 @@ func (l leader) held(keys map[string]bool) int {
 		}
 	}
 	return n
+}
+
+// headingLead returns the lead a quoted sentence's heading gives when the
+// sentence states no figure of the asked kind itself: a heading that
+// states the rule ("Maximum line length of 120 characters") over a
+// sentence that explains it. The nearest heading is read (the one inside
+// the chunk's text, else the chunk's last), and only a single candidate
+// of it leads; "" otherwise.
+func (l leader) headingLead(c fonte.Chunk, inner string) string {
+	h := inner
+	if h == "" && len(c.Headings) > 0 {
+		h = c.Headings[len(c.Headings)-1]
+	}
+	if cands := l.candidates(h); len(cands) == 1 {
+		return strings.TrimSpace(h[cands[0][0]:cands[0][1]])
+	}
+	return ""
 }

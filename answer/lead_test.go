@@ -169,3 +169,41 @@ func TestLabelledRowLead(t *testing.T) {
 		t.Errorf("a row without labels read as labelled")
 	}
 }
+
+// A heading that states the rule leads when the sentence under it, which
+// explains the rule, states no figure of the asked kind; a heading that
+// states none, or more than one, gives no lead, and a sentence's own
+// figure comes first.
+func TestHeadingStatesTheRule(t *testing.T) {
+	section := func(heading, text string) fonte.Chunk {
+		return fonte.Chunk{ID: "a", Headings: []string{"Ruby style", heading}, Text: text}
+	}
+	for _, c := range []struct {
+		question string
+		chunk    fonte.Chunk
+		lead     string
+	}{
+		{"What's the maximum line length in our Ruby code?",
+			section("Maximum line length of 100 characters", "The community guide prefers a maximum line length of 80. Most of our lines need more."), "100 characters"},
+		{"Quanti caratteri può avere al massimo una riga nel nostro codice Ruby?",
+			section("Lunghezza massima delle righe: 100 caratteri", "La guida della comunità preferisce una lunghezza massima delle righe di 80. Molte righe ne richiedono di più."), "100 caratteri"},
+		{"What's the maximum line length in our Ruby code?",
+			section("Method length", "The community guide prefers a maximum line length of 80. Most of our lines need more."), ""},
+		{"What's the maximum line length in our Ruby code?",
+			section("Method length: 100 characters, or 120 characters in tests", "The community guide prefers a maximum line length of 80. Most of our lines need more."), ""},
+		{"What's the maximum line length in our Ruby code?",
+			section("Maximum line length of 100 characters", "Keep the line length of our Ruby code under 90 characters."), "90 characters"},
+	} {
+		got, n, _ := ExtractSpan(c.question, []fonte.Chunk{c.chunk})
+		if n == 0 {
+			t.Fatalf("%q: nothing quoted", c.question)
+		}
+		lead, _, _ := strings.Cut(got, " — ")
+		if !strings.Contains(got, " — ") {
+			lead = ""
+		}
+		if lead != c.lead {
+			t.Errorf("%q under %q: lead %q, want %q (answer %q)", c.question, c.chunk.Headings[1], lead, c.lead, got)
+		}
+	}
+}

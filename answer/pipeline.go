@@ -72,7 +72,8 @@ const DefaultFloor = 0.25
 func Tokens(s string) int { return (len(s) + 3) / 4 }
 
 // Ask answers question from hits (best first, as retrieved): it abstains
-// below the floor, fits the context by score within the budget, numbers the
+// below the floor, and when the passages holding the question's words
+// state no figure of the kind it asks for (holdsAskedKind); it fits the context by score within the budget, numbers the
 // sources [1]..[n] in the order presented, generates, and checks the
 // answer's citations and support. A model's answer reaches the reader
 // (OnDelta and Answer.Text) without its sentences that state, outside a
@@ -102,10 +103,7 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 	}
 	judged, _ := cfg.Coverage.judged(hits)
 	if len(hits) == 0 || judged < cfg.Floor {
-		a.Text, a.Abstained = msgs.DontKnow, true
-		for i, h := range hits[:min(3, len(hits))] {
-			a.Citations = append(a.Citations, citation(i+1, h.Chunk, docs, -1, -1))
-		}
+		abstainShowing(a, msgs, hits, docs)
 		if tr != nil {
 			tr.Floor = floorDecision(hits, best, a.Relevance, cfg, true)
 			tr.Abstained, tr.AbstainReason = true, tr.Floor.Reason
@@ -122,13 +120,31 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 		// The extractive answerer quotes: a sentence in another language,
 		// matched by the words the two languages share, is not an answer
 		// to the question. The reader is told so and shown what was found.
-		a.Text, a.Abstained = msgs.DontKnow, true
-		for i, h := range hits[:min(3, len(hits))] {
-			a.Citations = append(a.Citations, citation(i+1, h.Chunk, docs, -1, -1))
-		}
+		abstainShowing(a, msgs, hits, docs)
 		if tr != nil {
 			tr.Abstained = true
 			tr.AbstainReason = fmt.Sprintf("no passage found is in the question's language (%s; they are in %s), and the extractive answerer only quotes", cfg.Lang, found)
+		}
+		return a, nil
+	}
+	if missing := missingName(question, hits, docs, cfg.Coverage); missing != "" {
+		// The question names its case ("a trip to Denver"); passages
+		// that never name it state another case's rule.
+		abstainShowing(a, msgs, hits, docs)
+		if tr != nil {
+			tr.Abstained = true
+			tr.AbstainReason = fmt.Sprintf("the question names %q, which no passage holding its words does", missing)
+		}
+		return a, nil
+	}
+	if !holdsAskedKind(question, hits, cfg.Coverage) {
+		// The passages are about the question's subject but state no
+		// figure of the kind it asks for: quoting one would answer
+		// another question (see holdsAskedKind).
+		abstainShowing(a, msgs, hits, docs)
+		if tr != nil {
+			tr.Abstained = true
+			tr.AbstainReason = "the question asks for a figure of a kind (" + askedKindName(question) + ") that no sentence of the passages holding its words states"
 		}
 		return a, nil
 	}
@@ -508,6 +524,15 @@ func maskFlagged(text string) string {
 		}
 	}
 	return string(b)
+}
+
+// abstainShowing makes a the abstention in its language, citing the
+// first three hits as what was found.
+func abstainShowing(a *fonte.Answer, msgs Messages, hits []fonte.Hit, docs map[string]fonte.Document) {
+	a.Text, a.Abstained = msgs.DontKnow, true
+	for i, h := range hits[:min(3, len(hits))] {
+		a.Citations = append(a.Citations, citation(i+1, h.Chunk, docs, -1, -1))
+	}
 }
 
 // floorDecision describes the floor's decision for a trace; best is the

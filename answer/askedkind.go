@@ -1,0 +1,146 @@
+package answer
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/chunk"
+)
+
+// holdsAskedKind reports whether the passages an answer would be drawn
+// from (the hits holding at least Coverage.MinHeld of the question's
+// weight, all of them without coverage) hold a figure of the kind the
+// question asks for, in a sentence that shares a word with the question:
+// a duration for "how long", a frequency for "how often", money for "how
+// much does it cost", a time of day for "what time", a figure with a
+// unit for "how many". A question that asks for no such figure holds it
+// trivially (true).
+//
+// A passage about the question's subject that states no figure of the
+// asked kind does not answer it: "How long must backups be kept?" over
+// a page on backups that gives no period is a question the documents do
+// not cover, however many words they share.
+func holdsAskedKind(question string, hits []fonte.Hit, c *Coverage) bool {
+	qt := QuestionType(question)
+	m := askedMeasure(question, qt)
+	if qt != QuantityAnswer && !(qt == TimeAnswer && m != anyMeasure) {
+		return true
+	}
+	want := ContentKeys(question)
+	own := figures(question)
+	for i, h := range hits {
+		if c != nil && (i >= len(c.Held) || c.Held[i].Share < c.MinHeld) {
+			continue
+		}
+		heading := ContentKeys(strings.Join(h.Chunk.Headings, " "))
+		for _, sp := range chunk.SentenceSpans(h.Chunk.Text) {
+			s := h.Chunk.Text[sp[0]:sp[1]]
+			if !hasAny(ContentKeys(s), want) && !hasAny(heading, want) {
+				continue
+			}
+			for _, f := range typedSpans(s, qt) {
+				span := s[f[0]:f[1]]
+				if ownFigure(span, own) {
+					continue // the question's own condition
+				}
+				if fits(span, m, true) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// measureNames name each measure for a trace.
+var measureNames = map[measure]string{
+	anyMeasure: "a figure", durationMeasure: "a duration", frequencyMeasure: "a frequency",
+	distanceMeasure: "a distance", ageMeasure: "an age", countMeasure: "a count",
+	moneyMeasure: "money or a percentage", clockMeasure: "a time of day", dayMeasure: "a day or a date",
+}
+
+// askedKindName says which kind of figure the question asks for.
+func askedKindName(question string) string {
+	return measureNames[askedMeasure(question, QuestionType(question))]
+}
+
+// nameRE finds the tokens of a question that could be names: words with
+// inner dots, dashes or digits kept whole ("Node.js", "1Password").
+var nameRE = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}.+/-]*[\p{L}\p{N}]|[\p{L}\p{N}]`)
+
+// questionNames returns the names a question uses: a word capitalised
+// inside a sentence ("Denver", "Trieste"), in capitals ("AWS"), in
+// mixed case ("GitHub") or of letters and digits ("1Password"). A
+// sentence's first word and bare figures are not names.
+func questionNames(question string) []string {
+	var out []string
+	for _, loc := range nameRE.FindAllStringIndex(question, -1) {
+		w := question[loc[0]:loc[1]]
+		rs := []rune(w)
+		letters, digits, upper, innerUpper := 0, 0, 0, false
+		for i, r := range rs {
+			switch {
+			case unicode.IsDigit(r):
+				digits++
+			case unicode.IsLetter(r):
+				letters++
+				if unicode.IsUpper(r) {
+					upper++
+					innerUpper = innerUpper || i > 0 && unicode.IsLower(rs[i-1])
+				}
+			}
+		}
+		if letters == 0 || unicode.IsDigit(rs[0]) && upper == 0 {
+			continue // a figure, or one with its unit ("8-year"): the question's condition, not a name
+		}
+		before := strings.TrimRight(question[:loc[0]], " \t\"'«(")
+		initial := before == "" || strings.HasSuffix(before, ".") || strings.HasSuffix(before, "?") || strings.HasSuffix(before, "!") || strings.HasSuffix(before, ":")
+		switch {
+		case digits > 0, innerUpper, upper == letters && letters >= 2:
+			out = append(out, w)
+		case unicode.IsUpper(rs[0]) && !initial:
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// missingName returns the first name the question uses (questionNames)
+// that none of the passages an answer would be drawn from (as in
+// holdsAskedKind) holds, in its text, title or headings, as written, run
+// together or in an inflected form; "" when they hold every one. A
+// question that names what it asks about ("a trip to Denver", "a
+// 1Password licence") is not answered by passages that never name it:
+// they state another case's rule.
+func missingName(question string, hits []fonte.Hit, docs map[string]fonte.Document, c *Coverage) string {
+	names := questionNames(question)
+	if len(names) == 0 {
+		return ""
+	}
+	var texts []string
+	for i, h := range hits {
+		if c != nil && (i >= len(c.Held) || c.Held[i].Share < c.MinHeld) {
+			continue
+		}
+		texts = append(texts, strings.ToLower(chunk.Enriched(h.Chunk)+"\n"+docs[h.Chunk.DocID].Title))
+	}
+	// "PeopleOps" is held by "People Ops", "e-mail" by "email".
+	compact := strings.NewReplacer(" ", "", "-", "", "\u00a0", "")
+	for _, n := range names {
+		low := strings.ToLower(n)
+		keys := ContentKeys(n)
+		found := false
+		for _, t := range texts {
+			if strings.Contains(t, low) || strings.Contains(compact.Replace(t), compact.Replace(low)) || len(keys) > 0 && subsetOf(keys, ContentKeys(t)) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return n
+		}
+	}
+	return ""
+}

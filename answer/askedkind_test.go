@@ -1,0 +1,101 @@
+package answer
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/fonte-rag/fonte"
+)
+
+// TestAskAbstainsWithoutTheAskedKind: passages about the question's
+// subject that state no figure of the kind it asks for do not answer
+// it, in English and Italian; a passage that states one does, and a
+// question that asks for no figure is answered from the same passages.
+func TestAskAbstainsWithoutTheAskedKind(t *testing.T) {
+	backups := []string{
+		"Backups are encrypted and versioned. Only the platform team can delete a backup from the offline account.",
+		"Restore a backup to a separate database before you check it.",
+	}
+	chiavi := []string{
+		"La chiave del magazzino è custodita in portineria. Chi perde una chiave lo segnala al responsabile della sede.",
+	}
+	for _, tc := range []struct {
+		question, lang string
+		texts          []string
+		abstains       bool
+	}{
+		{"How long do we have to keep backups before we can delete them?", "en", backups, true},
+		{"How often should backups be restored to check them?", "en", backups, true},
+		{"What's the session timeout for the backup account?", "en", backups, true},
+		{"What share of the backups must be encrypted?", "en", backups, true},
+		{"Who can delete a backup?", "en", backups, false},
+		{"How long do we have to keep backups before we can delete them?", "en",
+			append([]string{"Keep backups for 90 days, then delete them from the offline account."}, backups...), false},
+		{"Per quanto tempo bisogna tenere la chiave del magazzino?", "it", chiavi, true},
+		{"Chi custodisce la chiave del magazzino?", "it", chiavi, false},
+		{"Per quanto tempo bisogna tenere la chiave del magazzino?", "it",
+			append([]string{"La chiave del magazzino va tenuta per 2 giorni al massimo."}, chiavi...), false},
+	} {
+		a, tr := askOver(t, tc.question, tc.lang, tc.texts)
+		if a.Abstained != tc.abstains {
+			t.Errorf("%q: abstained %v, want %v (answer %q)", tc.question, a.Abstained, tc.abstains, a.Text)
+		}
+		if tc.abstains && !strings.Contains(tr.AbstainReason, "asks for a figure") {
+			t.Errorf("%q: the trace says %q", tc.question, tr.AbstainReason)
+		}
+		if tc.abstains && a.Text != MessagesFor(tc.lang).DontKnow {
+			t.Errorf("%q: %q is not the abstention in %s", tc.question, a.Text, tc.lang)
+		}
+	}
+}
+
+// TestAskAbstainsWhenTheQuestionsNameIsMissing: a question that names its
+// case (a city, a product, a code) is not answered from passages that
+// share its other words but never name it, in English and Italian; it is
+// when a passage names it, also run together or inflected, and a
+// sentence's first word, a figure and a figure with its unit are not
+// names.
+func TestAskAbstainsWhenTheQuestionsNameIsMissing(t *testing.T) {
+	hotel := []string{
+		"Hotel: up to 180 euro per night, and up to 250 euro per night in London.",
+		"Book hotels through the travel portal.",
+	}
+	licenze := []string{"Le licenze di LibreOffice sono pagate dall'ufficio acquisti per ogni dipendente."}
+	for _, tc := range []struct {
+		question, lang, missing string
+		texts                   []string
+	}{
+		{"How much can I spend per night on a hotel in Denver?", "en", "Denver", hotel},
+		{"How much can I spend per night on a hotel in London?", "en", "", hotel},
+		{"Hotel limits for an 8-night trip: how much per night?", "en", "", hotel},
+		{"Does the company pay a 1Password licence for hotel bookings?", "en", "1Password", hotel},
+		{"Can PeopleOps book my hotel?", "en", "", append([]string{"People Ops can book a hotel for you."}, hotel...)},
+		{"Chi paga le licenze di Photoshop?", "it", "Photoshop", licenze},
+		{"Chi paga le licenze di LibreOffice?", "it", "", licenze},
+	} {
+		a, tr := askOver(t, tc.question, tc.lang, tc.texts)
+		if a.Abstained != (tc.missing != "") {
+			t.Errorf("%q: abstained %v (answer %q)", tc.question, a.Abstained, a.Text)
+		}
+		if tc.missing != "" && !strings.Contains(tr.AbstainReason, `"`+tc.missing+`"`) {
+			t.Errorf("%q: the trace says %q, not naming %s", tc.question, tr.AbstainReason, tc.missing)
+		}
+	}
+}
+
+// askOver asks question over passages of the given texts, each a hit
+// well over the floor, and returns the answer and its trace.
+func askOver(t *testing.T, question, lang string, texts []string) (*fonte.Answer, *Trace) {
+	t.Helper()
+	var hits []fonte.Hit
+	for i, text := range texts {
+		hits = append(hits, fonte.Hit{Chunk: fonte.Chunk{ID: string(rune('a' + i)), DocID: "d", Text: text}, Score: 1, Relevance: 0.9})
+	}
+	tr := &Trace{}
+	a, err := Ask(context.Background(), question, hits, nil, Config{Floor: 0.25, Lang: lang, Trace: tr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, tr
+}
