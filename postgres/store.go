@@ -253,6 +253,19 @@ func versionAtLeast(v string, major, minor int) bool {
 	return a > major || a == major && b >= minor
 }
 
+// refuseStandby returns an error wrapping fonte.ErrReadOnly, naming the
+// server, when it is a hot standby (in recovery), where op cannot write.
+func (s *Store) refuseStandby(ctx context.Context, q querier, op string) error {
+	var standby bool
+	if err := q.QueryRow(ctx, "SELECT pg_is_in_recovery()").Scan(&standby); err != nil {
+		return s.cfg.wrap(ctx, op, err)
+	}
+	if standby {
+		return s.cfg.readOnlyError(op, "it is a hot standby (in recovery)", nil)
+	}
+	return nil
+}
+
 // lock takes the collection's writer lock for the rest of tx.
 func (s *Store) lock(ctx context.Context, tx pgx.Tx) error {
 	_, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", lockKey(s.cfg.collection))
@@ -310,7 +323,9 @@ func (s *Store) Settings(ctx context.Context) (fonte.IndexSettings, error) {
 
 // Status describes the collection and its latest commit; Lexical and
 // Dense say how the legs run (pg_textsearch or full-text search; exact or
-// HNSW with the index's own parameters).
+// HNSW with the index's own parameters). On a hot standby, Replica says
+// how far behind the primary it is; the generation is the last one it
+// replayed, whole.
 func (s *Store) Status(ctx context.Context) (fonte.StoreStatus, error) {
 	if s.closed.Load() {
 		return fonte.StoreStatus{}, errClosed
@@ -320,15 +335,18 @@ func (s *Store) Status(ctx context.Context) (fonte.StoreStatus, error) {
 	var gen, docs, chunks int64
 	var dim int
 	var hnswOpts, bm25Opts *string
+	var replica replicaRow
 	err := s.pool.QueryRow(ctx, `SELECT m.generation, m.committed, m.documents, m.chunks, m.dim,
 	(SELECT array_to_string(c.reloptions, ', ') FROM pg_class c WHERE c.oid = to_regclass($1)),
-	(SELECT array_to_string(c.reloptions, ', ') FROM pg_class c WHERE c.oid = to_regclass($2))
+	(SELECT array_to_string(c.reloptions, ', ') FROM pg_class c WHERE c.oid = to_regclass($2)),
+	`+replicaColumns+`
 FROM `+s.table("meta")+" m", s.table(hnswIndex), s.table(bm25Index)).
-		Scan(&gen, &committed, &docs, &chunks, &dim, &hnswOpts, &bm25Opts)
+		Scan(append([]any{&gen, &committed, &docs, &chunks, &dim, &hnswOpts, &bm25Opts}, replica.dest()...)...)
 	if err != nil {
 		return fonte.StoreStatus{}, s.cfg.wrap(ctx, "reading the status", err)
 	}
 	st.Generation, st.Documents, st.Chunks = uint64(gen), int(docs), int(chunks)
+	st.Replica = replica.status()
 	if committed != nil {
 		st.Committed = *committed
 	}
@@ -513,6 +531,9 @@ func (s *Store) Purge(ctx context.Context) error {
 	}
 	if s.opts.ReadOnly {
 		return s.cfg.errorf([]error{fonte.ErrReadOnly}, "postgres %s, collection %s: purge: %v", s.cfg.server, s.cfg.collection, fonte.ErrReadOnly)
+	}
+	if err := s.refuseStandby(ctx, s.pool, "purge"); err != nil {
+		return err
 	}
 	// VACUUM cannot run inside a transaction (nor in a multi-statement
 	// query): one statement each.

@@ -40,6 +40,12 @@ func (s *Store) Update(ctx context.Context, fn func(tx fonte.StoreTx) error) err
 		return s.cfg.wrap(ctx, "starting a transaction", err)
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx))
+	// A hot standby is found out before fn runs, so an index run sent to
+	// one fails before it embeds anything; asked per transaction, since
+	// a standby may be promoted while the store is open.
+	if err := s.refuseStandby(ctx, tx, "update"); err != nil {
+		return err
+	}
 	if err := s.lock(ctx, tx); err != nil {
 		return err
 	}
