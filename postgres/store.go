@@ -51,12 +51,14 @@ package postgres
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync/atomic"
 	"time"
 
 	"github.com/fonte-rag/fonte"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/pgvector/pgvector-go"
 	pgxvec "github.com/pgvector/pgvector-go/pgx"
@@ -200,7 +202,26 @@ func (s *Store) init(ctx context.Context) error {
 		}
 	}
 	if !s.opts.ReadOnly && (!current || !aligned) {
-		err := s.inTx(ctx, "opening the collection", func(tx pgx.Tx) error {
+		if err := s.bringUp(ctx); err != nil {
+			return err
+		}
+	}
+	return s.initLexical(ctx)
+}
+
+// bringUp creates or migrates the collection's schema under its writer
+// lock. A store that looked the schema up before it waited for the lock
+// may still hold "absent" in its session's catalog cache after the writer
+// that held the lock created it: PostgreSQL reads the catalog's changes
+// when a transaction starts or a table is locked, not when an advisory
+// lock is granted. Its CREATE … IF NOT EXISTS then fails with
+// unique_violation (SQLSTATE 23505, seen with four stores opening one new
+// collection at once); a new transaction sees the schema, so bringUp
+// tries again, and the migrations find nothing left to do.
+func (s *Store) bringUp(ctx context.Context) error {
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		err = s.inTx(ctx, "opening the collection", func(tx pgx.Tx) error {
 			if err := s.lock(ctx, tx); err != nil {
 				return err
 			}
@@ -212,11 +233,12 @@ func (s *Store) init(ctx context.Context) error {
 			}
 			return s.alignDim(ctx, tx, s.schema, s.opts.Settings.Dim)
 		})
-		if err != nil {
+		var pgErr *pgconn.PgError
+		if !errors.As(err, &pgErr) || pgErr.Code != "23505" {
 			return err
 		}
 	}
-	return s.initLexical(ctx)
+	return err
 }
 
 // extension returns the installed version of the extension name, creating
