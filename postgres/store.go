@@ -331,6 +331,11 @@ func (s *Store) table(name string) string { return quote(s.schema) + "." + name 
 // Settings returns the settings the collection's index was built with,
 // the zero value when it holds no index yet.
 func (s *Store) Settings(ctx context.Context) (fonte.IndexSettings, error) {
+	return readAgain(ctx, s, func() (fonte.IndexSettings, error) { return s.settingsOnce(ctx) })
+}
+
+// settingsOnce is one try of Settings.
+func (s *Store) settingsOnce(ctx context.Context) (fonte.IndexSettings, error) {
 	if s.closed.Load() {
 		return fonte.IndexSettings{}, errClosed
 	}
@@ -349,6 +354,11 @@ func (s *Store) Settings(ctx context.Context) (fonte.IndexSettings, error) {
 // how far behind the primary it is; the generation is the last one it
 // replayed, whole.
 func (s *Store) Status(ctx context.Context) (fonte.StoreStatus, error) {
+	return readAgain(ctx, s, func() (fonte.StoreStatus, error) { return s.statusOnce(ctx) })
+}
+
+// statusOnce is one try of Status.
+func (s *Store) statusOnce(ctx context.Context) (fonte.StoreStatus, error) {
 	if s.closed.Load() {
 		return fonte.StoreStatus{}, errClosed
 	}
@@ -396,6 +406,11 @@ FROM `+s.table("meta")+" m", s.table(hnswIndex), s.table(bm25Index)).
 
 // Documents describes every document, sorted by ID.
 func (s *Store) Documents(ctx context.Context) ([]fonte.DocInfo, error) {
+	return readAgain(ctx, s, func() ([]fonte.DocInfo, error) { return s.documentsOnce(ctx) })
+}
+
+// documentsOnce is one try of Documents.
+func (s *Store) documentsOnce(ctx context.Context) ([]fonte.DocInfo, error) {
 	if s.closed.Load() {
 		return nil, errClosed
 	}
@@ -447,6 +462,11 @@ func scanDocInfo(row pgx.Row) (fonte.DocInfo, error) {
 // vectors and terms. An absent document gives an error wrapping
 // fonte.ErrNotFound.
 func (s *Store) Document(ctx context.Context, id string) (fonte.Record, error) {
+	return readAgain(ctx, s, func() (fonte.Record, error) { return s.documentOnce(ctx, id) })
+}
+
+// documentOnce is one try of Document.
+func (s *Store) documentOnce(ctx context.Context, id string) (fonte.Record, error) {
 	var r fonte.Record
 	err := s.snapshot(ctx, "reading document "+id, func(tx pgx.Tx) error {
 		var err error
