@@ -16,12 +16,34 @@ import (
 // nothing, so running it again is safe, on a new connection (see
 // dropConnections). A server that cannot be reached at all fails the
 // first try only, so a down server is reported as soon as before.
+//
+// On a hot standby, replay cancels a query that holds back a change it
+// must apply (a rebuild's dropped tables, rows vacuumed away) once
+// max_standby_streaming_delay has passed: such a read is run again on the
+// replayed data, up to conflictTries times in all.
 func readAgain[T any](ctx context.Context, s *Store, read func() (T, error)) (T, error) {
 	v, err := read()
 	if s.dropConnections(err) && ctx.Err() == nil {
-		return read()
+		v, err = read()
+	}
+	for try := 1; try < conflictTries && recoveryConflict(err) && ctx.Err() == nil; try++ {
+		v, err = read()
 	}
 	return v, err
+}
+
+// conflictTries bounds the runs of a read that a standby's replay keeps
+// cancelling.
+const conflictTries = 4
+
+// recoveryConflict reports whether a hot standby cancelled the query, or
+// ended its session, for a conflict with recovery: SQLSTATE 40001
+// (serialization_failure, which a read-only transaction gets on a
+// primary only under SERIALIZABLE, which fonte never asks for) or 40P01
+// (a buffer pin deadlock with the startup process).
+func recoveryConflict(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && (pgErr.Code == "40001" || pgErr.Code == "40P01")
 }
 
 // dropConnections closes every connection of the pool when err says one

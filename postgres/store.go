@@ -314,7 +314,7 @@ func (s *Store) snapshot(ctx context.Context, op string, fn func(tx pgx.Tx) erro
 	if s.closed.Load() {
 		return errClosed
 	}
-	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	tx, err := s.beginSnapshot(ctx)
 	if err != nil {
 		return s.cfg.wrap(ctx, op, err)
 	}
@@ -323,6 +323,27 @@ func (s *Store) snapshot(ctx context.Context, op string, fn func(tx pgx.Tx) erro
 		return s.cfg.wrap(ctx, op, err)
 	}
 	return s.cfg.wrap(ctx, op, tx.Commit(ctx))
+}
+
+// beginSnapshot begins a read-only repeatable-read transaction whose
+// snapshot is taken once the collection's tables are locked for reading.
+// A rebuild's commit drops the tables and renames the rebuilt ones in
+// their place: a snapshot taken before that commit, whose first query
+// waited for it, would resolve the names to the rebuilt tables and see
+// none of their rows (an empty index). LOCK does not take the snapshot,
+// so the lock waits for such a commit, and the first query's snapshot
+// sees it.
+func (s *Store) beginSnapshot(ctx context.Context) (pgx.Tx, error) {
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return nil, err
+	}
+	_, err = tx.Exec(ctx, "LOCK TABLE "+s.table("meta")+", "+s.table("documents")+", "+s.table("chunks")+" IN ACCESS SHARE MODE")
+	if err != nil {
+		tx.Rollback(context.WithoutCancel(ctx))
+		return nil, err
+	}
+	return tx, nil
 }
 
 // table is the qualified name of one of the collection's tables.
