@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"mime/multipart"
+	"net/http"
 	"net/url"
 	"strings"
 	"sync"
@@ -112,5 +116,105 @@ func TestE2EPostgresWritersStandbyAndCrash(t *testing.T) {
 	}
 	if out := mustOK(t, run{}, "status", "--store", onPrimary); !strings.Contains(out, "contents  13 documents") {
 		t.Errorf("after the restart:\n%s", out)
+	}
+}
+
+// TestTwoServersUploadToOneCollection runs two `fonte serve` on one
+// collection of a native PostgreSQL (two stores with pools of their own,
+// as two processes have) and sends each eight uploads of new documents
+// from two clients at once: every upload commits (one sent back with 503
+// uploads-busy is sent again, as the problem says), and both servers
+// then list every document: no server's commit undid the other's.
+func TestTwoServersUploadToOneCollection(t *testing.T) {
+	primary, err := testserver.StartNativePostgres("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(primary.Stop)
+	store := nativeStore(t, primary, "shared")
+	mustOK(t, run{}, "index", copyHandbook(t), "--store", store)
+	type srv struct{ url, token string }
+	var servers []srv
+	for range 2 {
+		u, tok := serveProcess(t, true, "--store", store)
+		servers = append(servers, srv{u, tok})
+	}
+	upload := func(s srv, name string) error {
+		var body bytes.Buffer
+		mw := multipart.NewWriter(&body)
+		fw, err := mw.CreateFormFile("file", name)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(fw, "# %s\n\nThe policy %s names its own approver.\n", name, name)
+		if err := mw.Close(); err != nil {
+			return err
+		}
+		for try := 0; ; try++ {
+			req, err := http.NewRequest("POST", s.url+"/v1/documents", bytes.NewReader(body.Bytes()))
+			if err != nil {
+				return err
+			}
+			req.Header.Set("Authorization", "Bearer "+s.token)
+			req.Header.Set("Content-Type", mw.FormDataContentType())
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				return err
+			}
+			var out bytes.Buffer
+			_, _ = out.ReadFrom(resp.Body)
+			resp.Body.Close()
+			switch {
+			case resp.StatusCode == 200:
+				return nil
+			case resp.StatusCode == 503 && strings.Contains(out.String(), "uploads-busy") && try < 20:
+				time.Sleep(500 * time.Millisecond)
+			default:
+				return fmt.Errorf("upload %s: %d %s", name, resp.StatusCode, out.String())
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 32)
+	for i, s := range servers {
+		for c := range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for n := range 4 {
+					if err := upload(s, fmt.Sprintf("uploads/s%d-c%d-%d.md", i, c, n)); err != nil {
+						errs <- err
+					}
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	for i, s := range servers {
+		req, err := http.NewRequest("GET", s.url+"/v1/status", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+s.token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st struct {
+			Documents  int `json:"documents"`
+			Generation int `json:"generation"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&st)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Documents != 13+16 || st.Generation != 1+16 {
+			t.Errorf("server %d after 16 uploads through two servers: %d documents at generation %d; want 29 at 17", i, st.Documents, st.Generation)
+		}
 	}
 }
