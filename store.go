@@ -182,6 +182,27 @@ type StoreStatus struct {
 	// "pg_textsearch BM25" or "HNSW (m=16, ef_construction=200)".
 	Lexical string `json:"lexical"`
 	Dense   string `json:"dense"`
+	// Replica is set when the store is a read-only replica of another
+	// server (a PostgreSQL hot standby): how far behind it serves.
+	Replica *ReplicaStatus `json:"replica,omitempty"`
+}
+
+// ReplicaStatus says how far a replica's data is behind its primary's:
+// it serves the last generation it has replayed, which is the primary's
+// or an earlier one, never part of one.
+type ReplicaStatus struct {
+	// LagSeconds is how long ago the primary committed the last
+	// transaction the replica has replayed, when changes it has received
+	// wait to be replayed; 0 when it has replayed all it received.
+	LagSeconds float64 `json:"lag_seconds"`
+	// LagBytes is the write-ahead log the replica has received but not
+	// replayed yet (what it has not received is not counted).
+	LagBytes int64 `json:"lag_bytes"`
+	// Paused is true when replay was paused on the replica.
+	Paused bool `json:"paused,omitempty"`
+	// Replayed is when the primary committed the last transaction the
+	// replica replayed; zero when it has replayed none since it started.
+	Replayed time.Time `json:"replayed,omitzero"`
 }
 
 // Filter restricts a search to chunks whose document ID starts with one

@@ -269,6 +269,9 @@ type Status struct {
 	// Labels counts the documents carrying each access label (admins
 	// only: the server drops it for a restricted reader).
 	Labels map[string]int `json:"labels,omitempty"`
+	// Replica says how far behind its primary a replica store serves
+	// (a PostgreSQL hot standby); absent for a primary.
+	Replica *fonte.ReplicaStatus `json:"replica,omitempty"`
 }
 
 // Status reports what the index holds.
@@ -287,7 +290,7 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 	}
 	st := &Status{Dir: e.Location(), Backend: ss.Backend, Lexical: ss.Lexical, Dense: ss.Dense, Generation: ss.Generation,
 		Committed: ss.Committed, Documents: ss.Documents, Chunks: ss.Chunks, Analyzer: e.an.Name(), Chunker: cfg.Chunker,
-		Embedder: cfg.Embedder, Dimension: cfg.Dim}
+		Embedder: cfg.Embedder, Dimension: cfg.Dim, Replica: ss.Replica}
 	for _, d := range docs {
 		st.Docs = append(st.Docs, DocStatus{ID: d.ID, Title: d.Title, Language: d.Language,
 			Analysis: e.an.Analysis(d.Language), Chunks: d.Chunks, Updated: d.Updated})

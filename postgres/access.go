@@ -4,8 +4,6 @@ import (
 	"context"
 	"math"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/fonte-rag/fonte"
 )
 
@@ -53,7 +51,7 @@ FROM `+chunks+` WHERE true`+readable, args...).Scan(&st.Chunks, &st.TotalTerms, 
 // accepts that holds a query term, scored with fonte's BM25 over those
 // statistics.
 func (s *Store) readerTopK(ctx context.Context, q fonte.LexicalQuery, terms []string) ([]fonte.ScoredChunk, error) {
-	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	tx, err := s.beginSnapshot(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -39,6 +39,11 @@ func efSearch(k int) int { return min(max(100, 2*k), 1000) }
 // query keeps searching the graph until K chunks pass the filter. A
 // restricted reader's query is always an exact scan (see setSearch).
 func (s *Store) VectorTopK(ctx context.Context, q fonte.VectorQuery) ([]fonte.ScoredChunk, error) {
+	return readAgain(ctx, s, func() ([]fonte.ScoredChunk, error) { return s.vectorTopKOnce(ctx, q) })
+}
+
+// vectorTopKOnce is one try of VectorTopK.
+func (s *Store) vectorTopKOnce(ctx context.Context, q fonte.VectorQuery) ([]fonte.ScoredChunk, error) {
 	if s.closed.Load() {
 		return nil, errClosed
 	}

@@ -49,11 +49,36 @@ func (c *config) wrap(ctx context.Context, op string, err error) error {
 	if ctx != nil && ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
 		return c.errorf([]error{err}, "postgres %s, collection %s: %s: %v", c.server, c.collection, op, err)
 	}
+	if readOnly(err) {
+		return c.readOnlyError(op, "it refuses writes (a hot standby, or default_transaction_read_only)", err)
+	}
 	if unavailable(err) {
 		return c.errorf([]error{fonte.ErrUnavailable, err},
 			"postgres: the server at %s is unavailable (%s, collection %s): %v", c.server, op, c.collection, err)
 	}
 	return c.errorf([]error{err}, "postgres %s, collection %s: %s: %v", c.server, c.collection, op, err)
+}
+
+// readOnlyError is the error of a write op sent to a server that cannot
+// take it (why says what the server is), wrapping fonte.ErrReadOnly and
+// cause when there is one.
+func (c *config) readOnlyError(op, why string, cause error) error {
+	causes := []error{fonte.ErrReadOnly}
+	msg := fmt.Sprintf("postgres: the server at %s is read-only: %s; collection %s cannot be written there (%s): send writes to the primary",
+		c.server, why, c.collection, op)
+	if cause != nil {
+		causes = append(causes, cause)
+		msg += ": " + cause.Error()
+	}
+	return &storeError{msg: c.redact(msg), causes: causes}
+}
+
+// readOnly reports whether the server refused a write because it is
+// read-only: SQLSTATE 25006, read_only_sql_transaction, which a hot
+// standby answers to every write.
+func readOnly(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "25006"
 }
 
 // unavailable reports whether err means the server could not be reached

@@ -182,6 +182,11 @@ func (s *Store) initLexical(ctx context.Context) error {
 // score is ts_rank_cd. Filters are conditions of the same SQL query,
 // applied before the LIMIT.
 func (s *Store) LexicalTopK(ctx context.Context, q fonte.LexicalQuery) ([]fonte.ScoredChunk, error) {
+	return readAgain(ctx, s, func() ([]fonte.ScoredChunk, error) { return s.lexicalTopKOnce(ctx, q) })
+}
+
+// lexicalTopKOnce is one try of LexicalTopK.
+func (s *Store) lexicalTopKOnce(ctx context.Context, q fonte.LexicalQuery) ([]fonte.ScoredChunk, error) {
 	if s.closed.Load() {
 		return nil, errClosed
 	}
@@ -369,6 +374,11 @@ func scanChunks(ctx context.Context, q querier, sql string, args []any, extra fu
 // A reader restricted by access gets the counts of the chunks it may
 // read instead, counted by the statement (see readerTermStats).
 func (s *Store) TermStats(ctx context.Context, terms []string, access fonte.Filter) (fonte.TermStats, error) {
+	return readAgain(ctx, s, func() (fonte.TermStats, error) { return s.termStatsOnce(ctx, terms, access) })
+}
+
+// termStatsOnce is one try of TermStats.
+func (s *Store) termStatsOnce(ctx context.Context, terms []string, access fonte.Filter) (fonte.TermStats, error) {
 	if s.closed.Load() {
 		return fonte.TermStats{}, errClosed
 	}

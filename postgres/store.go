@@ -51,12 +51,14 @@ package postgres
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync/atomic"
 	"time"
 
 	"github.com/fonte-rag/fonte"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/pgvector/pgvector-go"
 	pgxvec "github.com/pgvector/pgvector-go/pgx"
@@ -200,7 +202,26 @@ func (s *Store) init(ctx context.Context) error {
 		}
 	}
 	if !s.opts.ReadOnly && (!current || !aligned) {
-		err := s.inTx(ctx, "opening the collection", func(tx pgx.Tx) error {
+		if err := s.bringUp(ctx); err != nil {
+			return err
+		}
+	}
+	return s.initLexical(ctx)
+}
+
+// bringUp creates or migrates the collection's schema under its writer
+// lock. A store that looked the schema up before it waited for the lock
+// may still hold "absent" in its session's catalog cache after the writer
+// that held the lock created it: PostgreSQL reads the catalog's changes
+// when a transaction starts or a table is locked, not when an advisory
+// lock is granted. Its CREATE … IF NOT EXISTS then fails with
+// unique_violation (SQLSTATE 23505, seen with four stores opening one new
+// collection at once); a new transaction sees the schema, so bringUp
+// tries again, and the migrations find nothing left to do.
+func (s *Store) bringUp(ctx context.Context) error {
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		err = s.inTx(ctx, "opening the collection", func(tx pgx.Tx) error {
 			if err := s.lock(ctx, tx); err != nil {
 				return err
 			}
@@ -212,11 +233,12 @@ func (s *Store) init(ctx context.Context) error {
 			}
 			return s.alignDim(ctx, tx, s.schema, s.opts.Settings.Dim)
 		})
-		if err != nil {
+		var pgErr *pgconn.PgError
+		if !errors.As(err, &pgErr) || pgErr.Code != "23505" {
 			return err
 		}
 	}
-	return s.initLexical(ctx)
+	return err
 }
 
 // extension returns the installed version of the extension name, creating
@@ -253,6 +275,19 @@ func versionAtLeast(v string, major, minor int) bool {
 	return a > major || a == major && b >= minor
 }
 
+// refuseStandby returns an error wrapping fonte.ErrReadOnly, naming the
+// server, when it is a hot standby (in recovery), where op cannot write.
+func (s *Store) refuseStandby(ctx context.Context, q querier, op string) error {
+	var standby bool
+	if err := q.QueryRow(ctx, "SELECT pg_is_in_recovery()").Scan(&standby); err != nil {
+		return s.cfg.wrap(ctx, op, err)
+	}
+	if standby {
+		return s.cfg.readOnlyError(op, "it is a hot standby (in recovery)", nil)
+	}
+	return nil
+}
+
 // lock takes the collection's writer lock for the rest of tx.
 func (s *Store) lock(ctx context.Context, tx pgx.Tx) error {
 	_, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", lockKey(s.cfg.collection))
@@ -279,7 +314,7 @@ func (s *Store) snapshot(ctx context.Context, op string, fn func(tx pgx.Tx) erro
 	if s.closed.Load() {
 		return errClosed
 	}
-	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	tx, err := s.beginSnapshot(ctx)
 	if err != nil {
 		return s.cfg.wrap(ctx, op, err)
 	}
@@ -290,12 +325,38 @@ func (s *Store) snapshot(ctx context.Context, op string, fn func(tx pgx.Tx) erro
 	return s.cfg.wrap(ctx, op, tx.Commit(ctx))
 }
 
+// beginSnapshot begins a read-only repeatable-read transaction whose
+// snapshot is taken once the collection's tables are locked for reading.
+// A rebuild's commit drops the tables and renames the rebuilt ones in
+// their place: a snapshot taken before that commit, whose first query
+// waited for it, would resolve the names to the rebuilt tables and see
+// none of their rows (an empty index). LOCK does not take the snapshot,
+// so the lock waits for such a commit, and the first query's snapshot
+// sees it.
+func (s *Store) beginSnapshot(ctx context.Context) (pgx.Tx, error) {
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return nil, err
+	}
+	_, err = tx.Exec(ctx, "LOCK TABLE "+s.table("meta")+", "+s.table("documents")+", "+s.table("chunks")+" IN ACCESS SHARE MODE")
+	if err != nil {
+		tx.Rollback(context.WithoutCancel(ctx))
+		return nil, err
+	}
+	return tx, nil
+}
+
 // table is the qualified name of one of the collection's tables.
 func (s *Store) table(name string) string { return quote(s.schema) + "." + name }
 
 // Settings returns the settings the collection's index was built with,
 // the zero value when it holds no index yet.
 func (s *Store) Settings(ctx context.Context) (fonte.IndexSettings, error) {
+	return readAgain(ctx, s, func() (fonte.IndexSettings, error) { return s.settingsOnce(ctx) })
+}
+
+// settingsOnce is one try of Settings.
+func (s *Store) settingsOnce(ctx context.Context) (fonte.IndexSettings, error) {
 	if s.closed.Load() {
 		return fonte.IndexSettings{}, errClosed
 	}
@@ -310,8 +371,15 @@ func (s *Store) Settings(ctx context.Context) (fonte.IndexSettings, error) {
 
 // Status describes the collection and its latest commit; Lexical and
 // Dense say how the legs run (pg_textsearch or full-text search; exact or
-// HNSW with the index's own parameters).
+// HNSW with the index's own parameters). On a hot standby, Replica says
+// how far behind the primary it is; the generation is the last one it
+// replayed, whole.
 func (s *Store) Status(ctx context.Context) (fonte.StoreStatus, error) {
+	return readAgain(ctx, s, func() (fonte.StoreStatus, error) { return s.statusOnce(ctx) })
+}
+
+// statusOnce is one try of Status.
+func (s *Store) statusOnce(ctx context.Context) (fonte.StoreStatus, error) {
 	if s.closed.Load() {
 		return fonte.StoreStatus{}, errClosed
 	}
@@ -320,15 +388,18 @@ func (s *Store) Status(ctx context.Context) (fonte.StoreStatus, error) {
 	var gen, docs, chunks int64
 	var dim int
 	var hnswOpts, bm25Opts *string
+	var replica replicaRow
 	err := s.pool.QueryRow(ctx, `SELECT m.generation, m.committed, m.documents, m.chunks, m.dim,
 	(SELECT array_to_string(c.reloptions, ', ') FROM pg_class c WHERE c.oid = to_regclass($1)),
-	(SELECT array_to_string(c.reloptions, ', ') FROM pg_class c WHERE c.oid = to_regclass($2))
+	(SELECT array_to_string(c.reloptions, ', ') FROM pg_class c WHERE c.oid = to_regclass($2)),
+	`+replicaColumns+`
 FROM `+s.table("meta")+" m", s.table(hnswIndex), s.table(bm25Index)).
-		Scan(&gen, &committed, &docs, &chunks, &dim, &hnswOpts, &bm25Opts)
+		Scan(append([]any{&gen, &committed, &docs, &chunks, &dim, &hnswOpts, &bm25Opts}, replica.dest()...)...)
 	if err != nil {
 		return fonte.StoreStatus{}, s.cfg.wrap(ctx, "reading the status", err)
 	}
 	st.Generation, st.Documents, st.Chunks = uint64(gen), int(docs), int(chunks)
+	st.Replica = replica.status()
 	if committed != nil {
 		st.Committed = *committed
 	}
@@ -356,6 +427,11 @@ FROM `+s.table("meta")+" m", s.table(hnswIndex), s.table(bm25Index)).
 
 // Documents describes every document, sorted by ID.
 func (s *Store) Documents(ctx context.Context) ([]fonte.DocInfo, error) {
+	return readAgain(ctx, s, func() ([]fonte.DocInfo, error) { return s.documentsOnce(ctx) })
+}
+
+// documentsOnce is one try of Documents.
+func (s *Store) documentsOnce(ctx context.Context) ([]fonte.DocInfo, error) {
 	if s.closed.Load() {
 		return nil, errClosed
 	}
@@ -407,6 +483,11 @@ func scanDocInfo(row pgx.Row) (fonte.DocInfo, error) {
 // vectors and terms. An absent document gives an error wrapping
 // fonte.ErrNotFound.
 func (s *Store) Document(ctx context.Context, id string) (fonte.Record, error) {
+	return readAgain(ctx, s, func() (fonte.Record, error) { return s.documentOnce(ctx, id) })
+}
+
+// documentOnce is one try of Document.
+func (s *Store) documentOnce(ctx context.Context, id string) (fonte.Record, error) {
 	var r fonte.Record
 	err := s.snapshot(ctx, "reading document "+id, func(tx pgx.Tx) error {
 		var err error
@@ -513,6 +594,9 @@ func (s *Store) Purge(ctx context.Context) error {
 	}
 	if s.opts.ReadOnly {
 		return s.cfg.errorf([]error{fonte.ErrReadOnly}, "postgres %s, collection %s: purge: %v", s.cfg.server, s.cfg.collection, fonte.ErrReadOnly)
+	}
+	if err := s.refuseStandby(ctx, s.pool, "purge"); err != nil {
+		return err
 	}
 	// VACUUM cannot run inside a transaction (nor in a multi-statement
 	// query): one statement each.

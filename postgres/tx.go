@@ -29,6 +29,14 @@ var errTxDone = errors.New("postgres: the transaction is over (its Update return
 // renames that one in its place: the old index stays readable until then,
 // and the new one may have another vector dimension.
 func (s *Store) Update(ctx context.Context, fn func(tx fonte.StoreTx) error) error {
+	err := s.update(ctx, fn)
+	s.dropConnections(err)
+	return err
+}
+
+// update is Update; a commit is never tried again, since one whose
+// connection was lost during COMMIT may have been made.
+func (s *Store) update(ctx context.Context, fn func(tx fonte.StoreTx) error) error {
 	if s.closed.Load() {
 		return errClosed
 	}
@@ -40,6 +48,12 @@ func (s *Store) Update(ctx context.Context, fn func(tx fonte.StoreTx) error) err
 		return s.cfg.wrap(ctx, "starting a transaction", err)
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx))
+	// A hot standby is found out before fn runs, so an index run sent to
+	// one fails before it embeds anything; asked per transaction, since
+	// a standby may be promoted while the store is open.
+	if err := s.refuseStandby(ctx, tx, "update"); err != nil {
+		return err
+	}
 	if err := s.lock(ctx, tx); err != nil {
 		return err
 	}

@@ -37,7 +37,9 @@ func readableStatus(ctx context.Context, c *Collection, g grant) (*engine.Status
 		return st, nil
 	}
 	st.Labels = nil // admins only
-	st.Dir, st.Generation, st.Committed = "", 0, time.Time{}
+	// A replica's lag moves with commits the reader may not see, as the
+	// generation does.
+	st.Dir, st.Generation, st.Committed, st.Replica = "", 0, time.Time{}, nil
 	infos, err := c.Engine.Store().Documents(ctx)
 	if err != nil {
 		return nil, err

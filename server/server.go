@@ -256,10 +256,13 @@ func (s *Server) Routes() []string {
 }
 
 // internal answers a failure inside the engine: logged in full, shown to
-// the client as a 500 without internals (507 for a full disk).
+// the client as a 500 without internals (507 for a full disk, 503 for a
+// store that does not answer, 409 for one that is read-only).
 func (s *Server) internal(w http.ResponseWriter, r *http.Request, err error) {
 	s.logFailure(r, err)
-	writeProblem(w, s.internalProblem(r, err))
+	p := s.internalProblem(r, err)
+	setRetryAfter(w, p)
+	writeProblem(w, p)
 }
 
 // logFailure logs why a request failed: a client that went away at INFO
@@ -280,6 +283,9 @@ func canceled(r *http.Request, err error) bool {
 func (s *Server) internalProblem(r *http.Request, err error) Problem {
 	if canceled(r, err) {
 		return newProblem(499, "canceled", "the request was canceled", "")
+	}
+	if p, ok := s.storeProblem(r, err); ok {
+		return p
 	}
 	if diskFull(err) {
 		where := "the store"

@@ -643,6 +643,9 @@ func newStatus(o *options) *cobra.Command {
 			}
 			fmt.Fprintf(out, "index     %s (generation %d, committed %s)\n", st.Dir, st.Generation, st.Committed.Format(time.RFC3339))
 			fmt.Fprintf(out, "store     %s; lexical leg: %s; dense leg: %s\n", st.Backend, st.Lexical, st.Dense)
+			if st.Replica != nil {
+				fmt.Fprintf(out, "replica   %s\n", replicaLine(st.Replica))
+			}
 			fmt.Fprintf(out, "contents  %d documents, %d chunks\n", st.Documents, st.Chunks)
 			fmt.Fprintf(out, "analysis  %s\nchunker   %s\nembedder  %s (%d dimensions)\n", st.Analyzer, st.Chunker, st.Embedder, st.Dimension)
 			printLabels(out, st.Labels)
