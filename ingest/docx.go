@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/fonte-rag/fonte/analysis"
 )
 
 // nsW is the WordprocessingML main namespace.
@@ -139,7 +141,7 @@ func parseDOCX(name string, raw []byte, pkg *officePkg) (*Parsed, error) {
 	}
 	out.Doc.Language = d.langs.best()
 	if out.Doc.Language == "" {
-		out.Doc.Language = DetectLanguage(out.Doc.Text)
+		out.Doc.Language = analysis.DetectLanguage(out.Doc.Text)
 	}
 	if out.Doc.Language == "" {
 		out.Doc.Language = d.defLangs.best()

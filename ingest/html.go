@@ -8,6 +8,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/fonte-rag/fonte/analysis"
 )
 
 // ParseHTML parses an HTML page. The title comes from <title>, else the
@@ -54,9 +56,9 @@ func ParseHTML(name string, raw []byte) (*Parsed, error) {
 	if out.Doc.Title == "" {
 		out.Doc.Title = titleFromName(name)
 	}
-	out.Doc.Language = DetectLanguage(out.Doc.Text)
+	out.Doc.Language = analysis.DetectLanguage(out.Doc.Text)
 	if out.Doc.Language == "" {
-		out.Doc.Language = normalizeLang(declaredLang(doc))
+		out.Doc.Language = analysis.NormalizeLanguage(declaredLang(doc))
 	}
 	return out, nil
 }

@@ -21,6 +21,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/analysis"
 )
 
 // markdown is the shared goldmark instance: CommonMark plus GitHub tables,
@@ -105,13 +106,13 @@ func ParseMarkdown(name string, raw []byte) (*Parsed, error) {
 	}
 	out.Doc.Tags = append(metaTags(meta), access...)
 	for _, key := range []string{"lang", "language", "locale"} {
-		if l := normalizeLang(metaString(meta, key)); l != "" {
+		if l := analysis.NormalizeLanguage(metaString(meta, key)); l != "" {
 			out.Doc.Language = l
 			break
 		}
 	}
 	if out.Doc.Language == "" {
-		out.Doc.Language = DetectLanguage(out.Doc.Text)
+		out.Doc.Language = analysis.DetectLanguage(out.Doc.Text)
 	}
 	return out, nil
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/fonte-rag/fonte/analysis"
 )
 
 // ReasonLowConfidence refuses a scan whose OCR text is too uncertain to
@@ -334,7 +336,7 @@ func (r *ocrRun) assemble(raw []byte, format string, pages []pageText) (*Parsed,
 	out.OCR = ocr
 	out.Warnings = warnings
 	out.Doc.Title = titleFromName(r.name)
-	out.Doc.Language = DetectLanguage(out.Doc.Text)
+	out.Doc.Language = analysis.DetectLanguage(out.Doc.Text)
 	if l := out.Doc.Language; l != "" && l != "en" && l != "it" {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("OCR: the text reads as language %q, which fonte has no Tesseract model for; it was read as %s", l, r.lang))
 	}

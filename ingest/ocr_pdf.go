@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/fonte-rag/fonte/analysis"
 )
 
 // PageRenderer turns the pages of a PDF file into images for OCR. fonte
@@ -160,7 +162,7 @@ func OCRMissingPages(ctx context.Context, p *Parsed, raw []byte, opts OCROptions
 	flush(0)
 	out := b.finish(p.Doc.ID, p.Format, raw)
 	out.Doc.ID, out.Doc.Source, out.Doc.Title, out.Doc.Tags = p.Doc.ID, p.Doc.Source, p.Doc.Title, append(slices.Clone(p.Doc.Tags), OCRTag)
-	out.Doc.Language = DetectLanguage(out.Doc.Text)
+	out.Doc.Language = analysis.DetectLanguage(out.Doc.Text)
 	out.Pages, out.OCR = p.Pages, ocr
 	out.Hidden, out.Invisible, out.Control = p.Hidden, p.Invisible, p.Control
 	read1 := map[int]bool{}

@@ -3,6 +3,8 @@ package ingest
 import (
 	"bytes"
 	"strings"
+
+	"github.com/fonte-rag/fonte/analysis"
 )
 
 // OpenDocument namespaces.
@@ -114,10 +116,10 @@ func parseODT(name string, raw []byte, pkg *officePkg) (*Parsed, error) {
 	}
 	out.Doc.Language = o.langs.best()
 	if out.Doc.Language == "" {
-		out.Doc.Language = normalizeLang(m.child(nsDC, "language").allText())
+		out.Doc.Language = analysis.NormalizeLanguage(m.child(nsDC, "language").allText())
 	}
 	if out.Doc.Language == "" {
-		out.Doc.Language = DetectLanguage(out.Doc.Text)
+		out.Doc.Language = analysis.DetectLanguage(out.Doc.Text)
 	}
 	if out.Doc.Language == "" {
 		out.Doc.Language = o.defLangs.best()

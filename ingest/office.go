@@ -9,6 +9,8 @@ import (
 	"io"
 	"strings"
 	"unicode"
+
+	"github.com/fonte-rag/fonte/analysis"
 )
 
 // ReasonEncrypted refuses an office document that needs a password: an
@@ -458,7 +460,7 @@ func relOfType(rels map[string]rel, suffix string) string {
 type langCounter map[string]int
 
 func (c langCounter) add(lang, text string) {
-	if l := normalizeLang(lang); l != "" {
+	if l := analysis.NormalizeLanguage(lang); l != "" {
 		c[l] += nonSpace(text)
 	}
 }

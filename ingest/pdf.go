@@ -15,6 +15,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/ledongthuc/pdf"
+
+	"github.com/fonte-rag/fonte/analysis"
 )
 
 // maxPDFPages bounds the page count a PDF may claim; a larger count is
@@ -142,7 +144,7 @@ func pdfParsed(name string, raw []byte, doc *pdfDoc) (*Parsed, error) {
 	if out.Doc.Title == "" {
 		out.Doc.Title = titleFromName(name)
 	}
-	out.Doc.Language = DetectLanguage(out.Doc.Text)
+	out.Doc.Language = analysis.DetectLanguage(out.Doc.Text)
 	return out, nil
 }
 

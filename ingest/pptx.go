@@ -2,6 +2,8 @@ package ingest
 
 import (
 	"strings"
+
+	"github.com/fonte-rag/fonte/analysis"
 )
 
 // PresentationML and DrawingML namespaces.
@@ -109,7 +111,7 @@ func parsePPTX(name string, raw []byte, pkg *officePkg) (*Parsed, error) {
 	}
 	out.Doc.Language = x.langs.best()
 	if out.Doc.Language == "" {
-		out.Doc.Language = DetectLanguage(out.Doc.Text)
+		out.Doc.Language = analysis.DetectLanguage(out.Doc.Text)
 	}
 	return out, nil
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/fonte-rag/fonte/analysis"
 )
 
 // maxTitleLen is the longest first line taken as a plain-text title, in
@@ -85,6 +87,6 @@ func parseText(name string, raw []byte, rst bool) (*Parsed, error) {
 	}
 	out := b.finish(name, "text", raw)
 	out.Doc.Title = title
-	out.Doc.Language = DetectLanguage(out.Doc.Text)
+	out.Doc.Language = analysis.DetectLanguage(out.Doc.Text)
 	return out, nil
 }
