@@ -42,15 +42,6 @@ const OCRFloor = 70.0
 // refusal without Tesseract names them.
 const ocrPackages = "tesseract-ocr tesseract-ocr-eng tesseract-ocr-ita"
 
-// OCRPage records one page whose text came from OCR.
-type OCRPage struct {
-	Page int `json:"page"` // 1-based, as Block.Page
-	// Confidence is the mean of Tesseract's word confidences (0–100).
-	Confidence float64 `json:"conf"`
-	Words      int     `json:"words"`
-	Language   string  `json:"lang"` // the Tesseract languages it was read with, e.g. "eng+ita"
-}
-
 // EncodeOCR returns pages as the compact JSON kept under OCRMeta, or ""
 // when there are none.
 func EncodeOCR(pages []OCRPage) string {
@@ -315,9 +306,9 @@ func (r *ocrRun) assemble(raw []byte, format string, pages []pageText) (*Parsed,
 			warnings = append(warnings, skip)
 			continue
 		}
-		b.page = pt.page
+		b.Page = pt.page
 		for _, para := range pt.paras {
-			b.add(KindParagraph, 0, para)
+			b.Add(KindParagraph, 0, para)
 		}
 		ocr = append(ocr, OCRPage{Page: pt.page, Confidence: round1(pt.conf), Words: pt.words, Language: r.lang})
 	}
@@ -331,7 +322,7 @@ func (r *ocrRun) assemble(raw []byte, format string, pages []pageText) (*Parsed,
 		}
 		return nil, &Refusal{Path: r.name, Reason: ReasonUnreadable, Detail: "OCR failed on every page: " + warnings[len(warnings)-1]}
 	}
-	out := b.finish(r.name, format, raw)
+	out := b.Finish(r.name, format, raw)
 	out.Pages = len(pages)
 	out.OCR = ocr
 	out.Warnings = warnings
