@@ -78,7 +78,7 @@ func TestUnsupportedSentencesParaphraseAndWrongPassage(t *testing.T) {
 		// An Italian answer from English sources: only figures compare.
 		{"Il rimborso arriva entro 5 giorni lavorativi sul metodo di pagamento originale [1].", false},
 		{"Il rimborso arriva entro 7 giorni lavorativi sul metodo di pagamento originale [1].", true},
-		// Too short for ingest.DetectLanguage: told by function words.
+		// Too short for analysis.DetectLanguage: told by function words.
 		{"Zeppelins on the roof [1].", true},
 		// A citation of no source.
 		{"Refunds take 5 working days [9].", true},

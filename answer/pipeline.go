@@ -17,7 +17,6 @@ import (
 	"github.com/fonte-rag/fonte/analysis"
 	"github.com/fonte-rag/fonte/chunk"
 	"github.com/fonte-rag/fonte/guard"
-	"github.com/fonte-rag/fonte/ingest"
 )
 
 // Config is how the answer stage turns retrieved hits into an answer.
@@ -805,9 +804,9 @@ type grounder struct {
 }
 
 func newGrounder(answer, question string, chunks []fonte.Chunk) *grounder {
-	lang := ingest.DetectLanguage(question)
+	lang := analysis.DetectLanguage(question)
 	plain := stripCitations(answer)
-	if l := cmp.Or(ingest.DetectLanguage(plain), shortLanguage(plain)); l != "" {
+	if l := cmp.Or(analysis.DetectLanguage(plain), shortLanguage(plain)); l != "" {
 		lang = l
 	}
 	return &grounder{chunks: chunks, answerLang: lang,
@@ -823,7 +822,7 @@ func (g *grounder) source(i int) {
 	text := chunk.Enriched(g.chunks[i])
 	g.keys[i] = newKeyIndex(ContentKeys(text))
 	g.figures[i] = figureSet(text, true)
-	g.langs[i] = ingest.DetectLanguage(g.chunks[i].Text)
+	g.langs[i] = analysis.DetectLanguage(g.chunks[i].Text)
 	g.done[i] = true
 }
 
@@ -997,7 +996,7 @@ func quoteFor(answer string, n int, c fonte.Chunk) (int, int) {
 }
 
 // shortLanguage tells English from Italian in a text too short for
-// ingest.DetectLanguage ("Ctrl-A seguito da un tasto"): the language
+// analysis.DetectLanguage ("Ctrl-A seguito da un tasto"): the language
 // with more of its function words that are not the other's; "" on a tie.
 func shortLanguage(text string) string {
 	en, it := 0, 0

@@ -3,16 +3,15 @@ package engine
 import (
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/analysis"
-	"github.com/fonte-rag/fonte/ingest"
 )
 
 // QuestionLanguage is the language of a question: a script or a language
-// other than English and Italian as ingest.DetectLanguage finds it in
+// other than English and Italian as analysis.DetectLanguage finds it in
 // documents, else English or Italian by analysis.QuestionLanguage, which
 // decides on a question of a few words as well; "" when neither finds any
 // evidence (a question of codes and figures).
 func QuestionLanguage(q string) string {
-	doc := ingest.DetectLanguage(q)
+	doc := analysis.DetectLanguage(q)
 	if doc != "" && doc != "en" && doc != "it" {
 		return doc
 	}
@@ -28,7 +27,7 @@ func QuestionLanguage(q string) string {
 // keyword search is analysed in every language of the corpus rather
 // than stemmed by a guess.
 func searchLanguage(q string) string {
-	doc := ingest.DetectLanguage(q)
+	doc := analysis.DetectLanguage(q)
 	if doc != "" && doc != "en" && doc != "it" {
 		return doc
 	}

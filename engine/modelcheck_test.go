@@ -14,10 +14,10 @@ import (
 	"testing"
 
 	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/analysis"
 	"github.com/fonte-rag/fonte/answer"
 	"github.com/fonte-rag/fonte/eval"
 	"github.com/fonte-rag/fonte/generate"
-	"github.com/fonte-rag/fonte/ingest"
 )
 
 // TestModelChecks measures fonte's checks of a model's answer (citations,
@@ -314,15 +314,15 @@ func modelCheckSet(t *testing.T, ctx context.Context, store string, qs []eval.Qu
 // questionLanguage is the language of q (of its question, else of its
 // reference answer), else the language most questions of qs have.
 func questionLanguage(q eval.Question, qs []eval.Question) string {
-	if l := ingest.DetectLanguage(q.Question); l != "" {
+	if l := analysis.DetectLanguage(q.Question); l != "" {
 		return l
 	}
-	if l := ingest.DetectLanguage(q.Question + " " + q.Answer); l != "" {
+	if l := analysis.DetectLanguage(q.Question + " " + q.Answer); l != "" {
 		return l
 	}
 	n := map[string]int{}
 	for _, o := range qs {
-		n[ingest.DetectLanguage(o.Question)]++
+		n[analysis.DetectLanguage(o.Question)]++
 	}
 	delete(n, "")
 	best := "und"

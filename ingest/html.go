@@ -8,6 +8,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/fonte-rag/fonte/analysis"
 )
 
 // ParseHTML parses an HTML page. The title comes from <title>, else the
@@ -46,7 +48,7 @@ func ParseHTML(name string, raw []byte) (*Parsed, error) {
 	w.walk(contentRoot(doc))
 	w.flush()
 
-	out := b.finish(name, "html", raw)
+	out := b.Finish(name, "html", raw)
 	out.Doc.Title = htmlTitle(doc)
 	if out.Doc.Title == "" {
 		out.Doc.Title = firstHeading(out.Blocks, 1)
@@ -54,9 +56,9 @@ func ParseHTML(name string, raw []byte) (*Parsed, error) {
 	if out.Doc.Title == "" {
 		out.Doc.Title = titleFromName(name)
 	}
-	out.Doc.Language = DetectLanguage(out.Doc.Text)
+	out.Doc.Language = analysis.DetectLanguage(out.Doc.Text)
 	if out.Doc.Language == "" {
-		out.Doc.Language = normalizeLang(declaredLang(doc))
+		out.Doc.Language = analysis.NormalizeLanguage(declaredLang(doc))
 	}
 	return out, nil
 }
@@ -88,7 +90,7 @@ func (w *htmlWalker) flush() {
 		return
 	}
 	// Line breaks from <br> survive; other white space collapses.
-	w.b.add(KindParagraph, 0, w.para.String())
+	w.b.Add(KindParagraph, 0, w.para.String())
 	w.para.Reset()
 }
 
@@ -112,7 +114,7 @@ func (w *htmlWalker) walk(n *html.Node) {
 		return
 	}
 	if isHidden(n) {
-		w.b.hidden += hiddenChars(n)
+		w.b.Hidden += hiddenChars(n)
 		return
 	}
 	switch n.DataAtom {
@@ -120,20 +122,20 @@ func (w *htmlWalker) walk(n *html.Node) {
 		w.flush()
 		var sb strings.Builder
 		w.collect(n, &sb, nil, " ")
-		w.b.add(KindHeading, int(n.Data[1]-'0'), sb.String())
+		w.b.Add(KindHeading, int(n.Data[1]-'0'), sb.String())
 	case atom.Ul, atom.Ol, atom.Dl, atom.Menu:
 		w.flush()
 		var lines []string
 		w.listLines(n, 0, &lines)
-		w.b.add(KindList, 0, strings.Join(lines, "\n"))
+		w.b.Add(KindList, 0, strings.Join(lines, "\n"))
 	case atom.Table:
 		w.flush()
-		w.b.add(KindTable, 0, w.tableText(n))
+		w.b.Add(KindTable, 0, w.tableText(n))
 	case atom.Pre:
 		w.flush()
 		var sb strings.Builder
 		w.collectPre(n, &sb)
-		w.b.add(KindCode, 0, sb.String())
+		w.b.Add(KindCode, 0, sb.String())
 	case atom.Br:
 		w.para.WriteByte('\n')
 	case atom.Img:
@@ -179,7 +181,7 @@ func (w *htmlWalker) collectNode(c *html.Node, sb *strings.Builder, skip func(*h
 		return
 	}
 	if isHidden(c) {
-		w.b.hidden += hiddenChars(c)
+		w.b.Hidden += hiddenChars(c)
 		return
 	}
 	if skip != nil && skip(c) {
@@ -213,7 +215,7 @@ func (w *htmlWalker) collectPre(n *html.Node, sb *strings.Builder) {
 			sb.WriteString(c.Data)
 		case c.Type != html.ElementNode, dropped(c):
 		case isHidden(c):
-			w.b.hidden += hiddenChars(c)
+			w.b.Hidden += hiddenChars(c)
 		case c.DataAtom == atom.Br:
 			sb.WriteByte('\n')
 		default:
@@ -256,7 +258,7 @@ func (w *htmlWalker) listLines(list *html.Node, depth int, lines *[]string) {
 			continue
 		}
 		if isHidden(c) {
-			w.b.hidden += hiddenChars(c)
+			w.b.Hidden += hiddenChars(c)
 			continue
 		}
 		switch {
@@ -316,7 +318,7 @@ func (w *htmlWalker) tableText(t *html.Node) string {
 				continue
 			}
 			if isHidden(c) {
-				w.b.hidden += hiddenChars(c)
+				w.b.Hidden += hiddenChars(c)
 				continue
 			}
 			switch c.DataAtom {
@@ -351,7 +353,7 @@ func (w *htmlWalker) rowText(tr *html.Node) string {
 			continue
 		}
 		if isHidden(c) {
-			w.b.hidden += hiddenChars(c)
+			w.b.Hidden += hiddenChars(c)
 			continue
 		}
 		var sb strings.Builder

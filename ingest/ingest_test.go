@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/fonte-rag/fonte/ingest/parse"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*/want.json from the parser's output")
@@ -124,7 +126,7 @@ func checkInvariants(t testing.TB, p *Parsed) {
 			t.Errorf("block %d: untrimmed text %q", i, b.Text)
 		}
 		for _, r := range b.Text {
-			if isInvisible(r) {
+			if parse.IsInvisible(r) {
 				t.Errorf("block %d: invisible character %U left in text", i, r)
 				break
 			}

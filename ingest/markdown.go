@@ -21,6 +21,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/analysis"
 )
 
 // markdown is the shared goldmark instance: CommonMark plus GitHub tables,
@@ -73,7 +74,7 @@ func ParseMarkdown(name string, raw []byte) (*Parsed, error) {
 	var b builder
 	w := mdWalker{b: &b, src: src}
 	w.block(root)
-	out := b.finish(name, "markdown", raw)
+	out := b.Finish(name, "markdown", raw)
 
 	meta, err := frontMatter(ctx)
 	if err != nil {
@@ -105,13 +106,13 @@ func ParseMarkdown(name string, raw []byte) (*Parsed, error) {
 	}
 	out.Doc.Tags = append(metaTags(meta), access...)
 	for _, key := range []string{"lang", "language", "locale"} {
-		if l := normalizeLang(metaString(meta, key)); l != "" {
+		if l := analysis.NormalizeLanguage(metaString(meta, key)); l != "" {
 			out.Doc.Language = l
 			break
 		}
 	}
 	if out.Doc.Language == "" {
-		out.Doc.Language = DetectLanguage(out.Doc.Text)
+		out.Doc.Language = analysis.DetectLanguage(out.Doc.Text)
 	}
 	return out, nil
 }
@@ -175,17 +176,17 @@ func (w *mdWalker) block(n ast.Node) {
 		// parse (with parentheses, say) would stay in the text.
 		t := strings.TrimSpace(w.inline(n, " "))
 		t = strings.TrimSpace(headingAttr.ReplaceAllString(t, ""))
-		w.b.add(KindHeading, n.Level, t)
+		w.b.Add(KindHeading, n.Level, t)
 	case *ast.Paragraph, *ast.TextBlock:
-		w.b.add(KindParagraph, 0, w.inline(n, "\n"))
+		w.b.Add(KindParagraph, 0, w.inline(n, "\n"))
 	case *ast.List:
 		var lines []string
 		w.listLines(n, 0, &lines)
-		w.b.add(KindList, 0, strings.Join(lines, "\n"))
+		w.b.Add(KindList, 0, strings.Join(lines, "\n"))
 	case *east.Table:
-		w.b.add(KindTable, 0, w.tableText(n))
+		w.b.Add(KindTable, 0, w.tableText(n))
 	case *ast.FencedCodeBlock, *ast.CodeBlock:
-		w.b.add(KindCode, 0, w.codeText(n))
+		w.b.Add(KindCode, 0, w.codeText(n))
 	case *ast.HTMLBlock:
 		htmlFragment(w.b, w.htmlText(n))
 	case *ast.ThematicBreak:
@@ -288,7 +289,7 @@ func (w *mdWalker) rawInline(sb *strings.Builder, r *ast.RawHTML, hard string) a
 	if hidden {
 		for _, c := range skipped.String() {
 			if !unicode.IsSpace(c) {
-				w.b.hidden++
+				w.b.Hidden++
 			}
 		}
 	}
@@ -373,8 +374,8 @@ func (w *mdWalker) listLines(l *ast.List, depth int, lines *[]string) {
 			case *ast.HTMLBlock:
 				var sub builder
 				htmlFragment(&sub, w.htmlText(c))
-				w.b.hidden += sub.hidden
-				for _, bl := range sub.blocks {
+				w.b.Hidden += sub.Hidden
+				for _, bl := range sub.Blocks() {
 					parts = append(parts, strings.ReplaceAll(bl.Text, "\n", " "))
 				}
 			default:

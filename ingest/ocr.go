@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/fonte-rag/fonte/analysis"
 )
 
 // ReasonLowConfidence refuses a scan whose OCR text is too uncertain to
@@ -39,15 +41,6 @@ const OCRFloor = 70.0
 // ocrPackages is what a Debian machine needs installed for OCR; the
 // refusal without Tesseract names them.
 const ocrPackages = "tesseract-ocr tesseract-ocr-eng tesseract-ocr-ita"
-
-// OCRPage records one page whose text came from OCR.
-type OCRPage struct {
-	Page int `json:"page"` // 1-based, as Block.Page
-	// Confidence is the mean of Tesseract's word confidences (0–100).
-	Confidence float64 `json:"conf"`
-	Words      int     `json:"words"`
-	Language   string  `json:"lang"` // the Tesseract languages it was read with, e.g. "eng+ita"
-}
 
 // EncodeOCR returns pages as the compact JSON kept under OCRMeta, or ""
 // when there are none.
@@ -313,9 +306,9 @@ func (r *ocrRun) assemble(raw []byte, format string, pages []pageText) (*Parsed,
 			warnings = append(warnings, skip)
 			continue
 		}
-		b.page = pt.page
+		b.Page = pt.page
 		for _, para := range pt.paras {
-			b.add(KindParagraph, 0, para)
+			b.Add(KindParagraph, 0, para)
 		}
 		ocr = append(ocr, OCRPage{Page: pt.page, Confidence: round1(pt.conf), Words: pt.words, Language: r.lang})
 	}
@@ -329,12 +322,12 @@ func (r *ocrRun) assemble(raw []byte, format string, pages []pageText) (*Parsed,
 		}
 		return nil, &Refusal{Path: r.name, Reason: ReasonUnreadable, Detail: "OCR failed on every page: " + warnings[len(warnings)-1]}
 	}
-	out := b.finish(r.name, format, raw)
+	out := b.Finish(r.name, format, raw)
 	out.Pages = len(pages)
 	out.OCR = ocr
 	out.Warnings = warnings
 	out.Doc.Title = titleFromName(r.name)
-	out.Doc.Language = DetectLanguage(out.Doc.Text)
+	out.Doc.Language = analysis.DetectLanguage(out.Doc.Text)
 	if l := out.Doc.Language; l != "" && l != "en" && l != "it" {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("OCR: the text reads as language %q, which fonte has no Tesseract model for; it was read as %s", l, r.lang))
 	}

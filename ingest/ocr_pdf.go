@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/fonte-rag/fonte/analysis"
 )
 
 // PageRenderer turns the pages of a PDF file into images for OCR. fonte
@@ -146,21 +148,21 @@ func OCRMissingPages(ctx context.Context, p *Parsed, raw []byte, opts OCROptions
 	next := 0
 	flush := func(before int) {
 		for ; next < len(kept) && (before == 0 || kept[next].page < before); next++ {
-			b.page = kept[next].page
+			b.Page = kept[next].page
 			for _, para := range kept[next].paras {
-				b.add(KindParagraph, 0, para)
+				b.Add(KindParagraph, 0, para)
 			}
 		}
 	}
 	for _, bl := range p.Blocks {
 		flush(bl.Page)
-		b.page = bl.Page
-		b.add(bl.Kind, bl.Level, bl.Text)
+		b.Page = bl.Page
+		b.Add(bl.Kind, bl.Level, bl.Text)
 	}
 	flush(0)
-	out := b.finish(p.Doc.ID, p.Format, raw)
+	out := b.Finish(p.Doc.ID, p.Format, raw)
 	out.Doc.ID, out.Doc.Source, out.Doc.Title, out.Doc.Tags = p.Doc.ID, p.Doc.Source, p.Doc.Title, append(slices.Clone(p.Doc.Tags), OCRTag)
-	out.Doc.Language = DetectLanguage(out.Doc.Text)
+	out.Doc.Language = analysis.DetectLanguage(out.Doc.Text)
 	out.Pages, out.OCR = p.Pages, ocr
 	out.Hidden, out.Invisible, out.Control = p.Hidden, p.Invisible, p.Control
 	read1 := map[int]bool{}

@@ -15,6 +15,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/ledongthuc/pdf"
+
+	"github.com/fonte-rag/fonte/analysis"
 )
 
 // maxPDFPages bounds the page count a PDF may claim; a larger count is
@@ -123,7 +125,7 @@ func pdfParsed(name string, raw []byte, doc *pdfDoc) (*Parsed, error) {
 	}
 	var b builder
 	pdfBlocks(&b, dropRunningLines(doc.lines, doc.pages))
-	out := b.finish(name, "pdf", raw)
+	out := b.Finish(name, "pdf", raw)
 	if s := Stats(out.Doc.Text); s.Letters+s.Digits == 0 && (len(doc.imageOnly) > 0 || pdfImageRE.Match(raw)) {
 		return nil, imageOnlyRefusal(name, doc.pages)
 	}
@@ -142,7 +144,7 @@ func pdfParsed(name string, raw []byte, doc *pdfDoc) (*Parsed, error) {
 	if out.Doc.Title == "" {
 		out.Doc.Title = titleFromName(name)
 	}
-	out.Doc.Language = DetectLanguage(out.Doc.Text)
+	out.Doc.Language = analysis.DetectLanguage(out.Doc.Text)
 	return out, nil
 }
 
@@ -640,7 +642,7 @@ func pdfBlocks(b *builder, lines []pdfLine) {
 	sort.Sort(sort.Reverse(sort.Float64Slice(sizes)))
 
 	for _, p := range paras {
-		b.page = p.page
+		b.Page = p.page
 		text := joinLines(p.lines)
 		if isHeading(p) {
 			level := 1
@@ -649,12 +651,12 @@ func pdfBlocks(b *builder, lines []pdfLine) {
 					level = min(i+1, 6)
 				}
 			}
-			b.add(KindHeading, level, text)
+			b.Add(KindHeading, level, text)
 			continue
 		}
-		b.add(KindParagraph, 0, text)
+		b.Add(KindParagraph, 0, text)
 	}
-	b.page = 0
+	b.Page = 0
 }
 
 func containsFloat(xs []float64, x float64) bool {

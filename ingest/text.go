@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/fonte-rag/fonte/analysis"
 )
 
 // maxTitleLen is the longest first line taken as a plain-text title, in
@@ -71,20 +73,20 @@ func parseText(name string, raw []byte, rst bool) (*Parsed, error) {
 	for i, p := range blocks {
 		switch {
 		case p.heading:
-			b.add(KindHeading, p.level, p.text)
+			b.Add(KindHeading, p.level, p.text)
 		case i == 0 && title != "" && len(blocks) > 1 && !strings.Contains(p.text, "\n") && utf8.RuneCountInString(p.text) <= maxTitleLen:
 			// A short first line standing alone is a heading, so the
 			// chunker can carry it with the paragraphs under it.
-			b.add(KindHeading, 1, p.text)
+			b.Add(KindHeading, 1, p.text)
 		default:
-			b.add(KindParagraph, 0, p.text)
+			b.Add(KindParagraph, 0, p.text)
 		}
 	}
 	if title == "" {
 		title = titleFromName(name)
 	}
-	out := b.finish(name, "text", raw)
+	out := b.Finish(name, "text", raw)
 	out.Doc.Title = title
-	out.Doc.Language = DetectLanguage(out.Doc.Text)
+	out.Doc.Language = analysis.DetectLanguage(out.Doc.Text)
 	return out, nil
 }

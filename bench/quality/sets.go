@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/analysis"
 	"github.com/fonte-rag/fonte/chunk"
 	"github.com/fonte-rag/fonte/eval"
 	"github.com/fonte-rag/fonte/ingest"
@@ -81,7 +82,7 @@ func LoadBEIRSet(name, dir string) (*Set, error) {
 // `fonte index DIR` and `fonte eval --questions FILE` see them: each file
 // parsed by ingest, cut by the default structure chunker (with the engine's
 // rule that a top heading repeating the title leaves the heading path),
-// each question analysed in the language ingest.DetectLanguage finds, and
+// each question analysed in the language analysis.DetectLanguage finds, and
 // chunks judged by the gold quotes they hold. Unanswerable questions are
 // left out: they do not enter the retrieval figures.
 func LoadQuestionSet(name, root, questions string) (*Set, error) {
@@ -124,7 +125,7 @@ func LoadQuestionSet(name, root, questions string) (*Set, error) {
 			continue
 		}
 		answerable = append(answerable, q)
-		s.Queries = append(s.Queries, Query{ID: q.ID, Text: q.Question, Lang: ingest.DetectLanguage(q.Question)})
+		s.Queries = append(s.Queries, Query{ID: q.ID, Text: q.Question, Lang: analysis.DetectLanguage(q.Question)})
 	}
 	s.Judge = func(run map[string][]int) (eval.Qrels, eval.Run) {
 		hits := map[string][]fonte.Hit{}

@@ -95,6 +95,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error { return applyEnvAndFile(cmd, o) }
 	root.AddCommand(newReproduce(), newIndex(o), newSearch(o), newAsk(o), newChat(o), newDelete(o), newStatus(o), newEval(o),
 		newDump(o), newRestore(o), newCopy(o), newMCP(o), newServe(o), newInspect(o))
+	root.AddCommand(newHealthcheck())
 	return root
 }
 

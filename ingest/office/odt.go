@@ -1,8 +1,11 @@
-package ingest
+package office
 
 import (
 	"bytes"
 	"strings"
+
+	"github.com/fonte-rag/fonte/analysis"
+	"github.com/fonte-rag/fonte/ingest/parse"
 )
 
 // OpenDocument namespaces.
@@ -62,23 +65,23 @@ const maxODTRepeat = 32
 // paragraph and span styles declare (fo:language), weighted by
 // characters, else meta.xml's dc:language, else detected, else the
 // default style's (which comes from the installation's locale, not the
-// author). An encrypted package is refused as ReasonEncrypted.
-func ParseODT(name string, raw []byte) (*Parsed, error) {
+// author). An encrypted package is refused as parse.ReasonEncrypted.
+func ParseODT(name string, raw []byte) (*parse.Parsed, error) {
 	return parseOffice(nil, name, raw, "ODT", parseODT)
 }
 
-func parseODT(name string, raw []byte, pkg *officePkg) (*Parsed, error) {
+func parseODT(name string, raw []byte, pkg *officePkg) (*parse.Parsed, error) {
 	manifest, err := pkg.bytes("META-INF/manifest.xml")
 	if err != nil {
 		return nil, err
 	}
 	if bytes.Contains(manifest, []byte("encryption-data")) {
-		return nil, &Refusal{Path: name, Reason: ReasonEncrypted, Detail: "needs a password"}
+		return nil, &parse.Refusal{Path: name, Reason: parse.ReasonEncrypted, Detail: "needs a password"}
 	}
 	if !pkg.has("content.xml") {
 		return nil, &officeError{"no content.xml"}
 	}
-	o := &odtParser{b: &builder{}, styles: map[string]*odtStyle{}, lists: map[string]map[int]docxLevel{}, langs: langCounter{}, defLangs: langCounter{}}
+	o := &odtParser{b: &parse.Builder{}, styles: map[string]*odtStyle{}, lists: map[string]map[int]docxLevel{}, langs: langCounter{}, defLangs: langCounter{}}
 	styles, err := pkg.xml("styles.xml", odtSkip)
 	if err != nil {
 		return nil, err
@@ -96,28 +99,28 @@ func parseODT(name string, raw []byte, pkg *officePkg) (*Parsed, error) {
 	o.blocks(text)
 	o.flushList()
 
-	out := o.b.finish(name, "odt", raw)
+	out := o.b.Finish(name, "odt", raw)
 	meta, err := pkg.xml("meta.xml", nil)
 	if err != nil {
 		return nil, err
 	}
 	m := meta.child(nsOffice, "meta")
-	out.Doc.Title = cleanTitle(m.child(nsDC, "title").allText())
+	out.Doc.Title = parse.CleanTitle(m.child(nsDC, "title").allText())
 	if out.Doc.Title == "" {
-		out.Doc.Title = cleanTitle(o.titlePara)
+		out.Doc.Title = parse.CleanTitle(o.titlePara)
 	}
 	if out.Doc.Title == "" {
-		out.Doc.Title = firstHeading(out.Blocks, 0)
+		out.Doc.Title = parse.FirstHeading(out.Blocks, 0)
 	}
 	if out.Doc.Title == "" {
-		out.Doc.Title = titleFromName(name)
+		out.Doc.Title = parse.TitleFromName(name)
 	}
 	out.Doc.Language = o.langs.best()
 	if out.Doc.Language == "" {
-		out.Doc.Language = normalizeLang(m.child(nsDC, "language").allText())
+		out.Doc.Language = analysis.NormalizeLanguage(m.child(nsDC, "language").allText())
 	}
 	if out.Doc.Language == "" {
-		out.Doc.Language = DetectLanguage(out.Doc.Text)
+		out.Doc.Language = analysis.DetectLanguage(out.Doc.Text)
 	}
 	if out.Doc.Language == "" {
 		out.Doc.Language = o.defLangs.best()
@@ -134,7 +137,7 @@ type odtStyle struct {
 }
 
 type odtParser struct {
-	b         *builder
+	b         *parse.Builder
 	styles    map[string]*odtStyle // family + " " + name
 	defLang   string               // the default paragraph style's language
 	lists     map[string]map[int]docxLevel
@@ -274,7 +277,7 @@ func (o *odtParser) blocks(n *xnode) {
 			}
 			o.flushList()
 			o.pending = append(o.pending, mine...)
-			o.add(KindParagraph, 0, text)
+			o.add(parse.KindParagraph, 0, text)
 		case k.is(nsText, "h"):
 			o.heading(k, atoiOr(k.get(nsText, "outline-level"), 1))
 		case k.is(nsText, "list"):
@@ -291,10 +294,10 @@ func (o *odtParser) blocks(n *xnode) {
 			}
 		case k.is(nsTable, "table"):
 			o.flushList()
-			o.add(KindTable, 0, o.table(k))
+			o.add(parse.KindTable, 0, o.table(k))
 		case k.is(nsText, "section"):
 			if k.get(nsText, "display") == "none" {
-				o.b.hidden += nonSpace(k.allText())
+				o.b.Hidden += nonSpace(k.allText())
 				continue
 			}
 			o.blocks(k)
@@ -314,7 +317,7 @@ func (o *odtParser) heading(h *xnode, level int) {
 	}
 	o.flushList()
 	o.pending, mine = append(o.pending, mine...), nil
-	o.add(KindHeading, level, text)
+	o.add(parse.KindHeading, level, text)
 }
 
 // takeNotes removes and returns the notes queued since before, so they
@@ -325,21 +328,21 @@ func (o *odtParser) takeNotes(before int) []string {
 	return mine
 }
 
-func (o *odtParser) add(kind Kind, level int, text string) {
-	o.b.add(kind, level, text)
+func (o *odtParser) add(kind parse.Kind, level int, text string) {
+	o.b.Add(kind, level, text)
 	o.flushNotes()
 }
 
 func (o *odtParser) flushNotes() {
 	for _, n := range o.pending {
-		o.b.add(KindParagraph, 0, n)
+		o.b.Add(parse.KindParagraph, 0, n)
 	}
 	o.pending = o.pending[:0]
 }
 
 func (o *odtParser) flushList() {
 	if len(o.list) > 0 {
-		o.b.add(KindList, 0, strings.Join(o.list, "\n"))
+		o.b.Add(parse.KindList, 0, strings.Join(o.list, "\n"))
 		o.list = o.list[:0]
 	}
 	o.flushNotes()
@@ -374,7 +377,7 @@ func (o *odtParser) listLines(l *xnode, depth int, style string) {
 			switch {
 			case c.is(nsText, "p"):
 				t, ok := o.para(c)
-				t = collapseSpaces(strings.ReplaceAll(t, "\n", " "))
+				t = parse.CollapseSpaces(strings.ReplaceAll(t, "\n", " "))
 				if !ok || t == "" {
 					continue
 				}
@@ -408,7 +411,7 @@ func (o *odtParser) para(p *xnode) (string, bool) {
 	style := p.get(nsText, "style-name")
 	if o.styleHidden("paragraph", style) || p.find(nsText, "hidden-paragraph") != nil &&
 		p.find(nsText, "hidden-paragraph").get(nsText, "is-hidden") != "false" {
-		o.b.hidden += nonSpace(p.allText())
+		o.b.Hidden += nonSpace(p.allText())
 		return "", false
 	}
 	lang := o.styleLang("paragraph", style)
@@ -442,12 +445,12 @@ func (o *odtParser) inline(n *xnode, sb *strings.Builder, lang string) {
 				o.note(k, sb)
 			case "hidden-text", "hidden-paragraph":
 				if k.get(nsText, "is-hidden") != "false" {
-					o.b.hidden += nonSpace(k.get(nsText, "string-value"))
+					o.b.Hidden += nonSpace(k.get(nsText, "string-value"))
 				}
 			case "span":
 				style := k.get(nsText, "style-name")
 				if o.styleHidden("text", style) {
-					o.b.hidden += nonSpace(k.allText())
+					o.b.Hidden += nonSpace(k.allText())
 					continue
 				}
 				l := o.styleLang("text", style)
@@ -499,7 +502,7 @@ func (o *odtParser) note(n *xnode, sb *strings.Builder) {
 		}
 	}
 	o.inNote = false
-	text := collapseSpaces(nb.String())
+	text := parse.CollapseSpaces(nb.String())
 	if text == "" {
 		return
 	}
@@ -558,7 +561,7 @@ func (o *odtParser) row(tr *xnode) string {
 				sb.WriteString(strings.ReplaceAll(o.table(k), "\n", " "))
 			}
 		}
-		cell := collapseSpaces(sb.String())
+		cell := parse.CollapseSpaces(sb.String())
 		if cell != "" {
 			empty = false
 		}

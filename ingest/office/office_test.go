@@ -1,4 +1,4 @@
-package ingest
+package office
 
 import (
 	"archive/zip"
@@ -9,17 +9,20 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fonte-rag/fonte/ingest/parse"
 )
 
-// parseFile parses a committed test document through Parse (with the
-// quality check) and checks the block invariants.
-func parseFile(t *testing.T, name string) *Parsed {
+// parseFile parses a committed test document of ../testdata/office and
+// checks the block invariants (engine's TestIndexOfficeDocuments indexes the same files
+// through ingest's entry point, quality check included).
+func parseFile(t *testing.T, name string) *parse.Parsed {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("testdata", "office", name))
+	raw, err := os.ReadFile(filepath.Join("..", "testdata", "office", name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := Parse(name, raw)
+	p, err := ParseWithin(nil, name, raw)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -27,7 +30,7 @@ func parseFile(t *testing.T, name string) *Parsed {
 	return p
 }
 
-func checkBlocks(t *testing.T, p *Parsed) {
+func checkBlocks(t *testing.T, p *parse.Parsed) {
 	t.Helper()
 	for _, b := range p.Blocks {
 		if p.Doc.Text[b.Start:b.End] != b.Text {
@@ -37,7 +40,7 @@ func checkBlocks(t *testing.T, p *Parsed) {
 }
 
 // block finds the first block of kind whose text contains s.
-func block(p *Parsed, kind Kind, s string) *Block {
+func block(p *parse.Parsed, kind parse.Kind, s string) *parse.Block {
 	for i, b := range p.Blocks {
 		if b.Kind == kind && strings.Contains(b.Text, s) {
 			return &p.Blocks[i]
@@ -46,7 +49,7 @@ func block(p *Parsed, kind Kind, s string) *Block {
 	return nil
 }
 
-func wantBlock(t *testing.T, p *Parsed, kind Kind, s string, path ...string) *Block {
+func wantBlock(t *testing.T, p *parse.Parsed, kind parse.Kind, s string, path ...string) *parse.Block {
 	t.Helper()
 	b := block(p, kind, s)
 	if b == nil {
@@ -68,16 +71,16 @@ func TestOfficeDocuments(t *testing.T) {
 			if p.Doc.Title != "Warehouse Operations Guide" || p.Doc.Language != "en" {
 				t.Errorf("title %q language %q", p.Doc.Title, p.Doc.Language)
 			}
-			if h := wantBlock(t, p, KindHeading, "Carrier cutoff", "Shipping"); h != nil && h.Level != 3 {
+			if h := wantBlock(t, p, parse.KindHeading, "Carrier cutoff", "Shipping"); h != nil && h.Level != 3 {
 				t.Errorf("Carrier cutoff is level %d, want 3", h.Level)
 			}
-			wantBlock(t, p, KindHeading, "Inspection steps", "Receiving")
-			wantBlock(t, p, KindList, "1. Count the boxes on the pallet.\n2. Open one box in ten and check the contents.\n  - Look for crushed corners.\n  - Look for water damage.\n3. Sign the delivery note.", "Receiving", "Inspection steps")
-			wantBlock(t, p, KindList, "- Standard parcels go with the morning carrier.", "Shipping", "Carrier cutoff")
-			wantBlock(t, p, KindTable, "Zone | Temperature | Goods\nA | ambient | dry groceries\nB | chilled | dairy and fresh juice\nC | frozen | ice cream and frozen peas", "Receiving", "Storage zones")
-			wantBlock(t, p, KindParagraph, "signed for.[1]", "Receiving")
-			note := wantBlock(t, p, KindParagraph, "[1] Deliveries without a note are refused at the gate", "Receiving")
-			ref := block(p, KindParagraph, "signed for.[1]")
+			wantBlock(t, p, parse.KindHeading, "Inspection steps", "Receiving")
+			wantBlock(t, p, parse.KindList, "1. Count the boxes on the pallet.\n2. Open one box in ten and check the contents.\n  - Look for crushed corners.\n  - Look for water damage.\n3. Sign the delivery note.", "Receiving", "Inspection steps")
+			wantBlock(t, p, parse.KindList, "- Standard parcels go with the morning carrier.", "Shipping", "Carrier cutoff")
+			wantBlock(t, p, parse.KindTable, "Zone | Temperature | Goods\nA | ambient | dry groceries\nB | chilled | dairy and fresh juice\nC | frozen | ice cream and frozen peas", "Receiving", "Storage zones")
+			wantBlock(t, p, parse.KindParagraph, "signed for.[1]", "Receiving")
+			note := wantBlock(t, p, parse.KindParagraph, "[1] Deliveries without a note are refused at the gate", "Receiving")
+			ref := block(p, parse.KindParagraph, "signed for.[1]")
 			if note != nil && ref != nil && note.Start < ref.End {
 				t.Error("the footnote comes before the paragraph citing it")
 			}
@@ -89,10 +92,10 @@ func TestOfficeDocuments(t *testing.T) {
 			if p.Doc.Title != "Manuale del personale" || p.Doc.Language != "it" {
 				t.Errorf("title %q language %q", p.Doc.Title, p.Doc.Language)
 			}
-			wantBlock(t, p, KindHeading, "Rimborsi chilometrici", "Trasferte")
-			wantBlock(t, p, KindList, "- Compilare il modulo sul portale interno.\n- Allegare", "Ferie e permessi", "Come chiedere un permesso")
-			wantBlock(t, p, KindTable, "Anzianità | Giorni di ferie | Permessi retribuiti\nmeno di cinque anni | ventidue | trentadue ore", "Ferie e permessi", "Giorni spettanti")
-			wantBlock(t, p, KindParagraph, "[1] Le ferie non godute si conservano fino al trenta giugno", "Ferie e permessi")
+			wantBlock(t, p, parse.KindHeading, "Rimborsi chilometrici", "Trasferte")
+			wantBlock(t, p, parse.KindList, "- Compilare il modulo sul portale interno.\n- Allegare", "Ferie e permessi", "Come chiedere un permesso")
+			wantBlock(t, p, parse.KindTable, "Anzianità | Giorni di ferie | Permessi retribuiti\nmeno di cinque anni | ventidue | trentadue ore", "Ferie e permessi", "Giorni spettanti")
+			wantBlock(t, p, parse.KindParagraph, "[1] Le ferie non godute si conservano fino al trenta giugno", "Ferie e permessi")
 		})
 	}
 	// LibreOffice declares its locale (en-US) as the default language
@@ -103,12 +106,12 @@ func TestOfficeDocuments(t *testing.T) {
 			if p.Doc.Title != "Regolamento della biblioteca" || p.Doc.Language != "it" {
 				t.Errorf("title %q language %q", p.Doc.Title, p.Doc.Language)
 			}
-			if h := wantBlock(t, p, KindHeading, "Prestiti"); h != nil && h.Level != 1 {
+			if h := wantBlock(t, p, parse.KindHeading, "Prestiti"); h != nil && h.Level != 1 {
 				t.Errorf("Prestiti is level %d, want 1", h.Level)
 			}
-			wantBlock(t, p, KindList, "1. I libri si tengono per trenta giorni.\n2. Il prestito si rinnova", "Prestiti", "Durata del prestito")
-			wantBlock(t, p, KindTable, "Giorno | Mattina | Pomeriggio\nLunedì | chiuso | dalle quattordici alle diciannove", "Prestiti", "Orari di apertura")
-			wantBlock(t, p, KindList, "- Il silenzio è obbligatorio.", "Sala studio")
+			wantBlock(t, p, parse.KindList, "1. I libri si tengono per trenta giorni.\n2. Il prestito si rinnova", "Prestiti", "Durata del prestito")
+			wantBlock(t, p, parse.KindTable, "Giorno | Mattina | Pomeriggio\nLunedì | chiuso | dalle quattordici alle diciannove", "Prestiti", "Orari di apertura")
+			wantBlock(t, p, parse.KindList, "- Il silenzio è obbligatorio.", "Sala studio")
 		})
 	}
 }
@@ -121,16 +124,16 @@ func TestPPTXSlides(t *testing.T) {
 				t.Errorf("pages %d format %q title %q language %q", p.Pages, p.Format, p.Doc.Title, p.Doc.Language)
 			}
 			for _, c := range []struct {
-				kind Kind
+				kind parse.Kind
 				text string
 				page int
 				path []string
 			}{
-				{KindHeading, "Quarterly Safety Review", 1, nil},
-				{KindHeading, "Forklift incidents", 2, nil},
-				{KindList, "- Two minor collisions in the loading bay\n- No injuries reported this quarter", 2, []string{"Forklift incidents"}},
-				{KindList, "1. Refresher course for all forklift drivers\n2. New signage", 3, []string{"Training plan"}},
-				{KindTable, "Item | Cost\nTraining | 4000 euro\nSignage | 1200 euro", 4, []string{"Budget"}},
+				{parse.KindHeading, "Quarterly Safety Review", 1, nil},
+				{parse.KindHeading, "Forklift incidents", 2, nil},
+				{parse.KindList, "- Two minor collisions in the loading bay\n- No injuries reported this quarter", 2, []string{"Forklift incidents"}},
+				{parse.KindList, "1. Refresher course for all forklift drivers\n2. New signage", 3, []string{"Training plan"}},
+				{parse.KindTable, "Item | Cost\nTraining | 4000 euro\nSignage | 1200 euro", 4, []string{"Budget"}},
 			} {
 				if b := wantBlock(t, p, c.kind, c.text, c.path...); b != nil && b.Page != c.page {
 					t.Errorf("%q on page %d, want %d", c.text, b.Page, c.page)
@@ -143,10 +146,10 @@ func TestPPTXSlides(t *testing.T) {
 		t.Errorf("slides-it: pages %d language %q", p.Pages, p.Doc.Language)
 	}
 	// Speaker notes follow the slide's content on its page.
-	if b := wantBlock(t, p, KindParagraph, "corso di aggiornamento è obbligatorio", "Carrelli elevatori"); b != nil && b.Page != 2 {
+	if b := wantBlock(t, p, parse.KindParagraph, "corso di aggiornamento è obbligatorio", "Carrelli elevatori"); b != nil && b.Page != 2 {
 		t.Errorf("notes on page %d, want 2", b.Page)
 	}
-	if b := wantBlock(t, p, KindList, "1. Scarpe antinfortunistiche\n2. Guanti da lavoro", "Dispositivi di protezione"); b != nil && b.Page != 3 {
+	if b := wantBlock(t, p, parse.KindList, "1. Scarpe antinfortunistiche\n2. Guanti da lavoro", "Dispositivi di protezione"); b != nil && b.Page != 3 {
 		t.Errorf("list on page %d, want 3", b.Page)
 	}
 }
@@ -238,7 +241,7 @@ func TestDOCXCrafted(t *testing.T) {
 <w:tr><w:trPr><w:del w:id="5" w:author="A"/></w:trPr><w:tc><w:p><w:del w:id="6" w:author="A"><w:r><w:delText>RIGACANCELLATA</w:delText></w:r></w:del></w:p></w:tc><w:tc><w:p/></w:tc></w:tr></w:tbl>
 <w:sdt><w:sdtPr><w:showingPlcHdr/></w:sdtPr><w:sdtContent><w:p><w:r><w:t>SEGNAPOSTO fare clic qui</w:t></w:r></w:p></w:sdtContent></w:sdt>
 <w:sdt><w:sdtPr/><w:sdtContent><w:p><w:r>`+it+`<w:t>Le auto dei visitatori restano fuori dal cancello principale.</w:t></w:r></w:p></w:sdtContent></w:sdt>`)
-	p, err := Parse("regolamento.docx", raw)
+	p, err := ParseWithin(nil, "regolamento.docx", raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,18 +257,18 @@ func TestDOCXCrafted(t *testing.T) {
 	if p.Hidden != len("TESTONASCOSTO")+len("ANCORANASCOSTO") {
 		t.Errorf("Hidden = %d", p.Hidden)
 	}
-	if h := wantBlock(t, p, KindHeading, "Accesso agli uffici"); h != nil && h.Level != 1 {
+	if h := wantBlock(t, p, parse.KindHeading, "Accesso agli uffici"); h != nil && h.Level != 1 {
 		t.Errorf("outline-level style gives level %d, want 1", h.Level)
 	}
-	wantBlock(t, p, KindHeading, "Badge", "Accesso agli uffici")
-	wantBlock(t, p, KindParagraph, "Il badge va mostrato sempre all'ingresso.[1]", "Accesso agli uffici", "Badge")
-	wantBlock(t, p, KindParagraph, "[1] Il badge smarrito si paga dieci euro.", "Accesso agli uffici", "Badge")
-	wantBlock(t, p, KindList, "1. Timbrare in entrata\n  - anche il sabato\n2. Timbrare in uscita", "Accesso agli uffici", "Badge")
-	wantBlock(t, p, KindHeading, "Parcheggio", "Accesso agli uffici")
-	if tb := wantBlock(t, p, KindTable, "Piano | Posti", "Accesso agli uffici", "Parcheggio"); tb != nil && tb.Text != "Piano | Posti\ninterrato | quaranta" {
+	wantBlock(t, p, parse.KindHeading, "Badge", "Accesso agli uffici")
+	wantBlock(t, p, parse.KindParagraph, "Il badge va mostrato sempre all'ingresso.[1]", "Accesso agli uffici", "Badge")
+	wantBlock(t, p, parse.KindParagraph, "[1] Il badge smarrito si paga dieci euro.", "Accesso agli uffici", "Badge")
+	wantBlock(t, p, parse.KindList, "1. Timbrare in entrata\n  - anche il sabato\n2. Timbrare in uscita", "Accesso agli uffici", "Badge")
+	wantBlock(t, p, parse.KindHeading, "Parcheggio", "Accesso agli uffici")
+	if tb := wantBlock(t, p, parse.KindTable, "Piano | Posti", "Accesso agli uffici", "Parcheggio"); tb != nil && tb.Text != "Piano | Posti\ninterrato | quaranta" {
 		t.Errorf("table %q", tb.Text)
 	}
-	wantBlock(t, p, KindParagraph, "Le auto dei visitatori", "Accesso agli uffici", "Parcheggio")
+	wantBlock(t, p, parse.KindParagraph, "Le auto dei visitatori", "Accesso agli uffici", "Parcheggio")
 }
 
 const odtNS = `xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/"`
@@ -298,7 +301,7 @@ func TestODTCrafted(t *testing.T) {
 <table:table-row><table:table-cell><text:p>interrato</text:p></table:table-cell><table:table-cell><text:p>quaranta</text:p></table:table-cell><table:table-cell table:number-columns-repeated="1000"/></table:table-row>
 <table:table-row table:number-rows-repeated="100000"><table:table-cell/></table:table-row></table:table>
 <text:p>Le auto dei visitatori restano fuori dal cancello principale.</text:p>`)
-	p, err := Parse("regolamento.odt", raw)
+	p, err := ParseWithin(nil, "regolamento.odt", raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,19 +319,19 @@ func TestODTCrafted(t *testing.T) {
 	if p.Hidden != len("TESTONASCOSTO")+len("ANCORANASCOSTO") {
 		t.Errorf("Hidden = %d", p.Hidden)
 	}
-	wantBlock(t, p, KindParagraph, "Il badge va mostrato sempre all'ingresso.[1]", "Accesso agli uffici", "Badge")
-	wantBlock(t, p, KindParagraph, "[1] Il badge smarrito si paga dieci euro.", "Accesso agli uffici", "Badge")
-	wantBlock(t, p, KindList, "1. Timbrare in entrata\n  - anche il sabato\n2. Timbrare in uscita", "Accesso agli uffici", "Badge")
-	if tb := wantBlock(t, p, KindTable, "Piano | Posti", "Accesso agli uffici", "Parcheggio"); tb != nil && tb.Text != "Piano | Posti\ninterrato | quaranta" {
+	wantBlock(t, p, parse.KindParagraph, "Il badge va mostrato sempre all'ingresso.[1]", "Accesso agli uffici", "Badge")
+	wantBlock(t, p, parse.KindParagraph, "[1] Il badge smarrito si paga dieci euro.", "Accesso agli uffici", "Badge")
+	wantBlock(t, p, parse.KindList, "1. Timbrare in entrata\n  - anche il sabato\n2. Timbrare in uscita", "Accesso agli uffici", "Badge")
+	if tb := wantBlock(t, p, parse.KindTable, "Piano | Posti", "Accesso agli uffici", "Parcheggio"); tb != nil && tb.Text != "Piano | Posti\ninterrato | quaranta" {
 		t.Errorf("table %q", tb.Text)
 	}
 }
 
 func TestOfficeRefusals(t *testing.T) {
-	refusal := func(name string, raw []byte) *Refusal {
+	refusal := func(name string, raw []byte) *parse.Refusal {
 		t.Helper()
-		_, err := Parse(name, raw)
-		var r *Refusal
+		_, err := ParseWithin(nil, name, raw)
+		var r *parse.Refusal
 		if !errors.As(err, &r) {
 			t.Fatalf("%s: got %v, want a refusal", name, err)
 		}
@@ -339,27 +342,27 @@ func TestOfficeRefusals(t *testing.T) {
 	cfb := append(append([]byte{}, cfbMagic...), make([]byte, 504)...)
 	enc := append(append([]byte{}, cfb...), utf16le("EncryptedPackage")...)
 	for _, name := range []string{"secret.docx", "secret.pptx"} {
-		if r := refusal(name, enc); r.Reason != ReasonEncrypted || r.Detail != "needs a password" {
+		if r := refusal(name, enc); r.Reason != parse.ReasonEncrypted || r.Detail != "needs a password" {
 			t.Errorf("%s: %v", name, r)
 		}
 	}
-	if r := refusal("old.docx", cfb); r.Reason != ReasonUnreadable || !strings.HasPrefix(r.Detail, "not a valid DOCX (") {
+	if r := refusal("old.docx", cfb); r.Reason != parse.ReasonUnreadable || !strings.HasPrefix(r.Detail, "not a valid DOCX (") {
 		t.Errorf("legacy .doc renamed: %v", r)
 	}
-	if r := refusal("text.docx", []byte("just some text, not a zip")); r.Reason != ReasonUnreadable || !strings.HasPrefix(r.Detail, "not a valid DOCX (") {
+	if r := refusal("text.docx", []byte("just some text, not a zip")); r.Reason != parse.ReasonUnreadable || !strings.HasPrefix(r.Detail, "not a valid DOCX (") {
 		t.Errorf("not a zip: %v", r)
 	}
-	if r := refusal("empty.odt", zipOf(t, "mimetype", "application/vnd.oasis.opendocument.text")); r.Reason != ReasonUnreadable || !strings.Contains(r.Detail, "not a valid ODT (no content.xml)") {
+	if r := refusal("empty.odt", zipOf(t, "mimetype", "application/vnd.oasis.opendocument.text")); r.Reason != parse.ReasonUnreadable || !strings.Contains(r.Detail, "not a valid ODT (no content.xml)") {
 		t.Errorf("no content: %v", r)
 	}
-	if r := refusal("nodoc.docx", zipOf(t, "[Content_Types].xml", "<Types/>")); r.Reason != ReasonUnreadable || !strings.Contains(r.Detail, "no word/document.xml") {
+	if r := refusal("nodoc.docx", zipOf(t, "[Content_Types].xml", "<Types/>")); r.Reason != parse.ReasonUnreadable || !strings.Contains(r.Detail, "no word/document.xml") {
 		t.Errorf("no document: %v", r)
 	}
 	encODT := craftedODT(t, `<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"><manifest:file-entry manifest:full-path="content.xml"><manifest:encryption-data/></manifest:file-entry></manifest:manifest>`, "")
-	if r := refusal("secret.odt", encODT); r.Reason != ReasonEncrypted {
+	if r := refusal("secret.odt", encODT); r.Reason != parse.ReasonEncrypted {
 		t.Errorf("encrypted ODT: %v", r)
 	}
-	if r := refusal("broken.docx", craftedDOCX(t, "<w:p><w:r><w:t>unclosed")); r.Reason != ReasonUnreadable || !strings.HasPrefix(r.Detail, "not a valid DOCX (word/document.xml: ") {
+	if r := refusal("broken.docx", craftedDOCX(t, "<w:p><w:r><w:t>unclosed")); r.Reason != parse.ReasonUnreadable || !strings.HasPrefix(r.Detail, "not a valid DOCX (word/document.xml: ") {
 		t.Errorf("broken XML: %v", r)
 	}
 
@@ -378,7 +381,7 @@ func TestOfficeRefusals(t *testing.T) {
 		t.Fatalf("bomb is %d bytes", buf.Len())
 	}
 	r := refusal("bomb.docx", buf.Bytes())
-	if r.Reason != ReasonUnreadable || !strings.Contains(r.Detail, "zip bomb") || !strings.HasPrefix(r.Detail, "not a valid DOCX (") {
+	if r.Reason != parse.ReasonUnreadable || !strings.Contains(r.Detail, "zip bomb") || !strings.HasPrefix(r.Detail, "not a valid DOCX (") {
 		t.Errorf("bomb: %v", r)
 	}
 
@@ -412,12 +415,13 @@ func TestOfficeRefusals(t *testing.T) {
 	}
 }
 
-// checkOffice parses raw with parse (without Parse's panic recovery) and
-// checks the result is a refusal or keeps the block invariants.
-func checkOffice(t *testing.T, parse ParseFunc, name string, raw []byte) {
-	p, err := parse(name, raw)
+// checkOffice parses raw with read (without ingest.Parse's panic
+// recovery) and checks the result is a refusal or keeps the block
+// invariants.
+func checkOffice(t *testing.T, read func(name string, raw []byte) (*parse.Parsed, error), name string, raw []byte) {
+	p, err := read(name, raw)
 	if err != nil {
-		var r *Refusal
+		var r *parse.Refusal
 		if !errors.As(err, &r) {
 			t.Fatalf("%s: error %v is not a refusal", name, err)
 		}
@@ -446,7 +450,7 @@ func FuzzOfficeBody(f *testing.F) {
 // crafted one.
 func FuzzOfficePackage(f *testing.F) {
 	for _, name := range []string{"guide-en.docx", "guida-it.odt", "slides-it.pptx"} {
-		raw, err := os.ReadFile(filepath.Join("testdata", "office", name))
+		raw, err := os.ReadFile(filepath.Join("..", "testdata", "office", name))
 		if err != nil {
 			f.Fatal(err)
 		}

@@ -1,7 +1,10 @@
-package ingest
+package office
 
 import (
 	"strings"
+
+	"github.com/fonte-rag/fonte/analysis"
+	"github.com/fonte-rag/fonte/ingest/parse"
 )
 
 // PresentationML and DrawingML namespaces.
@@ -27,11 +30,11 @@ const (
 // The title is the core properties' dc:title, else the first slide title,
 // else the file name; the language is the one the runs declare (a:rPr
 // lang), weighted by characters, else detected.
-func ParsePPTX(name string, raw []byte) (*Parsed, error) {
+func ParsePPTX(name string, raw []byte) (*parse.Parsed, error) {
 	return parseOffice(nil, name, raw, "PPTX", parsePPTX)
 }
 
-func parsePPTX(name string, raw []byte, pkg *officePkg) (*Parsed, error) {
+func parsePPTX(name string, raw []byte, pkg *officePkg) (*parse.Parsed, error) {
 	main := "ppt/presentation.xml"
 	if root, err := pkg.rels(""); err == nil {
 		if t := relOfType(root, "/officeDocument"); t != "" && pkg.has(t) {
@@ -63,7 +66,7 @@ func parsePPTX(name string, raw []byte, pkg *officePkg) (*Parsed, error) {
 	if len(slides) > maxOfficeParts {
 		return nil, &officeError{"too many slides"}
 	}
-	x := &pptxParser{b: &builder{}, langs: langCounter{}}
+	x := &pptxParser{b: &parse.Builder{}, langs: langCounter{}}
 	for i, part := range slides {
 		slide, err := pkg.xml(part, nil)
 		if err != nil {
@@ -72,11 +75,11 @@ func parsePPTX(name string, raw []byte, pkg *officePkg) (*Parsed, error) {
 		if slide == nil {
 			continue
 		}
-		x.b.page = i + 1
-		x.b.path = nil
+		x.b.Page = i + 1
+		x.b.ClearHeadings()
 		tree := slide.path(nsP, "cSld", "spTree")
 		if s := slide.get("", "show"); s == "0" || s == "false" {
-			x.b.hidden += nonSpace(tree.allText())
+			x.b.Hidden += nonSpace(tree.allText())
 			continue
 		}
 		x.shapes(tree, true)
@@ -98,24 +101,24 @@ func parsePPTX(name string, raw []byte, pkg *officePkg) (*Parsed, error) {
 			}
 		}
 	}
-	out := x.b.finish(name, "pptx", raw)
+	out := x.b.Finish(name, "pptx", raw)
 	out.Pages = len(slides)
 	out.Doc.Title = coreTitle(pkg)
 	if out.Doc.Title == "" {
-		out.Doc.Title = firstHeading(out.Blocks, 1)
+		out.Doc.Title = parse.FirstHeading(out.Blocks, 1)
 	}
 	if out.Doc.Title == "" {
-		out.Doc.Title = titleFromName(name)
+		out.Doc.Title = parse.TitleFromName(name)
 	}
 	out.Doc.Language = x.langs.best()
 	if out.Doc.Language == "" {
-		out.Doc.Language = DetectLanguage(out.Doc.Text)
+		out.Doc.Language = analysis.DetectLanguage(out.Doc.Text)
 	}
 	return out, nil
 }
 
 type pptxParser struct {
-	b        *builder
+	b        *parse.Builder
 	langs    langCounter
 	list     []string
 	counters [9]int
@@ -124,7 +127,7 @@ type pptxParser struct {
 
 func (x *pptxParser) flushList() {
 	if len(x.list) > 0 {
-		x.b.add(KindList, 0, strings.Join(x.list, "\n"))
+		x.b.Add(parse.KindList, 0, strings.Join(x.list, "\n"))
 		x.list = x.list[:0]
 	}
 	x.counters = [9]int{}
@@ -140,7 +143,7 @@ func (x *pptxParser) shapes(tree *xnode, slide bool) {
 		case sh.is(nsP, "sp"):
 			nv := sh.child(nsP, "nvSpPr")
 			if onOff2(nv.child(nsP, "cNvPr").get("", "hidden")) {
-				x.b.hidden += nonSpace(sh.allText())
+				x.b.Hidden += nonSpace(sh.allText())
 				continue
 			}
 			ph := nv.path(nsP, "nvPr", "ph")
@@ -158,8 +161,8 @@ func (x *pptxParser) shapes(tree *xnode, slide bool) {
 						parts = append(parts, x.runs(p))
 					}
 				}
-				x.b.path = nil
-				x.b.add(KindHeading, 1, strings.Join(parts, " "))
+				x.b.ClearHeadings()
+				x.b.Add(parse.KindHeading, 1, strings.Join(parts, " "))
 				continue
 			}
 			bulleted := ph != nil && (typ == "" || typ == "body" || typ == "obj") && !x.notes
@@ -169,7 +172,7 @@ func (x *pptxParser) shapes(tree *xnode, slide bool) {
 		case sh.is(nsP, "graphicFrame"):
 			if tbl := sh.find(nsA, "tbl"); tbl != nil {
 				x.flushList()
-				x.b.add(KindTable, 0, x.table(tbl))
+				x.b.Add(parse.KindTable, 0, x.table(tbl))
 			}
 		case sh.is(nsMC, "AlternateContent"):
 			if len(sh.kids) > 0 {
@@ -205,7 +208,7 @@ func (x *pptxParser) text(body *xnode, bulleted bool) {
 		}
 		if !bullet {
 			x.flushList()
-			x.b.add(KindParagraph, 0, t)
+			x.b.Add(parse.KindParagraph, 0, t)
 			continue
 		}
 		lvl := min(max(atoi(ppr.get("", "lvl")), 0), 8)
@@ -256,7 +259,7 @@ func (x *pptxParser) table(t *xnode) string {
 					parts = append(parts, x.runs(p))
 				}
 			}
-			cell := collapseSpaces(strings.Join(parts, " "))
+			cell := parse.CollapseSpaces(strings.Join(parts, " "))
 			if cell != "" {
 				empty = false
 			}

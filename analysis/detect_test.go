@@ -1,4 +1,4 @@
-package ingest
+package analysis
 
 import "testing"
 
@@ -32,8 +32,8 @@ func TestNormalizeLang(t *testing.T) {
 		"it": "it", "it-IT": "it", "en_US": "en", "EN": "en", " Italian ": "it",
 		"english": "en", "": "", "x": "", "12": "", "klingon": "",
 	} {
-		if got := normalizeLang(in); got != want {
-			t.Errorf("normalizeLang(%q) = %q, want %q", in, got, want)
+		if got := NormalizeLanguage(in); got != want {
+			t.Errorf("NormalizeLanguage(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

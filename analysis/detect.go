@@ -1,4 +1,4 @@
-package ingest
+package analysis
 
 import (
 	"strings"
@@ -32,7 +32,7 @@ const (
 	langMargin    = 2.0 / 3.0
 )
 
-var italianWords = setOf(`il lo la le gli un una uno di del dello della dei degli delle
+var italianDetectWords = setOf(`il lo la le gli un una uno di del dello della dei degli delle
 	da dal dallo dalla dai dagli dalle al allo alla ai agli alle nel nello nella nei negli nelle
 	sul sullo sulla sui sugli sulle con su tra fra che chi cui non e ed ad è sono siamo sei
 	essere stato stata stati state ha hanno ho abbiamo avere questo questa questi queste quello
@@ -42,7 +42,7 @@ var italianWords = setOf(`il lo la le gli un una uno di del dello della dei degl
 	così lei lui noi voi cosa sia ci si mi ti vi ne perché quando dove ma se anzi inoltre
 	presso verso dunque nessun nessuna alcuni alcune stesso stessa proprio propria fino`)
 
-var englishWords = setOf(`the of and to is that for it with as was on are be by this from
+var englishDetectWords = setOf(`the of and to is that for it with as was on are be by this from
 	at or an have has had not but you which they his her she he we will can would there their
 	what all been were if when your more about than them these some into only other its also
 	our who should may must any each how does did out up then because between after before
@@ -178,7 +178,7 @@ func scriptLanguage(text string) string {
 
 // otherWords are function words of other languages written in the Latin
 // alphabet, for telling them from English and Italian; none is in
-// englishWords, and those shared with italianWords (French "la", "il",
+// englishDetectWords, and those shared with italianDetectWords (French "la", "il",
 // Spanish "con", "una") are listed so that Italian's hits never outnumber
 // the language's own in its text, while in Italian text they count no
 // more than Italian's.
@@ -264,7 +264,7 @@ func langHits(text string) (it, en int) {
 		if tok == "" {
 			continue
 		}
-		if englishWords[tok] {
+		if englishDetectWords[tok] {
 			en++
 			continue
 		}
@@ -278,17 +278,17 @@ func langHits(text string) (it, en int) {
 			}
 			continue
 		}
-		if italianWords[tok] {
+		if italianDetectWords[tok] {
 			it++
 		}
 	}
 	return it, en
 }
 
-// normalizeLang reduces a declared language ("it-IT", "en_US", "EN") to
+// NormalizeLanguage reduces a declared language ("it-IT", "en_US", "EN") to
 // its lower-case primary subtag; anything that does not look like a
 // language code gives "".
-func normalizeLang(s string) string {
+func NormalizeLanguage(s string) string {
 	s = strings.ToLower(strings.TrimSpace(s))
 	if i := strings.IndexAny(s, "-_"); i >= 0 {
 		s = s[:i]

@@ -1,4 +1,4 @@
-package ingest
+package office
 
 import (
 	"archive/zip"
@@ -7,14 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
+	"path/filepath"
 	"strings"
 	"unicode"
-)
 
-// ReasonEncrypted refuses an office document that needs a password: an
-// encrypted OOXML file (a compound file holding an EncryptedPackage) or an
-// OpenDocument package whose manifest lists encryption data.
-const ReasonEncrypted Reason = "encrypted"
+	"github.com/fonte-rag/fonte/analysis"
+	"github.com/fonte-rag/fonte/ingest/parse"
+)
 
 // Limits on what an office package (a zip archive) may expand to. A zip
 // bomb compresses gigabytes of repeated bytes into kilobytes; reading is
@@ -55,18 +55,49 @@ type officePkg struct {
 	read   int64 // uncompressed bytes read so far
 	parts  int
 	name   string
-	budget *Budget // the run's, charged with every byte inflated; nil for none
+	budget *parse.Budget // the run's, charged with every byte inflated; nil for none
 }
 
-// parseOffice opens raw as a package of format and parses it with parse,
+// formats are the office formats' parsers over an opened package, by
+// file extension.
+var formats = map[string]struct {
+	format string
+	read   func(name string, raw []byte, pkg *officePkg) (*parse.Parsed, error)
+}{
+	".docx": {"DOCX", parseDOCX},
+	".odt":  {"ODT", parseODT},
+	".pptx": {"PPTX", parsePPTX},
+}
+
+// Handles reports whether name's extension (case insensitive) is an
+// office format's: .docx, .odt or .pptx.
+func Handles(name string) bool {
+	_, ok := formats[strings.ToLower(path.Ext(filepath.ToSlash(name)))]
+	return ok
+}
+
+// ParseWithin parses an office file with every part it inflates charged
+// to budget as it is read (nil: none), so a package stops inflating as
+// soon as the run is over its limit; Parsed.Expanded records the bytes
+// inflated. It does not run ingest's quality check.
+func ParseWithin(budget *parse.Budget, name string, raw []byte) (*parse.Parsed, error) {
+	f, ok := formats[strings.ToLower(path.Ext(filepath.ToSlash(name)))]
+	if !ok {
+		return nil, &parse.Refusal{Path: name, Reason: parse.ReasonUnsupported,
+			Detail: fmt.Sprintf("no office parser for extension %q", path.Ext(name))}
+	}
+	return parseOffice(budget, name, raw, f.format, f.read)
+}
+
+// parseOffice opens raw as a package of format and parses it with read,
 // every part read charged to budget (nil: none).
-func parseOffice(budget *Budget, name string, raw []byte, format string, parse func(string, []byte, *officePkg) (*Parsed, error)) (*Parsed, error) {
+func parseOffice(budget *parse.Budget, name string, raw []byte, format string, read func(string, []byte, *officePkg) (*parse.Parsed, error)) (*parse.Parsed, error) {
 	pkg, err := openOffice(name, format, raw)
 	if err != nil {
 		return nil, err
 	}
 	pkg.name, pkg.budget = name, budget
-	out, err := parse(name, raw, pkg)
+	out, err := read(name, raw, pkg)
 	if err != nil {
 		return nil, officeRefusal(name, format, err)
 	}
@@ -80,14 +111,14 @@ func parseOffice(budget *Budget, name string, raw []byte, format string, parse f
 func openOffice(name, format string, raw []byte) (*officePkg, error) {
 	if bytes.HasPrefix(raw, cfbMagic) {
 		if bytes.Contains(raw, utf16le("EncryptedPackage")) {
-			return nil, &Refusal{Path: name, Reason: ReasonEncrypted, Detail: "needs a password"}
+			return nil, &parse.Refusal{Path: name, Reason: parse.ReasonEncrypted, Detail: "needs a password"}
 		}
-		return nil, &Refusal{Path: name, Reason: ReasonUnreadable,
+		return nil, &parse.Refusal{Path: name, Reason: parse.ReasonUnreadable,
 			Detail: fmt.Sprintf("not a valid %s (an OLE compound file: a legacy binary Office file?)", format)}
 	}
 	zr, err := zip.NewReader(bytes.NewReader(raw), int64(len(raw)))
 	if err != nil {
-		return nil, &Refusal{Path: name, Reason: ReasonUnreadable,
+		return nil, &parse.Refusal{Path: name, Reason: parse.ReasonUnreadable,
 			Detail: fmt.Sprintf("not a valid %s (%v)", format, err)}
 	}
 	p := &officePkg{zr: zr, files: make(map[string]*zip.File, len(zr.File))}
@@ -148,10 +179,10 @@ func (p *officePkg) bytes(part string) ([]byte, error) {
 	var buf bytes.Buffer
 	grow := min(f.UncompressedSize64, f.CompressedSize64*1032+4096, uint64(limit))
 	buf.Grow(int(grow) + 1)
-	_, err = buf.ReadFrom(p.budget.reader(p.name, io.LimitReader(rc, limit+1)))
+	_, err = buf.ReadFrom(p.budget.Reader(p.name, io.LimitReader(rc, limit+1)))
 	data := buf.Bytes()
 	p.read += int64(len(data))
-	if Stops(err) {
+	if parse.Stops(err) {
 		return nil, err // the run's limit or its end, not this file's fault
 	}
 	if int64(len(data)) > limit {
@@ -391,7 +422,7 @@ func coreTitle(p *officePkg) string {
 	if err != nil || core == nil {
 		return ""
 	}
-	return cleanTitle(core.child(nsDC, "title").allText())
+	return parse.CleanTitle(core.child(nsDC, "title").allText())
 }
 
 // rels reads a relationships part into id → target, with targets resolved
@@ -458,7 +489,7 @@ func relOfType(rels map[string]rel, suffix string) string {
 type langCounter map[string]int
 
 func (c langCounter) add(lang, text string) {
-	if l := normalizeLang(lang); l != "" {
+	if l := analysis.NormalizeLanguage(lang); l != "" {
 		c[l] += nonSpace(text)
 	}
 }
@@ -475,14 +506,14 @@ func (c langCounter) best() string {
 
 // officeRefusal turns a reading error into a refusal naming the format.
 func officeRefusal(name, format string, err error) error {
-	if Stops(err) {
+	if parse.Stops(err) {
 		return err
 	}
-	var r *Refusal
+	var r *parse.Refusal
 	if errors.As(err, &r) {
 		return r
 	}
-	return &Refusal{Path: name, Reason: ReasonUnreadable,
+	return &parse.Refusal{Path: name, Reason: parse.ReasonUnreadable,
 		Detail: fmt.Sprintf("not a valid %s (%v)", format, err)}
 }
 

@@ -1,9 +1,12 @@
-package ingest
+package office
 
 import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/fonte-rag/fonte/analysis"
+	"github.com/fonte-rag/fonte/ingest/parse"
 )
 
 // nsW is the WordprocessingML main namespace.
@@ -58,13 +61,13 @@ var docxSkip = map[string]bool{
 // English template would otherwise be read as English.
 //
 // Encrypted documents (an OLE compound file holding an EncryptedPackage)
-// are refused as ReasonEncrypted; archives that expand past the limits
+// are refused as parse.ReasonEncrypted; archives that expand past the limits
 // (maxOfficeTotal, maxOfficeEntry) are refused as unreadable.
-func ParseDOCX(name string, raw []byte) (*Parsed, error) {
+func ParseDOCX(name string, raw []byte) (*parse.Parsed, error) {
 	return parseOffice(nil, name, raw, "DOCX", parseDOCX)
 }
 
-func parseDOCX(name string, raw []byte, pkg *officePkg) (*Parsed, error) {
+func parseDOCX(name string, raw []byte, pkg *officePkg) (*parse.Parsed, error) {
 	main := "word/document.xml"
 	if root, err := pkg.rels(""); err == nil {
 		if t := relOfType(root, "/officeDocument"); t != "" && pkg.has(t) {
@@ -84,7 +87,7 @@ func parseDOCX(name string, raw []byte, pkg *officePkg) (*Parsed, error) {
 		}
 		return fallback
 	}
-	d := &docxParser{b: &builder{}, langs: langCounter{}, defLangs: langCounter{}, counters: map[string][]int{}}
+	d := &docxParser{b: &parse.Builder{}, langs: langCounter{}, defLangs: langCounter{}, counters: map[string][]int{}}
 	styles, err := pkg.xml(part("/styles", "word/styles.xml"), nil)
 	if err != nil {
 		return nil, err
@@ -126,20 +129,20 @@ func parseDOCX(name string, raw []byte, pkg *officePkg) (*Parsed, error) {
 	d.blocks(body)
 	d.flushList()
 
-	out := d.b.finish(name, "docx", raw)
+	out := d.b.Finish(name, "docx", raw)
 	out.Doc.Title = coreTitle(pkg)
 	if out.Doc.Title == "" {
-		out.Doc.Title = cleanTitle(d.titlePara)
+		out.Doc.Title = parse.CleanTitle(d.titlePara)
 	}
 	if out.Doc.Title == "" {
-		out.Doc.Title = firstHeading(out.Blocks, 0)
+		out.Doc.Title = parse.FirstHeading(out.Blocks, 0)
 	}
 	if out.Doc.Title == "" {
-		out.Doc.Title = titleFromName(name)
+		out.Doc.Title = parse.TitleFromName(name)
 	}
 	out.Doc.Language = d.langs.best()
 	if out.Doc.Language == "" {
-		out.Doc.Language = DetectLanguage(out.Doc.Text)
+		out.Doc.Language = analysis.DetectLanguage(out.Doc.Text)
 	}
 	if out.Doc.Language == "" {
 		out.Doc.Language = d.defLangs.best()
@@ -163,7 +166,7 @@ type docxLevel struct {
 }
 
 type docxParser struct {
-	b          *builder
+	b          *parse.Builder
 	styles     map[string]*docxStyle
 	defPara    string // id of the default paragraph style
 	defLang    string
@@ -409,7 +412,7 @@ func (d *docxParser) blocks(n *xnode) {
 			d.paragraph(k)
 		case k.is(nsW, "tbl"):
 			d.flushList()
-			d.add(KindTable, 0, d.table(k))
+			d.add(parse.KindTable, 0, d.table(k))
 		case k.is(nsW, "sdt"):
 			if c := k.child(nsW, "sdtContent"); c != nil && !placeholder(k) {
 				d.blocks(c)
@@ -432,21 +435,21 @@ func placeholder(sdt *xnode) bool {
 }
 
 // add emits a block and then the notes its text referenced.
-func (d *docxParser) add(kind Kind, level int, text string) {
-	d.b.add(kind, level, text)
+func (d *docxParser) add(kind parse.Kind, level int, text string) {
+	d.b.Add(kind, level, text)
 	d.flushNotes()
 }
 
 func (d *docxParser) flushNotes() {
 	for _, n := range d.pending {
-		d.b.add(KindParagraph, 0, n)
+		d.b.Add(parse.KindParagraph, 0, n)
 	}
 	d.pending = d.pending[:0]
 }
 
 func (d *docxParser) flushList() {
 	if len(d.list) > 0 {
-		d.b.add(KindList, 0, strings.Join(d.list, "\n"))
+		d.b.Add(parse.KindList, 0, strings.Join(d.list, "\n"))
 		d.list = d.list[:0]
 	}
 	d.flushNotes()
@@ -495,7 +498,7 @@ func (d *docxParser) paragraph(p *xnode) {
 	switch {
 	case level > 0:
 		d.flushList()
-		d.b.add(KindHeading, level, text)
+		d.b.Add(parse.KindHeading, level, text)
 		d.pending = append(d.pending, mine...)
 		mine = nil
 		d.flushNotes()
@@ -522,7 +525,7 @@ func (d *docxParser) paragraph(p *xnode) {
 			d.titlePara = text
 		}
 		d.flushList()
-		d.b.add(KindParagraph, 0, text)
+		d.b.Add(parse.KindParagraph, 0, text)
 		d.pending = append(d.pending, mine...)
 		mine = nil
 		d.flushNotes()
@@ -632,7 +635,7 @@ func (d *docxParser) run(r *xnode, sb *strings.Builder, hidden bool) {
 		}
 	}
 	if hidden {
-		d.b.hidden += nonSpace(rb.String())
+		d.b.Hidden += nonSpace(rb.String())
 		return
 	}
 	if defaults {
@@ -677,7 +680,7 @@ func (d *docxParser) noteRef(key string, sb *strings.Builder) {
 		}
 	}
 	d.inNote = false
-	text := collapseSpaces(nb.String())
+	text := parse.CollapseSpaces(nb.String())
 	if text == "" {
 		return
 	}
@@ -718,7 +721,7 @@ func (d *docxParser) row(tr *xnode) string {
 			case c.is(nsW, "tc"):
 				var sb strings.Builder
 				d.cell(c, &sb)
-				cell := collapseSpaces(sb.String())
+				cell := parse.CollapseSpaces(sb.String())
 				if cell != "" {
 					empty = false
 				}
