@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -131,22 +130,11 @@ func TestCommitVisibleWhole(t *testing.T) {
 		coll := newCollection(t)
 		w := open(t, url, coll, fonte.StoreOptions{Settings: testSettings})
 		r := open(t, url, coll, fonte.StoreOptions{ReadOnly: true})
-		const docs, chunksPer, batches = 12, 3, 6
-		// Odd batches have fewer documents: their commits delete some.
-		docsIn := func(b int) int { return docs - 4*(b%2) }
-		batch := func(b int) []fonte.Record {
-			var out []fonte.Record
-			for d := range docsIn(b) {
-				rec := genDoc(fmt.Sprintf("doc-%02d", d), chunksPer, 8, uint64(1000*b+d))
-				for i := range rec.Chunks {
-					rec.Chunks[i].Text = fmt.Sprintf("batch-%d", b)
-					rec.Terms[i] = append(rec.Terms[i], "everywhere", fmt.Sprintf("batch-%d", b))
-				}
-				out = append(out, rec)
-			}
-			return out
+		c := batches{docs: 12, chunksPer: 3}
+		const commits = 6
+		if err := c.commit(ctxT(t), w, 0); err != nil {
+			t.Fatal(err)
 		}
-		put(t, w, batch(0)...)
 		done := make(chan struct{})
 		var wg sync.WaitGroup
 		var checks [3]int
@@ -155,22 +143,6 @@ func TestCommitVisibleWhole(t *testing.T) {
 			mu.Lock()
 			defer mu.Unlock()
 			t.Errorf(format, args...)
-		}
-		one := func(hits []fonte.ScoredChunk, what string) {
-			if len(hits) == 0 {
-				fail("%s: no hits", what)
-				return
-			}
-			for _, h := range hits {
-				if h.Chunk.Text != hits[0].Chunk.Text {
-					fail("%s mixes %q and %q", what, hits[0].Chunk.Text, h.Chunk.Text)
-					return
-				}
-			}
-			b, _ := strconv.Atoi(strings.TrimPrefix(hits[0].Chunk.Text, "batch-"))
-			if len(hits) != docsIn(b)*chunksPer {
-				fail("%s: %d chunks of batch %d, want %d", what, len(hits), b, docsIn(b)*chunksPer)
-			}
 		}
 		for g := range 3 {
 			wg.Add(1)
@@ -183,43 +155,27 @@ func TestCommitVisibleWhole(t *testing.T) {
 					default:
 					}
 					ctx := context.Background()
+					var err error
 					switch g {
 					case 0:
-						hits, err := r.LexicalTopK(ctx, fonte.LexicalQuery{Terms: []string{"everywhere"}, K: 1000})
-						if err != nil {
-							fail("LexicalTopK: %v", err)
-							return
+						var hits []fonte.ScoredChunk
+						if hits, err = r.LexicalTopK(ctx, fonte.LexicalQuery{Terms: []string{"everywhere"}, K: 1000}); err == nil {
+							_, err = c.batchOf(hits)
 						}
-						one(hits, "LexicalTopK")
 					case 1:
-						hits, err := r.VectorTopK(ctx, fonte.VectorQuery{Vector: []float32{1, 0, 0, 0, 0, 0, 0, 0}, K: 1000})
-						if err != nil {
-							fail("VectorTopK: %v", err)
-							return
+						var hits []fonte.ScoredChunk
+						if hits, err = r.VectorTopK(ctx, fonte.VectorQuery{Vector: []float32{1, 0, 0, 0, 0, 0, 0, 0}, K: 1000}); err == nil {
+							_, err = c.batchOf(hits)
 						}
-						one(hits, "VectorTopK")
 					case 2:
-						terms := []string{"everywhere"}
-						for b := range batches + 1 {
-							terms = append(terms, fmt.Sprintf("batch-%d", b))
+						var ts fonte.TermStats
+						if ts, err = r.TermStats(ctx, termsUpTo(commits), fonte.Filter{}); err == nil {
+							_, err = c.statsBatch(ts)
 						}
-						ts, err := r.TermStats(ctx, terms, fonte.Filter{})
-						if err != nil {
-							fail("TermStats: %v", err)
-							return
-						}
-						nonzero := 0
-						for b, df := range ts.DF[1:] {
-							if df != 0 {
-								nonzero++
-								if df != docsIn(b)*chunksPer || ts.Chunks != df {
-									fail("TermStats: batch %d's term in %d chunks of %d, want %d (%v)", b, df, ts.Chunks, docsIn(b)*chunksPer, ts.DF)
-								}
-							}
-						}
-						if nonzero != 1 || ts.DF[0] != ts.Chunks {
-							fail("TermStats mixes generations: %+v", ts)
-						}
+					}
+					if err != nil {
+						fail("reader %d: %v", g, err)
+						return
 					}
 					mu.Lock()
 					checks[g]++
@@ -227,27 +183,14 @@ func TestCommitVisibleWhole(t *testing.T) {
 				}
 			}()
 		}
-		for b := 1; b <= batches; b++ {
-			err := w.Update(ctxT(t), func(tx fonte.StoreTx) error {
-				for _, r := range batch(b) {
-					if err := tx.Put(ctxT(t), r); err != nil {
-						return err
-					}
-				}
-				for d := docsIn(b); d < docs; d++ {
-					if _, err := tx.Delete(ctxT(t), fmt.Sprintf("doc-%02d", d)); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
-			if err != nil {
+		for b := 1; b <= commits; b++ {
+			if err := c.commit(ctxT(t), w, b); err != nil {
 				t.Fatal(err)
 			}
 		}
 		close(done)
 		wg.Wait()
-		t.Logf("reads checked during %d commits: lexical %d, vector %d, term stats %d", batches, checks[0], checks[1], checks[2])
+		t.Logf("reads checked during %d commits: lexical %d, vector %d, term stats %d", commits, checks[0], checks[1], checks[2])
 		assertOnlyLive(t, w)
 	})
 }
