@@ -35,6 +35,12 @@ func (c batches) records(b int) []fonte.Record {
 
 // commit replaces the collection with batch b in one Update.
 func (c batches) commit(ctx context.Context, s *Store, b int) error {
+	return c.commitThen(ctx, s, b, nil)
+}
+
+// commitThen is commit, calling beforeSwitch (when not nil) once every
+// document is put and deleted, before the Update commits.
+func (c batches) commitThen(ctx context.Context, s *Store, b int, beforeSwitch func()) error {
 	return s.Update(ctx, func(tx fonte.StoreTx) error {
 		for _, r := range c.records(b) {
 			if err := tx.Put(ctx, r); err != nil {
@@ -45,6 +51,9 @@ func (c batches) commit(ctx context.Context, s *Store, b int) error {
 			if _, err := tx.Delete(ctx, fmt.Sprintf("doc-%02d", d)); err != nil {
 				return err
 			}
+		}
+		if beforeSwitch != nil {
+			beforeSwitch()
 		}
 		return nil
 	})
