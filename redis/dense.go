@@ -94,15 +94,18 @@ func (s *Store) knn(ctx context.Context, st *state, cf compiledFilter, q fonte.V
 			}
 			return nil, err
 		}
-		if err := checkComplete(count, cf.live); err != nil {
-			// A commit that deleted chunks since st was loaded also
-			// lowers the count: then the read starts over.
+		// A commit that deleted chunks since st was loaded also lowers
+		// what the engine finds: then the read starts over.
+		partial := func(err error) error {
 			if errors.Is(err, ErrPartialAnswer) {
 				if pr, perr := s.probe(ctx); perr == nil && pr.gen != st.gen {
-					return nil, errChanged
+					return errChanged
 				}
 			}
-			return nil, err
+			return err
+		}
+		if err := checkComplete(count, cf.live); err != nil {
+			return nil, partial(err)
 		}
 		raw, err := knn.Slice()
 		if err != nil {
@@ -111,6 +114,12 @@ func (s *Store) knn(ctx context.Context, st *state, cf compiledFilter, q fonte.V
 		docs, err := parseSearch(raw)
 		if err != nil {
 			return nil, err
+		}
+		// The count and the KNN may be answered by different coordinators:
+		// during a failover one may still miss a shard the other reaches.
+		if want := min(k, cf.live); len(docs) < want {
+			return nil, partial(fmt.Errorf("%w: %w (the KNN of %d returned %d of the %d chunks it should see)",
+				fonte.ErrUnavailable, ErrPartialAnswer, k, len(docs), cf.live))
 		}
 		var hits []denseHit
 		lowest := math.Inf(1)

@@ -150,12 +150,21 @@ func connect(ctx context.Context, c *config) (goredis.UniversalClient, error) {
 	return dialCluster(c)
 }
 
+// clusterStateReload is how old the cluster client's map of slots to
+// nodes may get before it is read again (go-redis's default is a minute).
+// A master that dies answers nothing, not MOVED, so without a fresh map
+// the client keeps sending its slots' commands to the dead address long
+// after a replica took them over; the store also asks for a reload on
+// every error that says a node is unreachable (see Store.wrapErr).
+const clusterStateReload = 5 * time.Second
+
 func dialCluster(c *config) (goredis.UniversalClient, error) {
 	opt, err := goredis.ParseClusterURL(c.rest)
 	if err != nil {
 		return nil, fmt.Errorf("redis: store URL %s: %v", c.location, err)
 	}
 	opt.Protocol = 2
+	opt.ClusterStateReloadInterval = clusterStateReload
 	if !c.dialRetriesSet {
 		opt.DialerRetries = defaultDialerRetries
 	}
