@@ -62,7 +62,8 @@ func TestClusterFailover(t *testing.T) {
 	cl, addrs := startReplicaCluster(t)
 	coll := newCollection(t)
 	c := batches{docs: 12, chunksPer: 3}
-	w := open(t, cl.URL, coll, fonte.StoreOptions{Settings: testSettings})
+	// Every commit reaches a replica of every master before it returns.
+	w := open(t, cl.URL, coll, fonte.StoreOptions{Settings: testSettings}, "wait_replicas=1")
 	r := open(t, cl.URL, coll, fonte.StoreOptions{ReadOnly: true})
 	for b := range 2 {
 		if err := c.commit(ctxT(t), w, b); err != nil {
@@ -141,6 +142,18 @@ func TestClusterFailover(t *testing.T) {
 		t.Logf("a reader failed %d times (first: %v), then answered", o.failed, o.firstErr)
 	}
 	t.Logf("killed master %s; every reader answered again %v later", victim.Addr, last.Sub(time.Unix(0, killed.Load())).Round(time.Millisecond))
+	// The promoted master has no replica: a commit that must reach one
+	// fails until the dead node comes back, as its replica.
+	err := c.commit(ctxT(t), w, 2)
+	if !errors.Is(err, ErrNotReplicated) {
+		t.Fatalf("commit with no replica left: %v; want ErrNotReplicated", err)
+	}
+	if err := victim.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := cl.WaitReady(time.Minute); err != nil {
+		t.Fatal(err)
+	}
 	if err := c.commit(ctxT(t), w, 2); err != nil {
 		t.Fatalf("commit after the failover: %v", err)
 	}
@@ -161,4 +174,83 @@ func containsAnyAddr(err error, addrs []string) bool {
 		}
 	}
 	return false
+}
+
+// TestReplicaBehind pauses (SIGSTOP) the replica of the master holding
+// the meta slot. With wait_replicas=1 a commit fails with
+// ErrNotReplicated and commits nothing. Without it the commit succeeds;
+// then the master dies, the replica resumes and is promoted, and the
+// acknowledged commit is gone: what fonte's default (no waiting) risks
+// when a master dies before its replica has its last writes.
+func TestReplicaBehind(t *testing.T) {
+	t.Parallel()
+	cl, addrs := startReplicaCluster(t)
+	coll := newCollection(t)
+	c := batches{docs: 12, chunksPer: 3}
+	safe := open(t, cl.URL, coll, fonte.StoreOptions{Settings: testSettings}, "wait_replicas=1", "wait_timeout=500ms")
+	unsafe := open(t, cl.URL, coll, fonte.StoreOptions{Settings: testSettings})
+	for b := range 2 {
+		if err := c.commit(ctxT(t), safe, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	master := nodeAt(t, cl, masterOf(t, safe, safe.k.meta()))
+	replica, err := cl.ReplicaOf(master.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Paused, the replica would still find the master's later writes in
+	// its socket's buffer when it resumes: the master drops the link too.
+	if err := replica.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	defer replica.Resume()
+	if out, err := master.CLI("CLIENT", "KILL", "TYPE", "replica"); err != nil || out != "1" {
+		t.Fatalf("CLIENT KILL TYPE replica on %s: %q, %v", master.Addr, out, err)
+	}
+
+	err = c.commit(ctxT(t), safe, 2)
+	if !errors.Is(err, ErrNotReplicated) || !containsAnyAddr(err, addrs) {
+		t.Fatalf("a commit with its replica paused: %v; want ErrNotReplicated naming the master", err)
+	}
+	t.Logf("wait_replicas=1, replica paused: %v", err)
+	if st, err := safe.Status(ctxT(t)); err != nil || st.Generation != 2 {
+		t.Fatalf("after the refused commit: %+v, %v; want generation 2", st, err)
+	}
+	if err := c.commit(ctxT(t), unsafe, 2); err != nil {
+		t.Fatalf("without wait_replicas: %v", err)
+	}
+	if st, err := unsafe.Status(ctxT(t)); err != nil || st.Generation != 3 {
+		t.Fatalf("after the commit: %+v, %v; want generation 3", st, err)
+	}
+
+	if err := master.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	if err := replica.Resume(); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	for replica.Role() != "master" {
+		if time.Since(start) > time.Minute {
+			t.Fatalf("the replica %s was not promoted", replica.Addr)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	var st fonte.StoreStatus
+	for {
+		st, err = unsafe.Status(ctxT(t))
+		if err == nil || time.Since(start) > time.Minute {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, _, rerr := c.everyLeg(ctxT(t), unsafe, 2)
+	t.Logf("promoted %s after %v: generation %d; reads: %v", replica.Addr, time.Since(start).Round(time.Millisecond), st.Generation, rerr)
+	if st.Generation != 2 {
+		t.Fatalf("generation %d after the failover; this test expects the unreplicated commit (generation 3) lost", st.Generation)
+	}
 }

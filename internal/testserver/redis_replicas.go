@@ -1,6 +1,7 @@
 package testserver
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -86,12 +87,29 @@ func (n *RedisNode) Start() error {
 	}
 }
 
+// Pause stops the server (SIGSTOP) without closing its connections: a
+// replica paused falls behind its master.
+func (n *RedisNode) Pause() error { return n.signal(syscall.SIGSTOP) }
+
+// Resume continues a paused server (SIGCONT).
+func (n *RedisNode) Resume() error { return n.signal(syscall.SIGCONT) }
+
+func (n *RedisNode) signal(sig syscall.Signal) error {
+	pid := n.Pid()
+	if pid == 0 {
+		return fmt.Errorf("testserver: redis %s is not running", n.Addr)
+	}
+	return syscall.Kill(pid, sig)
+}
+
 // CLI runs one command on the node with redis-cli and returns its reply
 // as redis-cli prints it (raw).
 func (n *RedisNode) CLI(args ...string) (string, error) { return redisCLI(n.port, args...) }
 
 func redisCLI(port int, args ...string) (string, error) {
-	cmd := exec.Command("redis-cli", append([]string{"-h", "127.0.0.1", "-p", strconv.Itoa(port)}, args...)...)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // a paused node never answers
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "redis-cli", append([]string{"-h", "127.0.0.1", "-p", strconv.Itoa(port)}, args...)...)
 	out, err := cmd.CombinedOutput()
 	return strings.TrimSpace(string(out)), err
 }
@@ -231,6 +249,32 @@ func startReplicaCluster(run, module string) (*RedisCluster, error) {
 	}
 	c.URL = fmt.Sprintf("redis://%s?addr=%s&addr=%s", c.Nodes[0].Addr, c.Nodes[1].Addr, c.Nodes[2].Addr)
 	return c, c.WaitReady(60 * time.Second)
+}
+
+// ReplicaOf returns the running node that replicates the master at addr.
+func (c *RedisCluster) ReplicaOf(addr string) (*RedisNode, error) {
+	for _, n := range c.Nodes {
+		if n.Pid() == 0 {
+			continue
+		}
+		// A replica's ROLE: slave, its master's host and port, …
+		role, _ := n.CLI("ROLE")
+		f := strings.Fields(role)
+		if len(f) >= 3 && f[0] == "slave" && f[1]+":"+f[2] == addr {
+			return n, nil
+		}
+	}
+	return nil, fmt.Errorf("testserver: no replica of %s", addr)
+}
+
+// Role is "master" or "slave" as the node says (ROLE), "" when it does
+// not answer.
+func (n *RedisNode) Role() string {
+	role, err := n.CLI("ROLE")
+	if err != nil {
+		return ""
+	}
+	return firstLine(role)
 }
 
 // WaitReady waits until every running node says cluster_state:ok, every
