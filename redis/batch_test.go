@@ -24,6 +24,7 @@ func (c batches) records(b int) []fonte.Record {
 	var out []fonte.Record
 	for d := range c.docsIn(b) {
 		rec := genDoc(fmt.Sprintf("doc-%02d", d), c.chunksPer, 8, uint64(1000*b+d))
+		rec.Meta["batch"] = strconv.Itoa(b)
 		for i := range rec.Chunks {
 			rec.Chunks[i].Text = fmt.Sprintf("batch-%d", b)
 			rec.Terms[i] = append(rec.Terms[i], "everywhere", fmt.Sprintf("batch-%d", b))
@@ -42,21 +43,51 @@ func (c batches) commit(ctx context.Context, s *Store, b int) error {
 // document is put and deleted, before the Update commits.
 func (c batches) commitThen(ctx context.Context, s *Store, b int, beforeSwitch func()) error {
 	return s.Update(ctx, func(tx fonte.StoreTx) error {
-		for _, r := range c.records(b) {
-			if err := tx.Put(ctx, r); err != nil {
-				return err
-			}
-		}
-		for d := c.docsIn(b); d < c.docs; d++ {
-			if _, err := tx.Delete(ctx, fmt.Sprintf("doc-%02d", d)); err != nil {
-				return err
-			}
+		if err := c.write(ctx, tx, b); err != nil {
+			return err
 		}
 		if beforeSwitch != nil {
 			beforeSwitch()
 		}
 		return nil
 	})
+}
+
+// commitNext reads which batch the transaction starts from and commits
+// the one after it: two writers that both started from the same
+// generation would commit the same batch, and one update would be lost.
+func (c batches) commitNext(ctx context.Context, s *Store) (next int, err error) {
+	err = s.Update(ctx, func(tx fonte.StoreTx) error {
+		base, err := tx.Base(ctx)
+		if err != nil {
+			return err
+		}
+		next = 0
+		for _, d := range base {
+			b, err := strconv.Atoi(d.Meta["batch"])
+			if err != nil {
+				return fmt.Errorf("document %s: batch %q", d.ID, d.Meta["batch"])
+			}
+			next = max(next, b+1)
+		}
+		return c.write(ctx, tx, next)
+	})
+	return next, err
+}
+
+// write puts batch b and deletes the documents it does not have.
+func (c batches) write(ctx context.Context, tx fonte.StoreTx, b int) error {
+	for _, r := range c.records(b) {
+		if err := tx.Put(ctx, r); err != nil {
+			return err
+		}
+	}
+	for d := c.docsIn(b); d < c.docs; d++ {
+		if _, err := tx.Delete(ctx, fmt.Sprintf("doc-%02d", d)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // batchOf names the batch every hit belongs to, and fails when the hits

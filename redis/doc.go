@@ -16,6 +16,8 @@
 //	fonte:{c}:pending   versions that exist but are not live (being written,
 //	                    or replaced and being deleted) → chunk count
 //	fonte:{c}:lock      the write lock (SET NX PX, random token)
+//	fonte:{c}:lockq     writers waiting for it, by arrival (it goes to the
+//	fonte:{c}:lockw     first), and when each last asked
 //
 // The data is spread over the cluster by plain keys, each written under a
 // version number the collection hands out once per Put:
@@ -48,7 +50,8 @@
 //     versions written are deleted; if the server cannot be reached they
 //     stay pending, invisible, and the next commit or Purge deletes them.
 //   - one writer: writers take the lock (SET NX PX, refreshed while the
-//     commit runs, released by compare-and-delete); the switch also
+//     commit runs, released by compare-and-delete), in the order they
+//     asked for it; the switch also
 //     checks, under WATCH, that the lock is still its own and that the
 //     generation is the one it started from, so a writer that lost its
 //     lock (paused past the lock's expiry) commits nothing.

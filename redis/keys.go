@@ -37,6 +37,11 @@ func (k keys) pending() string  { return k.slot + "pending" }
 func (k keys) settings() string { return k.slot + "settings" }
 func (k keys) lock() string     { return k.slot + "lock" }
 
+// lockQueue and lockSeen are the writers waiting for the lock, by
+// arrival, and when each last asked for it.
+func (k keys) lockQueue() string { return k.slot + "lockq" }
+func (k keys) lockSeen() string  { return k.slot + "lockw" }
+
 // chunkPrefix is the FT index's PREFIX: chunk hashes only.
 func (k keys) chunkPrefix() string { return k.data + "c:" }
 

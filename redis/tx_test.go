@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -384,5 +385,125 @@ func TestConcurrentWriters(t *testing.T) {
 		if !errors.Is(err, ErrLocked) || time.Since(start) > 5*time.Second {
 			t.Fatalf("Update while another writer holds the lock = %v after %v", err, time.Since(start))
 		}
+	})
+}
+
+// TestManyReadersTwoWriters runs 32 readers (over two Stores, as two
+// server processes would) while two writers (two more Stores) each
+// commit five read-modify-write updates of one collection: every answer
+// is one generation's, whole, and no update is lost (each commit reads
+// the batch it starts from and writes the next, so the last batch is the
+// number of commits).
+func TestManyReadersTwoWriters(t *testing.T) {
+	backends(t, func(t *testing.T, url string) {
+		coll := newCollection(t)
+		c := batches{docs: 12, chunksPer: 3}
+		w1 := open(t, url, coll, fonte.StoreOptions{Settings: testSettings})
+		w2 := open(t, url, coll, fonte.StoreOptions{Settings: testSettings})
+		readers := []*Store{open(t, url, coll, fonte.StoreOptions{ReadOnly: true}), open(t, url, coll, fonte.StoreOptions{ReadOnly: true})}
+		if _, err := c.commitNext(ctxT(t), w1); err != nil {
+			t.Fatal(err)
+		}
+		const perWriter, goroutines = 5, 32
+		done := make(chan struct{})
+		var reads atomic.Int64
+		var wg sync.WaitGroup
+		errs := make(chan error, goroutines+2)
+		for g := range goroutines {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					select {
+					case <-done:
+						return
+					default:
+					}
+					if _, _, _, err := c.everyLeg(context.Background(), readers[g%2], 2*perWriter); err != nil {
+						errs <- fmt.Errorf("reader %d: %w", g, err)
+						return
+					}
+					reads.Add(1)
+				}
+			}()
+		}
+		var writers sync.WaitGroup
+		for _, w := range []*Store{w1, w2} {
+			writers.Add(1)
+			go func() {
+				defer writers.Done()
+				for range perWriter {
+					if _, err := c.commitNext(context.Background(), w); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}()
+		}
+		writers.Wait()
+		close(done)
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Error(err)
+		}
+		st, err := readers[0].Status(ctxT(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lex, dense, stats, err := c.everyLeg(ctxT(t), readers[1], 2*perWriter)
+		if err != nil || st.Generation != 1+2*perWriter || lex != 2*perWriter || dense != lex || stats != lex {
+			t.Fatalf("after %d commits: generation %d, batches %d, %d, %d (%v); want generation %d, batch %d",
+				2*perWriter, st.Generation, lex, dense, stats, err, 1+2*perWriter, 2*perWriter)
+		}
+		t.Logf("%d whole reads by %d goroutines during %d commits of two writers", reads.Load(), goroutines, 2*perWriter)
+		assertOnlyLive(t, w1)
+	})
+}
+
+// TestLockFair has one writer commit in a loop, taking the lock again as
+// soon as it released it, while a second writer waits with a lock
+// timeout a few of those commits long: the waiting writer gets its turn
+// (the lock goes to the longest-waiting writer) instead of giving up with
+// ErrLocked.
+func TestLockFair(t *testing.T) {
+	backends(t, func(t *testing.T, url string) {
+		coll := newCollection(t)
+		busy := open(t, url, coll, fonte.StoreOptions{Settings: testSettings})
+		waiting := open(t, url, coll, fonte.StoreOptions{Settings: testSettings}, "lock_timeout=1500ms")
+		put(t, busy, genDoc("first", 1, 8, 1))
+		stop := make(chan struct{})
+		loops := make(chan int)
+		go func() {
+			n := 0
+			defer func() { loops <- n }()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				err := busy.Update(context.Background(), func(tx fonte.StoreTx) error {
+					time.Sleep(300 * time.Millisecond) // a commit that takes a while
+					return tx.Put(context.Background(), genDoc(fmt.Sprintf("busy-%d", n), 1, 8, uint64(10+n)))
+				})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				n++
+			}
+		}()
+		time.Sleep(100 * time.Millisecond) // the busy writer holds the lock
+		start := time.Now()
+		err := waiting.Update(ctxT(t), func(tx fonte.StoreTx) error {
+			return tx.Put(ctxT(t), genDoc("waited", 1, 8, 2))
+		})
+		close(stop)
+		n := <-loops
+		if err != nil {
+			t.Fatalf("the waiting writer, after %v (the busy one committed %d times): %v", time.Since(start), n, err)
+		}
+		t.Logf("the waiting writer committed after %v", time.Since(start).Round(time.Millisecond))
 	})
 }
