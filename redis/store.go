@@ -60,6 +60,7 @@ func Open(ctx context.Context, url string, o fonte.StoreOptions) (*Store, error)
 	if err != nil {
 		return nil, err
 	}
+	quietClientLog.Do(func() { goredis.SetLogger(discardLog{}) })
 	rdb, err := connect(ctx, &cfg)
 	if err != nil {
 		return nil, err
@@ -71,6 +72,15 @@ func Open(ctx context.Context, url string, o fonte.StoreOptions) (*Store, error)
 	}
 	return s, nil
 }
+
+// quietClientLog silences go-redis's own log (it printed every failed
+// dial to standard error, beside the error fonte returns and reports
+// once, naming the server).
+var quietClientLog sync.Once
+
+type discardLog struct{}
+
+func (discardLog) Printf(context.Context, string, ...any) {}
 
 // init checks the server has the Query Engine and the collection's
 // settings agree with the requested ones.
