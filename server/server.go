@@ -289,6 +289,15 @@ func (s *Server) internalProblem(r *http.Request, err error) Problem {
 		return newProblem(http.StatusInsufficientStorage, "insufficient-storage",
 			where+" could not be written: its disk is full; nothing was changed, and the request can be sent again once space is freed", "")
 	}
+	if errors.Is(err, fonte.ErrUnavailable) {
+		// The store's address stays in the log.
+		where := "the store"
+		if name := s.routeCollection(r); name != "" {
+			where = fmt.Sprintf("the store of collection %q", name)
+		}
+		return newProblem(http.StatusServiceUnavailable, "store-unavailable",
+			where+" does not answer (down, restarting or failing over); send the request again shortly", "")
+	}
 	return newProblem(http.StatusInternalServerError, "internal", "the server could not complete the request; its log has the cause", "")
 }
 
