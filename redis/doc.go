@@ -58,6 +58,17 @@
 //   - an EXEC whose reply is lost (the connection drops) is either
 //     applied whole or not at all; the error says the store was
 //     unavailable, and either way the next writer cleans up.
+//   - durable as the server is: a node with the append-only file fsynced
+//     on every write (appendfsync always) loses nothing that Update
+//     returned for when it is killed. Replication is asynchronous: with
+//     the URL's wait_replicas=N, before the switch every master's
+//     replicas acknowledge the writes so far (a write and WAIT on one
+//     connection: a master's replication stream is ordered), after it
+//     the meta master's acknowledge the switch (WAIT on the EXEC's
+//     connection), and only then are the replaced versions deleted; else
+//     ErrNotReplicated. Without it, a master that fails over before its
+//     replica has the switch loses the commit, and the deletions after
+//     the switch may already have reached other shards.
 //
 // What a reader sees mid-commit: the previous generation, whole. Every
 // read loads the document map of one generation (cached per generation),

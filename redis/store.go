@@ -40,8 +40,10 @@ var _ fonte.Store = (*Store)(nil)
 // cluster_enabled:1) is used as a cluster too. Besides go-redis's own
 // parameters (dial_timeout, pool_size, …), the URL may carry
 // collection (default "default"), hnsw_above (the chunk count from which
-// the vector index is HNSW, default DefaultHNSWAbove) and lock_timeout
-// (default DefaultLockTimeout).
+// the vector index is HNSW, default DefaultHNSWAbove), lock_timeout
+// (default DefaultLockTimeout), wait_replicas (replicas of every master
+// that acknowledge a commit before it returns, default 0) and
+// wait_timeout (default DefaultWaitTimeout).
 //
 // A collection holding an index built with other settings than
 // o.Settings is refused with an error wrapping fonte.ErrSettingsMismatch,
