@@ -39,7 +39,7 @@ func (s *Store) VectorTopK(ctx context.Context, q fonte.VectorQuery) ([]fonte.Sc
 		if len(q.Vector) != st.dim {
 			return fmt.Errorf("the query vector has dimension %d, the index %d", len(q.Vector), st.dim)
 		}
-		cf := engineFilter(st, q.Filter, s.cfg.cluster)
+		cf := engineFilter(st, q.Filter, true)
 		if cf.none {
 			return nil
 		}
@@ -61,10 +61,14 @@ type denseHit struct {
 // kept may sit just beyond the engine's page, so a full page whose last
 // score equals the K-th widens too.
 //
-// Through the cluster coordinator, the KNN goes with a count of what the
-// filter matches: the coordinator leaves out a shard it cannot reach (or
-// that times out) without an error, and a count below the live chunks
-// the filter matches is how that shows.
+// The KNN goes with a count of what the filter matches, and a count below
+// the live chunks the filter matches fails the leg: the cluster
+// coordinator leaves out a shard it cannot reach (or that times out)
+// without an error, and an index the engine is still scanning answers
+// from the part it has scanned. A node restarted from its append-only
+// file builds again, in the background, every index whose FT.CREATE the
+// file replays after the chunks it covers (fonte writes the chunks
+// first), and answers a KNN from a fraction of them meanwhile.
 func (s *Store) knn(ctx context.Context, st *state, cf compiledFilter, q fonte.VectorQuery) ([]fonte.ScoredChunk, error) {
 	blob := vectorBytes(q.Vector)
 	qn := norm(q.Vector)
@@ -82,10 +86,7 @@ func (s *Store) knn(ctx context.Context, st *state, cf compiledFilter, q fonte.V
 	for {
 		p := s.rdb.Pipeline()
 		knn := p.Do(ctx, knnArgs(st, cf, blob, k)...)
-		var count *goredis.Cmd
-		if s.cfg.cluster {
-			count = p.Do(ctx, "FT.SEARCH", st.index, cf.expr, "LIMIT", 0, 0, "DIALECT", 2)
-		}
+		count := p.Do(ctx, "FT.SEARCH", st.index, cf.expr, "LIMIT", 0, 0, "DIALECT", 2)
 		err := execPipe(ctx, p)
 		if err != nil {
 			if isUnknownIndex(err) {
@@ -93,17 +94,18 @@ func (s *Store) knn(ctx context.Context, st *state, cf compiledFilter, q fonte.V
 			}
 			return nil, err
 		}
-		if count != nil {
-			if err := checkComplete(count, cf.live); err != nil {
-				// A commit that deleted chunks since st was loaded also
-				// lowers the count: then the read starts over.
-				if errors.Is(err, ErrPartialAnswer) {
-					if pr, perr := s.probe(ctx); perr == nil && pr.gen != st.gen {
-						return nil, errChanged
-					}
+		// A commit that deleted chunks since st was loaded also lowers
+		// what the engine finds: then the read starts over.
+		partial := func(err error) error {
+			if errors.Is(err, ErrPartialAnswer) {
+				if pr, perr := s.probe(ctx); perr == nil && pr.gen != st.gen {
+					return errChanged
 				}
-				return nil, err
 			}
+			return err
+		}
+		if err := checkComplete(count, cf.live); err != nil {
+			return nil, partial(err)
 		}
 		raw, err := knn.Slice()
 		if err != nil {
@@ -112,6 +114,12 @@ func (s *Store) knn(ctx context.Context, st *state, cf compiledFilter, q fonte.V
 		docs, err := parseSearch(raw)
 		if err != nil {
 			return nil, err
+		}
+		// The count and the KNN may be answered by different coordinators:
+		// during a failover one may still miss a shard the other reaches.
+		if want := min(k, cf.live); len(docs) < want {
+			return nil, partial(fmt.Errorf("%w: %w (the KNN of %d returned %d of the %d chunks it should see)",
+				fonte.ErrUnavailable, ErrPartialAnswer, k, len(docs), cf.live))
 		}
 		var hits []denseHit
 		lowest := math.Inf(1)
@@ -172,10 +180,11 @@ func knnArgs(st *state, cf compiledFilter, blob []byte, k int) []any {
 	return append(args, fVec, "LIMIT", 0, k, "DIALECT", 2)
 }
 
-// ErrPartialAnswer is wrapped (with fonte.ErrUnavailable) when the
-// cluster coordinator answered for fewer chunks than the collection holds
-// live: a shard is down or timed out.
-var ErrPartialAnswer = errors.New("redis: the cluster coordinator answered without every shard")
+// ErrPartialAnswer is wrapped (with fonte.ErrUnavailable) when the Query
+// Engine answered for fewer chunks than the collection holds live: a
+// cluster shard is down or timed out, or the vector index is still being
+// built (after a restart).
+var ErrPartialAnswer = errors.New("redis: the Query Engine answered for part of the collection (a shard missing, or the vector index still being built after a restart)")
 
 func checkComplete(count *goredis.Cmd, live int) error {
 	raw, err := count.Slice()

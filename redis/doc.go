@@ -16,6 +16,8 @@
 //	fonte:{c}:pending   versions that exist but are not live (being written,
 //	                    or replaced and being deleted) → chunk count
 //	fonte:{c}:lock      the write lock (SET NX PX, random token)
+//	fonte:{c}:lockq     writers waiting for it, by arrival (it goes to the
+//	fonte:{c}:lockw     first), and when each last asked
 //
 // The data is spread over the cluster by plain keys, each written under a
 // version number the collection hands out once per Put:
@@ -48,13 +50,25 @@
 //     versions written are deleted; if the server cannot be reached they
 //     stay pending, invisible, and the next commit or Purge deletes them.
 //   - one writer: writers take the lock (SET NX PX, refreshed while the
-//     commit runs, released by compare-and-delete); the switch also
+//     commit runs, released by compare-and-delete), in the order they
+//     asked for it; the switch also
 //     checks, under WATCH, that the lock is still its own and that the
 //     generation is the one it started from, so a writer that lost its
 //     lock (paused past the lock's expiry) commits nothing.
 //   - an EXEC whose reply is lost (the connection drops) is either
 //     applied whole or not at all; the error says the store was
 //     unavailable, and either way the next writer cleans up.
+//   - durable as the server is: a node with the append-only file fsynced
+//     on every write (appendfsync always) loses nothing that Update
+//     returned for when it is killed. Replication is asynchronous: with
+//     the URL's wait_replicas=N, before the switch every master's
+//     replicas acknowledge the writes so far (a write and WAIT on one
+//     connection: a master's replication stream is ordered), after it
+//     the meta master's acknowledge the switch (WAIT on the EXEC's
+//     connection), and only then are the replaced versions deleted; else
+//     ErrNotReplicated. Without it, a master that fails over before its
+//     replica has the switch loses the commit, and the deletions after
+//     the switch may already have reached other shards.
 //
 // What a reader sees mid-commit: the previous generation, whole. Every
 // read loads the document map of one generation (cached per generation),

@@ -65,11 +65,22 @@ func (s *Store) wrapErr(what string, err error) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, fonte.ErrUnavailable):
+		s.reloadSlots()
 		return fmt.Errorf("redis %s: %s: %w", s.cfg.where(), what, err)
 	case isUnavailable(err):
+		s.reloadSlots()
 		return fmt.Errorf("redis %s: %s: %w: %w", s.cfg.where(), what, fonte.ErrUnavailable, err)
 	case strings.Contains(err.Error(), "unknown command") && strings.Contains(strings.ToUpper(err.Error()), "FT."):
 		return fmt.Errorf("redis %s: %s: %w: %w", s.cfg.where(), what, ErrNoQueryEngine, err)
 	}
 	return fmt.Errorf("redis %s: %s: %w", s.cfg.where(), what, err)
+}
+
+// reloadSlots has a cluster client read the map of slots to nodes again,
+// in the background: after a failover the slots of the dead master are
+// served by its promoted replica, and only a fresh map says so.
+func (s *Store) reloadSlots() {
+	if cc, ok := s.rdb.(*goredis.ClusterClient); ok {
+		cc.ReloadState(context.Background())
+	}
 }

@@ -50,7 +50,7 @@ type compiledFilter struct {
 // are left to fonte's check.
 //
 // With count, it also counts the live chunks the expression matches (a
-// pass over the documents, which only a cluster's check needs).
+// pass over the documents, for the dense leg's completeness check).
 func engineFilter(st *state, f fonte.Filter, count bool) compiledFilter {
 	var parts []string
 	var tags []string // the tags expr requires

@@ -15,6 +15,7 @@ import (
 //	fonte:c:c:<ver>:<i>   HASH, chunk i of document version ver (the FT index's prefix)
 //	fonte:c:d:<ver>       HASH, the document of version ver (text, metadata)
 //	fonte:c:t:<term>      HASH, the term's postings: "<ver>.<i>" → "<tf>.<len>"
+//	fonte:c:s:<n>         a string written before WAIT (wait_replicas), expiring
 //	fonte:c:idx:<n>       the FT index (not a key; FT.CREATE's name)
 //
 // Versions are numbers the collection hands out once (HINCRBY), written in
@@ -36,6 +37,11 @@ func (k keys) pending() string  { return k.slot + "pending" }
 func (k keys) settings() string { return k.slot + "settings" }
 func (k keys) lock() string     { return k.slot + "lock" }
 
+// lockQueue and lockSeen are the writers waiting for the lock, by
+// arrival, and when each last asked for it.
+func (k keys) lockQueue() string { return k.slot + "lockq" }
+func (k keys) lockSeen() string  { return k.slot + "lockw" }
+
 // chunkPrefix is the FT index's PREFIX: chunk hashes only.
 func (k keys) chunkPrefix() string { return k.data + "c:" }
 
@@ -46,6 +52,10 @@ func (k keys) chunk(ver uint64, i int) string {
 func (k keys) doc(ver uint64) string { return k.data + "d:" + fmtVer(ver) }
 
 func (k keys) term(t string) string { return k.data + "t:" + t }
+
+// syncKey is the n-th key a replica sync may write (see syncReplicas):
+// not a data key, and it expires.
+func (k keys) syncKey(n int) string { return k.data + "s:" + strconv.Itoa(n) }
 
 // indexPrefix starts the name of every FT index of the collection.
 func (k keys) indexPrefix() string { return k.data + "idx:" }

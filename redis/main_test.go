@@ -1,13 +1,10 @@
 package redis
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"sync"
 	"testing"
-
-	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/fonte-rag/fonte/internal/testserver"
 )
@@ -19,14 +16,7 @@ var (
 	clusterURL string
 )
 
-// quietLog drops go-redis's log lines (dial failures the dead-server
-// tests cause on purpose).
-type quietLog struct{}
-
-func (quietLog) Printf(context.Context, string, ...any) {}
-
 func TestMain(m *testing.M) {
-	goredis.SetLogger(quietLog{})
 	var wg sync.WaitGroup
 	var stops []func()
 	var errs []error

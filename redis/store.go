@@ -40,8 +40,10 @@ var _ fonte.Store = (*Store)(nil)
 // cluster_enabled:1) is used as a cluster too. Besides go-redis's own
 // parameters (dial_timeout, pool_size, …), the URL may carry
 // collection (default "default"), hnsw_above (the chunk count from which
-// the vector index is HNSW, default DefaultHNSWAbove) and lock_timeout
-// (default DefaultLockTimeout).
+// the vector index is HNSW, default DefaultHNSWAbove), lock_timeout
+// (default DefaultLockTimeout), wait_replicas (replicas of every master
+// that acknowledge a commit before it returns, default 0) and
+// wait_timeout (default DefaultWaitTimeout).
 //
 // A collection holding an index built with other settings than
 // o.Settings is refused with an error wrapping fonte.ErrSettingsMismatch,
@@ -60,6 +62,7 @@ func Open(ctx context.Context, url string, o fonte.StoreOptions) (*Store, error)
 	if err != nil {
 		return nil, err
 	}
+	quietClientLog.Do(func() { goredis.SetLogger(discardLog{}) })
 	rdb, err := connect(ctx, &cfg)
 	if err != nil {
 		return nil, err
@@ -71,6 +74,15 @@ func Open(ctx context.Context, url string, o fonte.StoreOptions) (*Store, error)
 	}
 	return s, nil
 }
+
+// quietClientLog silences go-redis's own log (it printed every failed
+// dial to standard error, beside the error fonte returns and reports
+// once, naming the server).
+var quietClientLog sync.Once
+
+type discardLog struct{}
+
+func (discardLog) Printf(context.Context, string, ...any) {}
 
 // init checks the server has the Query Engine and the collection's
 // settings agree with the requested ones.

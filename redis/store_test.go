@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fonte-rag/fonte"
 )
@@ -105,7 +106,8 @@ func TestNewerFormatRefused(t *testing.T) {
 }
 
 func TestURL(t *testing.T) {
-	for _, bad := range []string{"http://x:1", "redis://h:1?collection=a:b", "redis://h:1?collection=", "redis://h:1?hnsw_above=0", "redis://:pw@h:1?lock_timeout=x"} {
+	for _, bad := range []string{"http://x:1", "redis://h:1?collection=a:b", "redis://h:1?collection=", "redis://h:1?hnsw_above=0", "redis://:pw@h:1?lock_timeout=x",
+		"redis://:pw@h:1?wait_replicas=-1", "redis://:pw@h:1?wait_replicas=one", "redis://:pw@h:1?wait_timeout=0s"} {
 		_, err := parseURL(bad)
 		if err == nil {
 			t.Errorf("parseURL(%q) succeeded", bad)
@@ -113,11 +115,12 @@ func TestURL(t *testing.T) {
 			t.Errorf("parseURL(%q): error %q shows the password", bad, err)
 		}
 	}
-	c, err := parseURL("redis://:secret@h:7?collection=docs&hnsw_above=10&addr=h:8&dial_timeout=3")
+	c, err := parseURL("redis://:secret@h:7?collection=docs&hnsw_above=10&addr=h:8&dial_timeout=3&wait_replicas=1&wait_timeout=2s")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.collection != "docs" || c.hnswAbove != 10 || !c.cluster || !slices.Equal(c.addrs, []string{"h:7", "h:8"}) ||
+		c.waitReplicas != 1 || c.waitTimeout != 2*time.Second || strings.Contains(c.rest, "wait_") ||
 		strings.Contains(c.rest, "collection") || strings.Contains(c.rest, "hnsw") || strings.Contains(c.location, "secret") {
 		t.Fatalf("parseURL = %+v", c)
 	}

@@ -266,8 +266,20 @@ func (tx *storeTx) commit(ctx context.Context, l *writeLock) error {
 		}
 	}
 
+	// With wait_replicas, the documents reach the replicas before they
+	// become live: a failover after the switch cannot leave a live
+	// version whose keys the new master never got.
+	if err := s.syncReplicas(ctx); err != nil {
+		tx.discard(tx.registered)
+		if newIndex {
+			s.dropIndex(context.Background(), index)
+		}
+		return s.wrapErr("waiting for the replicas; nothing was committed", err)
+	}
+
 	setJSON, _ := json.Marshal(storedSettings{Format: formatVersion, Settings: tx.settings})
 	checked := false // the switch's checks passed: an error after them may hide an applied EXEC
+	acked := -1      // replicas that acknowledged the switch (WAIT on its connection)
 	err := s.rdb.Watch(ctx, func(t *goredis.Tx) error {
 		tok, err := t.Get(ctx, s.k.lock()).Result()
 		if err != nil && !errors.Is(err, goredis.Nil) {
@@ -328,6 +340,12 @@ func (tx *storeTx) commit(ctx context.Context, l *writeLock) error {
 			}
 			return nil
 		})
+		if err == nil && s.cfg.waitReplicas > 0 {
+			n, werr := t.Wait(ctx, s.cfg.waitReplicas, s.cfg.waitTimeout).Result()
+			if werr == nil {
+				acked = int(n)
+			}
+		}
 		return err
 	}, s.k.lock(), s.k.meta())
 	if err != nil {
@@ -348,6 +366,13 @@ func (tx *storeTx) commit(ctx context.Context, l *writeLock) error {
 	s.mu.Lock()
 	s.rebuild = false
 	s.mu.Unlock()
+	if s.cfg.waitReplicas > 0 && acked < s.cfg.waitReplicas {
+		// The replaced versions stay: a replica promoted now still has
+		// the previous generation, which names them. The next commit
+		// deletes them.
+		return fmt.Errorf("redis %s: %w: generation %d is committed on the master, but %d of %d replicas acknowledged it within %v; a failover before they catch up would go back to generation %d",
+			s.cfg.where(), ErrNotReplicated, base.gen+1, max(acked, 0), s.cfg.waitReplicas, s.cfg.waitTimeout, base.gen)
+	}
 
 	// The switch is done; what follows only frees memory. A failure here
 	// leaves the dead versions pending, for the next commit or Purge.

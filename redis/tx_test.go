@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -131,22 +131,11 @@ func TestCommitVisibleWhole(t *testing.T) {
 		coll := newCollection(t)
 		w := open(t, url, coll, fonte.StoreOptions{Settings: testSettings})
 		r := open(t, url, coll, fonte.StoreOptions{ReadOnly: true})
-		const docs, chunksPer, batches = 12, 3, 6
-		// Odd batches have fewer documents: their commits delete some.
-		docsIn := func(b int) int { return docs - 4*(b%2) }
-		batch := func(b int) []fonte.Record {
-			var out []fonte.Record
-			for d := range docsIn(b) {
-				rec := genDoc(fmt.Sprintf("doc-%02d", d), chunksPer, 8, uint64(1000*b+d))
-				for i := range rec.Chunks {
-					rec.Chunks[i].Text = fmt.Sprintf("batch-%d", b)
-					rec.Terms[i] = append(rec.Terms[i], "everywhere", fmt.Sprintf("batch-%d", b))
-				}
-				out = append(out, rec)
-			}
-			return out
+		c := batches{docs: 12, chunksPer: 3}
+		const commits = 6
+		if err := c.commit(ctxT(t), w, 0); err != nil {
+			t.Fatal(err)
 		}
-		put(t, w, batch(0)...)
 		done := make(chan struct{})
 		var wg sync.WaitGroup
 		var checks [3]int
@@ -155,22 +144,6 @@ func TestCommitVisibleWhole(t *testing.T) {
 			mu.Lock()
 			defer mu.Unlock()
 			t.Errorf(format, args...)
-		}
-		one := func(hits []fonte.ScoredChunk, what string) {
-			if len(hits) == 0 {
-				fail("%s: no hits", what)
-				return
-			}
-			for _, h := range hits {
-				if h.Chunk.Text != hits[0].Chunk.Text {
-					fail("%s mixes %q and %q", what, hits[0].Chunk.Text, h.Chunk.Text)
-					return
-				}
-			}
-			b, _ := strconv.Atoi(strings.TrimPrefix(hits[0].Chunk.Text, "batch-"))
-			if len(hits) != docsIn(b)*chunksPer {
-				fail("%s: %d chunks of batch %d, want %d", what, len(hits), b, docsIn(b)*chunksPer)
-			}
 		}
 		for g := range 3 {
 			wg.Add(1)
@@ -183,43 +156,27 @@ func TestCommitVisibleWhole(t *testing.T) {
 					default:
 					}
 					ctx := context.Background()
+					var err error
 					switch g {
 					case 0:
-						hits, err := r.LexicalTopK(ctx, fonte.LexicalQuery{Terms: []string{"everywhere"}, K: 1000})
-						if err != nil {
-							fail("LexicalTopK: %v", err)
-							return
+						var hits []fonte.ScoredChunk
+						if hits, err = r.LexicalTopK(ctx, fonte.LexicalQuery{Terms: []string{"everywhere"}, K: 1000}); err == nil {
+							_, err = c.batchOf(hits)
 						}
-						one(hits, "LexicalTopK")
 					case 1:
-						hits, err := r.VectorTopK(ctx, fonte.VectorQuery{Vector: []float32{1, 0, 0, 0, 0, 0, 0, 0}, K: 1000})
-						if err != nil {
-							fail("VectorTopK: %v", err)
-							return
+						var hits []fonte.ScoredChunk
+						if hits, err = r.VectorTopK(ctx, fonte.VectorQuery{Vector: []float32{1, 0, 0, 0, 0, 0, 0, 0}, K: 1000}); err == nil {
+							_, err = c.batchOf(hits)
 						}
-						one(hits, "VectorTopK")
 					case 2:
-						terms := []string{"everywhere"}
-						for b := range batches + 1 {
-							terms = append(terms, fmt.Sprintf("batch-%d", b))
+						var ts fonte.TermStats
+						if ts, err = r.TermStats(ctx, termsUpTo(commits), fonte.Filter{}); err == nil {
+							_, err = c.statsBatch(ts)
 						}
-						ts, err := r.TermStats(ctx, terms, fonte.Filter{})
-						if err != nil {
-							fail("TermStats: %v", err)
-							return
-						}
-						nonzero := 0
-						for b, df := range ts.DF[1:] {
-							if df != 0 {
-								nonzero++
-								if df != docsIn(b)*chunksPer || ts.Chunks != df {
-									fail("TermStats: batch %d's term in %d chunks of %d, want %d (%v)", b, df, ts.Chunks, docsIn(b)*chunksPer, ts.DF)
-								}
-							}
-						}
-						if nonzero != 1 || ts.DF[0] != ts.Chunks {
-							fail("TermStats mixes generations: %+v", ts)
-						}
+					}
+					if err != nil {
+						fail("reader %d: %v", g, err)
+						return
 					}
 					mu.Lock()
 					checks[g]++
@@ -227,27 +184,14 @@ func TestCommitVisibleWhole(t *testing.T) {
 				}
 			}()
 		}
-		for b := 1; b <= batches; b++ {
-			err := w.Update(ctxT(t), func(tx fonte.StoreTx) error {
-				for _, r := range batch(b) {
-					if err := tx.Put(ctxT(t), r); err != nil {
-						return err
-					}
-				}
-				for d := docsIn(b); d < docs; d++ {
-					if _, err := tx.Delete(ctxT(t), fmt.Sprintf("doc-%02d", d)); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
-			if err != nil {
+		for b := 1; b <= commits; b++ {
+			if err := c.commit(ctxT(t), w, b); err != nil {
 				t.Fatal(err)
 			}
 		}
 		close(done)
 		wg.Wait()
-		t.Logf("reads checked during %d commits: lexical %d, vector %d, term stats %d", batches, checks[0], checks[1], checks[2])
+		t.Logf("reads checked during %d commits: lexical %d, vector %d, term stats %d", commits, checks[0], checks[1], checks[2])
 		assertOnlyLive(t, w)
 	})
 }
@@ -441,5 +385,125 @@ func TestConcurrentWriters(t *testing.T) {
 		if !errors.Is(err, ErrLocked) || time.Since(start) > 5*time.Second {
 			t.Fatalf("Update while another writer holds the lock = %v after %v", err, time.Since(start))
 		}
+	})
+}
+
+// TestManyReadersTwoWriters runs 32 readers (over two Stores, as two
+// server processes would) while two writers (two more Stores) each
+// commit five read-modify-write updates of one collection: every answer
+// is one generation's, whole, and no update is lost (each commit reads
+// the batch it starts from and writes the next, so the last batch is the
+// number of commits).
+func TestManyReadersTwoWriters(t *testing.T) {
+	backends(t, func(t *testing.T, url string) {
+		coll := newCollection(t)
+		c := batches{docs: 12, chunksPer: 3}
+		w1 := open(t, url, coll, fonte.StoreOptions{Settings: testSettings})
+		w2 := open(t, url, coll, fonte.StoreOptions{Settings: testSettings})
+		readers := []*Store{open(t, url, coll, fonte.StoreOptions{ReadOnly: true}), open(t, url, coll, fonte.StoreOptions{ReadOnly: true})}
+		if _, err := c.commitNext(ctxT(t), w1); err != nil {
+			t.Fatal(err)
+		}
+		const perWriter, goroutines = 5, 32
+		done := make(chan struct{})
+		var reads atomic.Int64
+		var wg sync.WaitGroup
+		errs := make(chan error, goroutines+2)
+		for g := range goroutines {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					select {
+					case <-done:
+						return
+					default:
+					}
+					if _, _, _, err := c.everyLeg(context.Background(), readers[g%2], 2*perWriter); err != nil {
+						errs <- fmt.Errorf("reader %d: %w", g, err)
+						return
+					}
+					reads.Add(1)
+				}
+			}()
+		}
+		var writers sync.WaitGroup
+		for _, w := range []*Store{w1, w2} {
+			writers.Add(1)
+			go func() {
+				defer writers.Done()
+				for range perWriter {
+					if _, err := c.commitNext(context.Background(), w); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}()
+		}
+		writers.Wait()
+		close(done)
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Error(err)
+		}
+		st, err := readers[0].Status(ctxT(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lex, dense, stats, err := c.everyLeg(ctxT(t), readers[1], 2*perWriter)
+		if err != nil || st.Generation != 1+2*perWriter || lex != 2*perWriter || dense != lex || stats != lex {
+			t.Fatalf("after %d commits: generation %d, batches %d, %d, %d (%v); want generation %d, batch %d",
+				2*perWriter, st.Generation, lex, dense, stats, err, 1+2*perWriter, 2*perWriter)
+		}
+		t.Logf("%d whole reads by %d goroutines during %d commits of two writers", reads.Load(), goroutines, 2*perWriter)
+		assertOnlyLive(t, w1)
+	})
+}
+
+// TestLockFair has one writer commit in a loop, taking the lock again as
+// soon as it released it, while a second writer waits with a lock
+// timeout a few of those commits long: the waiting writer gets its turn
+// (the lock goes to the longest-waiting writer) instead of giving up with
+// ErrLocked.
+func TestLockFair(t *testing.T) {
+	backends(t, func(t *testing.T, url string) {
+		coll := newCollection(t)
+		busy := open(t, url, coll, fonte.StoreOptions{Settings: testSettings})
+		waiting := open(t, url, coll, fonte.StoreOptions{Settings: testSettings}, "lock_timeout=1500ms")
+		put(t, busy, genDoc("first", 1, 8, 1))
+		stop := make(chan struct{})
+		loops := make(chan int)
+		go func() {
+			n := 0
+			defer func() { loops <- n }()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				err := busy.Update(context.Background(), func(tx fonte.StoreTx) error {
+					time.Sleep(300 * time.Millisecond) // a commit that takes a while
+					return tx.Put(context.Background(), genDoc(fmt.Sprintf("busy-%d", n), 1, 8, uint64(10+n)))
+				})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				n++
+			}
+		}()
+		time.Sleep(100 * time.Millisecond) // the busy writer holds the lock
+		start := time.Now()
+		err := waiting.Update(ctxT(t), func(tx fonte.StoreTx) error {
+			return tx.Put(ctxT(t), genDoc("waited", 1, 8, 2))
+		})
+		close(stop)
+		n := <-loops
+		if err != nil {
+			t.Fatalf("the waiting writer, after %v (the busy one committed %d times): %v", time.Since(start), n, err)
+		}
+		t.Logf("the waiting writer committed after %v", time.Since(start).Round(time.Millisecond))
 	})
 }

@@ -15,9 +15,11 @@ import (
 // The URL parameters fonte reads itself; go-redis refuses parameters it
 // does not know, so these are removed before it parses the rest.
 const (
-	paramCollection  = "collection"
-	paramHNSWAbove   = "hnsw_above"
-	paramLockTimeout = "lock_timeout"
+	paramCollection   = "collection"
+	paramHNSWAbove    = "hnsw_above"
+	paramLockTimeout  = "lock_timeout"
+	paramWaitReplicas = "wait_replicas"
+	paramWaitTimeout  = "wait_timeout"
 )
 
 // Defaults for the URL parameters.
@@ -31,6 +33,9 @@ const (
 	// DefaultLockTimeout is how long Update and Purge wait for another
 	// writer of the collection.
 	DefaultLockTimeout = 30 * time.Second
+	// DefaultWaitTimeout is how long a commit waits for wait_replicas
+	// replicas to acknowledge it.
+	DefaultWaitTimeout = 5 * time.Second
 )
 
 // config is what Open reads from the URL.
@@ -38,10 +43,14 @@ type config struct {
 	collection  string
 	hnswAbove   int
 	lockTimeout time.Duration
-	cluster     bool   // named as a cluster (addr= parameters)
-	rest        string // the URL for go-redis, without fonte's parameters
-	location    string // the URL as given, password redacted
-	addrs       []string
+	// waitReplicas replicas of every master acknowledge a commit's
+	// writes before it returns (0: no waiting), within waitTimeout.
+	waitReplicas int
+	waitTimeout  time.Duration
+	cluster      bool   // named as a cluster (addr= parameters)
+	rest         string // the URL for go-redis, without fonte's parameters
+	location     string // the URL as given, password redacted
+	addrs        []string
 	// dialRetriesSet: the URL chose go-redis's dialer_retries itself.
 	dialRetriesSet bool
 }
@@ -61,7 +70,8 @@ func parseURL(rawURL string) (config, error) {
 	if u.Scheme != "redis" && u.Scheme != "rediss" {
 		return config{}, fmt.Errorf("redis: store URL %s: want redis:// or rediss://", u.Redacted())
 	}
-	c := config{collection: DefaultCollection, hnswAbove: DefaultHNSWAbove, lockTimeout: DefaultLockTimeout, location: u.Redacted()}
+	c := config{collection: DefaultCollection, hnswAbove: DefaultHNSWAbove, lockTimeout: DefaultLockTimeout,
+		waitTimeout: DefaultWaitTimeout, location: u.Redacted()}
 	q := u.Query()
 	if v, ok := q[paramCollection]; ok {
 		c.collection = v[len(v)-1]
@@ -83,9 +93,23 @@ func parseURL(rawURL string) (config, error) {
 		}
 		c.lockTimeout = d
 	}
-	q.Del(paramCollection)
-	q.Del(paramHNSWAbove)
-	q.Del(paramLockTimeout)
+	if v, ok := q[paramWaitReplicas]; ok {
+		n, err := strconv.Atoi(v[len(v)-1])
+		if err != nil || n < 0 {
+			return config{}, fmt.Errorf("redis: store URL %s: %s=%q: want a number of replicas (0 for none)", c.location, paramWaitReplicas, v[len(v)-1])
+		}
+		c.waitReplicas = n
+	}
+	if v, ok := q[paramWaitTimeout]; ok {
+		d, err := time.ParseDuration(v[len(v)-1])
+		if err != nil || d <= 0 {
+			return config{}, fmt.Errorf("redis: store URL %s: %s=%q: want a positive duration such as 5s", c.location, paramWaitTimeout, v[len(v)-1])
+		}
+		c.waitTimeout = d
+	}
+	for _, p := range []string{paramCollection, paramHNSWAbove, paramLockTimeout, paramWaitReplicas, paramWaitTimeout} {
+		q.Del(p)
+	}
 	c.cluster = len(q["addr"]) > 0
 	c.dialRetriesSet = q.Has("dialer_retries")
 	host, port := u.Hostname(), u.Port()
@@ -150,12 +174,21 @@ func connect(ctx context.Context, c *config) (goredis.UniversalClient, error) {
 	return dialCluster(c)
 }
 
+// clusterStateReload is how old the cluster client's map of slots to
+// nodes may get before it is read again (go-redis's default is a minute).
+// A master that dies answers nothing, not MOVED, so without a fresh map
+// the client keeps sending its slots' commands to the dead address long
+// after a replica took them over; the store also asks for a reload on
+// every error that says a node is unreachable (see Store.wrapErr).
+const clusterStateReload = 5 * time.Second
+
 func dialCluster(c *config) (goredis.UniversalClient, error) {
 	opt, err := goredis.ParseClusterURL(c.rest)
 	if err != nil {
 		return nil, fmt.Errorf("redis: store URL %s: %v", c.location, err)
 	}
 	opt.Protocol = 2
+	opt.ClusterStateReloadInterval = clusterStateReload
 	if !c.dialRetriesSet {
 		opt.DialerRetries = defaultDialerRetries
 	}

@@ -53,12 +53,16 @@ type config struct {
 	logs    *lockedBuffer // where the server logs, when the test reads them
 	limits  ingest.Limits // engine.Settings.Limits
 	uploads int           // Options.UploadSlots
+	store   string        // the engine's store; "": a temporary folder
 }
 
 func start(t *testing.T, c config) *testServer {
 	t.Helper()
 	ctx := context.Background()
-	settings := engine.Settings{Store: t.TempDir(), Generator: c.gen, Embedder: c.embedder, Access: c.access, Limits: c.limits}
+	if c.store == "" {
+		c.store = t.TempDir()
+	}
+	settings := engine.Settings{Store: c.store, Generator: c.gen, Embedder: c.embedder, Access: c.access, Limits: c.limits}
 	e, err := engine.Open(ctx, settings, engine.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)

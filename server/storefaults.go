@@ -30,7 +30,7 @@ func (s *Server) storeProblem(r *http.Request, err error) (Problem, bool) {
 			where+" is read-only (a replica such as a PostgreSQL hot standby): nothing was changed; send writes to a server that writes to the primary", ""), true
 	case errors.Is(err, fonte.ErrUnavailable):
 		return newProblem(http.StatusServiceUnavailable, "store-unavailable",
-			where+" does not answer (its database server is down, restarting or unreachable); try again shortly", ""), true
+			where+" does not answer (its database server is down, restarting, failing over or unreachable); try again shortly", ""), true
 	}
 	return Problem{}, false
 }
