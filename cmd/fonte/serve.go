@@ -58,6 +58,9 @@ or cited, and whether it abstained. The file is readable by its owner only
 and rotated past --audit-max-size, keeping --audit-keep old files.`,
 		Args: argsUsage(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if _, _, err := net.SplitHostPort(addr); err != nil {
+				return usageError{fmt.Errorf("--addr %q: want HOST:PORT: %w", addr, err)}
+			}
 			sec, err := o.serveSections()
 			if err != nil {
 				return err
