@@ -9,10 +9,14 @@ import (
 	"github.com/fonte-rag/fonte/engine"
 )
 
-// count is n and noun, plural unless n is 1 ("1 chunk", "0 chunks").
+// count is n and noun, plural unless n is 1 ("1 chunk", "0 chunks",
+// "2 queries"): the nouns it is given take -s, or -ies after a consonant.
 func count(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
+	}
+	if stem, ok := strings.CutSuffix(noun, "y"); ok && stem != "" && !strings.ContainsAny(stem[len(stem)-1:], "aeiou") {
+		return fmt.Sprintf("%d %sies", n, stem)
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -47,3 +47,14 @@ func wantAll(t *testing.T, what, out string, wants ...string) {
 		}
 	}
 }
+
+func TestCount(t *testing.T) {
+	for _, c := range []struct {
+		n          int
+		noun, want string
+	}{{0, "chunk", "0 chunks"}, {1, "chunk", "1 chunk"}, {2, "file", "2 files"}, {1, "query", "1 query"}, {3, "query", "3 queries"}, {2, "day", "2 days"}} {
+		if got := count(c.n, c.noun); got != c.want {
+			t.Errorf("count(%d, %q) = %q, want %q", c.n, c.noun, got, c.want)
+		}
+	}
+}
