@@ -96,7 +96,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	addConfigFlag(root, o)
 	root.SetUsageTemplate(usageTemplate(root.UsageTemplate()))
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
-		if !cmd.Runnable() || cmd.HasSubCommands() {
+		if cmd.HasSubCommands() {
 			return nil // a command that only dispatches reads no settings
 		}
 		return applyEnvAndFile(cmd, o)
