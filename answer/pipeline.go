@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/analysis"
@@ -628,60 +627,6 @@ func ContentKeys(text string) map[string]bool {
 		}
 	}
 	return keys
-}
-
-// Extract is fonte's offline answerer: the sentence of chunks (taken in
-// order) that shares the most content keys with the question, weighting
-// rare keys more (a key found in fewer chunks says more), with the 1-based
-// number of its chunk and its byte span inside that chunk's text. It
-// returns n = 0 when no sentence shares a key. It quotes and never
-// composes, so whatever it says is in the sources.
-func Extract(question string, chunks []fonte.Chunk) (text string, n int, span [2]int) {
-	want := ContentKeys(question)
-	if len(want) == 0 {
-		return "", 0, span
-	}
-	// Document frequency of each question key across the context chunks.
-	df := map[string]int{}
-	chunkKeys := make([]map[string]bool, len(chunks))
-	for i, c := range chunks {
-		chunkKeys[i] = ContentKeys(chunk.Enriched(c))
-		for k := range want {
-			if chunkKeys[i][k] {
-				df[k]++
-			}
-		}
-	}
-	best := 0.0
-	for i, c := range chunks {
-		// Keys of the heading path count for every sentence under it: a
-		// sentence under "Refunds" is about refunds even if it says "it".
-		heading := ContentKeys(strings.Join(c.Headings, " "))
-		spans := chunk.SentenceSpans(c.Text)
-		for j, sp := range spans {
-			s := c.Text[sp[0]:sp[1]]
-			keys := ContentKeys(s)
-			score := 0.0
-			for k := range want {
-				w := 1 + math.Log(float64(len(chunks)+1)/float64(df[k]+1))
-				switch {
-				case keys[k]:
-					score += w
-				case heading[k]:
-					score += w / 2
-				}
-			}
-			// Prefer the earlier (better-ranked) sentence on ties; among
-			// near ties prefer the shorter, more specific sentence.
-			score -= 1e-4 * float64(utf8.RuneCountInString(s)) / 100
-			if score > best && hasAny(keys, want) {
-				best, n = score, i+1
-				span = withList(c.Text, spans, j)
-				text = c.Text[span[0]:span[1]]
-			}
-		}
-	}
-	return text, n, span
 }
 
 // withList widens sentence j of text to the list it introduces or belongs

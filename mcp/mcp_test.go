@@ -18,6 +18,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fonte-rag/fonte/engine"
+	"github.com/fonte-rag/fonte/retrieve"
 )
 
 // handbook is the example handbook indexed once for every test: the tools
@@ -183,6 +184,11 @@ func testList(t *testing.T, cs *sdk.ClientSession) {
 	for _, tool := range res.Tools {
 		if tool.Name != "search" {
 			continue
+		}
+		// The handbook runs on the built-in embedder, whose default
+		// retriever is BM25 alone: the tool must not promise vectors.
+		if !strings.Contains(tool.Description, "BM25 keyword retrieval") || strings.Contains(tool.Description, "vector") {
+			t.Errorf("search describes another retriever than the collection's BM25: %q", tool.Description)
 		}
 		schema, _ := json.Marshal(tool.InputSchema)
 		for _, want := range []string{`"query"`, `"k"`, `"maximum":50`, `"default":10`, `"prefixes"`, `"tags"`} {
@@ -535,5 +541,22 @@ func TestHostBehindProxy(t *testing.T) {
 		if resp.StatusCode != want {
 			t.Errorf("host checked %v: status %d, want %d", checked, resp.StatusCode, want)
 		}
+	}
+}
+
+// The search tool names the retriever the default collection runs.
+func TestSearchDescribesItsRetriever(t *testing.T) {
+	for mode, want := range map[retrieve.Mode]string{
+		retrieve.BM25:   "BM25 keyword retrieval",
+		retrieve.Hybrid: "BM25 keywords and vector similarity, fused",
+		retrieve.Dense:  "vector retrieval by meaning",
+		retrieve.TFIDF:  "TF-IDF keyword retrieval",
+	} {
+		if d := searchTool(0.3, mode).Description; !strings.Contains(d, want) {
+			t.Errorf("retriever %s: description lacks %q: %q", mode, want, d)
+		}
+	}
+	if d := searchTool(0.3, "").Description; strings.Contains(d, "BM25") || strings.Contains(d, "vector") {
+		t.Errorf("no retriever known: the description names one anyway: %q", d)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/engine"
+	"github.com/fonte-rag/fonte/retrieve"
 )
 
 // Bounds of search's k: enough passages to choose from, few enough to fit
@@ -59,17 +60,36 @@ type SearchOutput struct {
 }
 
 // searchTool describes search; floor is the relevance below which ask
-// abstains, the best yardstick an agent has for a passage's relevance.
-func searchTool(floor float64) *sdk.Tool {
+// abstains, the best yardstick an agent has for a passage's relevance, and
+// retriever the default collection's, which tells an agent whether to
+// search with the documents' own words.
+func searchTool(floor float64, retriever retrieve.Mode) *sdk.Tool {
 	return &sdk.Tool{
 		Name: "search",
-		Description: fmt.Sprintf(`Find the passages of the indexed documents that best match a query (hybrid BM25 + vector retrieval).
+		Description: fmt.Sprintf(`Find the passages of the indexed documents that best match a query%s.
 Use it to look facts up yourself, to compare several sources, or when you need exact wording; prefer ask for a direct cited answer to one question.
 Returns up to k passages, best first, each with its chunk id, document id, title, heading path, page, updated date, score and relevance (0-1, comparable across queries; ask abstains when no passage reaches %.2f) and text.
-No passages, or only ones below that relevance, means the documents do not cover the query. Use get_document with a passage's doc to read around it.`, floor),
+No passages, or only ones below that relevance, means the documents do not cover the query. Use get_document with a passage's doc to read around it.`, retrieverNote(retriever), floor),
 		Annotations: readOnly("Search the documents"),
 		InputSchema: schema[SearchInput]("k", 1, MaxK, DefaultK),
 	}
+}
+
+// retrieverNote says how the default collection retrieves, in words an
+// agent can act on: a keyword retriever finds only the words it is given.
+func retrieverNote(m retrieve.Mode) string {
+	const keywords = " keyword retrieval over word stems, so use the words the documents would use)"
+	switch m {
+	case retrieve.BM25:
+		return " (on the default collection: BM25" + keywords
+	case retrieve.TFIDF:
+		return " (on the default collection: TF-IDF" + keywords
+	case retrieve.Dense:
+		return " (on the default collection: vector retrieval by meaning)"
+	case retrieve.Hybrid:
+		return " (on the default collection: BM25 keywords and vector similarity, fused)"
+	}
+	return ""
 }
 
 func (t tools) search(ctx context.Context, _ *sdk.CallToolRequest, in SearchInput) (*sdk.CallToolResult, SearchOutput, error) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/engine"
+	"github.com/fonte-rag/fonte/retrieve"
 )
 
 // Name and Version identify the server to MCP clients.
@@ -30,7 +31,7 @@ When ask abstains, the documents do not answer the question: say so rather than 
 // "default"). The server holds no state of its own, so one value can serve
 // any number of sessions.
 func New(e *engine.Engine) *sdk.Server {
-	return NewFor(Single(e), max(e.Settings().Floor, 0))
+	return NewFor(Single(e), max(e.Settings().Floor, 0), e.Settings().Mode)
 }
 
 // Resolver gives the tools the engine of a collection ("" names the
@@ -53,12 +54,13 @@ func Single(e *engine.Engine) Resolver {
 const DefaultCollection = "default"
 
 // NewFor returns an MCP server whose tools read the collections resolve
-// gives; floor is the abstain floor the tool descriptions quote.
-func NewFor(resolve Resolver, floor float64) *sdk.Server {
+// gives; floor is the abstain floor and retriever the default collection's
+// retriever, which the tool descriptions quote ("" names none).
+func NewFor(resolve Resolver, floor float64, retriever retrieve.Mode) *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: Name, Title: "fonte document search", Version: Version},
 		&sdk.ServerOptions{Instructions: instructions})
 	t := tools{resolve: resolve, floorValue: floor}
-	sdk.AddTool(s, searchTool(t.floor()), t.search)
+	sdk.AddTool(s, searchTool(t.floor(), retriever), t.search)
 	sdk.AddTool(s, askTool(), t.ask)
 	sdk.AddTool(s, documentTool(), t.document)
 	return s

@@ -185,7 +185,7 @@ func (g *registry) create(ctx context.Context, name string, cfg CollectionConfig
 		return nil, errCollectionExists
 	}
 	if g.dataDir == "" {
-		return nil, errors.New("the server has no data folder to create collections in")
+		return nil, errors.New("the server has no data folder to create collections in (fonte serve has one unless its store is a database: give it --data DIR)")
 	}
 	c, err := g.openLocked(ctx, name, cfg)
 	if err != nil {

@@ -38,11 +38,11 @@ func (s *Server) mcpLibrary(r *http.Request) *sdk.Server {
 		}
 		return c.Engine, g.filter(), nil
 	}
-	floor := 0.0
+	var def engine.Settings
 	if c, err := s.reg.get(r.Context(), DefaultCollection); err == nil {
-		floor = max(c.Engine.Settings().Floor, 0)
+		def = c.Engine.Settings()
 	}
-	srv := mcp.NewFor(resolve, floor)
+	srv := mcp.NewFor(resolve, max(def.Floor, 0), def.Mode)
 	srv.AddReceivingMiddleware(auditMCP(auditOf(r)))
 	return srv
 }

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -38,6 +39,10 @@ func TestMCPBehindTokens(t *testing.T) {
 	names := map[string]bool{}
 	for _, tool := range tools.Tools {
 		names[tool.Name] = true
+		// The default collection runs the built-in embedder, so BM25 alone.
+		if tool.Name == "search" && (!strings.Contains(tool.Description, "BM25 keyword retrieval") || strings.Contains(tool.Description, "vector")) {
+			t.Errorf("search through /mcp describes another retriever than the collection's BM25: %q", tool.Description)
+		}
 	}
 	if len(names) != 3 || !names["search"] || !names["ask"] || !names["get_document"] {
 		t.Fatalf("tools through /mcp: %v", names)

@@ -41,11 +41,13 @@ func newMetrics() *metrics {
 	return m
 }
 
-// statusWriter remembers the status a handler sent. Unwrap lets
-// http.ResponseController reach the connection's Flush for SSE.
+// statusWriter remembers the status a handler sent and counts the body
+// bytes. Unwrap lets http.ResponseController reach the connection's Flush
+// for SSE.
 type statusWriter struct {
 	http.ResponseWriter
 	status int
+	bytes  int64
 }
 
 func (w *statusWriter) WriteHeader(code int) {
@@ -59,7 +61,9 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	if w.status == 0 {
 		w.status = http.StatusOK
 	}
-	return w.ResponseWriter.Write(b)
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += int64(n)
+	return n, err
 }
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -153,7 +153,7 @@ func New(e *engine.Engine, o Options) (*Server, error) {
 	s.mcp = mcp.NewHTTPHandler(s.mcpLibrary, mcp.HTTPOptions{AllowedOrigins: o.MCPOrigins, HostChecked: true})
 	s.page = web.Handler()
 	s.routes()
-	s.handler = s.audit(s.metrics.instrument(newHostGuard(o.Addr, o.Hosts).wrap(newCORS(o.CORSOrigins).wrap(s.mux))))
+	s.handler = s.audit(s.logRequests(s.metrics.instrument(newHostGuard(o.Addr, o.Hosts).wrap(newCORS(o.CORSOrigins).wrap(unmatchedProblems(s.mux))))))
 	return s, nil
 }
 
@@ -337,16 +337,25 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, log *slog.Logge
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	log.Info("serving", "addr", ln.Addr().String())
 	select {
 	case err := <-errc:
+		log.Error("stopped serving", "err", err)
 		return err
 	case <-ctx.Done():
 	}
+	began := time.Now()
+	log.Info("shutting down: no new connections; requests in flight may finish", "cause", context.Cause(ctx).Error(), "grace", ShutdownTimeout.String())
 	sctx, cancel := context.WithTimeout(context.Background(), ShutdownTimeout)
 	defer cancel()
 	err := srv.Shutdown(sctx)
 	if serr := <-errc; serr != nil && !errors.Is(serr, http.ErrServerClosed) {
-		return serr
+		err = serr
 	}
-	return err
+	if err != nil {
+		log.Error("shut down with requests unfinished", "err", err, "duration_ms", time.Since(began).Milliseconds())
+		return err
+	}
+	log.Info("shut down", "duration_ms", time.Since(began).Milliseconds())
+	return nil
 }

@@ -51,6 +51,7 @@ type config struct {
 	access  map[string][]string
 	audit   server.AuditOptions
 	logs    *lockedBuffer // where the server logs, when the test reads them
+	logJSON bool          // log JSON lines from DEBUG up, as fonte serve --log-format json --log-level debug
 	limits  ingest.Limits // engine.Settings.Limits
 	uploads int           // Options.UploadSlots
 	store   string        // the engine's store; "": a temporary folder
@@ -96,8 +97,12 @@ func start(t *testing.T, c config) *testServer {
 		rate = &server.RateLimit{}
 	}
 	settings.Store = ""
+	log := slog.New(slog.NewTextHandler(logs, nil))
+	if c.logJSON {
+		log = slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
 	srv, err := server.New(e, server.Options{Addr: ln.Addr().String(), AdminToken: adminToken, PublicRead: c.publicRead,
-		Logger: slog.New(slog.NewTextHandler(logs, nil)), DataDir: c.dataDir, Template: settings, RateLimit: rate,
+		Logger: log, DataDir: c.dataDir, Template: settings, RateLimit: rate,
 		Default: server.CollectionConfig{Folder: c.folder}, Embedders: c.embedders, EvalDir: c.evalDir, Audit: c.audit, UploadSlots: c.uploads,
 		Tokens: append([]server.TokenDigest{{SHA256: server.Digest(readToken), Scope: server.ScopeRead}}, c.tokens...)})
 	if err != nil {
@@ -105,7 +110,7 @@ func start(t *testing.T, c config) *testServer {
 	}
 	sctx, stop := context.WithCancel(ctx)
 	ts := &testServer{url: "http://" + ln.Addr().String(), addr: ln.Addr().String(), engine: e, srv: srv, done: make(chan error, 1), stop: stop}
-	go func() { ts.done <- server.Serve(sctx, ln, srv, slog.New(slog.NewTextHandler(logs, nil))) }()
+	go func() { ts.done <- server.Serve(sctx, ln, srv, log) }()
 	t.Cleanup(func() {
 		stop()
 		if err := <-ts.done; err != nil {

@@ -130,24 +130,7 @@ naming the limit.`,
 				}
 				return labelRefusals(report)
 			}
-			fmt.Fprintf(out, "indexed %d, unchanged %d, removed %d, refused %d, skipped %d (unsupported type)\n",
-				len(report.Indexed), report.Unchanged, len(report.Removed), len(report.Refused), report.Skipped)
-			fmt.Fprintf(out, "%d chunks embedded; the index holds %d chunks (generation %d, %s)\n",
-				report.ChunksEmbedded, report.Chunks, report.Generation, report.Duration.Round(time.Millisecond))
-			for _, r := range report.Refused {
-				fmt.Fprintf(out, "refused %s: %s\n", r.Path, r.Reason)
-			}
-			if len(report.Flagged) > 0 {
-				fmt.Fprintf(out, "flagged %d passages as text addressed to a model, in %d chunks (kept as material: fenced and marked for a model, never quoted as an answer; hidden text is dropped)\n",
-					len(report.Flagged), report.FlaggedChunks())
-				for _, f := range report.Flagged {
-					where := fmt.Sprintf("%s#%d", f.Path, f.Chunk)
-					if f.Chunk < 0 {
-						where = f.Path
-					}
-					fmt.Fprintf(out, "flagged %s %s: %s\n", where, f.Kind, snippet(f.Text, 120))
-				}
-			}
+			printIndexReport(out, report)
 			if reportPath != "" {
 				fmt.Fprintf(out, "report of the %d files written to %s\n", len(report.Files), reportPath)
 			}
@@ -240,8 +223,8 @@ func watchIndex(ctx context.Context, e *engine.Engine, dir string, out io.Writer
 			_ = json.NewEncoder(out).Encode(map[string]any{"indexed": nonNil(rep.Indexed), "removed": nonNil(rep.Removed),
 				"refused": rep.Refused, "chunks": rep.Chunks, "generation": rep.Generation})
 		} else {
-			fmt.Fprintf(out, "%s re-indexed: indexed %d, removed %d, refused %d; %d chunks (generation %d)\n",
-				time.Now().Format(time.TimeOnly), len(rep.Indexed), len(rep.Removed), len(rep.Refused), rep.Chunks, rep.Generation)
+			fmt.Fprintf(out, "%s re-indexed: indexed %d, removed %d, refused %d; the index holds %s (generation %d)\n",
+				time.Now().Format(time.TimeOnly), len(rep.Indexed), len(rep.Removed), len(rep.Refused), count(rep.Chunks, "chunk"), rep.Generation)
 		}
 		return rep, nil
 	}, watch.Options{Ignore: []string{index}})
@@ -646,7 +629,7 @@ func newStatus(o *options) *cobra.Command {
 			if st.Replica != nil {
 				fmt.Fprintf(out, "replica   %s\n", replicaLine(st.Replica))
 			}
-			fmt.Fprintf(out, "contents  %d documents, %d chunks\n", st.Documents, st.Chunks)
+			fmt.Fprintf(out, "contents  %s, %s\n", count(st.Documents, "document"), count(st.Chunks, "chunk"))
 			fmt.Fprintf(out, "analysis  %s\nchunker   %s\nembedder  %s (%d dimensions)\n", st.Analyzer, st.Chunker, st.Embedder, st.Dimension)
 			printLabels(out, st.Labels)
 			for _, d := range st.Docs {

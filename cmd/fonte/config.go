@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/embed"
@@ -21,6 +21,7 @@ import (
 	"github.com/fonte-rag/fonte/ingest"
 	"github.com/fonte-rag/fonte/rerank"
 	"github.com/fonte-rag/fonte/retrieve"
+	"github.com/fonte-rag/fonte/server"
 )
 
 // options are the settings the commands share. Each comes, in order of
@@ -430,6 +431,9 @@ func (o *options) settings() (engine.Settings, error) {
 	s := engine.Settings{Store: o.store, IndexDir: o.index, Chunker: o.chunker, ChunkSize: o.chunkSize, Overlap: o.overlap,
 		K: o.k, Floor: o.floor, Budget: o.budget, Include: o.include, Exclude: o.exclude, FollowSymlinks: o.followLink,
 		LexicalWeight: o.lexWeight, DenseWeight: o.denseWeigh}
+	if o.k < 1 || o.k > server.MaxK {
+		return s, usageError{fmt.Errorf("--k %d: want 1 to %d chunks", o.k, server.MaxK)}
+	}
 	mode, err := retrieve.ParseMode(o.retriever)
 	if err != nil {
 		return s, usageError{fmt.Errorf("--retriever: %w", err)}

@@ -295,6 +295,6 @@ func runBEIR(cmd *cobra.Command, o *options, dir, split string, modes []retrieve
 		}
 		return writeJSON(out, v)
 	}
-	fmt.Fprintf(out, "%d documents (%d indexed now, %d unchanged), %d queries\n\n", len(docs), len(rep.Indexed), rep.Unchanged, len(b.Queries))
+	fmt.Fprintf(out, "%s (%d indexed now, %d unchanged), %s\n\n", count(len(docs), "document"), len(rep.Indexed), rep.Unchanged, count(len(b.Queries), "query"))
 	return eval.WriteComparison(out, rows)
 }

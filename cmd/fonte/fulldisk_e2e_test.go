@@ -52,18 +52,7 @@ func TestE2EFullDisk(t *testing.T) {
 	if hits("password") == 0 {
 		t.Fatal("the first generation finds nothing")
 	}
-	files := func() []string {
-		t.Helper()
-		entries, err := os.ReadDir(idx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var names []string
-		for _, e := range entries {
-			names = append(names, e.Name())
-		}
-		return names
-	}
+	files := func() []string { t.Helper(); return entries(t, idx) }
 	beforeFiles := files()
 
 	// Fill the tmpfs.

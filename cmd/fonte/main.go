@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -80,9 +81,11 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "fonte",
 		Short:         "Answer questions from your documents, with citations",
+		Version:       buildVersion(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetVersionTemplate("{{.Version}}")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	// Cobra reports unknown flags and wrong argument counts through this
@@ -92,11 +95,52 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	o := newOptions()
 	addConfigFlag(root, o)
 	root.SetUsageTemplate(usageTemplate(root.UsageTemplate()))
-	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error { return applyEnvAndFile(cmd, o) }
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		if cmd.HasSubCommands() {
+			return nil // a command that only dispatches reads no settings
+		}
+		return applyEnvAndFile(cmd, o)
+	}
 	root.AddCommand(newReproduce(), newIndex(o), newSearch(o), newAsk(o), newChat(o), newDelete(o), newStatus(o), newEval(o),
-		newDump(o), newRestore(o), newCopy(o), newMCP(o), newServe(o), newInspect(o))
-	root.AddCommand(newHealthcheck())
+		newDump(o), newRestore(o), newCopy(o), newMCP(o), newServe(o), newInspect(o), newVersion(), newHealthcheck())
+	// Cobra adds help and completion when it runs; made now, they get the
+	// same usage errors as every other command.
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		switch {
+		case c.Name() == "help":
+			c.Run, c.RunE = nil, func(_ *cobra.Command, args []string) error {
+				target, rest, err := root.Find(args)
+				if err != nil || len(rest) > 0 {
+					return usageError{fmt.Errorf("no help topic %q: run `fonte help` for the commands", strings.Join(args, " "))}
+				}
+				return target.Help()
+			}
+		case c.HasSubCommands():
+			dispatchOnly(c)
+		}
+	}
+	dispatchOnly(root)
 	return root
+}
+
+// dispatchOnly makes cmd, which only leads to its subcommands, print its
+// help when called alone and refuse an unknown subcommand as a usage
+// error (left to cobra, that is a plain failure or the help, exit 0).
+func dispatchOnly(cmd *cobra.Command) {
+	cmd.Args = cobra.ArbitraryArgs
+	cmd.SuggestionsMinimumDistance = 2 // cobra's own, which it sets only on its path
+	cmd.RunE = func(c *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return c.Help()
+		}
+		msg := fmt.Sprintf("unknown command %q for %q", args[0], c.CommandPath())
+		if near := c.SuggestionsFor(args[0]); len(near) > 0 {
+			msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(near, " or "))
+		}
+		return usageError{fmt.Errorf("%s: run `%s --help` for the commands", msg, c.CommandPath())}
+	}
 }
 
 // argsUsage wraps a cobra positional-argument validator so its failures are

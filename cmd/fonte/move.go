@@ -27,7 +27,7 @@ func printStats(cmd *cobra.Command, o *options, verb, where string, st engine.Du
 	if o.asJSON {
 		return writeJSON(cmd.OutOrStdout(), st)
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "%s %d documents, %d chunks (%s, %d dimensions) %s\n", verb, st.Documents, st.Chunks, st.Settings.Embedder, st.Settings.Dim, where)
+	fmt.Fprintf(cmd.OutOrStdout(), "%s %s, %s (%s, %d dimensions) %s\n", verb, count(st.Documents, "document"), count(st.Chunks, "chunk"), st.Settings.Embedder, st.Settings.Dim, where)
 	return nil
 }
 

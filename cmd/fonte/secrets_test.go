@@ -1,18 +1,14 @@
 package main
 
 import (
-	"bufio"
-	"context"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/fonte-rag/fonte/internal/testserver"
 	"github.com/fonte-rag/fonte/server"
@@ -123,36 +119,8 @@ func TestE2ENoSecretPrinted(t *testing.T) {
 // use with its address, stops it and returns everything it printed.
 func serveBinary(t *testing.T, args []string, use func(addr string)) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, fonteBin, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
-	cmd.Env = baseEnv()
-	var stderr syncBuffer
-	cmd.Stderr = &stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var printed strings.Builder
-	lines := bufio.NewScanner(out)
-	addr := ""
-	for addr == "" && lines.Scan() {
-		printed.WriteString(lines.Text() + "\n")
-		addr, _ = strings.CutPrefix(lines.Text(), "fonte: listening on http://")
-	}
-	if addr == "" {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-		t.Fatalf("serve printed no address:\n%s%s", printed.String(), stderr.String())
-	}
-	use(addr)
-	_ = cmd.Process.Signal(os.Interrupt)
-	for lines.Scan() {
-		printed.WriteString(lines.Text() + "\n")
-	}
-	_ = cmd.Wait()
-	return printed.String() + stderr.String()
+	s := startServed(t, "", "", args...)
+	use(strings.TrimPrefix(s.url, "http://"))
+	s.stop(t)
+	return strings.Join(s.stdout, "\n") + "\n" + s.stderr.String()
 }

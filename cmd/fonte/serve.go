@@ -14,7 +14,6 @@ import (
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/embed"
 	"github.com/fonte-rag/fonte/engine"
-	"github.com/fonte-rag/fonte/internal/redact"
 	"github.com/fonte-rag/fonte/server"
 	"github.com/fonte-rag/fonte/watch"
 )
@@ -22,7 +21,7 @@ import (
 // newServe is `fonte serve`: the HTTP API over the collections, until
 // SIGINT or SIGTERM (main's context), then a graceful shutdown.
 func newServe(o *options) *cobra.Command {
-	var addr, docs, dataDir, evalDir, auditFile, auditMaxSize string
+	var addr, docs, dataDir, evalDir, auditFile, auditMaxSize, logFormat, logLevel string
 	var auditKeep int
 	var publicRead, watchDocs bool
 	var hosts, digests, corsOrigins []string
@@ -46,8 +45,13 @@ random admin token and prints it once.
 
 Collections other than the default are configured in fonte.yaml under
 collections: (store, folder, chunker, chunk-size, overlap, access) or made by
-POST /v1/collections or a first upload; they live under --data unless they
-name a store. With --watch, every collection folder is re-indexed when its
+POST /v1/collections or a first upload; they live under --data (default:
+the folder collections inside the store folder) unless they name a store.
+
+Every request leaves one line on stderr (--log-format text or json, from
+--log-level up): method, route pattern, status, bytes, duration and token
+(a prefix of its SHA-256, never the token); start and shutdown are logged
+too. With --watch, every collection folder is re-indexed when its
 files change.
 
 With --audit FILE, every request that reads documents (search, ask, chat,
@@ -58,6 +62,13 @@ or cited, and whether it abstained. The file is readable by its owner only
 and rotated past --audit-max-size, keeping --audit-keep old files.`,
 		Args: argsUsage(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if _, _, err := net.SplitHostPort(addr); err != nil {
+				return usageError{fmt.Errorf("--addr %q: want HOST:PORT: %w", addr, err)}
+			}
+			log, err := newServeLogger(cmd.ErrOrStderr(), logFormat, logLevel)
+			if err != nil {
+				return err
+			}
 			sec, err := o.serveSections()
 			if err != nil {
 				return err
@@ -103,11 +114,13 @@ and rotated past --audit-max-size, keeping --audit-keep old files.`,
 				return openError(err)
 			}
 			defer e.Close()
+			if dataDir, err = serveDataDir(dataDir, e.Location(), cmd.OutOrStdout()); err != nil {
+				return err
+			}
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return err
 			}
-			log := slog.New(redact.Handler(slog.NewTextHandler(cmd.ErrOrStderr(), nil)))
 			limit := server.RateLimit{Rate: rate, Burst: max(int(2*rate), 1)}
 			template := s
 			template.Store, template.IndexDir = "", ""
@@ -158,7 +171,9 @@ and rotated past --audit-max-size, keeping --audit-keep old files.`,
 	f := cmd.Flags()
 	f.StringVar(&addr, "addr", "127.0.0.1:7700", "address to listen on (HOST:PORT)")
 	f.StringVar(&docs, "docs", "", "the default collection's documents folder (POST /v1/index and --watch re-index it)")
-	f.StringVar(&dataDir, "data", ".fonte-collections", "folder of the collections that name no store of their own")
+	f.StringVar(&dataDir, "data", "", "folder of the collections that name no store of their own (default: collections in the store folder)")
+	f.StringVar(&logFormat, "log-format", "text", "the log on stderr: text (key=value) or json, one line per request and event")
+	f.StringVar(&logLevel, "log-level", "info", "the least level logged: debug (health checks too), info, warn or error")
 	f.StringVar(&evalDir, "eval-dir", "", "folder of question files (*.jsonl) POST /v1/eval may name (none by default)")
 	f.BoolVar(&watchDocs, "watch", false, "re-index each collection's documents folder when its files change")
 	f.BoolVar(&publicRead, "public-read", false, "let requests without a token search, ask and list the documents without access labels")

@@ -47,7 +47,7 @@ func TestIndexSymlinkOutside(t *testing.T) {
 	if !strings.Contains(out, want) {
 		t.Errorf("index output:\n%s\nwant a line %q", out, want)
 	}
-	if !strings.Contains(out, "indexed 1,") {
+	if !strings.Contains(out, "indexed 1 file;") {
 		t.Errorf("index output:\n%s\nwant a.md alone indexed", out)
 	}
 
