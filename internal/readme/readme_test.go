@@ -34,6 +34,9 @@ var notRun = map[string]string{
 	"fonte ask \"…\" --embedder ollama:nomic-embed-text --generator ollama:llama3.2":                                      "needs an Ollama server with the two models",
 	"fonte ask \"…\" --generator openai:gpt-4o-mini --generate-url https://api.openai.com   # FONTE_API_KEY=…":            "needs an OpenAI key and the Internet",
 	"TOKEN=fonte_…": "a placeholder for the token serve prints: the test sets TOKEN to the one it printed",
+	"podman build --format docker -t fonte .        # docker build -t fonte . works too":                                                            "builds from the official Go image, which no registry here serves: internal/deploytest builds the same Containerfile around a binary built on the host",
+	`podman run -d --name fonte -p 127.0.0.1:7700:7700 -v fonte-data:/data -v "$PWD/examples/handbook:/docs:ro" -e FONTE_ADMIN_TOKEN=fonte_… fonte`: "runs the image the build above makes; internal/deploytest runs it",
+	`curl -sN -X POST -H "Authorization: Bearer fonte_…" http://127.0.0.1:7700/v1/index   # index /docs`:                                            "asks the container above; internal/deploytest does it",
 }
 
 // outputs are what a command must print, where README says what it
