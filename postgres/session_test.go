@@ -3,7 +3,10 @@ package postgres
 import (
 	"bytes"
 	"context"
+	"io"
 	"log/slog"
+	"net"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -25,21 +28,15 @@ func captureLog(t *testing.T) *bytes.Buffer {
 	return buf
 }
 
-// simpleURL asks pgx for the simple protocol, for the test's own
-// connections to PGlite.
-func simpleURL(t *testing.T, base string) string {
-	return withParams(t, base, "default_query_exec_mode", "simple_protocol")
-}
-
 // TestPGliteSharedSession opens a collection on PGlite started as its
 // README says (pglite-server -m 8), with a URL that does not ask for the
 // simple protocol, the way three fonte commands in a row would: one
 // indexes, two search. Before the store looked for a shared session the
 // second open failed with `prepared statement "stmtcache_…" already
 // exists`, the first one's statements outliving its connections in
-// PGlite's one session. It also takes the fallback: with the server's
-// connections all taken but one, the second connection is refused and the
-// version (PGlite) decides.
+// PGlite's one session. It then takes the fallback, through a proxy that
+// refuses every connection after the first, as pglite-server does beyond
+// its -m: the version (PGlite) decides.
 func TestPGliteSharedSession(t *testing.T) {
 	base, stop, err := testserver.StartPGlite()
 	if err != nil {
@@ -47,43 +44,9 @@ func TestPGliteSharedSession(t *testing.T) {
 	}
 	t.Cleanup(stop)
 	ctx := context.Background()
-	u := withParams(t, base, "collection", "shared_session")
-
-	t.Run("VersionWhenNoSecondConnection", func(t *testing.T) {
-		logs := captureLog(t)
-		var held []*pgx.Conn
-		defer func() {
-			for _, c := range held {
-				c.Close(ctx)
-			}
-		}()
-		for range 7 {
-			c, err := pgx.Connect(ctx, simpleURL(t, base))
-			if err != nil {
-				t.Fatalf("holding PGlite's connections: %v", err)
-			}
-			held = append(held, c)
-		}
-		cfg, err := parseURL(u)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pcfg, err := pgxpool.ParseConfig(cfg.connString)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cfg.chooseProtocol(ctx, pcfg); err != nil {
-			t.Fatal(err)
-		}
-		if got := pcfg.ConnConfig.DefaultQueryExecMode; got != pgx.QueryExecModeSimpleProtocol {
-			t.Fatalf("exec mode %v, want the simple protocol", got)
-		}
-		if !strings.Contains(logs.String(), "the server is PGlite") {
-			t.Fatalf("the log does not name PGlite: %q", logs.String())
-		}
-	})
 
 	t.Run("CommandsInTurn", func(t *testing.T) {
+		u := withParams(t, base, "collection", "shared_session")
 		logs := captureLog(t)
 		w, err := Open(ctx, u, fonte.StoreOptions{Settings: testSettings})
 		if err != nil {
@@ -110,6 +73,67 @@ func TestPGliteSharedSession(t *testing.T) {
 			t.Fatalf("the log does not say why and what to set: %q", log)
 		}
 	})
+
+	t.Run("VersionWhenNoSecondConnection", func(t *testing.T) {
+		pu, err := url.Parse(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pu.Host = firstConnectionOnly(t, pu.Host)
+		cfg, err := parseURL(withParams(t, pu.String(), "collection", "shared_session"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pcfg, err := pgxpool.ParseConfig(cfg.connString)
+		if err != nil {
+			t.Fatal(err)
+		}
+		logs := captureLog(t)
+		if err := cfg.chooseProtocol(ctx, pcfg); err != nil {
+			t.Fatal(err)
+		}
+		if got := pcfg.ConnConfig.DefaultQueryExecMode; got != pgx.QueryExecModeSimpleProtocol {
+			t.Fatalf("exec mode %v, want the simple protocol", got)
+		}
+		if !strings.Contains(logs.String(), "the server is PGlite") {
+			t.Fatalf("the log does not name PGlite: %q", logs.String())
+		}
+	})
+}
+
+// firstConnectionOnly listens on a loopback port of its own, forwards the
+// first connection it accepts to addr and closes every later one at once,
+// as a server at its connection limit does; it returns its address.
+func firstConnectionOnly(t *testing.T, addr string) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for n := 0; ; n++ {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			if n > 0 {
+				c.Close()
+				continue
+			}
+			go func() {
+				defer c.Close()
+				up, err := net.Dial("tcp", addr)
+				if err != nil {
+					return
+				}
+				defer up.Close()
+				go io.Copy(up, c)
+				io.Copy(c, up)
+			}()
+		}
+	}()
+	return l.Addr().String()
 }
 
 // TestOwnSessionKeepsExtendedProtocol checks that a server with a backend
