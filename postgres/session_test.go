@@ -136,17 +136,22 @@ func firstConnectionOnly(t *testing.T, addr string) string {
 	return l.Addr().String()
 }
 
-// TestOwnSessionKeepsExtendedProtocol checks that a server with a backend
-// per connection (the test server, unless FONTE_TEST_POSTGRES_URL names a
-// PGlite) keeps pgx's default protocol and logs nothing, and that a URL
-// naming its protocol is taken as it is.
+// TestOwnSessionKeepsExtendedProtocol checks, on a native server of its
+// own (a backend per connection, whatever server the package's other
+// tests use), that the store keeps pgx's default protocol and logs
+// nothing, and that a URL naming its protocol is taken as it is.
 func TestOwnSessionKeepsExtendedProtocol(t *testing.T) {
+	srv, err := testserver.StartNativePostgres("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Stop)
 	logs := captureLog(t)
-	s := open(t, newCollection(t), fonte.StoreOptions{Settings: testSettings})
+	s := open(t, withParams(t, srv.URL, "collection", "own_session"), fonte.StoreOptions{Settings: testSettings})
 	if got := s.pool.Config().ConnConfig.DefaultQueryExecMode; got != pgx.QueryExecModeCacheStatement {
 		t.Errorf("exec mode %v, want pgx's default (cache_statement)", got)
 	}
-	e := open(t, newCollection(t, "default_query_exec_mode", "exec"), fonte.StoreOptions{Settings: testSettings})
+	e := open(t, withParams(t, srv.URL, "collection", "own_session_exec", "default_query_exec_mode", "exec"), fonte.StoreOptions{Settings: testSettings})
 	if got := e.pool.Config().ConnConfig.DefaultQueryExecMode; got != pgx.QueryExecModeExec {
 		t.Errorf("exec mode %v, want exec as the URL says", got)
 	}

@@ -19,6 +19,10 @@ import (
 // want the BM25 leg) instead of starting the native one (StartPostgres).
 const PostgresURLEnv = "FONTE_TEST_POSTGRES_URL"
 
+// PostgresKindEnv names the environment variable that picks the server
+// StartPostgres starts: native (the default) or pglite.
+const PostgresKindEnv = "FONTE_TEST_POSTGRES"
+
 // pgliteExtensions are the extensions pglite-server loads: pgvector and
 // pg_textsearch, as package:export pairs.
 const pgliteExtensions = "@electric-sql/pglite-pgvector:vector,@electric-sql/pglite-pg_textsearch:pg_textsearch"
@@ -42,10 +46,23 @@ var pgliteStdins sync.Map
 // StartNativePostgres) on a free loopback port and returns its URL and a
 // function that stops it and removes its files. When
 // FONTE_TEST_POSTGRES_URL is set it returns that URL instead and stop does
-// nothing.
+// nothing. With FONTE_TEST_POSTGRES=pglite it starts PGlite (StartPGlite)
+// and its URL asks for the simple protocol, which a test's own
+// connections beside the store's need on PGlite's one session.
 func StartPostgres() (url string, stop func(), err error) {
 	if u := os.Getenv(PostgresURLEnv); u != "" {
 		return u, func() {}, nil
+	}
+	switch kind := os.Getenv(PostgresKindEnv); kind {
+	case "", "native":
+	case "pglite":
+		u, stop, err := StartPGlite()
+		if err != nil {
+			return "", nil, err
+		}
+		return u + "&default_query_exec_mode=simple_protocol", stop, nil
+	default:
+		return "", nil, fmt.Errorf("testserver: %s is %q; want native or pglite", PostgresKindEnv, kind)
 	}
 	s, err := StartNativePostgres("")
 	if err != nil {
