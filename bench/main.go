@@ -132,7 +132,7 @@ func parseConfig(args []string) (*config, error) {
 	fl.IntVar(&c.passes, "passes", 3, "passes over the queries at each ef in an HNSW search run")
 	fl.Uint64Var(&c.seed, "seed", 1, "seed of the dense data")
 	fl.StringVar(&only, "only", "", "parts to run, comma-separated: lexical, flat, hnsw, stores, serve (default all)")
-	fl.StringVar(&stores, "stores", "disk,postgres,redis,redis-cluster", "the stores part's backends, comma-separated")
+	fl.StringVar(&stores, "stores", "disk,postgres,pglite,redis,redis-cluster", "the stores part's backends, comma-separated")
 	fl.IntVar(&c.storeQueries, "store-queries", 0, "SciFact test queries of the stores part, the first by id (0: all 300)")
 	fl.BoolVar(&c.quick, "quick", false, "a smoke run: -n 10000 -runs 2 -builds 1 -single 50 -passes 1, and 1 run of 50 queries in the stores part, unless set")
 	fl.StringVar(&c.out, "out", "", "Markdown file whose section between the bench markers is rewritten with the results (created if missing; with -only, the other parts' blocks are kept)")

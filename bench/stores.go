@@ -49,14 +49,15 @@ const storeLocationEnv = "FONTE_BENCH_STORE"
 // is the reference the others are compared with.
 var storeBackends = []struct {
 	id, name string
-	pglite   bool                           // testserver runs it on PGlite
 	env      string                         // the variable naming a server of one's own
 	start    func() (string, func(), error) // testserver's starter; nil for the folder
 	install  string                         // what to install when it cannot start
 }{
 	{id: "disk", name: "embedded (folder)"},
-	{id: "postgres", name: "PostgreSQL", pglite: true, env: "FONTE_TEST_POSTGRES_URL", start: testserver.StartPostgres,
-		install: "Node.js 20+ and `npm ci` in internal/testserver/pglite (PGlite with pgvector and pg_textsearch), or set FONTE_TEST_POSTGRES_URL to a PostgreSQL with pgvector"},
+	{id: "postgres", name: "PostgreSQL", env: "FONTE_TEST_POSTGRES_URL", start: testserver.StartPostgres,
+		install: "../shared/postgres beside the repository (native PostgreSQL 18 with pgvector and pg_textsearch; FONTE_TEST_POSTGRES_HOME names another tree), or set FONTE_TEST_POSTGRES_URL to a PostgreSQL with pgvector"},
+	{id: "pglite", name: "PostgreSQL on PGlite", start: testserver.StartPGlite,
+		install: "Node.js 20+ and `npm ci` in internal/testserver/pglite (PGlite with pgvector and pg_textsearch)"},
 	{id: "redis", name: "Redis", env: "FONTE_TEST_REDIS_URL", start: testserver.StartRedis,
 		install: "apt-get update && apt-get install -y redis-server redis-tools (the Query Engine module is ../shared/redis), or set FONTE_TEST_REDIS_URL"},
 	{id: "redis-cluster", name: "Redis Cluster", env: "FONTE_TEST_REDIS_CLUSTER_URL", start: testserver.StartRedisCluster,
@@ -96,13 +97,10 @@ func (b *bench) startStoreServers(ids []string) (loc, missing, name map[string]s
 			loc[s.id] = filepath.Join(b.work, "stores")
 			continue
 		}
-		if u := os.Getenv(s.env); u != "" {
+		if u := os.Getenv(s.env); s.env != "" && u != "" {
 			loc[s.id] = u
 			b.logf("stores: %s from %s", s.name, s.env)
 			continue
-		}
-		if s.pglite {
-			name[s.id] += " on PGlite"
 		}
 		t := time.Now()
 		u, stop, err := s.start()
@@ -171,6 +169,7 @@ func (b *bench) storesPart(scifact, truth string, ids []string) *part {
 		row{label: "worker peak RSS, MB", mode: "run", key: "peak_rss_bytes", scale: 1e-6, format: "%.0f", better: "lower"},
 		row{label: "store size, MB (see below)", mode: "run", key: "size_bytes", scale: 1e-6, format: "%.1f", better: "lower"},
 	)
+	p.rows = append(p.rows, poolRows()...)
 	q := "the 300 test queries"
 	if c.storeQueries > 0 {
 		q = fmt.Sprintf("the first %d test queries (by id)", c.storeQueries)
@@ -187,6 +186,9 @@ func (b *bench) storesPart(scifact, truth string, ids []string) *part {
 			"for Redis the growth of `used_memory` over the index run (summed over the masters of the cluster), with the Query Engine's indexes. Sizes are read with the collection's engine closed. " +
 			"Worker peak RSS is the worker's VmHWM: for the embedded store the whole index, for the database stores the client only (the server's memory is in the size row); " +
 			"every worker also holds the 5,183 precomputed vectors (about 11 MB).",
+		fmt.Sprintf("Pool rows (native PostgreSQL only): the run's second collection opened read-only once per pgxpool size (`pool_max_conns` in the URL), "+
+			"%s searched once each (hybrid, top 10) by %d goroutines at once, each one query at a time; searches/s is the queries over the wall time, "+
+			"the latencies include the wait for a free connection.", q, poolClients),
 	}
 	return p
 }
@@ -388,7 +390,7 @@ func (t storeTarget) size(ctx context.Context, name string, before int64) (int64
 	case "disk":
 		dir, _ := t.location(name)
 		return dirSize(dir)
-	case "postgres":
+	case "postgres", "pglite":
 		var n int64
 		err := t.postgres(ctx, func(c *pgx.Conn) error {
 			return c.QueryRow(ctx, `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint
@@ -401,11 +403,18 @@ func (t storeTarget) size(ctx context.Context, name string, before int64) (int64
 	return used - before, err
 }
 
-// postgres runs fn on a connection of its own to the PostgreSQL server.
+// postgres runs fn on a connection of its own to the PostgreSQL server,
+// in the simple protocol on PGlite, whose one session every connection
+// shares (prepared statements would collide with the store's).
 func (t storeTarget) postgres(ctx context.Context, fn func(*pgx.Conn) error) error {
 	u, err := t.serverURL()
 	if err != nil {
 		return err
+	}
+	if t.backend == "pglite" {
+		q := u.Query()
+		q.Set("default_query_exec_mode", "simple_protocol")
+		u.RawQuery = q.Encode()
 	}
 	c, err := pgx.Connect(ctx, u.String())
 	if err != nil {
@@ -480,7 +489,7 @@ func (t storeTarget) redisUsedMemory(ctx context.Context) (int64, error) {
 // info lines.
 func (t storeTarget) describe(ctx context.Context) error {
 	switch t.backend {
-	case "postgres":
+	case "postgres", "pglite":
 		return t.postgres(ctx, func(c *pgx.Conn) error {
 			var version, ext string
 			if err := c.QueryRow(ctx, "SHOW server_version").Scan(&version); err != nil {
@@ -543,7 +552,7 @@ func (t storeTarget) drop(ctx context.Context, name string) error {
 	switch t.backend {
 	case "disk":
 		return os.RemoveAll(loc)
-	case "postgres":
+	case "postgres", "pglite":
 		return t.postgres(ctx, func(c *pgx.Conn) error {
 			_, err := c.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{"fonte_" + name}.Sanitize()+" CASCADE")
 			return err
@@ -564,7 +573,7 @@ func (t storeTarget) drop(ctx context.Context, name string) error {
 // prints "key value" and "info key text" lines.
 func workerStores(args []string) error {
 	fl := flag.NewFlagSet("stores", flag.ContinueOnError)
-	backend := fl.String("backend", "", "disk, postgres, redis or redis-cluster")
+	backend := fl.String("backend", "", "disk, postgres, pglite, redis or redis-cluster")
 	scifact := fl.String("scifact", "", "BEIR SciFact folder")
 	truthPath := fl.String("truth", "", "the exact dense top 10 of every query (JSON)")
 	queries := fl.Int("queries", 0, "test queries to run, the first by id (0: all)")
@@ -727,6 +736,13 @@ func workerStores(args []string) error {
 		fmt.Printf("%s_ndcg10 %.4f\n%s_recall100 %.4f\n", m, r.Retrieval.NDCG10, m, r.Retrieval.Recall100)
 	}
 	fmt.Printf("peak_rss_bytes %d\n", procStatusBytes("VmHWM:"))
+
+	// 6. On a server with a backend per connection, what the pool's size
+	// does to searches made at once (after the peak RSS, which it would
+	// move).
+	if t.backend == "postgres" {
+		return measurePools(ctx, loc, beir.Queries)
+	}
 	return nil
 }
 
@@ -771,7 +787,7 @@ func parseStoreIDs(s string) ([]string, error) {
 			known = known || b.id == id
 		}
 		if !known {
-			return nil, fmt.Errorf("-stores %q: want disk, postgres, redis or redis-cluster", id)
+			return nil, fmt.Errorf("-stores %q: want disk, postgres, pglite, redis or redis-cluster", id)
 		}
 		ids = append(ids, id)
 	}

@@ -156,9 +156,11 @@ func TestCollectionsIsolated(t *testing.T) {
 }
 
 // TestExtendedProtocol runs a round trip over pgx's extended protocol
-// (binary vectors, server-side parameters), which the rest of the suite
-// does not use against PGlite (see testserver.StartPostgres); one
-// connection, so PGlite's shared session cannot mix two.
+// (binary vectors, server-side parameters) in its exec mode, whatever the
+// test server: the store picks the simple protocol by itself on PGlite
+// (see chooseProtocol), so against a PGlite named by
+// FONTE_TEST_POSTGRES_URL this test alone takes the extended protocol
+// there; one connection, so PGlite's shared session cannot mix two.
 func TestExtendedProtocol(t *testing.T) {
 	ctx := context.Background()
 	u := withParams(t, newCollection(t), "default_query_exec_mode", "exec", "pool_max_conns", "1")

@@ -125,6 +125,9 @@ func Open(ctx context.Context, url string, o fonte.StoreOptions) (*Store, error)
 		pcfg.ConnConfig.ConnectTimeout = defaultConnectTimeout
 	}
 	pcfg.AfterConnect = registerVector
+	if err := cfg.chooseProtocol(ctx, pcfg); err != nil {
+		return nil, err
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, pcfg)
 	if err != nil {
 		return nil, cfg.wrap(ctx, "connecting", err)

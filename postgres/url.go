@@ -46,6 +46,10 @@ type config struct {
 	efConstruction int
 	exactBelow     int
 	lexical        string
+	// execModeSet is true when the URL chooses pgx's query protocol
+	// (default_query_exec_mode): Open then takes it as it is and does
+	// not look for a shared session.
+	execModeSet bool
 }
 
 // parseURL splits a postgres:// URL into pgx's connection string and
@@ -78,6 +82,7 @@ func parseURL(raw string) (config, error) {
 	if q.Has("password") {
 		c.password = q.Get("password")
 	}
+	c.execModeSet = q.Has("default_query_exec_mode")
 	intParam := func(name string, min, max int, dst *int) error {
 		if !q.Has(name) {
 			return nil

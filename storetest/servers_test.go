@@ -21,14 +21,18 @@ import (
 // The servers every networked backend's run uses, started once for the
 // package: a failure to start fails that backend's test, never skips it.
 var servers struct {
-	postgres, redis, cluster          string
-	postgresErr, redisErr, clusterErr error
+	postgres, pglite, redis, cluster             string
+	postgresErr, pgliteErr, redisErr, clusterErr error
 }
 
 func TestMain(m *testing.M) {
 	var stops []func()
 	var stop func()
 	servers.postgres, stop, servers.postgresErr = testserver.StartPostgres()
+	if stop != nil {
+		stops = append(stops, stop)
+	}
+	servers.pglite, stop, servers.pgliteErr = testserver.StartPGlite()
 	if stop != nil {
 		stops = append(stops, stop)
 	}
@@ -82,13 +86,29 @@ func markerForms(word string) []string {
 	return []string{word, stem, hex.EncodeToString([]byte(stem))}
 }
 
+// TestPostgres runs the suite on the native PostgreSQL server, a backend
+// process per connection (or the server FONTE_TEST_POSTGRES_URL names).
 func TestPostgres(t *testing.T) {
 	if servers.postgresErr != nil {
-		t.Fatalf("PostgreSQL (PGlite) did not start: %v", servers.postgresErr)
+		t.Fatalf("PostgreSQL did not start: %v", servers.postgresErr)
 	}
+	runPostgres(t, "postgres", servers.postgres)
+}
+
+// TestPGlite runs the suite on PGlite, whose connections share one
+// session, with a URL that does not ask for the simple protocol: the
+// store must notice by itself.
+func TestPGlite(t *testing.T) {
+	if servers.pgliteErr != nil {
+		t.Fatalf("PGlite did not start: %v", servers.pgliteErr)
+	}
+	runPostgres(t, "pglite", servers.pglite)
+}
+
+func runPostgres(t *testing.T, name, base string) {
 	Run(t, Backend{
-		Name: "postgres",
-		New:  func(t *testing.T) string { return withCollection(t, servers.postgres) },
+		Name: name,
+		New:  func(t *testing.T) string { return withCollection(t, base) },
 		Holds: func(t *testing.T, location, word string) bool {
 			return postgresHolds(t, location, word)
 		},
@@ -106,6 +126,9 @@ func postgresHolds(t *testing.T, location, word string) bool {
 	u, _ := url.Parse(location)
 	q := u.Query()
 	q.Del("collection")
+	// The simple protocol prepares nothing, so on PGlite's shared session
+	// the probe's statements cannot collide with another connection's.
+	q.Set("default_query_exec_mode", "simple_protocol")
 	u.RawQuery = q.Encode()
 	conn, err := pgx.Connect(ctx, u.String())
 	if err != nil {

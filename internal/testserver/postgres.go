@@ -16,8 +16,12 @@ import (
 
 // PostgresURLEnv names the environment variable that points the tests at a
 // PostgreSQL server of your own (with pgvector, and pg_textsearch if you
-// want the BM25 leg) instead of starting PGlite.
+// want the BM25 leg) instead of starting the native one (StartPostgres).
 const PostgresURLEnv = "FONTE_TEST_POSTGRES_URL"
+
+// PostgresKindEnv names the environment variable that picks the server
+// StartPostgres starts: native (the default) or pglite.
+const PostgresKindEnv = "FONTE_TEST_POSTGRES"
 
 // pgliteExtensions are the extensions pglite-server loads: pgvector and
 // pg_textsearch, as package:export pairs.
@@ -37,31 +41,60 @@ const exitWithParent = `data:text/javascript,process.stdin.on("end",()=>process.
 // stopped: a pipe the garbage collector closed would stop the server.
 var pgliteStdins sync.Map
 
-// StartPostgres starts PGlite (PostgreSQL 18 compiled to WebAssembly, with
-// pgvector and pg_textsearch) through pglite-server on a free loopback
-// port, waits until it accepts a connection, and returns its URL and a
-// function that stops it. The server keeps its data in memory and exits
-// with the process that started it. When FONTE_TEST_POSTGRES_URL is set
-// it returns that URL instead and stop does nothing.
-//
-// PGlite runs one backend: every connection shares its session and runs
-// one query at a time, so the URL asks pgx for the simple protocol
-// (default_query_exec_mode=simple_protocol), where each query is one
-// message and no connection's prepared statement collides with another's.
+// StartPostgres starts the native PostgreSQL 18 of ../shared/postgres
+// (pgvector and pg_textsearch, one backend process per connection; see
+// StartNativePostgres) on a free loopback port and returns its URL and a
+// function that stops it and removes its files. When
+// FONTE_TEST_POSTGRES_URL is set it returns that URL instead and stop does
+// nothing. With FONTE_TEST_POSTGRES=pglite it starts PGlite (StartPGlite)
+// and its URL asks for the simple protocol, which a test's own
+// connections beside the store's need on PGlite's one session.
 func StartPostgres() (url string, stop func(), err error) {
 	if u := os.Getenv(PostgresURLEnv); u != "" {
 		return u, func() {}, nil
 	}
+	switch kind := os.Getenv(PostgresKindEnv); kind {
+	case "", "native":
+	case "pglite":
+		u, stop, err := StartPGlite()
+		if err != nil {
+			return "", nil, err
+		}
+		return u + "&default_query_exec_mode=simple_protocol", stop, nil
+	default:
+		return "", nil, fmt.Errorf("testserver: %s is %q; want native or pglite", PostgresKindEnv, kind)
+	}
+	s, err := StartNativePostgres("")
+	if err != nil {
+		return "", nil, err
+	}
+	return s.URL, s.Stop, nil
+}
+
+// StartPGlite starts PGlite (PostgreSQL 18 compiled to WebAssembly, with
+// pgvector and pg_textsearch) through pglite-server on a free loopback
+// port, as PGlite's README starts it (-m 8: up to eight connections),
+// waits until it accepts a connection, and returns its URL and a function
+// that stops it. The server keeps its data in memory and exits with the
+// process that started it. It is the PostgreSQL a developer runs without
+// root or a native build, and a second PostgreSQL target of the store
+// tests.
+//
+// PGlite runs one backend: every connection shares its session and runs
+// one query at a time. The URL carries no default_query_exec_mode: the
+// postgres store notices the shared session and switches to the simple
+// protocol by itself; a client of its own (pgx.Connect) must ask for it.
+func StartPGlite() (url string, stop func(), err error) {
 	dir, err := pgliteDir()
 	if err != nil {
 		return "", nil, err
 	}
 	bin := filepath.Join(dir, "node_modules", ".bin", "pglite-server")
 	if _, err := os.Stat(bin); err != nil {
-		return "", nil, fmt.Errorf("testserver: PGlite is not installed (%s is missing): run `npm ci` in %s (with Node.js; the tests run on Node.js 20), or set %s to a PostgreSQL server with pgvector", bin, dir, PostgresURLEnv)
+		return "", nil, fmt.Errorf("testserver: PGlite is not installed (%s is missing): run `npm ci` in %s (with Node.js; the tests run on Node.js 20)", bin, dir)
 	}
 	if _, err := exec.LookPath("node"); err != nil {
-		return "", nil, fmt.Errorf("testserver: pglite-server needs Node.js (node is not on PATH): install Node.js (the tests run on version 20), or set %s", PostgresURLEnv)
+		return "", nil, errors.New("testserver: pglite-server needs Node.js (node is not on PATH): install Node.js (the tests run on version 20)")
 	}
 	port, err := pgFreePort()
 	if err != nil {
@@ -109,7 +142,7 @@ func StartPostgres() (url string, stop func(), err error) {
 			return "", nil, fmt.Errorf("testserver: pglite-server did not listen on %s within %s; its output:\n%s", addr, pgliteStartTimeout, out.String())
 		}
 	}
-	url = fmt.Sprintf("postgres://postgres@%s/postgres?sslmode=disable&default_query_exec_mode=simple_protocol", addr)
+	url = fmt.Sprintf("postgres://postgres@%s/postgres?sslmode=disable", addr)
 	return url, stop, nil
 }
 
