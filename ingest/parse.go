@@ -75,6 +75,12 @@ func NewBudget(ctx context.Context, l Limits) *Budget { return parse.NewBudget(c
 // Stops reports whether err ends a run rather than refusing one file.
 func Stops(err error) bool { return parse.Stops(err) }
 
+// TextStats are the character and token counts the quality check uses.
+type TextStats = parse.TextStats
+
+// Stats counts what the quality check looks at in text.
+func Stats(text string) TextStats { return parse.Stats(text) }
+
 // builder, and the helpers below, are the parse package's, under the
 // names ingest's parsers use.
 type builder = parse.Builder
