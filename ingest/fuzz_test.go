@@ -5,6 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/fonte-rag/fonte/ingest/internal/ingesttest"
+	"github.com/fonte-rag/fonte/ingest/pdf"
 )
 
 // addSeeds adds the files matching pattern to the fuzz corpus.
@@ -66,11 +69,11 @@ func FuzzHTML(f *testing.F) {
 }
 
 // FuzzPDF feeds mutated PDFs to the extractor: whatever the library does
-// with them, ParsePDF must return a result or a refusal, never panic.
+// with them, pdf.ParsePDF must return a result or a refusal, never panic.
 func FuzzPDF(f *testing.F) {
-	f.Add(makePDF(f, "T", []pdfPage{{heading: "H", paras: []string{"Some words here."}}, {paras: []string{"Page two words."}}}))
-	f.Add(rawPDF("BT /F1 12 Tf 72 700 Td [(Kerned)-400(words)] TJ ET", "BT /F2 12 Tf 72 700 Td <00430061> Tj ET"))
+	f.Add(ingesttest.MakePDF(f, "T", []ingesttest.PDFPage{{Heading: "H", Paras: []string{"Some words here."}}, {Paras: []string{"Page two words."}}}))
+	f.Add(ingesttest.RawPDF("BT /F1 12 Tf 72 700 Td [(Kerned)-400(words)] TJ ET", "BT /F2 12 Tf 72 700 Td <00430061> Tj ET"))
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		fuzzParse(t, ParsePDF, "fuzz.pdf", raw)
+		fuzzParse(t, pdf.ParsePDF, "fuzz.pdf", raw)
 	})
 }

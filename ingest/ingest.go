@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/fonte-rag/fonte/ingest/office"
+	"github.com/fonte-rag/fonte/ingest/pdf"
 )
 
 // Parse parses raw bytes as the format its name's extension selects and
@@ -71,7 +72,7 @@ func ParserFor(name string) ParseFunc {
 	case ".html", ".htm":
 		return ParseHTML
 	case ".pdf":
-		return parsePDFOrScan
+		return pdf.ParseOrScan
 	case ".docx":
 		return office.ParseDOCX
 	case ".odt":
@@ -79,7 +80,7 @@ func ParserFor(name string) ParseFunc {
 	case ".pptx":
 		return office.ParsePPTX
 	case ".png", ".jpg", ".jpeg", ".tif", ".tiff":
-		return ParseImage
+		return pdf.ParseImage
 	}
 	return nil
 }

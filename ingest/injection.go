@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/guard"
+	"github.com/fonte-rag/fonte/ingest/parse"
 )
 
 // GuardMeta is the document metadata key (fonte.Record.Meta, kept by
@@ -75,7 +75,7 @@ func FlagChunks(p *Parsed, chunks []fonte.Chunk) []Flag {
 			}
 			labels[l.text] = true
 			for _, k := range guard.Kinds(guard.Check(l.text)) {
-				out = append(out, Flag{Chunk: pos, Kind: k, Text: shorten(l.place+": "+l.text, flagTextMax)})
+				out = append(out, Flag{Chunk: pos, Kind: k, Text: parse.Shorten(l.place+": "+l.text, flagTextMax)})
 			}
 		}
 		seen := map[guard.Kind]bool{}
@@ -84,7 +84,7 @@ func FlagChunks(p *Parsed, chunks []fonte.Chunk) []Flag {
 				continue
 			}
 			seen[f.Kind] = true
-			out = append(out, Flag{Chunk: pos, Kind: f.Kind, Text: shorten(f.Text, flagTextMax)})
+			out = append(out, Flag{Chunk: pos, Kind: f.Kind, Text: parse.Shorten(f.Text, flagTextMax)})
 		}
 	}
 	return out
@@ -131,14 +131,4 @@ func DecodeFlags(s string) ([]Flag, error) {
 		return nil, fmt.Errorf("ingest: reading the %q metadata: %w", GuardMeta, err)
 	}
 	return out, nil
-}
-
-// shorten cuts s to at most n runes on one line, marking a cut with "…".
-func shorten(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/fonte-rag/fonte/ingest/pdf"
 	"github.com/go-pdf/fpdf"
 )
 
@@ -159,7 +160,7 @@ func TestOCRWithoutPoppler(t *testing.T) {
 }
 
 func TestOCRUnknownLanguage(t *testing.T) {
-	p, err := ParseImageContext(context.Background(), "en-page.png", ocrFile(t, "en-page.png"), OCROptions{Language: "de"})
+	p, err := pdf.ParseImageContext(context.Background(), "en-page.png", ocrFile(t, "en-page.png"), pdf.OCROptions{Language: "de"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,12 +176,12 @@ func TestOCRCancelAndTimeout(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := OCRPDF(ctx, "en-scan.pdf", raw, OCROptions{}); !errors.Is(err, context.Canceled) {
+	if _, err := pdf.OCRPDF(ctx, "en-scan.pdf", raw, pdf.OCROptions{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: err = %v, want context.Canceled", err)
 	}
 
 	start := time.Now()
-	_, err := OCRPDF(context.Background(), "en-scan.pdf", raw, OCROptions{PageTimeout: 50 * time.Millisecond})
+	_, err := pdf.OCRPDF(context.Background(), "en-scan.pdf", raw, pdf.OCROptions{PageTimeout: 50 * time.Millisecond})
 	if err == nil || !strings.Contains(err.Error(), "longer than 50ms") {
 		t.Errorf("timeout: err = %v, want one saying the page took longer than 50ms", err)
 	}
@@ -190,33 +191,6 @@ func TestOCRCancelAndTimeout(t *testing.T) {
 	left, err := os.ReadDir(tmp)
 	if err != nil || len(left) != 0 {
 		t.Errorf("temporary files left behind: %v %v", left, err)
-	}
-}
-
-func TestParseTSV(t *testing.T) {
-	tsv := strings.Join(tsvColumns, "\t") + "\n" +
-		"1\t1\t0\t0\t0\t0\t0\t0\t100\t100\t-1\t\n" +
-		"5\t1\t1\t1\t1\t1\t0\t0\t1\t1\t90\tA\n" +
-		"5\t1\t1\t1\t1\t2\t0\t0\t1\t1\t80\tscan-\n" +
-		"5\t1\t1\t1\t2\t1\t0\t0\t1\t1\t70\tning\n" +
-		"5\t1\t1\t1\t2\t2\t0\t0\t1\t1\t95\t \n" +
-		"5\t1\t1\t2\t1\t1\t0\t0\t1\t1\t60\tNext.\n" +
-		"5\t2\t1\t1\t1\t1\t0\t0\t1\t1\t40\tTwo\n"
-	pages, err := parseTSV(tsv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(pages) != 2 {
-		t.Fatalf("%d pages, want 2", len(pages))
-	}
-	if got := pages[0].paras; !slices.Equal(got, []string{"A scanning", "Next."}) {
-		t.Errorf("paragraphs %q", got)
-	}
-	if pages[0].words != 4 || pages[0].conf != 75 || pages[1].page != 2 || pages[1].conf != 40 {
-		t.Errorf("pages %+v, want 4 words at 75 then page 2 at 40", pages)
-	}
-	if _, err := parseTSV("Tesseract Open Source OCR Engine\n"); err == nil {
-		t.Error("text that is not TSV was accepted")
 	}
 }
 
@@ -246,7 +220,7 @@ func TestOCRPagesLeftOut(t *testing.T) {
 	if err := scan.Output(&raw); err != nil {
 		t.Fatal(err)
 	}
-	p, err := OCRPDF(context.Background(), "two.pdf", raw.Bytes(), OCROptions{Concurrency: 2})
+	p, err := pdf.OCRPDF(context.Background(), "two.pdf", raw.Bytes(), pdf.OCROptions{Concurrency: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/fonte-rag/fonte/ingest/parse"
+	"github.com/fonte-rag/fonte/ingest/pdf"
 )
 
 // The vocabulary of a parse lives in package parse, which the format
@@ -74,6 +75,36 @@ func NewBudget(ctx context.Context, l Limits) *Budget { return parse.NewBudget(c
 
 // Stops reports whether err ends a run rather than refusing one file.
 func Stops(err error) bool { return parse.Stops(err) }
+
+// TextStats are the character and token counts the quality check uses.
+type TextStats = parse.TextStats
+
+// Stats counts what the quality check looks at in text.
+func Stats(text string) TextStats { return parse.Stats(text) }
+
+// A document read by OCR carries its pages' confidences in its metadata;
+// the engine records and reads them under these names, from ingest/pdf
+// (where Tesseract runs, for scanned PDFs and images alike).
+
+// ReasonLowConfidence refuses a scan whose OCR text is too uncertain to
+// index: every page fell below OCRFloor.
+const ReasonLowConfidence = pdf.ReasonLowConfidence
+
+// OCRMeta is the document metadata key under which the pages read by OCR
+// are recorded (EncodeOCR); OCRTag is the tag such a document carries;
+// OCRFloor is the mean word confidence under which a page is left out.
+const (
+	OCRMeta  = pdf.OCRMeta
+	OCRTag   = pdf.OCRTag
+	OCRFloor = pdf.OCRFloor
+)
+
+// EncodeOCR returns pages as the compact JSON kept under OCRMeta, or ""
+// when there are none.
+func EncodeOCR(pages []OCRPage) string { return pdf.EncodeOCR(pages) }
+
+// DecodeOCR reads what EncodeOCR wrote.
+func DecodeOCR(s string) ([]OCRPage, error) { return pdf.DecodeOCR(s) }
 
 // builder, and the helpers below, are the parse package's, under the
 // names ingest's parsers use.

@@ -7,11 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fonte-rag/fonte/ingest/pdf"
 	"github.com/go-pdf/fpdf"
 )
 
 // TestPDFRefusalsSayWhatToDo: a password-protected PDF and a scanned
-// (image-only) one are refused by ParsePDF with reasons that say what
+// (image-only) one are refused by pdf.ParsePDF with reasons that say what
 // they need, not "broken PDF" or "empty"; a PDF encrypted with AES-256
 // and an empty user password (permissions only) opens, as in any viewer.
 func TestPDFRefusalsSayWhatToDo(t *testing.T) {
@@ -47,13 +48,13 @@ func TestPDFRefusalsSayWhatToDo(t *testing.T) {
 		{"scan.pdf", scanPDF.Bytes(), ReasonImageOnly, "need OCR"},
 		{"locked.pdf", lockedPDF.Bytes(), ReasonEncrypted, "needs a password"},
 	} {
-		_, err := ParsePDF(c.name, c.raw)
+		_, err := pdf.ParsePDF(c.name, c.raw)
 		var r *Refusal
 		if !errors.As(err, &r) || r.Reason != c.reason || !strings.Contains(r.Detail, c.says) {
 			t.Errorf("%s: %v, want %s saying %q", c.name, err, c.reason, c.says)
 		}
 	}
-	p, err := ParsePDF("aes256-permissions-only.pdf", aes)
+	p, err := pdf.ParsePDF("aes256-permissions-only.pdf", aes)
 	if err != nil {
 		t.Fatalf("AES-256 with an empty user password: %v", err)
 	}
@@ -61,7 +62,7 @@ func TestPDFRefusalsSayWhatToDo(t *testing.T) {
 		t.Errorf("AES-256 text %q", p.Doc.Text)
 	}
 	// The native reader cannot decrypt AES-256 and says what to do.
-	_, err = ParsePDFNative("aes256-permissions-only.pdf", aes)
+	_, err = pdf.ParsePDFNative("aes256-permissions-only.pdf", aes)
 	if r := wantRefusal(t, err, ReasonEncrypted); !strings.Contains(r.Detail, "qpdf --decrypt") {
 		t.Errorf("native: %v", err)
 	}

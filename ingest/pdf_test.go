@@ -3,88 +3,14 @@ package ingest
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/go-pdf/fpdf"
+	"github.com/fonte-rag/fonte/ingest/internal/ingesttest"
+	"github.com/fonte-rag/fonte/ingest/pdf"
 )
-
-// pdfPage is what one generated page holds: an optional heading set large
-// and paragraphs set at body size.
-type pdfPage struct {
-	heading string
-	paras   []string
-}
-
-// makePDF writes a PDF with the given title and pages using fpdf's core
-// Helvetica font (text is converted to Windows-1252, its encoding).
-func makePDF(t testing.TB, title string, pages []pdfPage) []byte {
-	t.Helper()
-	f := fpdf.New("P", "mm", "A4", "")
-	if title != "" {
-		f.SetTitle(title, true)
-	}
-	tr := f.UnicodeTranslatorFromDescriptor("")
-	for _, pg := range pages {
-		f.AddPage()
-		if pg.heading != "" {
-			f.SetFont("Helvetica", "B", 18)
-			f.MultiCell(0, 9, tr(pg.heading), "", "L", false)
-			f.Ln(4)
-		}
-		f.SetFont("Helvetica", "", 11)
-		for _, p := range pg.paras {
-			f.MultiCell(0, 5.5, tr(p), "", "L", false)
-			f.Ln(4)
-		}
-	}
-	var buf bytes.Buffer
-	if err := f.Output(&buf); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
-// rawPDF assembles a minimal PDF by hand, one content stream per page,
-// so tests can feed the extractor operators fpdf never writes. Font F1 is
-// Helvetica; F2 is a composite font (no embedded program) whose ToUnicode
-// map is one range <0000> <FFFF> -> U+0000, as fpdf writes for UTF-8
-// fonts.
-func rawPDF(pages ...string) []byte {
-	var b bytes.Buffer
-	var offsets []int
-	obj := func(s string) {
-		offsets = append(offsets, b.Len())
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", len(offsets), s)
-	}
-	cmap := "/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n1 beginbfrange\n<0000> <FFFF> <0000>\nendbfrange\nendcmap\nCMapName currentdict /CMap defineresource pop\nend\nend"
-	const first = 6 // objects 1–5 are shared, pages start at 6
-	var kids []string
-	for i := range pages {
-		kids = append(kids, fmt.Sprintf("%d 0 R", first+2*i))
-	}
-	b.WriteString("%PDF-1.4\n")
-	obj("<< /Type /Catalog /Pages 2 0 R >>")
-	obj(fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), len(pages)))
-	obj("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
-	obj("<< /Type /Font /Subtype /Type0 /BaseFont /Test /Encoding /Identity-H /ToUnicode 5 0 R /DescendantFonts [<< /Type /Font /Subtype /CIDFontType2 /BaseFont /Test /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor << /Type /FontDescriptor /FontName /Test /Flags 32 /FontBBox [0 0 1000 1000] /ItalicAngle 0 /Ascent 800 /Descent -200 /CapHeight 700 /StemV 80 >> /DW 500 >>] >>")
-	obj(fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(cmap), cmap))
-	for i, c := range pages {
-		obj(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents %d 0 R >>", first+2*i+1))
-		obj(fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(c), c))
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(offsets)+1)
-	for _, o := range offsets {
-		fmt.Fprintf(&b, "%010d 00000 n \n", o)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(offsets)+1, xref)
-	return b.Bytes()
-}
 
 func parsePDFFile(t *testing.T, name string, raw []byte) *Parsed {
 	t.Helper()
@@ -106,13 +32,13 @@ func parsePDFFile(t *testing.T, name string, raw []byte) *Parsed {
 }
 
 func TestPDFPages(t *testing.T) {
-	raw := makePDF(t, "Manuale del dipendente", []pdfPage{
-		{heading: "Ferie e permessi", paras: []string{
+	raw := ingesttest.MakePDF(t, "Manuale del dipendente", []ingesttest.PDFPage{
+		{Heading: "Ferie e permessi", Paras: []string{
 			"Il dipendente ha diritto a ventisei giorni di ferie all'anno, che devono essere richiesti al responsabile con almeno due settimane di anticipo. Questa frase è lunga abbastanza da andare a capo più volte nella pagina.",
 			"Le ferie non godute entro l'anno possono essere usate fino a giugno.",
 		}},
-		{paras: []string{"Il rimborso delle spese di viaggio avviene entro trenta giorni dalla presentazione della nota spese."}},
-		{heading: "Malattia", paras: []string{"In caso di malattia il dipendente avvisa il responsabile entro le nove del mattino."}},
+		{Paras: []string{"Il rimborso delle spese di viaggio avviene entro trenta giorni dalla presentazione della nota spese."}},
+		{Heading: "Malattia", Paras: []string{"In caso di malattia il dipendente avvisa il responsabile entro le nove del mattino."}},
 	})
 	p := parsePDFFile(t, "manuale.pdf", raw)
 
@@ -153,7 +79,7 @@ func TestPDFPages(t *testing.T) {
 }
 
 func TestPDFTitleFallsBackToHeading(t *testing.T) {
-	raw := makePDF(t, "", []pdfPage{{heading: "Expense policy", paras: []string{"Every expense needs a receipt and the approval of your manager before it is paid."}}})
+	raw := ingesttest.MakePDF(t, "", []ingesttest.PDFPage{{Heading: "Expense policy", Paras: []string{"Every expense needs a receipt and the approval of your manager before it is paid."}}})
 	p := parsePDFFile(t, "x.pdf", raw)
 	if p.Doc.Title != "Expense policy" {
 		t.Errorf("title %q", p.Doc.Title)
@@ -161,7 +87,7 @@ func TestPDFTitleFallsBackToHeading(t *testing.T) {
 }
 
 func TestPDFOperators(t *testing.T) {
-	raw := rawPDF(
+	raw := ingesttest.RawPDF(
 		// TJ kerning wider than a fifth of an em is a word space; T* and '
 		// move to the next line; Tm places text absolutely.
 		"BT /F1 12 Tf 14 TL 72 700 Td [(Kerned)-400(words)-20(x)] TJ T* (next line of the paragraph) Tj ET\n"+
@@ -183,11 +109,11 @@ func TestPDFOperators(t *testing.T) {
 func TestPDFPanickingPageIsSkipped(t *testing.T) {
 	// "1 begin" makes the native reader's content-stream interpreter
 	// panic: that page is skipped with a warning.
-	raw := rawPDF(
+	raw := ingesttest.RawPDF(
 		"BT /F1 12 Tf 72 700 Td (The first page reads fine and has enough words to keep.) Tj ET",
 		"BT /F1 12 Tf 72 700 Td (lost) Tj ET 1 begin",
 	)
-	p, err := ParsePDFNative("half.pdf", raw)
+	p, err := pdf.ParsePDFNative("half.pdf", raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +123,7 @@ func TestPDFPanickingPageIsSkipped(t *testing.T) {
 	if len(p.Blocks) != 1 || p.Blocks[0].Page != 1 {
 		t.Errorf("blocks %+v", p.Blocks)
 	}
-	_, err = ParsePDFNative("allbad.pdf", rawPDF("1 begin"))
+	_, err = pdf.ParsePDFNative("allbad.pdf", ingesttest.RawPDF("1 begin"))
 	wantRefusal(t, err, ReasonUnreadable)
 
 	// PDFium reads the text before the stray operator, as viewers show it.
@@ -208,7 +134,7 @@ func TestPDFPanickingPageIsSkipped(t *testing.T) {
 }
 
 func TestBrokenPDFRefused(t *testing.T) {
-	good := makePDF(t, "T", []pdfPage{{paras: []string{"Some text on the only page of this document."}}})
+	good := ingesttest.MakePDF(t, "T", []ingesttest.PDFPage{{Paras: []string{"Some text on the only page of this document."}}})
 	garbage := []byte("%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 9 0 R >> endobj\ntrailer << /Root 1 0 R >>\nstartxref\n12345\n%%EOF\n")
 	cases := map[string][]byte{
 		"truncated.pdf":     good[:len(good)/2],
@@ -216,8 +142,8 @@ func TestBrokenPDFRefused(t *testing.T) {
 		"not-a-pdf.pdf":     []byte("this is plain text saved with a .pdf extension"),
 		"empty.pdf":         nil,
 		"random.pdf":        bytes.Repeat([]byte{0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x34, 0x0a, 0xde, 0xad, 0xbe, 0xef}, 50),
-		"no-pages.pdf":      rawPDF(),
-		"graphics-only.pdf": rawPDF("0 0 m 100 100 l S"),
+		"no-pages.pdf":      ingesttest.RawPDF(),
+		"graphics-only.pdf": ingesttest.RawPDF("0 0 m 100 100 l S"),
 	}
 	for name, raw := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -242,7 +168,7 @@ func TestBrokenPDFRefused(t *testing.T) {
 }
 
 func TestPDFCyclicPageTreeRefused(t *testing.T) {
-	raw := rawPDF("BT /F1 12 Tf 72 700 Td (Some words on the page.) Tj ET")
+	raw := ingesttest.RawPDF("BT /F1 12 Tf 72 700 Td (Some words on the page.) Tj ET")
 	// The Pages node lists itself as its kid; same length keeps the
 	// cross-reference offsets valid.
 	cyclic := bytes.Replace(raw, []byte("/Kids [6 0 R]"), []byte("/Kids [2 0 R]"), 1)
@@ -253,22 +179,5 @@ func TestPDFCyclicPageTreeRefused(t *testing.T) {
 	r := wantRefusal(t, err, ReasonUnreadable)
 	if !strings.Contains(r.Error(), "cycle") {
 		t.Errorf("refusal %q does not mention the cycle", r.Error())
-	}
-}
-
-func TestPDFTimeout(t *testing.T) {
-	release := make(chan struct{})
-	defer close(release)
-	oldTimeout := pdfTimeout
-	defer func() { pdfTimeout = oldTimeout }()
-	never := func(string, []byte) (*Parsed, error) {
-		<-release // a library loop that never ends
-		return nil, nil
-	}
-	pdfTimeout = func(int) time.Duration { return 10 * time.Millisecond }
-	_, err := pdfWithTimeout("slow.pdf", []byte("%PDF-1.4"), never)
-	r := wantRefusal(t, err, ReasonUnreadable)
-	if !strings.Contains(r.Detail, "gave up") {
-		t.Errorf("detail %q", r.Detail)
 	}
 }

@@ -6,12 +6,11 @@ import (
 	"image"
 	"image/color"
 	"image/png"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
+	"github.com/fonte-rag/fonte/ingest/internal/ingesttest"
+	"github.com/fonte-rag/fonte/ingest/pdf"
 	"github.com/go-pdf/fpdf"
 )
 
@@ -51,25 +50,13 @@ func TestPDFRunningHeadersRemoved(t *testing.T) {
 
 // TestPDFHyphenationAndAccents: a word hyphenated at a line end is
 // joined; accents that TeX's OT1 fonts draw as separate glyphs are put
-// back on their letters.
+// back on their letters (each such accent: TestJoinAccents in ingest/pdf).
 func TestPDFHyphenationAndAccents(t *testing.T) {
-	raw := rawPDF("BT /F1 12 Tf 14 TL 72 700 Td (Le ferie non godute sono un'infor-) Tj T* (mazione che il responsabile sar\\140a felice di avere, perch\\264e serve.) Tj ET")
+	raw := ingesttest.RawPDF("BT /F1 12 Tf 14 TL 72 700 Td (Le ferie non godute sono un'infor-) Tj T* (mazione che il responsabile sar\\140a felice di avere, perch\\264e serve.) Tj ET")
 	p := parsePDFFile(t, "ferie.pdf", raw)
 	want := "Le ferie non godute sono un'informazione che il responsabile sarà felice di avere, perché serve."
 	if p.Doc.Text != want {
 		t.Errorf("text %q\nwant %q", p.Doc.Text, want)
-	}
-	for in, want := range map[string]string{
-		"pu`o":          "può",
-		"cos`ı":         "così",
-		"`E vero":       "È vero",
-		"na¨ıve":        "naïve",
-		"`ls -l` files": "`ls -l` files", // code keeps its backquotes
-		"fran¸cais":     "français",
-	} {
-		if got := joinAccents(in); got != want {
-			t.Errorf("joinAccents(%q) = %q, want %q", in, got, want)
-		}
 	}
 }
 
@@ -101,7 +88,7 @@ func TestPDFImageOnlyPageFlagged(t *testing.T) {
 	if err := f.Output(&buf); err != nil {
 		t.Fatal(err)
 	}
-	p, err := ParsePDF("mixed.pdf", buf.Bytes())
+	p, err := pdf.ParsePDF("mixed.pdf", buf.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,83 +97,5 @@ func TestPDFImageOnlyPageFlagged(t *testing.T) {
 	}
 	if p.Pages != 2 || len(p.Blocks) != 1 || p.Blocks[0].Page != 1 {
 		t.Errorf("pages %d blocks %+v", p.Pages, p.Blocks)
-	}
-}
-
-// TestPDFiumConcurrent: Parse calls from many goroutines share the pool
-// (at most pdfiumInstances engines at once) and get their own text; no
-// goroutine is left behind once they are done.
-func TestPDFiumConcurrent(t *testing.T) {
-	if _, err := PDFiumStartup(); err != nil {
-		t.Fatal(err)
-	}
-	before := runtime.NumGoroutine()
-	var wg sync.WaitGroup
-	errs := make(chan error, 12)
-	for i := range 12 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			want := fmt.Sprintf("Document number %d describes the expense policy of office %d in detail.", i, i)
-			p, err := ParsePDF(fmt.Sprintf("doc%d.pdf", i), makePDF(t, "", []pdfPage{{paras: []string{want}}}))
-			switch {
-			case err != nil:
-				errs <- err
-			case p.Doc.Text != want:
-				errs <- fmt.Errorf("doc %d: %q", i, p.Doc.Text)
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
-	waitGoroutines(t, before)
-}
-
-// waitGoroutines fails unless the goroutine count comes back to at most
-// want within a few seconds.
-func waitGoroutines(t *testing.T, want int) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for runtime.NumGoroutine() > want {
-		if time.Now().After(deadline) {
-			buf := make([]byte, 1<<16)
-			t.Fatalf("%d goroutines, want at most %d:\n%s", runtime.NumGoroutine(), want, buf[:runtime.Stack(buf, true)])
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// TestPDFiumTimeoutStopsEngine: a document that runs past the time limit
-// (per page, and for opening it) is refused, its engine instance is stopped (no goroutine keeps running
-// it) and the pool goes on serving.
-func TestPDFiumTimeoutStopsEngine(t *testing.T) {
-	if _, err := PDFiumStartup(); err != nil {
-		t.Fatal(err)
-	}
-	var pages []pdfPage
-	for i := range 300 {
-		pages = append(pages, pdfPage{paras: []string{strings.Repeat(fmt.Sprintf("Line %d of a long manual with many pages. ", i), 30)}})
-	}
-	big := makePDF(t, "", pages)
-	before := runtime.NumGoroutine()
-	old := pdfTimeout
-	pdfTimeout = func(int) time.Duration { return time.Microsecond }
-	start := time.Now()
-	_, err := ParsePDF("big.pdf", big)
-	pdfTimeout = old
-	r := wantRefusal(t, err, ReasonUnreadable)
-	if !strings.Contains(r.Detail, "gave up") {
-		t.Errorf("detail %q", r.Detail)
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("took %v to give up after 1µs", d)
-	}
-	waitGoroutines(t, before)
-	p, err := ParsePDF("small.pdf", makePDF(t, "", []pdfPage{{paras: []string{"After a stopped engine the pool still reads files."}}}))
-	if err != nil || p.Doc.Text != "After a stopped engine the pool still reads files." {
-		t.Errorf("after the timeout: %v %+v", err, p)
 	}
 }

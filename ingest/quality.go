@@ -3,8 +3,6 @@ package ingest
 import (
 	"bytes"
 	"fmt"
-	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -35,14 +33,10 @@ const (
 	// an embedding model can use.
 	minLetters = 0.30
 	// minWords is the smallest share of word-like tokens (letters or
-	// digits making up at least half the token, at most maxWordLen
+	// digits making up at least half the token, at most 40 (parse.Stats)
 	// characters). Garbled extraction shows up as runs of symbols or as
 	// words glued together when a PDF lost its spaces.
 	minWords = 0.50
-	// maxWordLen is the longest token still counted as a word: longer than
-	// any dictionary word in Italian or English, shorter than text glued
-	// together without spaces.
-	maxWordLen = 40
 	// minStats is how many non-space characters a text needs before the
 	// share-based tests (letters, words) apply: a one-line note is judged
 	// only by the empty, replacement and control tests.
@@ -82,63 +76,6 @@ func Check(p *Parsed) error {
 		path = p.Doc.ID
 	}
 	return checkText(path, p.Doc.Text, p.Control)
-}
-
-// TextStats are the character and token counts the quality check uses.
-type TextStats struct {
-	Runes       int // all characters, spaces included
-	NonSpace    int // characters that are not white space
-	Letters     int
-	Digits      int
-	Replacement int // U+FFFD
-	Control     int // control characters other than newline and tab
-	Tokens      int // white-space separated tokens
-	Words       int // tokens that look like words or numbers
-}
-
-// Stats counts what the quality check looks at in text.
-func Stats(text string) TextStats {
-	var s TextStats
-	for _, r := range text {
-		s.Runes++
-		switch {
-		case r == '\n' || r == '\t':
-		case unicode.IsControl(r):
-			s.Control++
-		}
-		if unicode.IsSpace(r) {
-			continue
-		}
-		s.NonSpace++
-		switch {
-		case unicode.IsLetter(r):
-			s.Letters++
-		case unicode.IsDigit(r):
-			s.Digits++
-		case r == utf8.RuneError:
-			s.Replacement++
-		}
-	}
-	for _, tok := range strings.Fields(text) {
-		s.Tokens++
-		if wordLike(tok) {
-			s.Words++
-		}
-	}
-	return s
-}
-
-// wordLike reports whether a token is a word or number: letters and
-// digits make up at least half of it and it is not implausibly long.
-func wordLike(tok string) bool {
-	n, alnum := 0, 0
-	for _, r := range tok {
-		n++
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			alnum++
-		}
-	}
-	return alnum > 0 && 2*alnum >= n && n <= maxWordLen
 }
 
 // checkText applies the quality thresholds to extracted text; dropped is

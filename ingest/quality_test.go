@@ -1,26 +1,14 @@
 package ingest
 
 import (
-	"errors"
 	"strings"
 	"testing"
 	"unicode/utf16"
+
+	"github.com/fonte-rag/fonte/ingest/internal/ingesttest"
 )
 
-func wantRefusal(t *testing.T, err error, reason Reason) *Refusal {
-	t.Helper()
-	var r *Refusal
-	if !errors.As(err, &r) {
-		t.Fatalf("err = %v, want a *Refusal with reason %s", err, reason)
-	}
-	if r.Reason != reason {
-		t.Fatalf("reason = %s (%v), want %s", r.Reason, err, reason)
-	}
-	if r.Path == "" || !strings.Contains(r.Error(), r.Path) {
-		t.Errorf("refusal %q does not name the file", r.Error())
-	}
-	return r
-}
+var wantRefusal = ingesttest.WantRefusal
 
 func TestRefusals(t *testing.T) {
 	prose := "The quick brown fox jumps over the lazy dog near the river bank. "

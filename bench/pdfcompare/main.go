@@ -8,10 +8,10 @@
 //	go run ./pdfcompare [-readers native,pdfium,pdfium-raw] DIR
 //
 // The readers: "native" is fonte's own content-stream reader
-// (ingest.ParsePDFNative), "pdfium" is ingest.ParsePDF (PDFium's text with
+// (pdf.ParsePDFNative), "pdfium" is pdf.ParsePDF (PDFium's text with
 // fonte's layout logic: paragraphs, running headers and footers removed,
 // hyphenation joined), "pdfium-raw" is PDFium's own page text
-// (ingest.PDFPageTexts). Run it alone on the machine: it times things.
+// (pdf.PDFPageTexts). Run it alone on the machine: it times things.
 package main
 
 import (
@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/fonte-rag/fonte/ingest"
+	"github.com/fonte-rag/fonte/ingest/pdf"
 )
 
 func main() {
@@ -61,7 +62,7 @@ func run(dir string, readers []string) error {
 		return fmt.Errorf("no PDFs in %s (build the corpus with corpus.sh)", dir)
 	}
 	sort.Strings(files)
-	startup, err := ingest.PDFiumStartup()
+	startup, err := pdf.PDFiumStartup()
 	if err != nil {
 		return err
 	}
@@ -122,11 +123,11 @@ func read(reader, name string, raw []byte) (string, int, error) {
 	var err error
 	switch reader {
 	case "native":
-		p, err = ingest.ParsePDFNative(name, raw)
+		p, err = pdf.ParsePDFNative(name, raw)
 	case "pdfium":
-		p, err = ingest.ParsePDF(name, raw)
+		p, err = pdf.ParsePDF(name, raw)
 	case "pdfium-raw":
-		pages, err := ingest.PDFPageTexts(raw)
+		pages, err := pdf.PDFPageTexts(raw)
 		return strings.Join(pages, "\n"), 0, err
 	default:
 		return "", 0, fmt.Errorf("unknown reader %q", reader)

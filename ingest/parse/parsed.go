@@ -2,8 +2,8 @@
 // parsed document and its blocks ([Parsed], [Block]), the [Builder] that
 // lays blocks out in the document text, a file's [Refusal], and the
 // [Budget] of a run. Package ingest re-exports these names, and its Parse
-// is the one entry point; the format rooms (ingest/office) build on this
-// package without importing ingest.
+// is the one entry point; the format rooms (ingest/office, ingest/pdf)
+// build on this package without importing ingest.
 package parse
 
 import "github.com/fonte-rag/fonte"

@@ -1,10 +1,12 @@
-package ingest
+package pdf
 
 import (
 	"bytes"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/fonte-rag/fonte/ingest/internal/ingesttest"
 )
 
 // sharedKidsPDF is a PDF whose page tree is depth levels of nodes each
@@ -50,7 +52,7 @@ func TestPDFSharedKids(t *testing.T) {
 // spun forever). The native reader skips the page with a warning
 // instead; PDFium reads what the page shows.
 func TestPDFUnclosedHexString(t *testing.T) {
-	raw := rawPDF("BT /F1 12 Tf 72 700 Td (Readable page one.) Tj ET", "BT /F2 12 Tf 72 700 Td <00430061")
+	raw := ingesttest.RawPDF("BT /F1 12 Tf 72 700 Td (Readable page one.) Tj ET", "BT /F2 12 Tf 72 700 Td <00430061")
 	if _, err := ParsePDF("hex.pdf", raw); err != nil {
 		t.Errorf("PDFium: %v", err)
 	}

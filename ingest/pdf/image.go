@@ -1,4 +1,4 @@
-package ingest
+package pdf
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/fonte-rag/fonte/ingest/parse"
 )
 
 // maxImagePixels bounds the size an image may declare: an A4 page at
@@ -20,7 +22,7 @@ const maxImagePixels = 100_000_000
 
 // ParseImage reads the text of a PNG, JPEG or TIFF image (a scanned or
 // photographed page) by OCR with DefaultOCR; see ParseImageContext.
-func ParseImage(name string, raw []byte) (*Parsed, error) {
+func ParseImage(name string, raw []byte) (*parse.Parsed, error) {
 	return ParseImageContext(context.Background(), name, raw, DefaultOCR)
 }
 
@@ -30,7 +32,7 @@ func ParseImage(name string, raw []byte) (*Parsed, error) {
 // as unreadable; without tesseract the refusal names the packages to
 // install; an image whose words are too uncertain (a photo, a diagram,
 // noise) is refused as ReasonLowConfidence.
-func ParseImageContext(ctx context.Context, name string, raw []byte, opts OCROptions) (*Parsed, error) {
+func ParseImageContext(ctx context.Context, name string, raw []byte, opts OCROptions) (*parse.Parsed, error) {
 	ext := strings.ToLower(path.Ext(filepath.ToSlash(name)))
 	if err := checkImage(name, ext, raw); err != nil {
 		return nil, err
@@ -42,7 +44,7 @@ func ParseImageContext(ctx context.Context, name string, raw []byte, opts OCROpt
 	defer run.close()
 	file := filepath.Join(run.dir, "image"+ext)
 	if err := os.WriteFile(file, raw, 0o600); err != nil {
-		return nil, &Refusal{Path: name, Reason: ReasonUnreadable, Detail: "OCR: writing a temporary copy", Err: err}
+		return nil, &parse.Refusal{Path: name, Reason: parse.ReasonUnreadable, Detail: "OCR: writing a temporary copy", Err: err}
 	}
 	pctx, cancel := context.WithTimeout(ctx, run.opts.PageTimeout)
 	defer cancel()
@@ -51,10 +53,10 @@ func ParseImageContext(ctx context.Context, name string, raw []byte, opts OCROpt
 		return nil, err
 	}
 	if pctx.Err() != nil {
-		return nil, &Refusal{Path: name, Reason: ReasonUnreadable, Detail: fmt.Sprintf("OCR took longer than %v", run.opts.PageTimeout)}
+		return nil, &parse.Refusal{Path: name, Reason: parse.ReasonUnreadable, Detail: fmt.Sprintf("OCR took longer than %v", run.opts.PageTimeout)}
 	}
 	if err != nil {
-		return nil, &Refusal{Path: name, Reason: ReasonUnreadable, Detail: "OCR failed", Err: err}
+		return nil, &parse.Refusal{Path: name, Reason: parse.ReasonUnreadable, Detail: "OCR failed", Err: err}
 	}
 	if len(pages) == 0 {
 		pages = []pageText{{page: 1}} // nothing on it: refused as no words below
@@ -66,7 +68,7 @@ func ParseImageContext(ctx context.Context, name string, raw []byte, opts OCROpt
 // PNG or JPEG declaring more than maxImagePixels.
 func checkImage(name, ext string, raw []byte) error {
 	bad := func(detail string) error {
-		return &Refusal{Path: name, Reason: ReasonUnreadable, Detail: detail}
+		return &parse.Refusal{Path: name, Reason: parse.ReasonUnreadable, Detail: detail}
 	}
 	if ext == ".tif" || ext == ".tiff" {
 		if !bytes.HasPrefix(raw, []byte("II*\x00")) && !bytes.HasPrefix(raw, []byte("MM\x00*")) {

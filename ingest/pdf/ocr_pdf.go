@@ -1,4 +1,4 @@
-package ingest
+package pdf
 
 import (
 	"bufio"
@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/fonte-rag/fonte/analysis"
+	"github.com/fonte-rag/fonte/ingest/parse"
 )
 
 // PageRenderer turns the pages of a PDF file into images for OCR. fonte
@@ -79,14 +80,14 @@ func (Pdftoppm) RenderPage(ctx context.Context, pdfPath string, page, dpi int, p
 	return nil
 }
 
-// parsePDFOrScan is the parser Parse uses for .pdf: ParsePDF, and for a
+// ParseOrScan is the parser ingest.Parse uses for .pdf: ParsePDF, and for a
 // PDF it refuses as image only (no text layer: a scan), OCR with
 // DefaultOCR. OCR runs after ParsePDF returns, so outside its time limit,
 // which is sized for reading text, not for reading pages by OCR.
-func parsePDFOrScan(name string, raw []byte) (*Parsed, error) {
+func ParseOrScan(name string, raw []byte) (*parse.Parsed, error) {
 	p, err := ParsePDF(name, raw)
-	var r *Refusal
-	if errors.As(err, &r) && r.Reason == ReasonImageOnly {
+	var r *parse.Refusal
+	if errors.As(err, &r) && r.Reason == parse.ReasonImageOnly {
 		return OCRPDF(context.Background(), name, raw, DefaultOCR)
 	}
 	if err != nil || len(p.ImageOnlyPages) == 0 {
@@ -109,8 +110,8 @@ func (r *ocrRun) renderFrom(in string) func(ctx context.Context, page int) (stri
 // order among the others. Without Tesseract, or for a page OCR cannot
 // read with confidence, the page stays out with a warning saying why; p
 // is never refused for it. The result records the OCR pages as a scan's
-// do (Parsed.OCR, the "ocr" tag).
-func OCRMissingPages(ctx context.Context, p *Parsed, raw []byte, opts OCROptions) *Parsed {
+// do (parse.Parsed.OCR, the "ocr" tag).
+func OCRMissingPages(ctx context.Context, p *parse.Parsed, raw []byte, opts OCROptions) *parse.Parsed {
 	run, err := newOCRRun(ctx, p.Doc.ID, opts, "some of its pages are images without a text layer")
 	if err != nil {
 		p.Warnings = append(p.Warnings, "OCR of the image-only pages: "+err.Error())
@@ -124,7 +125,7 @@ func OCRMissingPages(ctx context.Context, p *Parsed, raw []byte, opts OCROptions
 	}
 	read := run.readPages(ctx, p.ImageOnlyPages, run.renderFrom(in))
 	var kept []pageText
-	var ocr []OCRPage
+	var ocr []parse.OCRPage
 	warnings := slices.Clone(run.warns)
 	for _, pt := range read {
 		if why, isLow := judgePage(pt); why != "" {
@@ -135,7 +136,7 @@ func OCRMissingPages(ctx context.Context, p *Parsed, raw []byte, opts OCROptions
 			continue
 		}
 		kept = append(kept, pt)
-		ocr = append(ocr, OCRPage{Page: pt.page, Confidence: round1(pt.conf), Words: pt.words, Language: run.lang})
+		ocr = append(ocr, parse.OCRPage{Page: pt.page, Confidence: round1(pt.conf), Words: pt.words, Language: run.lang})
 	}
 	if len(kept) == 0 {
 		p.Warnings = append(p.Warnings, warnings...)
@@ -144,13 +145,13 @@ func OCRMissingPages(ctx context.Context, p *Parsed, raw []byte, opts OCROptions
 	// Rebuild the text in page order: the typed pages' blocks as they
 	// were, each OCR page's paragraphs before the first block of a later
 	// page.
-	var b builder
+	var b parse.Builder
 	next := 0
 	flush := func(before int) {
 		for ; next < len(kept) && (before == 0 || kept[next].page < before); next++ {
 			b.Page = kept[next].page
 			for _, para := range kept[next].paras {
-				b.Add(KindParagraph, 0, para)
+				b.Add(parse.KindParagraph, 0, para)
 			}
 		}
 	}
@@ -181,11 +182,11 @@ func OCRMissingPages(ctx context.Context, p *Parsed, raw []byte, opts OCROptions
 
 // OCRPDF reads a PDF without a text layer by OCR: each page is rendered
 // (opts.Renderer at opts.DPI) and read by Tesseract, a few pages at once.
-// Blocks are Tesseract's paragraphs with their page; Parsed.OCR records
+// Blocks are Tesseract's paragraphs with their page; parse.Parsed.OCR records
 // each page's mean confidence, and pages under OCRFloor are left out
-// with a warning. Without tesseract the *Refusal names the packages to
+// with a warning. Without tesseract the *parse.Refusal names the packages to
 // install.
-func OCRPDF(ctx context.Context, name string, raw []byte, opts OCROptions) (*Parsed, error) {
+func OCRPDF(ctx context.Context, name string, raw []byte, opts OCROptions) (*parse.Parsed, error) {
 	run, err := newOCRRun(ctx, name, opts, "its pages are images without a text layer (a scan?)")
 	if err != nil {
 		return nil, err
@@ -193,11 +194,11 @@ func OCRPDF(ctx context.Context, name string, raw []byte, opts OCROptions) (*Par
 	defer run.close()
 	in := filepath.Join(run.dir, "in.pdf")
 	if err := os.WriteFile(in, raw, 0o600); err != nil {
-		return nil, &Refusal{Path: name, Reason: ReasonUnreadable, Detail: "OCR: writing a temporary copy", Err: err}
+		return nil, &parse.Refusal{Path: name, Reason: parse.ReasonUnreadable, Detail: "OCR: writing a temporary copy", Err: err}
 	}
 	n, err := run.opts.Renderer.PageCount(ctx, in)
 	if err != nil {
-		return nil, &Refusal{Path: name, Reason: ReasonImageOnly, Detail: "needs OCR: its pages are images without a text layer", Err: err}
+		return nil, &parse.Refusal{Path: name, Reason: parse.ReasonImageOnly, Detail: "needs OCR: its pages are images without a text layer", Err: err}
 	}
 	all := make([]int, n)
 	for i := range all {

@@ -1,9 +1,11 @@
-package ingest
+package pdf
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/fonte-rag/fonte/ingest/parse"
 )
 
 // tsvColumns are the columns of Tesseract's TSV output, in order.
@@ -22,7 +24,7 @@ const tsvWordLevel = 5
 func parseTSV(tsv string) ([]pageText, error) {
 	lines := strings.Split(strings.TrimRight(tsv, "\n"), "\n")
 	if len(lines) == 0 || strings.Join(strings.Split(lines[0], "\t"), " ") != strings.Join(tsvColumns, " ") {
-		return nil, fmt.Errorf("tesseract: output is not TSV (first line %q)", shorten(lines[0], 80))
+		return nil, fmt.Errorf("tesseract: output is not TSV (first line %q)", parse.Shorten(lines[0], 80))
 	}
 	var pages []pageText
 	var cur *pageText

@@ -1,4 +1,4 @@
-package ingest
+package pdf
 
 import (
 	"fmt"
@@ -7,13 +7,15 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/fonte-rag/fonte/ingest/parse"
 )
 
 // The page check: extraction damage is rarely spread evenly over a PDF.
 // One font without a Unicode map, or one producer's way of placing
 // letters, spoils the pages set in it, and a document-wide share hides
 // them. Each page is judged alone; a damaged page is flagged with what
-// is wrong and what to do (Parsed.Warnings, shown by fonte inspect and
+// is wrong and what to do (parse.Parsed.Warnings, shown by fonte inspect and
 // fonte index --report), and a document whose judged pages are mostly
 // damaged is refused as garbled.
 
@@ -52,10 +54,10 @@ type pageProblem struct {
 	reason string
 }
 
-// checkPDFPages judges the text of each page of blocks (by Block.Page)
+// checkPDFPages judges the text of each page of blocks (by parse.Block.Page)
 // and returns a warning per damaged page and, when most judged pages are
 // damaged, a refusal of the document.
-func checkPDFPages(name string, blocks []Block) ([]string, error) {
+func checkPDFPages(name string, blocks []parse.Block) ([]string, error) {
 	var pages []int
 	text := map[int]*strings.Builder{}
 	for _, b := range blocks {
@@ -85,7 +87,7 @@ func checkPDFPages(name string, blocks []Block) ([]string, error) {
 		warnings = append(warnings, fmt.Sprintf("page %d: %s", pr.page, pr.reason))
 	}
 	if judged > 0 && float64(len(problems)) > maxDamagedPages*float64(judged) {
-		return warnings, &Refusal{Path: name, Reason: ReasonGarbled,
+		return warnings, &parse.Refusal{Path: name, Reason: parse.ReasonGarbled,
 			Detail: fmt.Sprintf("%d of %d pages extracted badly (first: page %d: %s)", len(problems), judged, problems[0].page, problems[0].reason)}
 	}
 	return warnings, nil

@@ -1,4 +1,4 @@
-package ingest
+package pdf
 
 import (
 	"context"
@@ -15,6 +15,8 @@ import (
 	pdfiumerr "github.com/klippa-app/go-pdfium/errors"
 	"github.com/klippa-app/go-pdfium/references"
 	"github.com/klippa-app/go-pdfium/requests"
+
+	"github.com/fonte-rag/fonte/ingest/parse"
 )
 
 // errPDFiumKilled is returned when a document ran past its time limit and
@@ -25,12 +27,12 @@ var errPDFiumKilled = errors.New("PDFium stopped after the time limit")
 // orders the characters into lines; fonte's own logic groups the lines
 // into paragraphs and headings, removes running headers and footers and
 // joins hyphenated words (pdfBlocks, as for the native reader).
-func parsePDFium(name string, raw []byte) (*Parsed, error) {
+func parsePDFium(name string, raw []byte) (*parse.Parsed, error) {
 	if !hasPDFHeader(raw) {
-		return nil, &Refusal{Path: name, Reason: ReasonUnreadable, Detail: "not a PDF (no %PDF- header)"}
+		return nil, &parse.Refusal{Path: name, Reason: parse.ReasonUnreadable, Detail: "not a PDF (no %PDF- header)"}
 	}
 	if err := pdfTreeCheck(raw); err != nil {
-		return nil, &Refusal{Path: name, Reason: ReasonUnreadable, Detail: "broken PDF", Err: err}
+		return nil, &parse.Refusal{Path: name, Reason: parse.ReasonUnreadable, Detail: "broken PDF", Err: err}
 	}
 	doc, err := readPDFium(raw, pdfTimeout(len(raw)), pdfiumLinesOf)
 	if err != nil {
@@ -44,21 +46,21 @@ func parsePDFium(name string, raw []byte) (*Parsed, error) {
 func pdfiumRefusal(name string, raw []byte, err error) error {
 	switch {
 	case errors.Is(err, pdfiumerr.ErrPassword):
-		return &Refusal{Path: name, Reason: ReasonEncrypted, Detail: pdfNeedsPassword}
+		return &parse.Refusal{Path: name, Reason: parse.ReasonEncrypted, Detail: pdfNeedsPassword}
 	case errors.Is(err, pdfiumerr.ErrSecurity):
-		return &Refusal{Path: name, Reason: ReasonEncrypted,
+		return &parse.Refusal{Path: name, Reason: parse.ReasonEncrypted,
 			Detail: "an encryption PDFium does not support: save an unencrypted copy (qpdf --decrypt in.pdf out.pdf) and index that", Err: err}
 	case errors.Is(err, errPDFiumKilled):
-		return &Refusal{Path: name, Reason: ReasonUnreadable,
+		return &parse.Refusal{Path: name, Reason: parse.ReasonUnreadable,
 			Detail: fmt.Sprintf("gave up after %v on one page: PDFium did not finish it (malformed file?)", pdfTimeout(len(raw)))}
 	case errors.Is(err, errNoPages):
-		return &Refusal{Path: name, Reason: ReasonUnreadable, Detail: "broken PDF: no pages"}
+		return &parse.Refusal{Path: name, Reason: parse.ReasonUnreadable, Detail: "broken PDF: no pages"}
 	}
 	var tooMany *tooManyPages
 	if errors.As(err, &tooMany) {
-		return &Refusal{Path: name, Reason: ReasonUnreadable, Detail: tooMany.Error()}
+		return &parse.Refusal{Path: name, Reason: parse.ReasonUnreadable, Detail: tooMany.Error()}
 	}
-	return &Refusal{Path: name, Reason: ReasonUnreadable, Detail: "broken PDF", Err: err}
+	return &parse.Refusal{Path: name, Reason: parse.ReasonUnreadable, Detail: "broken PDF", Err: err}
 }
 
 // pdfNeedsPassword is the detail of a PDF that opens only with a password.

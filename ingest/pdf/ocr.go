@@ -1,4 +1,4 @@
-package ingest
+package pdf
 
 import (
 	"context"
@@ -14,15 +14,17 @@ import (
 	"time"
 
 	"github.com/fonte-rag/fonte/analysis"
+	"github.com/fonte-rag/fonte/ingest/parse"
 )
 
 // ReasonLowConfidence refuses a scan whose OCR text is too uncertain to
 // index: every page fell below OCRFloor.
-const ReasonLowConfidence Reason = "low OCR confidence"
+const ReasonLowConfidence parse.Reason = "low OCR confidence"
 
 // OCRMeta is the document metadata key (fonte.Record.Meta) under which the
 // engine records the pages whose text came from OCR: compact JSON, a list
-// of OCRPage. A chunk's page (fonte.Chunk.Page) finds its confidence there.
+// of parse.OCRPage. A chunk's page (fonte.Chunk.Page) finds its
+// confidence there.
 const OCRMeta = "ocr"
 
 // OCRTag is the tag a document read by OCR carries, so a search can
@@ -44,23 +46,23 @@ const ocrPackages = "tesseract-ocr tesseract-ocr-eng tesseract-ocr-ita"
 
 // EncodeOCR returns pages as the compact JSON kept under OCRMeta, or ""
 // when there are none.
-func EncodeOCR(pages []OCRPage) string {
+func EncodeOCR(pages []parse.OCRPage) string {
 	if len(pages) == 0 {
 		return ""
 	}
 	b, err := json.Marshal(pages)
 	if err != nil {
-		return "" // an OCRPage always marshals
+		return "" // a parse.OCRPage always marshals
 	}
 	return string(b)
 }
 
 // DecodeOCR reads the value kept under OCRMeta; "" is no pages.
-func DecodeOCR(s string) ([]OCRPage, error) {
+func DecodeOCR(s string) ([]parse.OCRPage, error) {
 	if s == "" {
 		return nil, nil
 	}
-	var out []OCRPage
+	var out []parse.OCRPage
 	if err := json.Unmarshal([]byte(s), &out); err != nil {
 		return nil, fmt.Errorf("ingest: reading the %q metadata: %w", OCRMeta, err)
 	}
@@ -85,7 +87,7 @@ type OCROptions struct {
 	DPI int
 }
 
-// DefaultOCR is the setting the format parsers (Parse, ParsePDF,
+// DefaultOCR is the setting the format parsers (ingest.Parse, ParsePDF,
 // ParseImage) read scans with.
 var DefaultOCR OCROptions
 
@@ -129,7 +131,7 @@ func tessLanguages(code string) (lang, warning string) {
 // tesseractMissing is the refusal of a scan on a machine without
 // Tesseract: it names the packages to install.
 func tesseractMissing(name, what string) error {
-	return &Refusal{Path: name, Reason: ReasonImageOnly,
+	return &parse.Refusal{Path: name, Reason: parse.ReasonImageOnly,
 		Detail: fmt.Sprintf("needs OCR (install %s): %s, and tesseract is not on PATH", ocrPackages, what)}
 }
 
@@ -166,7 +168,7 @@ func usableLanguages(name, want string, installed map[string]bool) (string, []st
 		warnings = append(warnings, fmt.Sprintf("OCR: Tesseract's %s model is not installed (install tesseract-ocr-%s)", l, l))
 	}
 	if len(keep) == 0 {
-		return "", nil, &Refusal{Path: name, Reason: ReasonImageOnly,
+		return "", nil, &parse.Refusal{Path: name, Reason: parse.ReasonImageOnly,
 			Detail: fmt.Sprintf("needs OCR (install %s): no Tesseract model for %s is installed", ocrPackages, want)}
 	}
 	return strings.Join(keep, "+"), warnings, nil
@@ -201,7 +203,7 @@ func newOCRRun(ctx context.Context, name string, opts OCROptions, what string) (
 	}
 	dir, err := os.MkdirTemp("", "fonte-ocr-")
 	if err != nil {
-		return nil, &Refusal{Path: name, Reason: ReasonUnreadable, Detail: "OCR: no temporary folder", Err: err}
+		return nil, &parse.Refusal{Path: name, Reason: parse.ReasonUnreadable, Detail: "OCR: no temporary folder", Err: err}
 	}
 	return &ocrRun{name: name, opts: opts, tess: tess, lang: lang, dir: dir, warns: warns}, nil
 }
@@ -290,12 +292,12 @@ func (r *ocrRun) readPages(ctx context.Context, pages []int, image func(ctx cont
 	return out
 }
 
-// assemble builds the Parsed value of a scan from its pages: pages under
+// assemble builds the parse.Parsed value of a scan from its pages: pages under
 // OCRFloor or that failed are left out with a warning; when none is left
 // the scan is refused, saying why.
-func (r *ocrRun) assemble(raw []byte, format string, pages []pageText) (*Parsed, error) {
-	var b builder
-	var ocr []OCRPage
+func (r *ocrRun) assemble(raw []byte, format string, pages []pageText) (*parse.Parsed, error) {
+	var b parse.Builder
+	var ocr []parse.OCRPage
 	warnings := slices.Clone(r.warns)
 	var low []string
 	for _, pt := range pages {
@@ -308,25 +310,25 @@ func (r *ocrRun) assemble(raw []byte, format string, pages []pageText) (*Parsed,
 		}
 		b.Page = pt.page
 		for _, para := range pt.paras {
-			b.Add(KindParagraph, 0, para)
+			b.Add(parse.KindParagraph, 0, para)
 		}
-		ocr = append(ocr, OCRPage{Page: pt.page, Confidence: round1(pt.conf), Words: pt.words, Language: r.lang})
+		ocr = append(ocr, parse.OCRPage{Page: pt.page, Confidence: round1(pt.conf), Words: pt.words, Language: r.lang})
 	}
 	for _, l := range low {
 		warnings = append(warnings, l+": left out (too uncertain to index)")
 	}
 	if len(ocr) == 0 {
 		if len(low) > 0 {
-			return nil, &Refusal{Path: r.name, Reason: ReasonLowConfidence,
+			return nil, &parse.Refusal{Path: r.name, Reason: ReasonLowConfidence,
 				Detail: strings.Join(low, "; ") + ": not text, or too blurred or noisy to read; scan again at 300 DPI or better"}
 		}
-		return nil, &Refusal{Path: r.name, Reason: ReasonUnreadable, Detail: "OCR failed on every page: " + warnings[len(warnings)-1]}
+		return nil, &parse.Refusal{Path: r.name, Reason: parse.ReasonUnreadable, Detail: "OCR failed on every page: " + warnings[len(warnings)-1]}
 	}
 	out := b.Finish(r.name, format, raw)
 	out.Pages = len(pages)
 	out.OCR = ocr
 	out.Warnings = warnings
-	out.Doc.Title = titleFromName(r.name)
+	out.Doc.Title = parse.TitleFromName(r.name)
 	out.Doc.Language = analysis.DetectLanguage(out.Doc.Text)
 	if l := out.Doc.Language; l != "" && l != "en" && l != "it" {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("OCR: the text reads as language %q, which fonte has no Tesseract model for; it was read as %s", l, r.lang))

@@ -1,4 +1,11 @@
-package ingest
+// Package pdf reads PDF files, and by OCR (Tesseract) the pages that are
+// only images: a scanned PDF, or a page image (PNG, JPEG, TIFF). Images
+// live here too because they share the OCR run with scanned PDFs, and a
+// PDF falls back to OCR when it has no text layer (ParseOrScan), so the
+// two cannot be split without exporting the OCR run's internals.
+// ingest.Parse is the entry point: it sends .pdf and image files here and
+// runs the quality check on what comes back.
+package pdf
 
 import (
 	"bytes"
@@ -17,6 +24,7 @@ import (
 	"github.com/ledongthuc/pdf"
 
 	"github.com/fonte-rag/fonte/analysis"
+	"github.com/fonte-rag/fonte/ingest/parse"
 )
 
 // maxPDFPages bounds the page count a PDF may claim; a larger count is
@@ -47,12 +55,12 @@ var (
 // heading, levelled by size.
 //
 // The title is the document's Info title, else the first heading, else the
-// file name. A broken PDF is refused with a *Refusal naming the file, and
-// so is a file the reader has not finished within a time limit (see
+// file name. A broken PDF is refused with a *parse.Refusal naming the
+// file, and so is a file the reader has not finished within a time limit (see
 // pdfTimeout). A page that fails alone is skipped with a warning; pages
 // without a text layer are flagged, and a file of only such pages is
 // refused as image only.
-func ParsePDF(name string, raw []byte) (*Parsed, error) {
+func ParsePDF(name string, raw []byte) (*parse.Parsed, error) {
 	if pdfNative {
 		return pdfWithTimeout(name, raw, parsePDFNative)
 	}
@@ -65,9 +73,9 @@ var pdfNative = os.Getenv("FONTE_PDF_READER") == "native"
 // pdfWithTimeout runs extract on raw, giving up after pdfTimeout. The
 // native reader cannot be stopped: its goroutine is abandoned and ends,
 // if ever, on its own. (PDFium is stopped instead; see readPDFium.)
-func pdfWithTimeout(name string, raw []byte, extract func(string, []byte) (*Parsed, error)) (*Parsed, error) {
+func pdfWithTimeout(name string, raw []byte, extract func(string, []byte) (*parse.Parsed, error)) (*parse.Parsed, error) {
 	type result struct {
-		p   *Parsed
+		p   *parse.Parsed
 		err error
 	}
 	done := make(chan result, 1)
@@ -82,7 +90,7 @@ func pdfWithTimeout(name string, raw []byte, extract func(string, []byte) (*Pars
 	case r := <-done:
 		return r.p, r.err
 	case <-timer.C:
-		return nil, &Refusal{Path: name, Reason: ReasonUnreadable,
+		return nil, &parse.Refusal{Path: name, Reason: parse.ReasonUnreadable,
 			Detail: fmt.Sprintf("gave up after %v: the PDF library did not finish (malformed file?)", limit)}
 	}
 }
@@ -90,7 +98,7 @@ func pdfWithTimeout(name string, raw []byte, extract func(string, []byte) (*Pars
 // ParsePDFNative is ParsePDF on fonte's own content-stream reader (on
 // github.com/ledongthuc/pdf) rather than PDFium, kept for comparison
 // (bench/pdfcompare) and as a fallback (FONTE_PDF_READER=native).
-func ParsePDFNative(name string, raw []byte) (*Parsed, error) {
+func ParsePDFNative(name string, raw []byte) (*parse.Parsed, error) {
 	return pdfWithTimeout(name, raw, parsePDFNative)
 }
 
@@ -119,14 +127,14 @@ func hasPDFHeader(raw []byte) bool {
 
 // pdfParsed lays out the lines of doc (either reader's) as blocks and
 // fills in what ParsePDF returns.
-func pdfParsed(name string, raw []byte, doc *pdfDoc) (*Parsed, error) {
+func pdfParsed(name string, raw []byte, doc *pdfDoc) (*parse.Parsed, error) {
 	for i := range doc.lines {
 		doc.lines[i].text = joinAccents(doc.lines[i].text)
 	}
-	var b builder
+	var b parse.Builder
 	pdfBlocks(&b, dropRunningLines(doc.lines, doc.pages))
 	out := b.Finish(name, "pdf", raw)
-	if s := Stats(out.Doc.Text); s.Letters+s.Digits == 0 && (len(doc.imageOnly) > 0 || pdfImageRE.Match(raw)) {
+	if s := parse.Stats(out.Doc.Text); s.Letters+s.Digits == 0 && (len(doc.imageOnly) > 0 || pdfImageRE.Match(raw)) {
 		return nil, imageOnlyRefusal(name, doc.pages)
 	}
 	damaged, err := checkPDFPages(name, out.Blocks)
@@ -139,10 +147,10 @@ func pdfParsed(name string, raw []byte, doc *pdfDoc) (*Parsed, error) {
 	out.Warnings = append(out.Warnings, damaged...)
 	out.Doc.Title = cleanPDFTitle(doc.title)
 	if out.Doc.Title == "" {
-		out.Doc.Title = firstHeading(out.Blocks, 0)
+		out.Doc.Title = parse.FirstHeading(out.Blocks, 0)
 	}
 	if out.Doc.Title == "" {
-		out.Doc.Title = titleFromName(name)
+		out.Doc.Title = parse.TitleFromName(name)
 	}
 	out.Doc.Language = analysis.DetectLanguage(out.Doc.Text)
 	return out, nil
@@ -151,9 +159,9 @@ func pdfParsed(name string, raw []byte, doc *pdfDoc) (*Parsed, error) {
 // imageOnlyRefusal is the refusal of a PDF whose pages are all images
 // without a text layer (a scan): it says what the file needs rather than
 // "empty". Parse answers it by reading the pages with OCR
-// (parsePDFOrScan); a caller of ParsePDF alone gets the refusal.
+// (ParseOrScan); a caller of ParsePDF alone gets the refusal.
 func imageOnlyRefusal(name string, pages int) error {
-	return &Refusal{Path: name, Reason: ReasonImageOnly,
+	return &parse.Refusal{Path: name, Reason: parse.ReasonImageOnly,
 		Detail: fmt.Sprintf("%d pages of images without a text layer (a scan?): they need OCR (fonte's Parse runs it with tesseract-ocr installed), "+
 			"or make a text layer first (e.g. ocrmypdf -l eng+ita in.pdf out.pdf, with tesseract-ocr installed) and index that", pages)}
 }
@@ -182,32 +190,32 @@ func imageOnlyWarnings(pages []int) []string {
 	return out
 }
 
-func parsePDFNative(name string, raw []byte) (p *Parsed, err error) {
+func parsePDFNative(name string, raw []byte) (p *parse.Parsed, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			p, err = nil, &Refusal{Path: name, Reason: ReasonUnreadable, Detail: fmt.Sprintf("broken PDF: %v", r)}
+			p, err = nil, &parse.Refusal{Path: name, Reason: parse.ReasonUnreadable, Detail: fmt.Sprintf("broken PDF: %v", r)}
 		}
 	}()
 	if !hasPDFHeader(raw) {
-		return nil, &Refusal{Path: name, Reason: ReasonUnreadable, Detail: "not a PDF (no %PDF- header)"}
+		return nil, &parse.Refusal{Path: name, Reason: parse.ReasonUnreadable, Detail: "not a PDF (no %PDF- header)"}
 	}
 	r, err := pdf.NewReader(bytes.NewReader(raw), int64(len(raw)))
 	if errors.Is(err, pdf.ErrInvalidPassword) {
-		return nil, &Refusal{Path: name, Reason: ReasonEncrypted, Detail: pdfNeedsPassword}
+		return nil, &parse.Refusal{Path: name, Reason: parse.ReasonEncrypted, Detail: pdfNeedsPassword}
 	}
 	if err != nil && pdfEncryptRE.Match(raw) {
-		return nil, &Refusal{Path: name, Reason: ReasonEncrypted,
+		return nil, &parse.Refusal{Path: name, Reason: parse.ReasonEncrypted,
 			Detail: "fonte's PDF reader cannot decrypt this encryption (such as AES-256, even when only permissions are set and any viewer opens it): save an unencrypted copy (qpdf --decrypt in.pdf out.pdf) and index that", Err: err}
 	}
 	if err != nil {
-		return nil, &Refusal{Path: name, Reason: ReasonUnreadable, Detail: "broken PDF", Err: err}
+		return nil, &parse.Refusal{Path: name, Reason: parse.ReasonUnreadable, Detail: "broken PDF", Err: err}
 	}
 	pages, err := pageTree(r.Trailer().Key("Root").Key("Pages"), treeBudget(len(raw)))
 	if err != nil {
-		return nil, &Refusal{Path: name, Reason: ReasonUnreadable, Detail: "broken PDF", Err: err}
+		return nil, &parse.Refusal{Path: name, Reason: parse.ReasonUnreadable, Detail: "broken PDF", Err: err}
 	}
 	if len(pages) == 0 {
-		return nil, &Refusal{Path: name, Reason: ReasonUnreadable, Detail: "broken PDF: no pages"}
+		return nil, &parse.Refusal{Path: name, Reason: parse.ReasonUnreadable, Detail: "broken PDF: no pages"}
 	}
 
 	doc := &pdfDoc{pages: len(pages), title: r.Trailer().Key("Info").Key("Title").Text()}
@@ -222,7 +230,7 @@ func parsePDFNative(name string, raw []byte) (p *Parsed, err error) {
 		doc.lines = append(doc.lines, pl...)
 	}
 	if failed == len(pages) {
-		return nil, &Refusal{Path: name, Reason: ReasonUnreadable,
+		return nil, &parse.Refusal{Path: name, Reason: parse.ReasonUnreadable,
 			Detail: fmt.Sprintf("broken PDF: no page could be read (%s)", doc.warnings[0])}
 	}
 	return pdfParsed(name, raw, doc)
@@ -292,7 +300,7 @@ func inherited(v pdf.Value, key string) pdf.Value {
 // cleanPDFTitle returns the Info dictionary's title unless it is a
 // placeholder.
 func cleanPDFTitle(title string) string {
-	t := cleanTitle(title)
+	t := parse.CleanTitle(title)
 	low := strings.ToLower(t)
 	if low == "untitled" || strings.HasSuffix(low, ".doc") || strings.HasSuffix(low, ".docx") {
 		return ""
@@ -596,7 +604,7 @@ func linesOf(runs []pdfRun, page int) []pdfLine {
 }
 
 // pdfBlocks groups lines into paragraphs and headings and adds them to b.
-func pdfBlocks(b *builder, lines []pdfLine) {
+func pdfBlocks(b *parse.Builder, lines []pdfLine) {
 	if len(lines) == 0 {
 		return
 	}
@@ -651,10 +659,10 @@ func pdfBlocks(b *builder, lines []pdfLine) {
 					level = min(i+1, 6)
 				}
 			}
-			b.Add(KindHeading, level, text)
+			b.Add(parse.KindHeading, level, text)
 			continue
 		}
-		b.Add(KindParagraph, 0, text)
+		b.Add(parse.KindParagraph, 0, text)
 	}
 	b.Page = 0
 }
