@@ -10,7 +10,9 @@ import (
 // A view must score exactly as a model of the visible documents alone:
 // same documents (renumbered), same scores bit for bit, same MaxScore.
 // Run over random corpora, random visible subsets and random queries, on
-// the in-memory model and on the in-place form.
+// the in-memory model and on the in-place form, with document frequencies
+// counted over the postings and summed over groups (GroupFreqs: the
+// visible documents in two groups, the hidden ones in two others).
 func TestViewIsTheModelOfTheVisibleDocuments(t *testing.T) {
 	opts := BM25Options{K1: 0.9, B: 0.4}
 	an := analysis.Sklearn()
@@ -33,12 +35,24 @@ func TestViewIsTheModelOfTheVisibleDocuments(t *testing.T) {
 		}
 		want := NewBM25(visibleDocs, an, opts)
 		visible := func(d int) bool { return !hidden[d] }
+		group := make([]uint32, len(docs))
+		for d := range docs {
+			group[d] = uint32(2 * rng.IntN(2)) // 0 or 2: visible
+			if hidden[d] {
+				group[d]++ // 1 or 3
+			}
+		}
+		visibleGroups := []bool{true, false, true, false}
 		inplace, err := OpenBM25InPlace(alignedCopy(whole.AppendInPlace(nil), 0), an)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for name, m := range map[string]*BM25{"memory": whole, "inplace": inplace} {
-			v := m.View(visible, len(visibleDocs), total)
+		for name, v := range map[string]*View{
+			"memory":         whole.View(visible, len(visibleDocs), total),
+			"inplace":        inplace.View(visible, len(visibleDocs), total),
+			"memory/groups":  whole.View(visible, len(visibleDocs), total).WithGroups(whole.ix.GroupFreqs(group, 4), visibleGroups),
+			"inplace/groups": inplace.View(visible, len(visibleDocs), total).WithGroups(inplace.ix.GroupFreqs(group, 4), visibleGroups),
+		} {
 			for i := range 40 {
 				toks := randomQuery(rng, words)
 				q := v.Query(toks)
