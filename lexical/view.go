@@ -10,11 +10,13 @@ import "slices"
 // the same numbers, summed in the same order). What the reader may not
 // see then moves nothing the reader is shown.
 //
-// A view costs nothing to make; a query through it counts its terms'
-// visible postings (one pass per term, remembered by the view for its
-// next queries) and scores them exhaustively, without the stored weights
-// or pruning, which assume the whole corpus. A view is for one
-// goroutine: make one per search.
+// A view costs nothing to make; a query through it takes its terms'
+// document frequencies from GroupFreqs when given (WithGroups), else
+// counts their visible postings (one pass per term, remembered by the
+// view for its next queries), and scores without the stored weights or
+// bounds, which assume the whole corpus: exhaustively, or, for a query
+// with many postings, choosing candidates first with bounds of its own
+// (see view_prune.go). A view is for one goroutine: make one per search.
 type View struct {
 	m       *BM25
 	visible func(doc int) bool
@@ -156,6 +158,11 @@ func (q *ViewQuery) topK(k int, allow func(doc int) bool, div float64) []Result 
 	}
 	if postings == 0 {
 		return nil
+	}
+	if postings >= pruneMinPostings {
+		if out, ok := q.topKPruned(k, allow, div, s); ok {
+			return out
+		}
 	}
 	// Token by token, as ScoresTokens adds them, so each sum is the one
 	// an index of the visible documents alone would make.

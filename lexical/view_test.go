@@ -14,6 +14,26 @@ import (
 // counted over the postings and summed over groups (GroupFreqs: the
 // visible documents in two groups, the hidden ones in two others).
 func TestViewIsTheModelOfTheVisibleDocuments(t *testing.T) {
+	checkViewModels(t)
+}
+
+// TestPrunedViewIsTheModelOfTheVisibleDocuments: the same with every
+// query's top k taken by topKPruned where it can prune, which some must.
+func TestPrunedViewIsTheModelOfTheVisibleDocuments(t *testing.T) {
+	old := pruneMinPostings
+	pruneMinPostings = 0
+	pruned := 0
+	pruneHook = func(int) { pruned++ }
+	defer func() { pruneMinPostings, pruneHook = old, nil }()
+	checkViewModels(t)
+	if pruned == 0 {
+		t.Fatal("no query was pruned")
+	}
+	t.Logf("%d queries pruned", pruned)
+}
+
+func checkViewModels(t *testing.T) {
+	t.Helper()
 	opts := BM25Options{K1: 0.9, B: 0.4}
 	an := analysis.Sklearn()
 	for seed := range uint64(6) {
@@ -71,6 +91,17 @@ func TestViewIsTheModelOfTheVisibleDocuments(t *testing.T) {
 					}
 					if s, e := q.ScoreDoc(got[j].Doc), want.ScoreDoc(toks, exp[j].Doc); s != e {
 						t.Fatalf("seed %d %s query %d: ScoreDoc %v, want %v", seed, name, i, s, e)
+					}
+				}
+				// A filter beside the view: the even documents.
+				even := func(d int) bool { return d%2 == 0 }
+				got, exp = q.TopKShare(k, even), want.TopKShare(toks, k, func(vd int) bool { return even(toAll[vd]) })
+				if len(got) != len(exp) {
+					t.Fatalf("seed %d %s query %d %q, even documents: %d results, want %d", seed, name, i, toks, len(got), len(exp))
+				}
+				for j := range got {
+					if got[j].Doc != toAll[exp[j].Doc] || got[j].Score != exp[j].Score {
+						t.Fatalf("seed %d %s query %d %q, even documents, rank %d differs", seed, name, i, toks, j)
 					}
 				}
 				raw := q.TopK(k, nil)
