@@ -61,14 +61,9 @@ func (rs *rowParts) scan(q []float32, q8 *flat8Query, buf []float32, sel rowSel,
 		}
 		return sc
 	}
-	// block scans rows lo..hi-1 of part p, whose first row is start.
-	block := func(p *rowPart, start, lo, hi int) {
-		if sel.allow == nil {
-			sink(start+lo, score(p, lo, hi))
-			return
-		}
-		// Runs of allowed rows are scored a run at a time, so a selective
-		// filter saves the kernel's reads as well as the re-scoring.
+	// runs calls each with every run a..r-1 of allowed rows within lo..hi-1
+	// of the part whose first row is start.
+	runs := func(start, lo, hi int, each func(a, r int)) {
 		for r := lo; r < hi; {
 			for r < hi && !sel.allow(rs.id(start+r)) {
 				r++
@@ -78,9 +73,28 @@ func (rs *rowParts) scan(q []float32, q8 *flat8Query, buf []float32, sel rowSel,
 				r++
 			}
 			if a < r {
-				sink(start+a, score(p, a, r))
+				each(a, r)
 			}
 		}
+	}
+	// sinkAllowed hands the scores sc of rows lo..lo+len(sc)-1 of a part
+	// whose first row is start to sink, a run of allowed rows at a time.
+	sinkAllowed := func(start, lo int, sc []float32) {
+		if sel.allow == nil {
+			sink(start+lo, sc)
+			return
+		}
+		runs(start, lo, lo+len(sc), func(a, r int) { sink(start+a, sc[a-lo:r-lo]) })
+	}
+	// block scans rows lo..hi-1 of part p, whose first row is start. Runs
+	// of allowed rows are scored a run at a time, so a selective filter
+	// saves the kernel's reads as well as the re-scoring.
+	block := func(p *rowPart, start, lo, hi int) {
+		if sel.allow == nil {
+			sink(start+lo, score(p, lo, hi))
+			return
+		}
+		runs(start, lo, hi, func(a, r int) { sink(start+a, score(p, a, r)) })
 	}
 	if sel.ranges == nil {
 		start := 0
@@ -93,24 +107,53 @@ func (rs *rowParts) scan(q []float32, q8 *flat8Query, buf []float32, sel rowSel,
 		}
 		return
 	}
-	// The ranges are sorted, so their parts are found walking forward.
-	i, start := 0, 0
-	for _, rg := range sel.ranges {
-		for lo := rg.Lo; lo < rg.Hi; {
-			for i < len(rs.parts) && lo >= start+rs.parts[i].n {
-				start += rs.parts[i].n
-				i++
-			}
-			if i == len(rs.parts) {
-				return
-			}
-			p := &rs.parts[i]
-			hi := min(rg.Hi, start+p.n, lo+scoreBlock)
-			block(p, start, lo-start, hi-start)
-			lo = hi
+	// The ranges are sorted, so their parts are found walking forward;
+	// cur is the first row not yet scanned. A block of a part that many
+	// short ranges cut is scored whole, once, and each range's rows are
+	// taken from it: a kernel call per range of a row or two costs more
+	// than the rows between them.
+	i, start, next, cur := 0, 0, 0, 0
+	for next < len(sel.ranges) {
+		rg := sel.ranges[next]
+		lo := max(rg.Lo, cur)
+		if lo >= rg.Hi {
+			next++
+			continue
 		}
+		for i < len(rs.parts) && lo >= start+rs.parts[i].n {
+			start += rs.parts[i].n
+			i++
+		}
+		if i == len(rs.parts) {
+			return
+		}
+		p := &rs.parts[i]
+		end := min(lo+scoreBlock, start+p.n)
+		last := next + 1
+		for last < len(sel.ranges) && sel.ranges[last].Lo < end {
+			last++
+		}
+		if last-next >= shortRanges {
+			// Every range but the last ends inside the block.
+			hi := min(end, sel.ranges[last-1].Hi)
+			sc := score(p, lo-start, hi-start)
+			for _, r := range sel.ranges[next:last] {
+				if a, b := max(r.Lo, lo), min(r.Hi, hi); a < b {
+					sinkAllowed(start, a-start, sc[a-lo:b-lo])
+				}
+			}
+			cur, next = hi, last-1
+			continue
+		}
+		hi := min(rg.Hi, end)
+		block(p, start, lo-start, hi-start)
+		cur = hi
 	}
 }
+
+// shortRanges is how many ranges starting within one block make the scan
+// score the block whole.
+const shortRanges = 4
 
 // search32 returns the top k of the rows sel selects, scanned in
 // float32: Dot's scores, best first, ties by ascending id. 1 <= k. The

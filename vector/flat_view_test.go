@@ -138,13 +138,18 @@ func viewFilters(n int) []struct {
 
 // viewRanges are the row ranges SearchRanges is checked with over n rows:
 // the whole, none, runs of five rows every twelve (across the parts'
-// bounds), the last row alone, all but the first and last.
+// bounds), every other row, the last row alone, all but the first and
+// last.
 func viewRanges(n int) [][]RowRange {
 	var runs []RowRange
 	for lo := 2; lo < n; lo += 12 {
 		runs = append(runs, RowRange{lo, min(lo+5, n)})
 	}
-	return [][]RowRange{{{0, n}}, {}, nil, runs, {{n - 1, n}}, {{1, max(1, n-1)}}}
+	var alternate []RowRange
+	for lo := 0; lo < n; lo += 2 {
+		alternate = append(alternate, RowRange{lo, lo + 1})
+	}
+	return [][]RowRange{{{0, n}}, {}, nil, runs, alternate, {{n - 1, n}}, {{1, max(1, n-1)}}}
 }
 
 // checkViewEqualsFlat compares v's searches with f's for every query, at
