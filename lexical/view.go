@@ -10,17 +10,23 @@ import "slices"
 // the same numbers, summed in the same order). What the reader may not
 // see then moves nothing the reader is shown.
 //
-// A view costs nothing to make; a query through it counts its terms'
-// visible postings (one pass per term, remembered by the view for its
-// next queries) and scores them exhaustively, without the stored weights
-// or pruning, which assume the whole corpus. A view is for one
-// goroutine: make one per search.
+// A view costs nothing to make; a query through it takes its terms'
+// document frequencies from GroupFreqs when given (WithGroups), else
+// counts their visible postings (one pass per term, remembered by the
+// view for its next queries), and scores without the stored weights or
+// bounds, which assume the whole corpus: exhaustively, or, for a query
+// with many postings, choosing candidates first with bounds of its own
+// (see view_prune.go). A view is for one goroutine: make one per search.
 type View struct {
 	m       *BM25
 	visible func(doc int) bool
 	n       int
 	avg     float64
 	df      map[int]int // by term id: its visible postings, once counted
+	// groups, when set, holds every term's frequency per group of
+	// documents, visibleGroups the groups shown (see WithGroups).
+	groups        *GroupFreqs
+	visibleGroups []bool
 }
 
 // View returns the model restricted to the documents visible accepts, of
@@ -63,6 +69,9 @@ func (v *View) Query(tokens []string) *ViewQuery {
 
 // docFreq is the number of visible documents holding term id.
 func (v *View) docFreq(id int) int {
+	if v.groups != nil {
+		return v.groups.DocFreq(id, v.visibleGroups)
+	}
 	if df, ok := v.df[id]; ok {
 		return df
 	}
@@ -150,6 +159,11 @@ func (q *ViewQuery) topK(k int, allow func(doc int) bool, div float64) []Result 
 	if postings == 0 {
 		return nil
 	}
+	if postings >= pruneMinPostings {
+		if out, ok := q.topKPruned(k, allow, div, s); ok {
+			return out
+		}
+	}
 	// Token by token, as ScoresTokens adds them, so each sum is the one
 	// an index of the visible documents alone would make.
 	s.begin(postings)
@@ -183,4 +197,64 @@ func (q *ViewQuery) topK(k int, allow func(doc int) bool, div float64) []Result 
 		}
 	}
 	return top.sorted()
+}
+
+// GroupFreqs is every term's document frequency per group of documents
+// (a restricted reader's access classes): a reader's document frequency
+// of a term is then the sum over the groups it may read, with no pass
+// over the term's postings, so it costs the same whether the hidden
+// documents hold the term or not.
+type GroupFreqs struct {
+	start []uint32 // per term: its first entry, and one past the last term's
+	group []uint32 // per entry: a group holding the term
+	count []uint32 // per entry: how many of the group's documents hold it
+}
+
+// GroupFreqs counts each term's documents per group, group[d] being
+// document d's group among groups: one pass over every postings list. A
+// list found damaged on an index opened in place counts as empty, as
+// searches read it.
+func (ix *Index) GroupFreqs(group []uint32, groups int) *GroupFreqs {
+	terms := ix.NumTerms()
+	g := &GroupFreqs{start: make([]uint32, terms+1)}
+	counts := make([]uint32, groups)
+	var touched []uint32
+	for t := range terms {
+		for _, d := range ix.docs(uint32(t)) {
+			c := group[d]
+			if counts[c] == 0 {
+				touched = append(touched, c)
+			}
+			counts[c]++
+		}
+		slices.Sort(touched)
+		for _, c := range touched {
+			g.group = append(g.group, c)
+			g.count = append(g.count, counts[c])
+			counts[c] = 0
+		}
+		touched = touched[:0]
+		g.start[t+1] = uint32(len(g.group))
+	}
+	return g
+}
+
+// DocFreq is the number of documents of the groups visible marks that
+// hold term id.
+func (g *GroupFreqs) DocFreq(id int, visible []bool) int {
+	df := 0
+	for e := g.start[id]; e < g.start[id+1]; e++ {
+		if visible[g.group[e]] {
+			df += int(g.count[e])
+		}
+	}
+	return df
+}
+
+// WithGroups makes the view take its document frequencies from g, whose
+// groups visible marks those the view shows (the documents visible
+// accepts must be exactly theirs), instead of counting postings.
+func (v *View) WithGroups(g *GroupFreqs, visible []bool) *View {
+	v.groups, v.visibleGroups = g, visible
+	return v
 }

@@ -10,8 +10,30 @@ import (
 // A view must score exactly as a model of the visible documents alone:
 // same documents (renumbered), same scores bit for bit, same MaxScore.
 // Run over random corpora, random visible subsets and random queries, on
-// the in-memory model and on the in-place form.
+// the in-memory model and on the in-place form, with document frequencies
+// counted over the postings and summed over groups (GroupFreqs: the
+// visible documents in two groups, the hidden ones in two others).
 func TestViewIsTheModelOfTheVisibleDocuments(t *testing.T) {
+	checkViewModels(t)
+}
+
+// TestPrunedViewIsTheModelOfTheVisibleDocuments: the same with every
+// query's top k taken by topKPruned where it can prune, which some must.
+func TestPrunedViewIsTheModelOfTheVisibleDocuments(t *testing.T) {
+	old := pruneMinPostings
+	pruneMinPostings = 0
+	pruned := 0
+	pruneHook = func(int) { pruned++ }
+	defer func() { pruneMinPostings, pruneHook = old, nil }()
+	checkViewModels(t)
+	if pruned == 0 {
+		t.Fatal("no query was pruned")
+	}
+	t.Logf("%d queries pruned", pruned)
+}
+
+func checkViewModels(t *testing.T) {
+	t.Helper()
 	opts := BM25Options{K1: 0.9, B: 0.4}
 	an := analysis.Sklearn()
 	for seed := range uint64(6) {
@@ -33,12 +55,24 @@ func TestViewIsTheModelOfTheVisibleDocuments(t *testing.T) {
 		}
 		want := NewBM25(visibleDocs, an, opts)
 		visible := func(d int) bool { return !hidden[d] }
+		group := make([]uint32, len(docs))
+		for d := range docs {
+			group[d] = uint32(2 * rng.IntN(2)) // 0 or 2: visible
+			if hidden[d] {
+				group[d]++ // 1 or 3
+			}
+		}
+		visibleGroups := []bool{true, false, true, false}
 		inplace, err := OpenBM25InPlace(alignedCopy(whole.AppendInPlace(nil), 0), an)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for name, m := range map[string]*BM25{"memory": whole, "inplace": inplace} {
-			v := m.View(visible, len(visibleDocs), total)
+		for name, v := range map[string]*View{
+			"memory":         whole.View(visible, len(visibleDocs), total),
+			"inplace":        inplace.View(visible, len(visibleDocs), total),
+			"memory/groups":  whole.View(visible, len(visibleDocs), total).WithGroups(whole.ix.GroupFreqs(group, 4), visibleGroups),
+			"inplace/groups": inplace.View(visible, len(visibleDocs), total).WithGroups(inplace.ix.GroupFreqs(group, 4), visibleGroups),
+		} {
 			for i := range 40 {
 				toks := randomQuery(rng, words)
 				q := v.Query(toks)
@@ -57,6 +91,17 @@ func TestViewIsTheModelOfTheVisibleDocuments(t *testing.T) {
 					}
 					if s, e := q.ScoreDoc(got[j].Doc), want.ScoreDoc(toks, exp[j].Doc); s != e {
 						t.Fatalf("seed %d %s query %d: ScoreDoc %v, want %v", seed, name, i, s, e)
+					}
+				}
+				// A filter beside the view: the even documents.
+				even := func(d int) bool { return d%2 == 0 }
+				got, exp = q.TopKShare(k, even), want.TopKShare(toks, k, func(vd int) bool { return even(toAll[vd]) })
+				if len(got) != len(exp) {
+					t.Fatalf("seed %d %s query %d %q, even documents: %d results, want %d", seed, name, i, toks, len(got), len(exp))
+				}
+				for j := range got {
+					if got[j].Doc != toAll[exp[j].Doc] || got[j].Score != exp[j].Score {
+						t.Fatalf("seed %d %s query %d %q, even documents, rank %d differs", seed, name, i, toks, j)
 					}
 				}
 				raw := q.TopK(k, nil)

@@ -3,9 +3,11 @@ package retrieve
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/lexical"
+	"github.com/fonte-rag/fonte/vector"
 )
 
 // accessClasses groups a corpus's chunks by their document's access
@@ -20,6 +22,13 @@ type accessClasses struct {
 	chunks []int      // per class
 	total  []uint64   // per class: the sum of its chunks' analysed lengths
 	langs  [][]string // per class: its chunks' languages, sorted
+	// freqs is every term's document frequency per class, so that a
+	// reader's is summed over the classes it may read, not counted over
+	// postings that hidden chunks share.
+	freqs *lexical.GroupFreqs
+
+	rangesMu sync.Mutex
+	ranges   map[string][]vector.RowRange // by view key (see rowRanges)
 }
 
 func newAccessClasses(src ChunkSource, lex *lexical.Index) *accessClasses {
@@ -55,7 +64,49 @@ func newAccessClasses(src ChunkSource, lex *lexical.Index) *accessClasses {
 		a.chunks[last]++
 		a.total[last] += uint64(lex.DocLen(i))
 	}
+	a.freqs = lex.GroupFreqs(a.class, len(a.tags))
 	return a
+}
+
+// maxRangeViews bounds the readable row ranges kept per reader view: each
+// holds up to one range per readable document.
+const maxRangeViews = 8
+
+// rowRanges returns the runs of chunks view v shows, in order: what a
+// restricted reader's exact dense scan reads, so that it touches no
+// hidden row. They are kept for the next search of the same view (up to
+// maxRangeViews views); a view not kept costs one pass over the class of
+// every chunk, the same pass whoever the reader is.
+func (a *accessClasses) rowRanges(v *readerView) []vector.RowRange {
+	key := v.key()
+	a.rangesMu.Lock()
+	rs, ok := a.ranges[key]
+	a.rangesMu.Unlock()
+	if ok {
+		return rs
+	}
+	rs = []vector.RowRange{}
+	for i := 0; i < len(a.class); {
+		for i < len(a.class) && !v.visible[a.class[i]] {
+			i++
+		}
+		lo := i
+		for i < len(a.class) && v.visible[a.class[i]] {
+			i++
+		}
+		if lo < i {
+			rs = append(rs, vector.RowRange{Lo: lo, Hi: i})
+		}
+	}
+	a.rangesMu.Lock()
+	defer a.rangesMu.Unlock()
+	if a.ranges == nil {
+		a.ranges = map[string][]vector.RowRange{}
+	}
+	if len(a.ranges) < maxRangeViews {
+		a.ranges[key] = rs
+	}
+	return rs
 }
 
 // readerView is what one reader may see of the corpus: the visible
@@ -117,7 +168,35 @@ func (ix *Index) accessView(f fonte.Filter) (*lexical.View, *readerView) {
 	}
 	class := ix.access.class
 	visible := func(d int) bool { return rv.visible[class[d]] }
-	return ix.bm25.View(visible, rv.chunks, rv.total), &rv
+	return ix.bm25.View(visible, rv.chunks, rv.total).WithGroups(ix.access.freqs, rv.visible), &rv
+}
+
+// allowFor returns the filter f as a predicate over chunk numbers, or nil
+// when it passes every chunk, for a reader whose view (see accessView) is
+// rv. Access is decided by the chunk's class, so a restricted reader's
+// predicate reads no chunk record; the document prefixes and tags, when
+// f has any, are checked on the chunks it may read only.
+func (ix *Index) allowFor(f Filter, rv *readerView) func(int) bool {
+	rest := Filter{Prefixes: f.Prefixes, Tags: f.Tags}
+	var passes func(int) bool
+	if !rest.Empty() {
+		passes = func(i int) bool {
+			var tags []string
+			if len(rest.Tags) > 0 {
+				tags = ix.src.Tags(i)
+			}
+			return rest.Accepts(ix.src.DocID(i), tags)
+		}
+	}
+	if !f.Restricted || rv == nil {
+		// Unrestricted, or a reader who may read every chunk.
+		return passes
+	}
+	class, visible := ix.access.class, rv.visible
+	if passes == nil {
+		return func(i int) bool { return visible[class[i]] }
+	}
+	return func(i int) bool { return visible[class[i]] && passes(i) }
 }
 
 // maxTFIDFViews bounds the TF-IDF models kept per reader view: each costs

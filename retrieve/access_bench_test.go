@@ -3,17 +3,20 @@ package retrieve
 import (
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"sync"
 	"testing"
 
 	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/lexical"
 	"github.com/fonte-rag/fonte/synth"
 	"github.com/fonte-rag/fonte/vector"
 )
 
 // What a restricted reader's search costs against an unrestricted one:
 // 100,000 synthetic chunks (synth.Corpus, 120 words median) in documents
-// of 5 chunks, an access label on 10% or 50% of the documents, BM25
+// of 5 chunks, an access label on 10%, 50%, 99% or 99.9% of the
+// documents (the restricted reader may read 90%, 50%, 1% or 0.1%), BM25
 // search (the lexical top list and the relevance of the hits) for 200
 // synthetic queries, the first search (which builds the access classes)
 // done before timing. Run with
@@ -23,9 +26,17 @@ const accessBenchChunks = 100_000
 
 var accessBench = struct {
 	once    sync.Once
-	ix      map[int]*Index // by labelled share in percent
+	ix      map[int]*Index // by labelled share in per mille
 	queries []string
 }{}
+
+// benchShares are the shares of the documents labelled, in per mille.
+var benchShares = []int{100, 500, 990, 999}
+
+// shareName names a share in per mille as a percentage.
+func shareName(permille int) string {
+	return fmt.Sprintf("labelled=%s%%", strconv.FormatFloat(float64(permille)/10, 'f', -1, 64))
+}
 
 func accessBenchIndex(b *testing.B, labelled int) (*Index, []string) {
 	accessBench.once.Do(func() {
@@ -39,11 +50,15 @@ func accessBenchIndex(b *testing.B, labelled int) (*Index, []string) {
 			_, q, _ := c.Query()
 			accessBench.queries = append(accessBench.queries, q)
 		}
-		for _, share := range []int{10, 50} {
-			ix, err := New(labelledCorpus(texts, share), DefaultAnalyzers())
+		// The shares differ in labels only: the lexical index built for
+		// the first serves the others.
+		var lex *lexical.BM25
+		for _, share := range benchShares {
+			ix, err := NewWith(labelledCorpus(texts, share), DefaultAnalyzers(), Options{BM25: lex})
 			if err != nil {
 				panic(err)
 			}
+			lex = ix.BM25()
 			accessBench.ix[share] = ix
 		}
 	})
@@ -51,7 +66,7 @@ func accessBenchIndex(b *testing.B, labelled int) (*Index, []string) {
 }
 
 // labelledCorpus is texts as chunks of documents of 5, an access label on
-// share percent of the documents.
+// share per mille of the documents.
 func labelledCorpus(texts []string, share int) Corpus {
 	rng := rand.New(rand.NewPCG(uint64(share), 2))
 	corpus := Corpus{Chunks: make([]fonte.Chunk, len(texts)), Tags: make([][]string, len(texts))}
@@ -59,7 +74,7 @@ func labelledCorpus(texts []string, share int) Corpus {
 	for i, text := range texts {
 		if i%5 == 0 {
 			tags = nil
-			if rng.IntN(100) < share {
+			if rng.IntN(1000) < share {
 				tags = []string{fonte.AccessTag("hr")}
 			}
 		}
@@ -81,9 +96,9 @@ var benchReaders = []struct {
 }
 
 func BenchmarkRestrictedSearch(b *testing.B) {
-	for _, share := range []int{10, 50} {
+	for _, share := range benchShares {
 		for _, reader := range benchReaders {
-			b.Run(fmt.Sprintf("labelled=%d%%/%s", share, reader.name), func(b *testing.B) {
+			b.Run(shareName(share)+"/"+reader.name, func(b *testing.B) {
 				ix, queries := accessBenchIndex(b, share)
 				req := Request{Mode: BM25, K: 10, Lang: "en", Filter: reader.filter}
 				req.Query = queries[0]
@@ -106,10 +121,10 @@ func BenchmarkRestrictedSearch(b *testing.B) {
 
 // What a restricted reader's dense leg costs against an unrestricted one
 // over an HNSW graph: 100,000 synthetic chunks (synth.Corpus, 384
-// dimensions) in documents of 5 chunks, an access label on 10% or 50% of
-// the documents, the vectors given as one part with its int8 copy as the
-// embedded store gives its segments, the graph built with vector's
-// defaults (once, shared by both label shares). The unrestricted reader
+// dimensions) in documents of 5 chunks, an access label on 10%, 50%, 99%
+// or 99.9% of the documents, the vectors given as one part with its int8
+// copy as the embedded store gives its segments, the graph built with
+// vector's defaults (once, shared by every label share). The unrestricted reader
 // walks the graph; the restricted one scans the rows it may see exactly.
 // Dense alone and hybrid (BM25 beside it), 200 synthetic queries. Run
 // with
@@ -117,7 +132,7 @@ func BenchmarkRestrictedSearch(b *testing.B) {
 //	go test ./retrieve -run '^$' -bench BenchmarkRestrictedDense -benchmem -count 5
 var denseBench = struct {
 	once    sync.Once
-	ix      map[int]*Index // by labelled share in percent
+	ix      map[int]*Index // by labelled share in per mille
 	queries []benchQuery
 }{}
 
@@ -145,15 +160,17 @@ func denseBenchIndex(b *testing.B, labelled int) (*Index, []benchQuery) {
 		blk := vector.QuantizeBlock(dim, vecs)
 		var graph *vector.HNSW
 		var keys []uint64
-		for _, share := range []int{10, 50} {
+		var lex *lexical.BM25
+		for _, share := range benchShares {
 			corpus := labelledCorpus(texts, share)
 			corpus.Vectors, corpus.Parts, corpus.Dim = vecs, []vector.FlatPart{{Data: vecs, Int8: &blk}}, dim
-			o := Options{Dense: DenseHNSW, Graph: graph, PreviousKeys: keys, GraphRowsCurrent: graph != nil}
+			o := Options{Dense: DenseHNSW, Graph: graph, PreviousKeys: keys, GraphRowsCurrent: graph != nil, BM25: lex}
 			ix, err := NewWith(corpus, DefaultAnalyzers(), o)
 			if err != nil {
 				panic(err)
 			}
 			graph, keys = ix.Graph()
+			lex = ix.BM25()
 			denseBench.ix[share] = ix
 		}
 	})
@@ -162,9 +179,9 @@ func denseBenchIndex(b *testing.B, labelled int) (*Index, []benchQuery) {
 
 func BenchmarkRestrictedDense(b *testing.B) {
 	for _, mode := range []Mode{Dense, Hybrid} {
-		for _, share := range []int{10, 50} {
+		for _, share := range benchShares {
 			for _, reader := range benchReaders {
-				b.Run(fmt.Sprintf("%s/labelled=%d%%/%s", mode, share, reader.name), func(b *testing.B) {
+				b.Run(fmt.Sprintf("%s/%s/%s", mode, shareName(share), reader.name), func(b *testing.B) {
 					ix, queries := denseBenchIndex(b, share)
 					req := Request{Mode: mode, K: 10, Lang: "en", Filter: reader.filter}
 					search := func(i int) {

@@ -78,12 +78,21 @@ type flatLeg struct {
 }
 
 func (l flatLeg) search(q []float32, k int, allow func(int) bool) []scored {
-	var filter func(uint64) bool
-	if allow != nil {
-		filter = func(id uint64) bool { return allow(int(id)) }
+	return scoredOf(l.f.SearchFilter(q, k, byID(allow)))
+}
+
+// byID is allow over the ids of an exact index's rows, their positions.
+func byID(allow func(int) bool) func(uint64) bool {
+	if allow == nil {
+		return nil
 	}
+	return func(id uint64) bool { return allow(int(id)) }
+}
+
+// scoredOf is an exact index's results as positions and scores.
+func scoredOf(rs []vector.Result) []scored {
 	var out []scored
-	for _, r := range l.f.SearchFilter(q, k, filter) {
+	for _, r := range rs {
 		out = append(out, scored{int(r.ID), float64(r.Score)})
 	}
 	return out
@@ -246,8 +255,10 @@ func exactView(dim int, parts []vector.FlatPart, n int) (*vector.FlatView, error
 // chunks a filtered walk reaches could depend on them. The scan is a
 // vector.FlatView over the rows where they lie (the store's segments, or
 // the corpus's rows), scored with the same Dot as the graph and a flat
-// leg, ties by position as a flat leg breaks them; it copies no vector.
-// Every other reader keeps the graph.
+// leg, ties by position as a flat leg breaks them; it copies no vector,
+// and it reads only the runs of rows the reader may see (rowRanges), so
+// its cost follows what the reader can read. Every other reader keeps the
+// graph.
 func (ix *Index) denseFor(rv *readerView) dense {
 	if _, graph := ix.dense.(hnswLeg); rv == nil || !graph {
 		return ix.dense
@@ -262,9 +273,31 @@ func (ix *Index) denseFor(rv *readerView) dense {
 		if err != nil {
 			panic(err)
 		}
-		ix.exact = flatLeg{f}
+		ix.exact = f
 	})
-	return ix.exact
+	return rangedLeg{ix.exact, ix.access.rowRanges(rv)}
+}
+
+// rangedLeg scans exactly the rows of ranges alone.
+type rangedLeg struct {
+	f      *vector.FlatView
+	ranges []vector.RowRange
+}
+
+func (l rangedLeg) search(q []float32, k int, allow func(int) bool) []scored {
+	return scoredOf(l.f.SearchRanges(q, k, l.ranges, byID(allow)))
+}
+
+// denseLegFor returns the dense leg a reader under f with view rv
+// searches and the predicate it applies: a scan of the readable ranges
+// needs only the filter's document prefixes and tags, the ranges holding
+// no chunk the reader may not read.
+func (ix *Index) denseLegFor(f Filter, rv *readerView) (dense, func(int) bool) {
+	leg := ix.denseFor(rv)
+	if _, ranged := leg.(rangedLeg); ranged {
+		return leg, ix.allowFor(Filter{Prefixes: f.Prefixes, Tags: f.Tags}, nil)
+	}
+	return leg, ix.allowFor(f, rv)
 }
 
 // rowRuns returns rows as parts of a vector.FlatView: one part per run of

@@ -17,10 +17,11 @@ type Scored struct {
 // those f accepts, best first, ties by corpus position.
 func (ix *Index) LexicalTopK(terms []string, k int, f Filter) []Scored {
 	var rs []lexical.Result
-	if view, _ := ix.accessView(f); view != nil {
-		rs = view.Query(terms).TopK(k, ix.allow(f))
+	view, rv := ix.accessView(f)
+	if view != nil {
+		rs = view.Query(terms).TopK(k, ix.allowFor(f, rv))
 	} else {
-		rs = ix.bm25.TopK(terms, k, ix.allow(f))
+		rs = ix.bm25.TopK(terms, k, ix.allowFor(f, rv))
 	}
 	out := make([]Scored, len(rs))
 	for i, r := range rs {
@@ -38,7 +39,8 @@ func (ix *Index) VectorTopK(q []float32, k int, f Filter) []Scored {
 	}
 	_, rv := ix.accessView(f)
 	var out []Scored
-	for _, s := range ix.denseFor(rv).search(q, k, ix.allow(f)) {
+	leg, allow := ix.denseLegFor(f, rv)
+	for _, s := range leg.search(q, k, allow) {
 		out = append(out, Scored{s.doc, s.score})
 	}
 	return out
@@ -62,11 +64,7 @@ func (ix *Index) TermStats(terms []string, f Filter) fonte.TermStats {
 			st.DF[i] = lex.DocFreq(id)
 			continue
 		}
-		for _, d := range lex.Postings(id).Docs {
-			if rv.visible[ix.access.class[d]] {
-				st.DF[i]++
-			}
-		}
+		st.DF[i] = ix.access.freqs.DocFreq(id, rv.visible)
 	}
 	return st
 }

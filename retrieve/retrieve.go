@@ -319,7 +319,7 @@ type Index struct {
 	// exact scans the rows a graph leg (dense) searches, for restricted
 	// readers (see denseFor); built on first need from exactParts.
 	exactOnce  sync.Once
-	exact      dense
+	exact      *vector.FlatView
 	exactParts []vector.FlatPart
 	graph      *vector.HNSW
 	keys       []uint64
@@ -624,7 +624,7 @@ func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
 			t0 = time.Now()
 		}
 		scores := ix.tfidfFor(cv.rv).ScoresTokens(ix.queryTokens(req.Query, req.Lang, cv))
-		top := topK(scores, req.K, ix.allow(req.Filter))
+		top := topK(scores, req.K, ix.allowFor(req.Filter, cv.rv))
 		if req.Trace != nil {
 			req.Trace.Mode, req.Trace.Depth, req.Trace.LexicalTime = req.Mode, req.K, since(&t0)
 			req.Trace.Lexical = ix.candidates(top)
@@ -642,7 +642,7 @@ func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
 	if req.Mode != BM25 && len(req.Vector) != ix.corpus.Dim {
 		return nil, fmt.Errorf("retrieve: query vector has dimension %d, the index has %d", len(req.Vector), ix.corpus.Dim)
 	}
-	allow := ix.allow(req.Filter)
+	allow := ix.allowFor(req.Filter, cv.rv)
 	tr := req.Trace
 	var t0 time.Time
 	if tr != nil {
@@ -656,12 +656,12 @@ func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
 	// two legs of about a millisecond each at a million chunks, a query's
 	// latency is then the slower leg's, not their sum.
 	var denseDone chan struct{}
-	denseLeg := ix.denseFor(cv.rv)
+	denseLeg, denseAllow := ix.denseLegFor(req.Filter, cv.rv)
 	if req.Mode == Hybrid && tr == nil {
 		denseDone = make(chan struct{})
 		go func() {
 			defer close(denseDone)
-			denseHits = denseLeg.search(req.Vector, req.Depth, allow)
+			denseHits = denseLeg.search(req.Vector, req.Depth, denseAllow)
 		}()
 	}
 	if req.Mode != Dense {
@@ -681,7 +681,7 @@ func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
 	if denseDone != nil {
 		<-denseDone
 	} else if req.Mode != BM25 {
-		denseHits = denseLeg.search(req.Vector, req.Depth, allow)
+		denseHits = denseLeg.search(req.Vector, req.Depth, denseAllow)
 		if tr != nil {
 			tr.DenseTime = since(&t0)
 			tr.Dense = ix.candidates(denseHits)
@@ -750,21 +750,6 @@ func fusedHit(c fonte.Chunk, f fusion.Fused, lexScore, denseScore, relevance flo
 			{Name: "bm25", Rank: f.Ranks[0], Score: lexScore},
 			{Name: "vector", Rank: f.Ranks[1], Score: denseScore},
 		},
-	}
-}
-
-// allow returns the filter as a predicate over chunk numbers, or nil.
-func (ix *Index) allow(f Filter) func(int) bool {
-	if f.Empty() {
-		return nil
-	}
-	needTags := f.Restricted || len(f.Tags) > 0
-	return func(i int) bool {
-		var tags []string
-		if needTags {
-			tags = ix.src.Tags(i)
-		}
-		return f.Accepts(ix.src.DocID(i), tags)
 	}
 }
 

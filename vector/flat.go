@@ -305,7 +305,7 @@ func (f *Flat) search8(q []float32, k int, allow func(uint64) bool) ([]Result, b
 	}
 	part := [1]rowPart{{data: f.data, b: &f.rows8, n: len(f.ids)}}
 	rs := rowParts{parts: part[:], ids: f.ids, dim: f.dim, bound: f.rows8.bound()}
-	return rs.search8(s, q, k, allow), true
+	return rs.search8(s, q, k, rowSel{allow: allow}), true
 }
 
 // flat8MinRows is the size from which a single-query search scans the

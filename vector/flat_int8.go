@@ -188,9 +188,9 @@ func (f *FlatInt8) search(q []float32, k int) []Result {
 		part := [1]rowPart{{data: f.data, b: &f.rows8, n: len(f.ids)}}
 		rs := rowParts{parts: part[:], ids: f.ids, dim: f.dim, bound: f.rows8.bound()}
 		if !rs.bound.overflowSafe(&s.q) {
-			return rs.search32(s, q, k, nil)
+			return rs.search32(s, q, k, rowSel{})
 		}
-		return rs.search8(s, q, k, nil)
+		return rs.search8(s, q, k, rowSel{})
 	}
 	t := newTopK(k, make([]Result, 0, k))
 	n := len(f.ids)

@@ -96,6 +96,21 @@ func (f *FlatView) Search(q []float32, k int) []Result {
 // filter accepts every row. filter is called once for every row, from the
 // searching goroutine. The results are exactly Flat.SearchFilter's.
 func (f *FlatView) SearchFilter(q []float32, k int, filter func(id uint64) bool) []Result {
+	return f.search(q, k, rowSel{allow: filter})
+}
+
+// SearchRanges is SearchFilter over the rows of ranges alone (sorted,
+// disjoint, within the view): a row outside them is neither read nor
+// passed to filter, so the search costs what the ranges hold, whatever
+// the view's size. Nil ranges select no row.
+func (f *FlatView) SearchRanges(q []float32, k int, ranges []RowRange, filter func(id uint64) bool) []Result {
+	if ranges == nil {
+		ranges = []RowRange{}
+	}
+	return f.search(q, k, rowSel{ranges: ranges, allow: filter})
+}
+
+func (f *FlatView) search(q []float32, k int, sel rowSel) []Result {
 	if len(q) != f.rows.dim {
 		panic(&DimensionError{Want: f.rows.dim, Got: len(q)})
 	}
@@ -110,8 +125,8 @@ func (f *FlatView) SearchFilter(q []float32, k int, filter func(id uint64) bool)
 	if f.has8 && f.n >= flat8MinRows && (int8Kernel() || flat8Generic) {
 		s.prepare(q)
 		if f.rows.bound.overflowSafe(&s.q) {
-			return f.rows.search8(s, q, k, filter)
+			return f.rows.search8(s, q, k, sel)
 		}
 	}
-	return f.rows.search32(s, q, k, filter)
+	return f.rows.search32(s, q, k, sel)
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -135,6 +136,22 @@ func viewFilters(n int) []struct {
 	}
 }
 
+// viewRanges are the row ranges SearchRanges is checked with over n rows:
+// the whole, none, runs of five rows every twelve (across the parts'
+// bounds), every other row, the last row alone, all but the first and
+// last.
+func viewRanges(n int) [][]RowRange {
+	var runs []RowRange
+	for lo := 2; lo < n; lo += 12 {
+		runs = append(runs, RowRange{lo, min(lo+5, n)})
+	}
+	var alternate []RowRange
+	for lo := 0; lo < n; lo += 2 {
+		alternate = append(alternate, RowRange{lo, lo + 1})
+	}
+	return [][]RowRange{{{0, n}}, {}, nil, runs, alternate, {{n - 1, n}}, {{1, max(1, n-1)}}}
+}
+
 // checkViewEqualsFlat compares v's searches with f's for every query, at
 // several k (past the number of rows too) and filters.
 func checkViewEqualsFlat(t *testing.T, v *FlatView, f *Flat, queries [][]float32) {
@@ -151,6 +168,14 @@ func checkViewEqualsFlat(t *testing.T, v *FlatView, f *Flat, queries [][]float32
 			for _, fl := range viewFilters(n) {
 				if got, want := v.SearchFilter(q, k, fl.allow), f.SearchFilter(q, k, fl.allow); !equalResults(got, want) {
 					t.Fatalf("query %d k=%d filter %s:\n got %v\nwant %v", qi, k, fl.name, head(got), head(want))
+				}
+				for ri, rg := range viewRanges(n) {
+					in := func(id uint64) bool {
+						return slices.ContainsFunc(rg, func(r RowRange) bool { return int(id) >= r.Lo && int(id) < r.Hi }) && (fl.allow == nil || fl.allow(id))
+					}
+					if got, want := v.SearchRanges(q, k, rg, fl.allow), f.SearchFilter(q, k, in); !equalResults(got, want) {
+						t.Fatalf("query %d k=%d filter %s ranges %d %v:\n got %v\nwant %v", qi, k, fl.name, ri, rg, head(got), head(want))
+					}
 				}
 			}
 		}

@@ -125,7 +125,7 @@ func turn(ctx context.Context, e *engine.Engine, mode retrieve.Mode, g int, text
 // measures each mode and goroutine count for d with no writer, then
 // starts a writer adding 1% new documents and cycles the cells in turns
 // of slice until it has committed.
-func concurrency(dir string, n int, seed uint64, nq int, goroutines []int, d, slice time.Duration) (concResult, error) {
+func concurrency(dir string, n int, seed uint64, nq int, goroutines []int, d, slice time.Duration, shares []float64) (concResult, error) {
 	ctx := context.Background()
 	res := concResult{DurationS: d.Seconds(), SliceS: slice.Seconds()}
 	if len(goroutines) == 0 {
@@ -136,6 +136,8 @@ func concurrency(dir string, n int, seed uint64, nq int, goroutines []int, d, sl
 	// skips them); the rest are new. Every document is passed because
 	// IndexDocuments removes the indexed documents it is not given.
 	docs := documents(c, n+max(n/100, 1))
+	// The indexed documents keep the labels the build gave them.
+	labelDocuments(docs[:n], seed, shares)
 	res.Added = len(docs) - n
 	e, err := engine.Open(ctx, engine.Settings{IndexDir: dir, Embedder: c.Embedder()}, engine.OpenOptions{})
 	if err != nil {

@@ -59,6 +59,9 @@ type buildResult struct {
 	DiskBytes  int64   `json:"disk_bytes"`
 	PeakRSSMiB float64 `json:"peak_rss_mib"`
 	DenseIndex string  `json:"dense_index"`
+	// Labelled is how many documents carry each share's access label
+	// (see labelDocuments); empty when no share is measured.
+	Labelled map[string]int `json:"labelled,omitempty"`
 	// MemoryMiB is the build's memory budget (engine.Settings.Memory, and
 	// the garbage collector's soft limit, as the fonte command sets them).
 	MemoryMiB float64 `json:"memory_mib"`
@@ -86,9 +89,11 @@ func main() {
 	conc := flag.String("concurrency", "1,2,4", "goroutine counts of the concurrency phase, comma-separated; empty skips the phase")
 	duration := flag.Duration("duration", 3*time.Second, "how long each concurrency cell runs with no writer")
 	slice := flag.Duration("slice", 50*time.Millisecond, "how long each concurrency cell runs per turn while the writer runs")
+	filters := flag.String("filters", "50,10,1,0.1", "shares of the documents, in percent, comma-separated, that restricted readers may read (the filtered phase); empty skips the phase")
+	filterQueries := flag.Int("filter-queries", 200, "queries per retrieval mode and reader in the filtered phase")
 	jsonFile := flag.String("json", "", "also append each size's JSON line to this file")
 	memory := flag.String("memory", "", "the build's memory budget, as fonte index --memory (default engine.DefaultMemory(): a quarter of this machine's memory)")
-	phase := flag.String("phase", "", "internal: build, query or concurrency, run in a child")
+	phase := flag.String("phase", "", "internal: build, query, filtered or concurrency, run in a child")
 	n := flag.Int("n", 0, "internal: the corpus size of a child phase")
 	dir := flag.String("dir", "", "internal: the index folder of a child phase")
 	cpuprofile := flag.String("cpuprofile", "", "internal: write a CPU profile of a child phase")
@@ -106,22 +111,28 @@ func main() {
 		defer pprof.StopCPUProfile()
 	}
 	gs, err := counts(*conc)
+	var shares []float64
+	if err == nil {
+		shares, err = sharesOf(*filters)
+	}
 	switch {
 	case err != nil:
 	case *phase == "build":
 		var budget int64
 		if budget, err = memoryBudget(*memory); err == nil {
-			err = emit(build(*dir, *n, *seed, budget))
+			err = emit(build(*dir, *n, *seed, budget, shares))
 		}
 	case *phase == "query":
 		err = emit(query(*dir, *seed, *queries))
+	case *phase == "filtered":
+		err = emit(filtered(*dir, *seed, *filterQueries, shares))
 	case *phase == "concurrency":
-		err = emit(concurrency(*dir, *n, *seed, *queries, gs, *duration, *slice))
+		err = emit(concurrency(*dir, *n, *seed, *queries, gs, *duration, *slice, shares))
 	case *phase == "":
 		err = parent(options{sizes: *sizes, work: *work, seed: *seed, queries: *queries, json: *jsonFile, memory: *memory,
-			conc: *conc, goroutines: gs, duration: *duration, slice: *slice})
+			conc: *conc, goroutines: gs, duration: *duration, slice: *slice, filters: *filters, filterQueries: *filterQueries})
 	default:
-		err = fmt.Errorf("-phase %q: want build, query or concurrency", *phase)
+		err = fmt.Errorf("-phase %q: want build, query, filtered or concurrency", *phase)
 	}
 	if *memprofile != "" && err == nil {
 		err = writeHeap(*memprofile)
@@ -193,7 +204,7 @@ func memoryBudget(flagValue string) (int64, error) {
 	return b, nil
 }
 
-func build(dir string, n int, seed uint64, budget int64) (buildResult, error) {
+func build(dir string, n int, seed uint64, budget int64, shares []float64) (buildResult, error) {
 	ctx := context.Background()
 	res := buildResult{MemoryMiB: float64(budget) / (1 << 20)}
 	// As the fonte command does for its indexing commands.
@@ -201,6 +212,7 @@ func build(dir string, n int, seed uint64, budget int64) (buildResult, error) {
 	start := time.Now()
 	c := corpus(seed)
 	docs := documents(c, n)
+	res.Labelled = labelDocuments(docs, seed, shares)
 	res.GenerateS = time.Since(start).Seconds()
 	e, err := engine.Open(ctx, engine.Settings{IndexDir: dir, Embedder: c.Embedder(), Memory: budget}, engine.OpenOptions{})
 	if err != nil {

@@ -72,7 +72,7 @@ func TestEndToEnd(t *testing.T) {
 	for _, path := range []string{"n", "cores", "gomaxprocs", "build.chunks", "build.build_s", "build.peak_rss_mib", "build.disk_bytes",
 		"query.open_s", "query.open_rss_mib", "query.warm_s", "query.peak_rss_mib", "query.p50_ms.hybrid", "query.p99_ms.bm25", "query.p99_ms.vector",
 		"concurrency.writer_s", "concurrency.added", "concurrency.chunks_after", "concurrency.cells",
-		"load.build", "load.query", "load.concurrency"} {
+		"load.build", "load.query", "load.concurrency", "load.filtered", "build.labelled", "filtered.readers", "filtered.peak_rss_mib"} {
 		var v any = raw
 		for _, k := range strings.Split(path, ".") {
 			m, _ := v.(map[string]any)
@@ -108,6 +108,36 @@ func TestEndToEnd(t *testing.T) {
 		}
 	}
 
+	// The filtered phase: the unrestricted reader, then a reader per
+	// scheme and share, each labelled share the size asked for, and the
+	// dense leg exact for every reader of an exact index.
+	f := r.Filtered
+	if f == nil || f.Queries != 200 || len(f.Readers) != 9 {
+		t.Fatalf("filtered: %+v, want 200 queries and 9 readers", f)
+	}
+	for i, x := range f.Readers {
+		want := ""
+		if i > 0 {
+			want = shareLabel(schemes[(i-1)%2], []float64{50, 10, 1, 0.1}[(i-1)/2])
+		}
+		if x.Label != want {
+			t.Errorf("reader %d is %q, want %q", i, x.Label, want)
+		}
+		for _, m := range []string{"hybrid", "bm25", "vector"} {
+			if p50, p99 := x.P50ms[m], x.P99ms[m]; p50 <= 0 || p99 < p50 {
+				t.Errorf("reader %q %s: p50 %v ms, p99 %v ms", x.Label, m, p50, p99)
+			}
+		}
+		if x.DenseRecall != 1 {
+			t.Errorf("reader %q: dense recall %v on an exact index, want 1", x.Label, x.DenseRecall)
+		}
+	}
+	for label, want := range map[string]int{"random-50": 150, "folder-50": 150, "random-10": 30, "folder-1": 3, "random-0_1": 1} {
+		if got := r.Build.Labelled[label]; got != want {
+			t.Errorf("%s labels %d documents, want %d", label, got, want)
+		}
+	}
+
 	c := r.Concurrency
 	if c == nil {
 		t.Fatal("no concurrency result")
@@ -140,7 +170,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 
 	for _, want := range []string{"| chunks | dense | build s | build peak RSS MiB | disk MiB | open s | open RSS MiB | query peak RSS MiB | hybrid p50 ms",
-		"load average (1, 5, 15 min)", "Concurrent queries at 300 chunks", "| vector | 2 |", "Longest query during the write: "} {
+		"load average (1, 5, 15 min)", "Concurrent queries at 300 chunks", "Restricted readers at 300 chunks", "| folder-0_1 | 1 |", "| vector | 2 |", "Longest query during the write: "} {
 		if !bytes.Contains(out, []byte(want)) {
 			t.Errorf("the output lacks %q:\n%s", want, out)
 		}

@@ -15,6 +15,8 @@ import (
 // options are the parent's flags.
 type options struct {
 	sizes, work, json, conc string
+	filters                 string // -filters, handed to the build, filtered and concurrency phases
+	filterQueries           int
 	memory                  string // -memory, handed to the build
 	seed                    uint64
 	queries                 int
@@ -31,6 +33,8 @@ type sizeResult struct {
 	Build       buildResult `json:"build"`
 	Query       queryResult `json:"query"`
 	Concurrency *concResult `json:"concurrency,omitempty"`
+	// Filtered is the restricted readers' figures (-filters).
+	Filtered *filteredResult `json:"filtered,omitempty"`
 	// Load is the load average ("1-min 5-min 15-min") at the start and
 	// end of each phase: the machine may be shared.
 	Load map[string][2]string `json:"load"`
@@ -72,18 +76,26 @@ func parent(o options) error {
 		}
 		r := sizeResult{N: n, Cores: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0), Load: map[string][2]string{}}
 		fmt.Fprintf(os.Stderr, "%d chunks: building (load %s)\n", n, loadavg())
-		if err := r.phase("build", &r.Build, &r.Build.PeakRSSMiB, "-n", strconv.Itoa(n), "-dir", dir, "-seed", seed, "-memory", o.memory); err != nil {
+		if err := r.phase("build", &r.Build, &r.Build.PeakRSSMiB, "-n", strconv.Itoa(n), "-dir", dir, "-seed", seed, "-memory", o.memory, "-filters", o.filters); err != nil {
 			return err
 		}
 		fmt.Fprintf(os.Stderr, "%d chunks: built in %.1f s; querying (load %s)\n", n, r.Build.BuildS, loadavg())
 		if err := r.phase("query", &r.Query, &r.Query.PeakRSSMiB, "-dir", dir, "-seed", seed, "-queries", strconv.Itoa(o.queries)); err != nil {
 			return err
 		}
+		if o.filters != "" {
+			fmt.Fprintf(os.Stderr, "%d chunks: restricted readers (load %s)\n", n, loadavg())
+			r.Filtered = &filteredResult{}
+			if err := r.phase("filtered", r.Filtered, &r.Filtered.PeakRSSMiB, "-dir", dir, "-seed", seed,
+				"-filters", o.filters, "-filter-queries", strconv.Itoa(o.filterQueries)); err != nil {
+				return err
+			}
+		}
 		if len(o.goroutines) > 0 {
 			fmt.Fprintf(os.Stderr, "%d chunks: concurrent queries and a writer (load %s)\n", n, loadavg())
 			r.Concurrency = &concResult{}
 			if err := r.phase("concurrency", r.Concurrency, &r.Concurrency.PeakRSSMiB, "-n", strconv.Itoa(n), "-dir", dir, "-seed", seed,
-				"-queries", strconv.Itoa(o.queries), "-concurrency", o.conc, "-duration", o.duration.String(), "-slice", o.slice.String()); err != nil {
+				"-queries", strconv.Itoa(o.queries), "-concurrency", o.conc, "-duration", o.duration.String(), "-slice", o.slice.String(), "-filters", o.filters); err != nil {
 				return err
 			}
 		}
@@ -103,6 +115,7 @@ func parent(o options) error {
 	printCosts(rows)
 	printGrowth(rows)
 	for _, r := range rows {
+		printFiltered(r)
 		printConcurrency(r)
 	}
 	return nil
@@ -186,11 +199,11 @@ func growth(a, b, chunks float64) string {
 }
 
 func printLoad(rows []sizeResult) {
-	fmt.Printf("\nMachine: %d cores, GOMAXPROCS %d; load average (1, 5, 15 min) at the start → end of each phase:\n\n| chunks | build | query | concurrency |\n|---:|---|---|---|\n",
+	fmt.Printf("\nMachine: %d cores, GOMAXPROCS %d; load average (1, 5, 15 min) at the start → end of each phase:\n\n| chunks | build | query | filtered | concurrency |\n|---:|---|---|---|---|\n",
 		rows[0].Cores, rows[0].GOMAXPROCS)
 	for _, r := range rows {
 		cells := []string{strconv.Itoa(r.N)}
-		for _, p := range []string{"build", "query", "concurrency"} {
+		for _, p := range []string{"build", "query", "filtered", "concurrency"} {
 			if l, ok := r.Load[p]; ok {
 				cells = append(cells, l[0]+" → "+l[1])
 			} else {
@@ -240,4 +253,27 @@ func joinRows(rows []sizeResult, f func(sizeResult) string) string {
 		parts[i] = f(r)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// printFiltered prints each reader's latencies beside the unrestricted
+// reader's, and its dense leg's recall@10 against the exact scan.
+func printFiltered(r sizeResult) {
+	f := r.Filtered
+	if f == nil || len(f.Readers) == 0 {
+		return
+	}
+	fmt.Printf("\nRestricted readers at %d chunks (%d queries per mode and reader; a reader holds one label, every document carries %q and the labels of its shares):\n\n",
+		r.Build.Chunks, f.Queries, staffLabel)
+	fmt.Printf("| reader | documents readable | hybrid p50 ms | hybrid p99 ms | bm25 p50 ms | bm25 p99 ms | vector p50 ms | vector p99 ms | vector recall@10 | vector p99 / unrestricted |\n")
+	fmt.Printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	base := f.Readers[0].P99ms["vector"]
+	for _, x := range f.Readers {
+		name, readable := "unrestricted", r.Build.Chunks
+		if x.Label != "" {
+			name, readable = x.Label, r.Build.Labelled[x.Label]
+		}
+		fmt.Printf("| %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.3f | %.1f× |\n", name, readable,
+			x.P50ms["hybrid"], x.P99ms["hybrid"], x.P50ms["bm25"], x.P99ms["bm25"], x.P50ms["vector"], x.P99ms["vector"],
+			x.DenseRecall, x.P99ms["vector"]/max(base, 1e-9))
+	}
 }

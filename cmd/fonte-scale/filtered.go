@@ -1,0 +1,201 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/engine"
+	"github.com/fonte-rag/fonte/retrieve"
+)
+
+// This file holds the filtered phase: restricted readers, each allowed
+// one access label that a share of the documents carries, chosen at
+// random or by folder, searching beside the unrestricted reader.
+
+// staffLabel is carried by every document when readers are measured, so
+// that no document is public and a reader allowed one label sees exactly
+// the documents of its share.
+const staffLabel = "staff"
+
+// schemes are the ways a share of the documents is chosen: "random"
+// documents anywhere, "folder" whole topic folders (whose vectors lie
+// close together, the case where a filtered graph walk finds few
+// readable neighbours).
+var schemes = []string{"random", "folder"}
+
+// shareLabel names the access label of a scheme's share of percent of
+// the documents.
+func shareLabel(scheme string, percent float64) string {
+	return scheme + "-" + strings.ReplaceAll(strconv.FormatFloat(percent, 'f', -1, 64), ".", "_")
+}
+
+// sharesOf parses -filters: percentages in (0, 100], comma-separated.
+func sharesOf(list string) ([]float64, error) {
+	var out []float64
+	for _, s := range strings.Split(list, ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		p, err := strconv.ParseFloat(s, 64)
+		if err != nil || !(p > 0 && p <= 100) {
+			return nil, fmt.Errorf("-filters: %q is not a percentage in (0, 100]", s)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// labelDocuments gives every document the staff label and the label of
+// each share it falls in, and returns how many documents carry each
+// share's label. A share of p percent holds ceil(p·n/100) documents: for
+// "random" the first of a seeded permutation, for "folder" the documents
+// of folders taken whole in a seeded order (the last one in part), so a
+// smaller share lies inside a larger one of the same scheme. The draws
+// use their own random stream: the corpus is the same with or without
+// labels.
+func labelDocuments(docs []fonte.Document, seed uint64, percents []float64) map[string]int {
+	counts := map[string]int{}
+	if len(percents) == 0 {
+		return counts
+	}
+	n := len(docs)
+	rng := rand.New(rand.NewPCG(seed, 7))
+	byRandom := rng.Perm(n)
+	var folders []string
+	members := map[string][]int{}
+	for i, d := range docs {
+		f := path.Dir(d.ID)
+		if _, ok := members[f]; !ok {
+			folders = append(folders, f)
+		}
+		members[f] = append(members[f], i)
+	}
+	slices.Sort(folders)
+	rng.Shuffle(len(folders), func(i, j int) { folders[i], folders[j] = folders[j], folders[i] })
+	var byFolder []int
+	for _, f := range folders {
+		byFolder = append(byFolder, members[f]...)
+	}
+	for i := range docs {
+		docs[i].Tags = append(docs[i].Tags, fonte.AccessTag(staffLabel))
+	}
+	for _, p := range percents {
+		want := min(n, int(math.Ceil(p*float64(n)/100)))
+		for _, s := range []struct {
+			scheme string
+			order  []int
+		}{{"random", byRandom}, {"folder", byFolder}} {
+			l := shareLabel(s.scheme, p)
+			for _, i := range s.order[:want] {
+				docs[i].Tags = append(docs[i].Tags, fonte.AccessTag(l))
+			}
+			counts[l] = want
+		}
+	}
+	return counts
+}
+
+// filteredResult is what the filtered phase reports.
+type filteredResult struct {
+	Queries    int            `json:"queries"`
+	Readers    []readerResult `json:"readers"`
+	PeakRSSMiB float64        `json:"peak_rss_mib"`
+}
+
+// readerResult is one reader's latencies, and its dense leg's recall@10
+// against an exact scan of the chunks it may read.
+type readerResult struct {
+	// Label is the one access label the reader holds; "" for the
+	// unrestricted reader.
+	Label       string             `json:"label"`
+	P50ms       map[string]float64 `json:"p50_ms"`
+	P99ms       map[string]float64 `json:"p99_ms"`
+	DenseRecall float64            `json:"dense_recall_at_10"`
+}
+
+// filtered runs nq queries per mode for the unrestricted reader and for a
+// reader of each share's label, and measures each reader's dense hits
+// against those of the same index opened with the exact dense leg.
+func filtered(dir string, seed uint64, nq int, percents []float64) (filteredResult, error) {
+	ctx := context.Background()
+	res := filteredResult{Queries: nq}
+	emb := corpus(seed).Embedder()
+	e, err := engine.Open(ctx, engine.Settings{IndexDir: dir, Embedder: emb}, engine.OpenOptions{ReadOnly: true})
+	if err != nil {
+		return res, err
+	}
+	defer e.Close()
+	exact, err := engine.Open(ctx, engine.Settings{IndexDir: dir, Embedder: emb, DenseIndex: retrieve.DenseExact}, engine.OpenOptions{ReadOnly: true})
+	if err != nil {
+		return res, err
+	}
+	defer exact.Close()
+	texts := queryTexts(seed, max(nq, 1))
+	labels := []string{""}
+	for _, p := range percents {
+		for _, s := range schemes {
+			labels = append(labels, shareLabel(s, p))
+		}
+	}
+	for _, l := range labels {
+		r := readerResult{Label: l, P50ms: map[string]float64{}, P99ms: map[string]float64{}}
+		f := retrieve.Filter{}
+		if l != "" {
+			f = retrieve.Filter{Restricted: true, Labels: []string{l}}
+		}
+		// Untimed: the first restricted search builds what a reader's
+		// view needs (the access classes, the exact view).
+		if _, err := e.Search(ctx, texts[0], engine.SearchOptions{K: 10, Mode: retrieve.Hybrid, Filter: f}); err != nil {
+			return res, err
+		}
+		var found, want int
+		for _, mode := range modes {
+			lat := make([]float64, 0, nq)
+			for _, q := range texts {
+				t := time.Now()
+				hits, err := e.Search(ctx, q, engine.SearchOptions{K: 10, Mode: mode, Filter: f})
+				if err != nil {
+					return res, fmt.Errorf("%s query %q as reader %q: %w", mode, q, l, err)
+				}
+				lat = append(lat, millis(time.Since(t)))
+				if mode != retrieve.Dense {
+					continue
+				}
+				truth, err := exact.Search(ctx, q, engine.SearchOptions{K: 10, Mode: mode, Filter: f})
+				if err != nil {
+					return res, fmt.Errorf("exact %s query %q as reader %q: %w", mode, q, l, err)
+				}
+				found += overlap(hits, truth)
+				want += len(truth)
+			}
+			slices.Sort(lat)
+			r.P50ms[string(mode)] = percentile(lat, 0.50)
+			r.P99ms[string(mode)] = percentile(lat, 0.99)
+		}
+		r.DenseRecall = 1
+		if want > 0 {
+			r.DenseRecall = float64(found) / float64(want)
+		}
+		res.Readers = append(res.Readers, r)
+	}
+	return res, nil
+}
+
+// overlap counts the chunks of truth that hits holds too.
+func overlap(hits, truth []fonte.Hit) int {
+	n := 0
+	for _, t := range truth {
+		if slices.ContainsFunc(hits, func(h fonte.Hit) bool { return h.Chunk.ID == t.Chunk.ID }) {
+			n++
+		}
+	}
+	return n
+}
