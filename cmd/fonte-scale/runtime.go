@@ -57,6 +57,11 @@ type runtimeCounts struct {
 	MutexWaitS     float64 `json:"mutex_wait_s"` // sync.Mutex and RWMutex waits
 	MinorFaults    uint64  `json:"minor_faults"`
 	MajorFaults    uint64  `json:"major_faults"`
+	// OSRunDelayS is how long this process's threads waited in the
+	// kernel's run queue for a processor (/proc/self/task/*/schedstat):
+	// the machine's other load, which no change to fonte removes. Threads
+	// that ended during the interval are not counted.
+	OSRunDelayS float64 `json:"os_run_delay_s"`
 }
 
 // runtimeSample is one reading of the counters runtimeCounts subtracts.
@@ -65,6 +70,7 @@ type runtimeSample struct {
 	assist, gcTotal, wait float64
 	pauses, sched         metrics.Float64Histogram
 	minor, major          uint64
+	runDelay              map[string]uint64 // ns per thread id
 }
 
 func readRuntime() (runtimeSample, error) {
@@ -91,8 +97,33 @@ func readRuntime() (runtimeSample, error) {
 	s.assist, s.gcTotal, s.wait = m[1].Value.Float64(), m[2].Value.Float64(), m[3].Value.Float64()
 	s.pauses, s.sched = copyHistogram(m[4].Value.Float64Histogram()), copyHistogram(m[5].Value.Float64Histogram())
 	var err error
-	s.minor, s.major, err = pageFaults()
+	if s.minor, s.major, err = pageFaults(); err != nil {
+		return s, err
+	}
+	s.runDelay, err = runDelays()
 	return s, err
+}
+
+// runDelays reads, per thread of this process, the nanoseconds it waited
+// in the kernel's run queue (the second field of its schedstat).
+func runDelays() (map[string]uint64, error) {
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return nil, fmt.Errorf("reading the run queue waits: %w (fonte-scale needs Linux's /proc)", err)
+	}
+	out := make(map[string]uint64, len(tasks))
+	for _, t := range tasks {
+		b, err := os.ReadFile("/proc/self/task/" + t.Name() + "/schedstat")
+		if err != nil {
+			continue // the thread ended
+		}
+		if f := strings.Fields(string(b)); len(f) >= 2 {
+			if ns, err := strconv.ParseUint(f[1], 10, 64); err == nil {
+				out[t.Name()] = ns
+			}
+		}
+	}
+	return out, nil
 }
 
 // copyHistogram copies h's counts, which the next metrics.Read may reuse.
@@ -130,6 +161,9 @@ func (s runtimeSample) since(b runtimeSample) runtimeCounts {
 	c := runtimeCounts{
 		GCCycles: s.gcCycles - b.gcCycles, GCAssistS: s.assist - b.assist, GCTotalS: s.gcTotal - b.gcTotal,
 		MutexWaitS: s.wait - b.wait, MinorFaults: s.minor - b.minor, MajorFaults: s.major - b.major,
+	}
+	for id, ns := range s.runDelay {
+		c.OSRunDelayS += float64(ns-b.runDelay[id]) / 1e9
 	}
 	for i, n := range s.pauses.Counts {
 		n -= b.pauses.Counts[i]
