@@ -40,14 +40,14 @@ type builtLexical struct {
 // folder beyond TxMemory bytes and merges them into the in-place form, written
 // with the lexical blob's header to a file that is then mapped. Memory
 // grows with the budget and the number of distinct terms, not with the
-// corpus.
-func (s *Store) buildLexical(snap *Snapshot) (_ *builtLexical, err error) {
+// corpus. The chunks are analysed on workers goroutines.
+func (s *Store) buildLexical(snap *Snapshot, workers int) (_ *builtLexical, err error) {
 	an := s.analyzers()
 	dir := s.path(buildDirName)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, wrapFile("building the lexical index", dir, err)
 	}
-	b := lexical.NewInPlaceBuilder(lexical.InPlaceBuilderOptions{BM25: retrieve.BM25Params, Budget: s.opts.txMemory(), Dir: dir})
+	b := lexical.NewInPlaceBuilder(lexical.InPlaceBuilderOptions{BM25: retrieve.BM25Params, Budget: s.opts.txMemory(), Dir: dir, Workers: workers})
 	defer func() {
 		if cerr := b.Close(); err == nil && cerr != nil {
 			err = cerr

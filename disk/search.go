@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/retrieve"
@@ -102,12 +103,13 @@ func (s *Store) view(wait bool) (*View, error) {
 	// graph (still searched through prev) no rows that could be unmapped.
 	s.rowsOwner = snap
 	o := s.derivedOptions(snap, prev)
+	o.Workers = buildWorkers(cur != nil)
 	var lex *builtLexical
 	if o.BM25 == nil && !s.opts.ReadOnly && snap.NumChunks() >= PersistMinChunks {
 		// A writer (one that will persist it) builds a large lexical index
 		// within its memory budget; in memory, the postings of a million
 		// chunks took gigabytes.
-		if lex, err = s.buildLexical(snap); err != nil {
+		if lex, err = s.buildLexical(snap, o.Workers); err != nil {
 			slog.Warn("building the lexical index in memory instead", "dir", s.dir, "err", err)
 			lex = nil
 		} else {
@@ -125,6 +127,21 @@ func (s *Store) view(wait bool) (*View, error) {
 	}
 	s.viewMu.Unlock()
 	return v, nil
+}
+
+// buildWorkers is how many goroutines a view build runs on. While an
+// earlier view serves queries (a writer's commit, a newer generation seen
+// by a reader) the build leaves one processor to the readers: with every
+// processor busy building, a query waits in the scheduler's queue behind
+// the build's goroutines, and on two cores that made queries of hundreds
+// of milliseconds. The first view of a Store, which queries wait for,
+// uses them all.
+func buildWorkers(serving bool) int {
+	n := runtime.GOMAXPROCS(0)
+	if serving {
+		return max(1, n-1)
+	}
+	return n
 }
 
 // buildInBackground starts a build of the latest generation's view unless

@@ -80,6 +80,9 @@ type InPlaceBuilderOptions struct {
 	// Dir is where run files go ("" means os.TempDir()); Finish and Close
 	// remove them.
 	Dir string
+	// Workers is how many goroutines AddBatched analyses on; <= 0 means
+	// GOMAXPROCS. A build beside live readers leaves them a processor.
+	Workers int
 }
 
 // runPosting is one posting of the run being gathered: a local term id,
@@ -111,7 +114,10 @@ func (b *InPlaceBuilder) Runs() int { return len(b.runs) }
 // tokens are held at once.
 func (b *InPlaceBuilder) AddBatched(n, batch int, tokensOf func(i int) []string) error {
 	batch = max(1, min(batch, n))
-	workers := runtime.GOMAXPROCS(0)
+	workers := b.opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
 	tokens := make([][]string, batch)
 	for lo := 0; lo < n; lo += batch {
 		hi := min(lo+batch, n)

@@ -3,7 +3,6 @@ package retrieve
 import (
 	"fmt"
 	"hash/fnv"
-	"runtime"
 
 	"github.com/fonte-rag/fonte/vector"
 )
@@ -145,7 +144,7 @@ func (l hnswLeg) search(q []float32, k int, allow func(int) bool) []scored {
 // previous) are deleted, the corpus's keys are added (Add skips a key
 // already present with the same vector). It returns the leg and whether g
 // changed.
-func buildHNSW(c Corpus, keys []uint64, g *vector.HNSW, previous []uint64, rowsCurrent bool, opts vector.HNSWOptions) (hnswLeg, bool, error) {
+func buildHNSW(c Corpus, keys []uint64, g *vector.HNSW, previous []uint64, rowsCurrent bool, opts vector.HNSWOptions, workers int) (hnswLeg, bool, error) {
 	n := len(keys)
 	pos := make(map[uint64]int32, n)
 	for i, k := range keys {
@@ -175,7 +174,7 @@ func buildHNSW(c Corpus, keys []uint64, g *vector.HNSW, previous []uint64, rowsC
 		}
 	}
 	// New keys go in as one parallel batch: a graph over a million
-	// vectors builds in about 1/GOMAXPROCS of the time of one-by-one
+	// vectors builds in about 1/workers of the time of one-by-one
 	// inserts. An External graph handed over from an earlier corpus gets
 	// its kept keys again too: adding an unchanged vector only makes the
 	// graph refer to this corpus's row, so it never holds a row of a
@@ -194,7 +193,7 @@ func buildHNSW(c Corpus, keys []uint64, g *vector.HNSW, previous []uint64, rowsC
 		addVecs = append(addVecs, c.Rows[i])
 	}
 	if len(addKeys) > 0 {
-		if err := g.AddBatch(addKeys, addVecs, runtime.GOMAXPROCS(0)); err != nil {
+		if err := g.AddBatch(addKeys, addVecs, workers); err != nil {
 			return hnswLeg{}, false, fmt.Errorf("retrieve: building the HNSW graph: %w", err)
 		}
 		changed = changed || fresh > 0

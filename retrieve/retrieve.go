@@ -375,6 +375,17 @@ type Options struct {
 	// building a map of every key. A node without a chunk (a tombstone)
 	// holds a number past the corpus.
 	GraphPositions []uint32
+	// Workers is how many goroutines building the lexical index and
+	// adding to the graph use; <= 0 means GOMAXPROCS. A build beside
+	// live readers leaves them a processor.
+	Workers int
+}
+
+func (o Options) workers() int {
+	if o.Workers > 0 {
+		return o.Workers
+	}
+	return runtime.GOMAXPROCS(0)
 }
 
 // Built tells what New had to build rather than reuse.
@@ -406,7 +417,7 @@ func NewWith(c Corpus, an Analyzers, o Options) (*Index, error) {
 	} else {
 		lex := lexical.NewIndexParallel(n, func(d int) []string {
 			return an.of(ix.lang(d)).Analyze(chunk.Enriched(ix.src.Chunk(d)))
-		}, an.Default, runtime.GOMAXPROCS(0))
+		}, an.Default, o.workers())
 		ix.bm25 = lexical.NewBM25Index(lex, BM25Params)
 		ix.built.BM25 = true
 	}
@@ -461,11 +472,11 @@ func NewWith(c Corpus, an Analyzers, o Options) (*Index, error) {
 	if o.Graph != nil && o.GraphRowsCurrent && o.GraphPositions != nil {
 		leg, err = placedHNSW(o.Graph, o.GraphPositions, n)
 	} else {
-		leg, changed, err = buildHNSW(ix.corpus, keys, o.Graph, o.PreviousKeys, o.GraphRowsCurrent, o.HNSW)
+		leg, changed, err = buildHNSW(ix.corpus, keys, o.Graph, o.PreviousKeys, o.GraphRowsCurrent, o.HNSW, o.workers())
 	}
 	if err != nil && o.Graph != nil {
 		// The graph handed over does not fit this corpus: build anew.
-		leg, changed, err = buildHNSW(ix.corpus, keys, nil, nil, false, o.HNSW)
+		leg, changed, err = buildHNSW(ix.corpus, keys, nil, nil, false, o.HNSW, o.workers())
 	}
 	if err != nil {
 		return nil, err

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
+	"runtime/trace"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -25,7 +27,24 @@ type concResult struct {
 	// Cells has one entry per mode and goroutine count, in table order.
 	Cells      []concCell `json:"cells"`
 	PeakRSSMiB float64    `json:"peak_rss_mib"`
+	// Slowest are the longest queries during the write, longest first.
+	Slowest []slowQuery `json:"slowest"`
+	// Runtime is what the Go runtime and the kernel counted while the
+	// writer ran: where a slow query's time can have gone.
+	Runtime runtimeCounts `json:"runtime"`
 }
+
+// slowQuery is one query during the write: when it began, in seconds
+// from the writer's start, and how long it took.
+type slowQuery struct {
+	Mode       string  `json:"mode"`
+	Goroutines int     `json:"goroutines"`
+	AtS        float64 `json:"at_s"`
+	Ms         float64 `json:"ms"`
+}
+
+// slowestKept is how many of the longest queries the report lists.
+const slowestKept = 20
 
 // concCell is one mode and goroutine count, idle and during the write.
 type concCell struct {
@@ -40,7 +59,9 @@ type concCell struct {
 	IdleMaxms    float64 `json:"idle_max_ms"`
 	WriteQueries int     `json:"write_queries"`
 	WriteQPS     float64 `json:"write_qps"`
+	WriteP50ms   float64 `json:"write_p50_ms"`
 	WriteP99ms   float64 `json:"write_p99_ms"`
+	WriteP999ms  float64 `json:"write_p999_ms"`
 	WriteMaxms   float64 `json:"write_max_ms"`
 	// WriteMaxAtS is when the longest query during the write began, in
 	// seconds from the writer's start: with WriterS, it shows whether that
@@ -55,12 +76,15 @@ type concCell struct {
 // sample gathers the latencies and running time of a cell's turns.
 type sample struct {
 	lat     []float64 // ms
+	at      []time.Time
 	elapsed time.Duration
 	slowest time.Duration
 	slowAt  time.Time // when the slowest query began
 }
 
-func (c *concCell) finish(writeStart time.Time) {
+// finish computes the cell's figures and returns its queries during the
+// write.
+func (c *concCell) finish(writeStart time.Time) []slowQuery {
 	stats := func(s sample) (n int, qps, p99, maxms float64) {
 		slices.Sort(s.lat)
 		n = len(s.lat)
@@ -73,10 +97,16 @@ func (c *concCell) finish(writeStart time.Time) {
 		return n, qps, percentile(s.lat, 0.99), maxms
 	}
 	c.IdleQueries, c.IdleQPS, c.IdleP99ms, c.IdleMaxms = stats(c.idle)
+	var slow []slowQuery
+	for i, ms := range c.write.lat { // before stats sorts them
+		slow = append(slow, slowQuery{Mode: c.Mode, Goroutines: c.Goroutines, AtS: c.write.at[i].Sub(writeStart).Seconds(), Ms: ms})
+	}
 	c.WriteQueries, c.WriteQPS, c.WriteP99ms, c.WriteMaxms = stats(c.write)
+	c.WriteP50ms, c.WriteP999ms = percentile(c.write.lat, 0.50), percentile(c.write.lat, 0.999)
 	if c.WriteQueries > 0 {
 		c.WriteMaxAtS = c.write.slowAt.Sub(writeStart).Seconds()
 	}
+	return slow
 }
 
 // turn runs g goroutines issuing queries (taken in turn from texts) until
@@ -85,6 +115,7 @@ func turn(ctx context.Context, e *engine.Engine, mode retrieve.Mode, g int, text
 	start := time.Now()
 	deadline := start.Add(d)
 	lats := make([][]float64, g)
+	ats := make([][]time.Time, g)
 	slow := make([]sample, g)
 	errs := make([]error, g)
 	var wg sync.WaitGroup
@@ -95,12 +126,18 @@ func turn(ctx context.Context, e *engine.Engine, mode retrieve.Mode, g int, text
 			for time.Now().Before(deadline) {
 				q := texts[int(next.Add(1))%len(texts)]
 				t := time.Now()
-				if _, err := e.Search(ctx, q, engine.SearchOptions{K: 10, Mode: mode}); err != nil {
+				// A task per query: go tool trace lists them by latency,
+				// with what each one waited for.
+				tctx, task := trace.NewTask(ctx, string(mode))
+				_, err := e.Search(tctx, q, engine.SearchOptions{K: 10, Mode: mode})
+				task.End()
+				if err != nil {
 					errs[i] = fmt.Errorf("%s query %q: %w", mode, q, err)
 					return
 				}
 				took := time.Since(t)
 				lats[i] = append(lats[i], millis(took))
+				ats[i] = append(ats[i], t)
 				if took > slow[i].slowest {
 					slow[i].slowest, slow[i].slowAt = took, t
 				}
@@ -114,6 +151,7 @@ func turn(ctx context.Context, e *engine.Engine, mode retrieve.Mode, g int, text
 			return errs[i]
 		}
 		s.lat = append(s.lat, lats[i]...)
+		s.at = append(s.at, ats[i]...)
 		if slow[i].slowest > s.slowest {
 			s.slowest, s.slowAt = slow[i].slowest, slow[i].slowAt
 		}
@@ -163,6 +201,17 @@ func concurrency(dir string, n int, seed uint64, nq int, goroutines []int, d, sl
 		}
 	}
 
+	if traceFile != "" {
+		stop, err := startTrace(traceFile)
+		if err != nil {
+			return res, err
+		}
+		defer stop()
+	}
+	before, err := readRuntime()
+	if err != nil {
+		return res, err
+	}
 	done := make(chan struct{})
 	var werr error
 	var wrote time.Duration
@@ -199,10 +248,18 @@ func concurrency(dir string, n int, seed uint64, nq int, goroutines []int, d, sl
 	if werr != nil {
 		return res, fmt.Errorf("the incremental run adding %d documents: %w", res.Added, werr)
 	}
-	res.WriterS = wrote.Seconds()
-	for i := range res.Cells {
-		res.Cells[i].finish(start)
+	after, err := readRuntime()
+	if err != nil {
+		return res, err
 	}
+	res.Runtime = after.since(before)
+	res.WriterS = wrote.Seconds()
+	var all []slowQuery
+	for i := range res.Cells {
+		all = append(all, res.Cells[i].finish(start)...)
+	}
+	slices.SortFunc(all, func(a, b slowQuery) int { return cmp.Compare(b.Ms, a.Ms) })
+	res.Slowest = all[:min(len(all), slowestKept)]
 	if full := fullCells(res.Cells); full < len(res.Cells) {
 		fmt.Fprintf(os.Stderr, "  the writer took %.2f s: %d of %d cells ran a whole turn during it\n", res.WriterS, full, len(res.Cells))
 	}
