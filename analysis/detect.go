@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"iter"
 	"strings"
 	"unicode"
 )
@@ -205,25 +206,36 @@ var otherWords = []struct {
 		maar nog zoals hij zij wij ze er om te door kan moet heeft hebben werd geen dan als die`), nil},
 }
 
+// detectTokens yields the words among the first maxLangTokens fields of
+// text as the function-word lists hold them: lower-case, typographic
+// apostrophes made straight, punctuation around them trimmed (an
+// elision's apostrophe kept), fields with no letter left out.
+func detectTokens(text string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		n := 0
+		for tok := range strings.FieldsSeq(text) {
+			if n++; n > maxLangTokens {
+				return
+			}
+			tok = strings.ToLower(strings.ReplaceAll(tok, "’", "'"))
+			tok = strings.TrimFunc(tok, func(r rune) bool {
+				return !unicode.IsLetter(r) && r != '\''
+			})
+			tok = strings.TrimLeft(tok, "'")
+			if tok != "" && !yield(tok) {
+				return
+			}
+		}
+	}
+}
+
 // otherHits counts, over the first maxLangTokens tokens, the function
 // words of each language in otherWords and returns the best count and its
 // language (the first listed on a tie), with the number of tokens that
 // hold a letter.
 func otherHits(text string) (best int, lang string, words int) {
 	hits := make([]int, len(otherWords))
-	n := 0
-	for tok := range strings.FieldsSeq(text) {
-		if n++; n > maxLangTokens {
-			break
-		}
-		tok = strings.ToLower(strings.ReplaceAll(tok, "’", "'"))
-		tok = strings.TrimFunc(tok, func(r rune) bool {
-			return !unicode.IsLetter(r) && r != '\''
-		})
-		tok = strings.TrimLeft(tok, "'")
-		if tok == "" {
-			continue
-		}
+	for tok := range detectTokens(text) {
 		words++
 		i := strings.IndexByte(tok, '\'')
 		for k, o := range otherWords {
@@ -251,19 +263,7 @@ func otherHits(text string) (best int, lang string, words int) {
 
 // langHits counts Italian and English function words in text.
 func langHits(text string) (it, en int) {
-	n := 0
-	for tok := range strings.FieldsSeq(text) {
-		if n++; n > maxLangTokens {
-			break
-		}
-		tok = strings.ToLower(strings.ReplaceAll(tok, "’", "'"))
-		tok = strings.TrimFunc(tok, func(r rune) bool {
-			return !unicode.IsLetter(r) && r != '\''
-		})
-		tok = strings.TrimLeft(tok, "'")
-		if tok == "" {
-			continue
-		}
+	for tok := range detectTokens(text) {
 		if englishDetectWords[tok] {
 			en++
 			continue
