@@ -70,9 +70,10 @@ const DefaultFloor = 0.25
 func Tokens(s string) int { return (len(s) + 3) / 4 }
 
 // Ask answers question from hits (best first, as retrieved): it abstains
-// below the floor, and when the passages holding the question's words
-// state no figure of the kind it asks for (holdsAskedKind); it fits the context by score within the budget, numbers the
-// sources [1]..[n] in the order presented, generates, and checks the
+// below the floor, when the question names a case no passage holding its
+// words names (missingName), and when those passages state no figure of
+// the kind it asks for (holdsAskedKind); it fits the context by score
+// within the budget, numbers the sources [1]..[n] in the order presented, generates, and checks the
 // answer's citations and support. A model's answer reaches the reader
 // (OnDelta and Answer.Text) without its sentences that state, outside a
 // parenthesised aside, a figure no source holds; when no cited claim is
