@@ -144,7 +144,10 @@ func TestClusterFailover(t *testing.T) {
 	t.Logf("killed master %s; every reader answered again %v later", victim.Addr, last.Sub(time.Unix(0, killed.Load())).Round(time.Millisecond))
 	// The promoted master has no replica: a commit that must reach one
 	// fails until the dead node comes back, as its replica.
-	err := c.commit(ctxT(t), w, 2)
+	// The writer has not spoken to the cluster since the kill: its first
+	// command may still go to the dead master and fail as unavailable,
+	// which refreshes its slot map, as a retrying client would.
+	err := commitPastUnavailable(t, c, w, 2)
 	if !errors.Is(err, ErrNotReplicated) {
 		t.Fatalf("commit with no replica left: %v; want ErrNotReplicated", err)
 	}
@@ -154,7 +157,7 @@ func TestClusterFailover(t *testing.T) {
 	if err := cl.WaitReady(time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.commit(ctxT(t), w, 2); err != nil {
+	if err := commitPastUnavailable(t, c, w, 2); err != nil {
 		t.Fatalf("commit after the failover: %v", err)
 	}
 	st, err := r.Status(ctxT(t))
@@ -165,6 +168,23 @@ func TestClusterFailover(t *testing.T) {
 		t.Fatalf("after the failover: batches %d, %d, %d, %v; want 2", lex, dense, stats, err)
 	}
 	assertOnlyLive(t, w)
+}
+
+// commitPastUnavailable commits batch b, retrying for up to a minute
+// while the cluster answers fonte.ErrUnavailable for a reason other than
+// missing replicas (a slot map that still names a dead master); any
+// other outcome is returned as it is.
+func commitPastUnavailable(t *testing.T, c batches, s *Store, b int) error {
+	t.Helper()
+	start := time.Now()
+	for {
+		err := c.commit(ctxT(t), s, b)
+		retry := errors.Is(err, fonte.ErrUnavailable) && !errors.Is(err, ErrNotReplicated)
+		if !retry || time.Since(start) > time.Minute {
+			return err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 func containsAnyAddr(err error, addrs []string) bool {
