@@ -75,7 +75,7 @@ func serveProcess(t *testing.T, generated bool, args ...string) (url, token stri
 			if err != nil {
 				t.Errorf("serve returned %v", err)
 			}
-		case <-time.After(10 * time.Second):
+		case <-time.After(time.Minute):
 			t.Error("serve did not stop")
 		}
 	})
@@ -240,7 +240,7 @@ func TestIndexWatch(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
 	go func() { done <- Main(ctx, []string{"index", "--watch", "--index", idx, docs}, out, io.Discard) }()
-	waitFor := func(what string) { t.Helper(); waitForOutput(t, out, cancel, what, 10*time.Second) }
+	waitFor := func(what string) { t.Helper(); waitForOutput(t, out, cancel, what, time.Minute) }
 	waitFor("watching " + docs)
 	if err := os.WriteFile(filepath.Join(docs, "b.md"), []byte("# B\n\nThe second note.\n"), 0o644); err != nil {
 		t.Fatal(err)
