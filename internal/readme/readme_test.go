@@ -222,7 +222,9 @@ func (sh *shell) background(line string, ready *regexp.Regexp) (string, func()) 
 }
 
 var (
-	listening  = regexp.MustCompile(`listening on http://127\.0\.0\.1:7700`)
+	// serveReady waits for the admin token too: serve prints it just
+	// after the listening line, and waiting for that line alone raced it.
+	serveReady = regexp.MustCompile(`(?s)listening on http://127\.0\.0\.1:7700\n.*admin token[^:]*: fonte_[A-Za-z0-9_-]+\n`)
 	adminToken = regexp.MustCompile(`admin token[^:]*: (fonte_[A-Za-z0-9_-]+)`)
 	watching   = regexp.MustCompile(`(?i)watch`)
 )
@@ -308,7 +310,7 @@ func TestReadmeCommands(t *testing.T) {
 		case notRun[line] != "":
 			t.Logf("not run: %q: %s", line, notRun[line])
 		case strings.HasPrefix(line, "fonte serve"):
-			out, s := sh.background(line, listening)
+			out, s := sh.background(line, serveReady)
 			if m := adminToken.FindStringSubmatch(out); m != nil {
 				sh.token = m[1]
 			} else {
