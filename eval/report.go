@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"maps"
@@ -75,8 +76,15 @@ type Abstain struct {
 	Floor                  float64      `json:"floor"`
 	UnanswerableLetThrough int          `json:"unanswerable_let_through"`
 	AnswerableBlocked      int          `json:"answerable_blocked"`
-	SuggestedFloor         *float64     `json:"suggested_floor"` // null when no floor meets the share
+	SuggestedFloor         *float64     `json:"suggested_floor"` // null when no floor meets the share, and on a held-out split
 	Curve                  []CurvePoint `json:"curve"`
+	// HeldOut marks the block of a held-out (test) split, which suggests
+	// no floor: a floor chosen on the questions that measure it would
+	// measure nothing. DevFloor is then the floor suggested on the dev
+	// split and what it does on these questions (nil when dev suggested
+	// none or was not evaluated in the same run). See HoldOut.
+	HeldOut  bool        `json:"held_out,omitempty"`
+	DevFloor *CurvePoint `json:"dev_floor,omitempty"`
 
 	// Totals, kept out of the JSON shape; see Totals.
 	Answerable, Unanswerable int `json:"-"`
@@ -106,6 +114,55 @@ func NewAbstain(answerable, unanswerable []float64, floor, maxShare float64) *Ab
 		a.SuggestedFloor = &row.Floor
 	}
 	return a
+}
+
+// HoldOut makes a the block of a held-out split: its own suggestion is
+// dropped and the one made on dev, when given, is read off a's curve.
+func (a *Abstain) HoldOut(dev *Abstain) {
+	a.HeldOut, a.SuggestedFloor, a.DevFloor = true, nil, nil
+	if dev == nil || dev.SuggestedFloor == nil {
+		return
+	}
+	p := a.At(*dev.SuggestedFloor)
+	a.DevFloor = &p
+	// The curve gains the floor as a point of its own, so the table and
+	// the chart can mark it; the counts between its floors are unchanged.
+	i, found := slices.BinarySearchFunc(a.Curve, p.Floor, compareFloor)
+	if !found && i < len(a.Curve) {
+		a.Curve = slices.Insert(a.Curve, i, p)
+	}
+}
+
+// At returns what floor f lets through and blocks, read off the curve:
+// the counts of the curve's first floor at or above f, since they are
+// constant from one of its floors (exclusive) to the next (inclusive);
+// above the last floor, which lies above every score, the last counts.
+func (a Abstain) At(f float64) CurvePoint {
+	if len(a.Curve) == 0 {
+		return CurvePoint{Floor: f}
+	}
+	i, _ := slices.BinarySearchFunc(a.Curve, f, compareFloor)
+	p := a.Curve[min(i, len(a.Curve)-1)]
+	p.Floor = f
+	return p
+}
+
+func compareFloor(p CurvePoint, f float64) int { return cmp.Compare(p.Floor, f) }
+
+// HoldOut makes r the report of a held-out split (see Abstain.HoldOut),
+// given the dev split's report of the same retriever, or nil.
+func (r *Report) HoldOut(dev *Report) {
+	var devAll *Abstain
+	var devBy map[string]*Abstain
+	if dev != nil {
+		devAll, devBy = dev.Abstain, dev.AbstainByLanguage
+	}
+	if r.Abstain != nil {
+		r.Abstain.HoldOut(devAll)
+	}
+	for lang, a := range r.AbstainByLanguage {
+		a.HoldOut(devBy[lang])
+	}
 }
 
 // Totals returns how many answerable and unanswerable questions the block
@@ -276,11 +333,14 @@ func WriteTable(w io.Writer, r Report) error {
 		fmt.Fprintf(tw, "  floor\t%s\n", formatFloor(a.Floor))
 		fmt.Fprintf(tw, "  unanswerable let through\t%s\n", ofTotal(a.UnanswerableLetThrough, unans))
 		fmt.Fprintf(tw, "  answerable blocked\t%s\n", ofTotal(a.AnswerableBlocked, ans))
-		suggested := "none"
-		if a.SuggestedFloor != nil {
-			suggested = formatFloor(*a.SuggestedFloor)
+		if a.HeldOut {
+			fmt.Fprintf(tw, "  suggested floor\tnone on a held-out split: floors are chosen on dev\n")
+			if p := a.DevFloor; p != nil {
+				fmt.Fprintf(tw, "  dev's suggested floor\t%s: lets through %s, blocks %s\n", formatFloor(p.Floor), ofTotal(p.LetThrough, unans), ofTotal(p.Blocked, ans))
+			}
+		} else {
+			fmt.Fprintf(tw, "  suggested floor\t%s\n", suggestion(*a))
 		}
-		fmt.Fprintf(tw, "  suggested floor\t%s\n", suggested)
 		if err := tw.Flush(); err != nil {
 			return err
 		}
@@ -339,14 +399,25 @@ func writeByLanguage(w io.Writer, by map[string]*Abstain) error {
 	for _, lang := range slices.Sorted(maps.Keys(by)) {
 		a := by[lang]
 		ans, unans := a.Totals()
-		suggested := "none"
-		if a.SuggestedFloor != nil {
-			suggested = formatFloor(*a.SuggestedFloor)
+		suggested := suggestion(*a)
+		if a.HeldOut {
+			suggested = "on dev only"
+			if p := a.DevFloor; p != nil {
+				suggested = fmt.Sprintf("dev's %s lets through %s, blocks %s", formatFloor(p.Floor), ofTotal(p.LetThrough, unans), ofTotal(p.Blocked, ans))
+			}
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", lang, formatFloor(a.Floor), ofTotal(a.UnanswerableLetThrough, unans),
 			ofTotal(a.AnswerableBlocked, ans), suggested)
 	}
 	return tw.Flush()
+}
+
+// suggestion prints a block's suggested floor, or "none".
+func suggestion(a Abstain) string {
+	if a.SuggestedFloor == nil {
+		return "none"
+	}
+	return formatFloor(*a.SuggestedFloor)
 }
 
 // writeCurve prints the curve at its display floors plus the floor in use
@@ -363,7 +434,8 @@ func writeCurve(w io.Writer, a Abstain, ans, unans int) error {
 	decimals := 0
 	for _, p := range a.Curve {
 		r := p.Floor / step
-		if math.Abs(r-math.Round(r)) < 1e-6 || p.Floor == a.Floor || (a.SuggestedFloor != nil && p.Floor == *a.SuggestedFloor) {
+		if math.Abs(r-math.Round(r)) < 1e-6 || p.Floor == a.Floor || (a.SuggestedFloor != nil && p.Floor == *a.SuggestedFloor) ||
+			(a.DevFloor != nil && p.Floor == a.DevFloor.Floor) {
 			rows = append(rows, p)
 			if f := formatFloor(p.Floor); !strings.Contains(f, "e") {
 				if dot := strings.IndexByte(f, '.'); dot >= 0 {
@@ -381,6 +453,8 @@ func writeCurve(w io.Writer, a Abstain, ans, unans int) error {
 			mark = "  in use"
 		case a.SuggestedFloor != nil && p.Floor == *a.SuggestedFloor:
 			mark = "  suggested"
+		case a.DevFloor != nil && p.Floor == a.DevFloor.Floor:
+			mark = "  dev's suggestion"
 		}
 		f := formatFloor(p.Floor)
 		if !strings.Contains(f, "e") { // a common number of decimals lines the points up

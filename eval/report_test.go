@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/fonte-rag/fonte/judge"
@@ -305,4 +306,50 @@ func TestWriteComparison(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "report/comparison.golden", b.Bytes())
+}
+
+// A held-out split suggests no floor; it reads the one dev suggested off
+// its own curve, exactly, and marks it in the table (per language too).
+func TestHoldOut(t *testing.T) {
+	// Dev's scores suggest 0.22 (TestNewAbstain); the held-out split's
+	// own scores would suggest another floor, which must not be shown.
+	held := []float64{0.1, 0.21, 0.3, 0.5}
+	heldUnans := []float64{0.05, 0.25}
+	dev := Report{Abstain: NewAbstain(answerable, unanswerable, 0.2, 0.2),
+		AbstainByLanguage: map[string]*Abstain{"it": NewAbstain(answerable, unanswerable, 0.2, 0.2)}}
+	r := Report{Abstain: NewAbstain(held, heldUnans, 0.2, 0.2),
+		AbstainByLanguage: map[string]*Abstain{"it": NewAbstain(held, heldUnans, 0.2, 0.2), "en": NewAbstain(held, heldUnans, 0.2, 0.2)}}
+	if r.Abstain.SuggestedFloor == nil {
+		t.Fatal("the held-out scores suggest no floor of their own: the test shows nothing")
+	}
+	r.HoldOut(&dev)
+	a := r.Abstain
+	want := FloorTable(held, heldUnans, []float64{0.22})[0]
+	if !a.HeldOut || a.SuggestedFloor != nil || a.DevFloor == nil || *a.DevFloor != CurvePoint(want) {
+		t.Fatalf("held out: held %v, suggested %v, dev floor %+v; want dev's 0.22 at %+v", a.HeldOut, a.SuggestedFloor, a.DevFloor, want)
+	}
+	checkExact(t, a, held, heldUnans) // the point added keeps the curve exact
+	if it, en := r.AbstainByLanguage["it"], r.AbstainByLanguage["en"]; it.DevFloor == nil || en.DevFloor != nil || !en.HeldOut || en.SuggestedFloor != nil {
+		t.Errorf("by language: it %+v, en %+v; want dev's floor for it only, no suggestion for either", it, en)
+	}
+	var b bytes.Buffer
+	if err := WriteTable(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"suggested floor           none on a held-out split: floors are chosen on dev",
+		"dev's suggested floor     0.22: lets through 1/2 (50%), blocks 2/4 (50%)", "0.22    1/2 (50%)   2/4 (50%)  dev's suggestion",
+		"dev's 0.22 lets through 1/2 (50%), blocks 2/4 (50%)", "on dev only"} {
+		if !strings.Contains(b.String(), s) {
+			t.Errorf("table lacks %q:\n%s", s, b.String())
+		}
+	}
+	if strings.Contains(b.String(), "  suggested\n") {
+		t.Errorf("a held-out table marks a floor suggested on itself:\n%s", b.String())
+	}
+	// Without dev, nothing is suggested and nothing is read off.
+	r = Report{Abstain: NewAbstain(held, heldUnans, 0.2, 0.2)}
+	r.HoldOut(nil)
+	if !r.Abstain.HeldOut || r.Abstain.SuggestedFloor != nil || r.Abstain.DevFloor != nil {
+		t.Errorf("held out without dev: %+v", r.Abstain)
+	}
 }

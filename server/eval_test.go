@@ -176,6 +176,17 @@ func TestEval(t *testing.T) {
 		if status != 200 || json.Unmarshal(raw, &got) != nil || got.Split != c.split || got.Questions != c.n || len(got.PerQuestion) != c.n {
 			t.Errorf("%v: %d split %q, %d questions, want %q and %d", c.body, status, got.Split, got.Questions, c.split, c.n)
 		}
+		// Floors are chosen on dev: the test part suggests none, in the
+		// floor block and in each retriever's report.
+		test := c.split == eval.SplitTest
+		if got.Floor.HeldOut != test || test && got.Floor.Suggested != nil {
+			t.Errorf("%v: floor held out %v, suggested %v", c.body, got.Floor.HeldOut, got.Floor.Suggested)
+		}
+		for name, r := range got.Retrievers {
+			if a := r.Abstain; a == nil || a.HeldOut != test || test && a.SuggestedFloor != nil {
+				t.Errorf("%v: %s's abstain block %+v", c.body, name, a)
+			}
+		}
 	}
 	// One retriever, the options, on a named collection route.
 	status, raw, _ := ts.call(t, "POST", "/v1/collections/default/eval", adminToken,

@@ -66,8 +66,11 @@ type EvalRetriever struct {
 
 // EvalFloor is the score-floor trade-off of the first retriever.
 type EvalFloor struct {
-	InUse        float64           `json:"in_use"`
-	Suggested    *float64          `json:"suggested"` // null when no floor meets the target
+	InUse     float64  `json:"in_use"`
+	Suggested *float64 `json:"suggested"` // null when no floor meets the target, and on the test split
+	// HeldOut is set on the test split, which suggests no floor: floors
+	// are chosen on dev (see eval.Abstain.HoldOut).
+	HeldOut      bool              `json:"held_out"`
 	Answerable   int               `json:"answerable"`
 	Unanswerable int               `json:"unanswerable"`
 	Rows         []eval.CurvePoint `json:"rows"`
@@ -224,6 +227,9 @@ func (s *Server) handleEval(w http.ResponseWriter, r *http.Request) {
 			s.internal(w, r, err)
 			return
 		}
+		if part.Split == eval.SplitTest {
+			res.Report.HoldOut(nil)
+		}
 		out.Retrievers[string(m)] = EvalRetriever{Report: res.Report, Recall: res.Recall}
 		series = append(series, eval.Series{Name: string(m), Values: res.Recall})
 		if i > 0 {
@@ -231,7 +237,7 @@ func (s *Server) handleEval(w http.ResponseWriter, r *http.Request) {
 		}
 		out.PerQuestion = res.Questions
 		if a := res.Report.Abstain; a != nil {
-			out.Floor = EvalFloor{InUse: a.Floor, Suggested: a.SuggestedFloor, Rows: a.Curve}
+			out.Floor = EvalFloor{InUse: a.Floor, Suggested: a.SuggestedFloor, HeldOut: a.HeldOut, Rows: a.Curve}
 			out.Floor.Answerable, out.Floor.Unanswerable = a.Totals()
 			var svg bytes.Buffer
 			if err := eval.FloorSVG(&svg, *a, "Abstain floor trade-off ("+string(m)+")"); err != nil {

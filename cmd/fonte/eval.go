@@ -23,6 +23,10 @@ func newEval(o *options) *cobra.Command {
 	var target float64
 	var noGeneration, perQuestion bool
 	var part []eval.Question // the questions of the split being evaluated, set by eachSplit
+	var partSplit string     // that split's name
+	// dev holds the dev split's report per retriever, so that the test
+	// split's report can say what dev's suggested floor does on it.
+	dev := map[retrieve.Mode]*eval.Report{}
 	cmd := &cobra.Command{
 		Use:   "eval (--questions FILE.jsonl | --beir DIR)",
 		Short: "Measure retrieval, abstention and answers on a question set",
@@ -33,7 +37,8 @@ With --questions FILE.jsonl (one object per line: {"id","question","gold":
 [{"doc","quote"}],"answer"} or {"id","question","unanswerable":true}) it
 evaluates the index in --index: hit@k, recall@k, MRR and nDCG@10 (a chunk is
 a hit when it comes from a gold document and contains the quote), the floor
-trade-off curve with a suggested floor, unanswerable questions let through
+trade-off curve with a floor suggested on dev (the test split suggests none and
+shows what dev's suggestion does on it), unanswerable questions let through
 and answerable ones blocked at the floor in use, and the answers' accuracy
 given the gold chunk and end to end.
 
@@ -116,6 +121,14 @@ Alone, without --questions, it prints only that.`,
 				if err != nil {
 					return err
 				}
+				switch partSplit {
+				case eval.SplitDev:
+					dev[m] = &r.Report
+				case eval.SplitTest:
+					// Floors are chosen on dev: the test split suggests
+					// none and shows what dev's suggestion does on it.
+					r.Report.HoldOut(dev[m])
+				}
 				results = append(results, r)
 			}
 			if svgDir != "" {
@@ -129,6 +142,9 @@ Alone, without --questions, it prints only that.`,
 						"chunker": results[0].Report.Chunker, "k": results[0].Report.K}
 					if results[0].Report.Abstain != nil {
 						v["abstain"] = results[0].Report.Abstain
+					}
+					if len(results[0].Report.AbstainByLanguage) > 0 {
+						v["abstain_by_language"] = results[0].Report.AbstainByLanguage
 					}
 					if results[0].Report.Generation != nil {
 						v["generation"] = results[0].Report.Generation
@@ -193,7 +209,7 @@ Alone, without --questions, it prints only that.`,
 	addRetrievalFlags(cmd, o)
 	addAnswerFlags(cmd, o)
 	addIndexingFlags(cmd, o)
-	cmd.RunE = eachSplit(cmd.RunE, o, splitFlags{questions: &questions, beir: &beir, split: &split, svgDir: &svgDir, judgeLabels: &judgeLabels, part: &part})
+	cmd.RunE = eachSplit(cmd.RunE, o, splitFlags{questions: &questions, beir: &beir, split: &split, svgDir: &svgDir, judgeLabels: &judgeLabels, part: &part, partSplit: &partSplit})
 	return cmd
 }
 

@@ -19,6 +19,7 @@ type splitFlags struct {
 	// agreement does not depend on the questions.
 	judgeLabels *string
 	part        *[]eval.Question // the questions the wrapped run evaluates
+	partSplit   *string          // the name of their split (eval.SplitDev, …)
 }
 
 // eachSplit wraps fonte eval's run so that a question set split into dev
@@ -51,20 +52,20 @@ func eachSplit(run func(*cobra.Command, []string) error, o *options, f splitFlag
 			return fmt.Errorf("%s: %w", *f.questions, err)
 		}
 		if len(parts) == 1 && parts[0].Split == "" && which == eval.SplitAll {
-			*f.part = parts[0].Questions
+			*f.part, *f.partSplit = parts[0].Questions, parts[0].Split
 			return run(cmd, args)
 		}
 
 		out := cmd.OutOrStdout()
 		retriever, svgDir, labels := o.retriever, *f.svgDir, *f.judgeLabels
 		defer func() {
-			o.retriever, *f.svgDir, *f.part, *f.judgeLabels = retriever, svgDir, nil, labels
+			o.retriever, *f.svgDir, *f.part, *f.partSplit, *f.judgeLabels = retriever, svgDir, nil, "", labels
 			cmd.SetOut(out)
 		}()
 		reports := map[string]json.RawMessage{}
 		for i, p := range parts {
 			o.retriever = retriever // the run resolves "all" in place
-			*f.part = p.Questions
+			*f.part, *f.partSplit = p.Questions, p.Split
 			*f.judgeLabels = ""
 			if i == len(parts)-1 {
 				*f.judgeLabels = labels

@@ -171,3 +171,70 @@ func TestE2EEvalUnsplitSet(t *testing.T) {
 		t.Errorf("eval --split train: want a usage error naming the flag; got %s", res)
 	}
 }
+
+// The test split suggests no abstain floor (floors are chosen on dev):
+// it shows what the floor dev suggested does on its questions instead,
+// overall and per language, in text and JSON.
+func TestE2EEvalTestSplitSuggestsNoFloor(t *testing.T) {
+	t.Parallel()
+	_, idx := sharedIndex(t)
+	path, _ := writeRelabelled(t, devQuestions(t), func(i int) string { return []string{"dev", "test"}[i%2] })
+
+	type block struct {
+		Floor          float64  `json:"floor"`
+		SuggestedFloor *float64 `json:"suggested_floor"`
+		HeldOut        bool     `json:"held_out"`
+		DevFloor       *struct {
+			Floor      float64 `json:"floor"`
+			LetThrough int     `json:"let_through"`
+			Blocked    int     `json:"blocked"`
+		} `json:"dev_floor"`
+	}
+	var bySplit map[string]struct {
+		Abstain           *block            `json:"abstain"`
+		AbstainByLanguage map[string]*block `json:"abstain_by_language"`
+	}
+	out := mustOK(t, run{}, "eval", "--questions", path, "--index", idx, "--json", "--no-generation")
+	if err := json.Unmarshal([]byte(out), &bySplit); err != nil {
+		t.Fatalf("eval --json: %v\n%s", err, out)
+	}
+	dev, test := bySplit["dev"].Abstain, bySplit["test"].Abstain
+	if dev == nil || test == nil {
+		t.Fatalf("eval --json: no abstain block for dev or test:\n%s", out)
+	}
+	if dev.SuggestedFloor == nil || dev.HeldOut {
+		t.Fatalf("dev suggests no floor (held out %v): the test shows nothing:\n%s", dev.HeldOut, out)
+	}
+	if !test.HeldOut || test.SuggestedFloor != nil || test.DevFloor == nil || test.DevFloor.Floor != *dev.SuggestedFloor {
+		t.Errorf("test: held out %v, suggested %v, dev floor %+v; want no suggestion and dev's %v read on test", test.HeldOut, test.SuggestedFloor, test.DevFloor, *dev.SuggestedFloor)
+	}
+	if len(bySplit["test"].AbstainByLanguage) == 0 {
+		t.Errorf("test: no block per language:\n%s", out)
+	}
+	for lang, b := range bySplit["test"].AbstainByLanguage {
+		d := bySplit["dev"].AbstainByLanguage[lang]
+		if !b.HeldOut || b.SuggestedFloor != nil || (d != nil && d.SuggestedFloor != nil) != (b.DevFloor != nil) {
+			t.Errorf("test, %s: held out %v, suggested %v, dev floor %+v; dev's block %+v", lang, b.HeldOut, b.SuggestedFloor, b.DevFloor, d)
+		}
+	}
+
+	text := mustOK(t, run{}, "eval", "--questions", path, "--index", idx, "--no-generation")
+	devText, testText, ok := strings.Cut(text, "\nsplit test: ")
+	if !ok {
+		t.Fatalf("no test split in:\n%s", text)
+	}
+	if !regexp.MustCompile(`(?m)^  suggested floor +\d`).MatchString(devText) || strings.Contains(devText, "held-out") {
+		t.Errorf("dev's report does not suggest a floor:\n%s", devText)
+	}
+	if regexp.MustCompile(`(?m)^  suggested floor +\d|  suggested$`).MatchString(testText) ||
+		!strings.Contains(testText, "none on a held-out split: floors are chosen on dev") ||
+		!regexp.MustCompile(`(?m)^  dev's suggested floor +[0-9.]+: lets through \d`).MatchString(testText) {
+		t.Errorf("the test split's report suggests a floor of its own or lacks dev's:\n%s", testText)
+	}
+
+	// Asked alone, the test split still suggests nothing.
+	alone := mustOK(t, run{}, "eval", "--questions", path, "--index", idx, "--no-generation", "--split", "test")
+	if regexp.MustCompile(`(?m)^  suggested floor +\d`).MatchString(alone) || !strings.Contains(alone, "none on a held-out split") {
+		t.Errorf("eval --split test suggests a floor:\n%s", alone)
+	}
+}
