@@ -121,6 +121,9 @@ func openGraphBlob(b []byte, fp [32]byte, n int, rowAt func(i int) []float32, by
 	if g, err = vector.OpenHNSWInPlace(gb.form, rowOf); err != nil {
 		return nil, nil, nil, false, fmt.Errorf("graph blob: %w", err)
 	}
+	// The walk reads a code for every node it scores, at random: read
+	// them once, in order, rather than fault them in query by query.
+	g.LoadCodes()
 	if !current {
 		return g, gb.nodeKeys, nil, false, nil
 	}
