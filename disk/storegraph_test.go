@@ -11,9 +11,10 @@ import (
 )
 
 // TestStoredGraphWalksOnCodes: the graph a store builds, persists and
-// opens again searches a candidate list of storeEfSearch on Int8 codes,
-// the list that keeps recall@10 against exact at a million clustered
-// chunks (see storeGraph); the vector package's recall tests measure it.
+// opens again has 32 links a node and searches a candidate list of
+// storeEfSearch on Int8 codes, what keeps recall@10 against exact at a
+// million clustered chunks (see storeGraph); the vector package's recall
+// tests measure it.
 func TestStoredGraphWalksOnCodes(t *testing.T) {
 	defer func(old int) { PersistMinChunks = old }(PersistMinChunks)
 	PersistMinChunks = 5
@@ -40,8 +41,8 @@ func TestStoredGraphWalksOnCodes(t *testing.T) {
 	if g == nil {
 		t.Fatal("the reopened store searches no graph")
 	}
-	if o := g.Options(); !o.Quantize || o.EfSearch != storeEfSearch {
-		t.Fatalf("reopened graph: Quantize %v, EfSearch %d; want true, %d", o.Quantize, o.EfSearch, storeEfSearch)
+	if o := g.Options(); !o.Quantize || o.EfSearch != storeEfSearch || o.M != 32 {
+		t.Fatalf("reopened graph: Quantize %v, EfSearch %d, M %d; want true, %d, 32", o.Quantize, o.EfSearch, o.M, storeEfSearch)
 	}
 	if !g.HasCodes() {
 		t.Fatal("the reopened graph holds no Int8 codes: it walks on the mapped float32 rows")
