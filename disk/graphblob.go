@@ -42,7 +42,16 @@ func encodeGraphBlob(g *vector.HNSW, keys []uint64, fp [32]byte) []byte {
 		pos[k] = uint32(i)
 	}
 	nodeKeys := g.AppendNodeIDs(nil)
-	b := make([]byte, graphFormOff, graphFormOff+len(nodeKeys)*(8+8+1+4*(1+2*g.Options().M)+12)+4096)
+	// The blob's bytes a node, so that appending never grows it by a
+	// copy, which would hold two of its hundreds of megabytes at once: id,
+	// level, upper-layer offset, layer-0 block (whole cache lines), key,
+	// position, upper layers on average, and a quantized graph's code.
+	m := g.Options().M
+	perNode := 8 + 1 + 4 + 4*((1+2*m+15)&^15) + 8 + 4 + 8
+	if g.HasCodes() {
+		perNode += vector.Int8Stride(g.Dim())
+	}
+	b := make([]byte, graphFormOff, graphFormOff+len(nodeKeys)*perNode+4096)
 	copy(b, graphMagic)
 	copy(b[len(graphMagic):], fp[:])
 	binary.LittleEndian.PutUint64(b[40:], uint64(len(nodeKeys)))
@@ -121,6 +130,9 @@ func openGraphBlob(b []byte, fp [32]byte, n int, rowAt func(i int) []float32, by
 	if g, err = vector.OpenHNSWInPlace(gb.form, rowOf); err != nil {
 		return nil, nil, nil, false, fmt.Errorf("graph blob: %w", err)
 	}
+	// The walk reads a code for every node it scores, at random: read
+	// them once, in order, rather than fault them in query by query.
+	g.LoadCodes()
 	if !current {
 		return g, gb.nodeKeys, nil, false, nil
 	}

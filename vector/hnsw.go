@@ -49,8 +49,9 @@ type HNSWOptions struct {
 	Rand *rand.Rand
 
 	// Quantize keeps an Int8 code of every vector beside the float32 one
-	// and searches the graph on codes, re-ranking the final EfSearch
-	// candidates with the float32 vectors, so returned scores stay exact.
+	// and searches the graph on codes, re-ranking the best 2·k of the
+	// final candidates (by their codes' scores) with the float32 vectors,
+	// so returned scores stay exact and a large ef reads few vectors.
 	// It costs Dim bytes a vector more (a quarter of the float32 data,
 	// which stays for re-ranking and for building), rounded up to whole
 	// 64-byte lines. A search reads a quarter of the bytes: with the

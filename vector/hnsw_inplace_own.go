@@ -17,6 +17,8 @@ type inPlaceState struct {
 	// lists were checked, and were found damaged. Lists are checked on
 	// first use so that opening reads none of them.
 	checked []atomic.Uint64
+	// codesLoaded says the codes are a heap copy (LoadCodes).
+	codesLoaded bool
 }
 
 // sound reports whether node n's link lists may be followed, checking

@@ -1,0 +1,82 @@
+package disk
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"github.com/fonte-rag/fonte/retrieve"
+	"github.com/fonte-rag/fonte/vector"
+)
+
+// TestStoredGraphWalksOnCodes: the graph a store builds, persists and
+// opens again has 32 links a node and searches a candidate list of
+// storeEfSearch on Int8 codes, what keeps recall@10 against exact at a
+// million clustered chunks (see storeGraph); the vector package's recall
+// tests measure it.
+func TestStoredGraphWalksOnCodes(t *testing.T) {
+	defer func(old int) { PersistMinChunks = old }(PersistMinChunks)
+	PersistMinChunks = 5
+	dir := t.TempDir()
+	s := mustOpen(t, dir, testCfg, Options{Dense: retrieve.DenseHNSW})
+	var recs []Record
+	for i := range 1100 { // the graph fits its codec from 1,000 vectors
+		recs = append(recs, makeRecord(fmt.Sprintf("doc%04d", i), 1, 1, 8))
+	}
+	putAll(t, s, recs...)
+	if err := s.PersistDerived(t.Context(), false); err != nil {
+		t.Fatal(err)
+	}
+	if !hasBlob(mustSnapshot(t, s), BlobGraph) {
+		t.Fatal("no graph blob persisted")
+	}
+	s.Close()
+	r := mustOpen(t, dir, testCfg, Options{Dense: retrieve.DenseHNSW, ReadOnly: true})
+	v, err := r.ViewLatest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := v.Index.Graph()
+	if g == nil {
+		t.Fatal("the reopened store searches no graph")
+	}
+	if o := g.Options(); !o.Quantize || o.EfSearch != storeEfSearch || o.M != 32 {
+		t.Fatalf("reopened graph: Quantize %v, EfSearch %d, M %d; want true, %d, 32", o.Quantize, o.EfSearch, o.M, storeEfSearch)
+	}
+	if !g.HasCodes() {
+		t.Fatal("the reopened graph holds no Int8 codes: it walks on the mapped float32 rows")
+	}
+}
+
+// TestGraphBlobAllocatedOnce: encoding a quantized graph's blob allocates
+// it once, at its final size, instead of growing it by copies (a blob of
+// hundreds of megabytes at a million chunks, held twice while copied).
+func TestGraphBlobAllocatedOnce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const n, dim = 3000, 64
+	g := vector.NewHNSW(dim, vector.HNSWOptions{Quantize: true, External: true, EfConstruction: 40})
+	keys := make([]uint64, n)
+	rows := make([][]float32, n)
+	for i := range keys {
+		keys[i] = uint64(i) * 7919
+		rows[i] = make([]float32, dim)
+		for j := range rows[i] {
+			rows[i][j] = float32(rng.NormFloat64())
+		}
+	}
+	if err := g.AddBatch(keys, rows, 1); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	b := encodeGraphBlob(g, keys, [32]byte{1})
+	runtime.ReadMemStats(&after)
+	// Besides the blob: the map of keys to positions and the node ids.
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(cap(b))+uint64(n)*48 {
+		t.Fatalf("encoding a blob of %d bytes (capacity %d) allocated %d bytes: it grew by copies", len(b), cap(b), alloc)
+	}
+	if cap(b) > len(b)+len(b)/8 {
+		t.Fatalf("blob of %d bytes allocated with a capacity of %d", len(b), cap(b))
+	}
+}
