@@ -239,6 +239,10 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Contradicted = append(r.Contradicted, alternativeNames(question, reference, ref, leadFacts, ld.text)...)
 		r.Contradicted = append(r.Contradicted, scopeContradictions(ref, reference, ld.sentence)...)
 		r.Contradicted = append(r.Contradicted, otherVersions(ref, leadFacts, ld.text)...)
+		r.Contradicted = append(r.Contradicted, oppositeWords(reference, ld.text)...)
+		if !cited(answer) {
+			r.Contradicted = append(r.Contradicted, opensWithOtherName(question, reference, ref, ld.sentence)...)
+		}
 		r.Contradicted = append(r.Contradicted, otherNamesStated(question, reference, ref, leadFacts, ld, len(r.Found) > 0 && !(len(r.Found) == 1 && ref.facts[0].kind == polarityFact && r.Found[0] == ref.facts[0].key))...)
 	}
 	cov := coverage(ref.words, ans.stems)
@@ -247,12 +251,15 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	// replaces those it misses with as many of its own ("an incident
 	// lead and a technical architect" for a communications lead), states
 	// something else.
+	// "When" asks for a figure only when the reference gives one: "Quando
+	// il contratto le attribuisce i diritti" answers with a condition.
+	figureAsked := asksForFigure(question) && ref.hasFigure()
 	replaces := len(ref.words) == 0 || cov < partialCoverage || cov < rightCoverage && len(own) >= missingCount(ref.words, ans.stems)
 	switch {
 	case len(r.Contradicted) > 0:
 		r.Verdict, r.Why = Misleading, "the lead contradicts the reference: "+strings.Join(r.Contradicted, "; ")
 	case ld.direct && !ld.long && !cited(answer) && !ref.polarityOnly() && len(r.Found) == 0 && replaces &&
-		(asksForFigure(question) && len(figuresOf(leadFacts)) > 0 || !asksForFigure(question) && len(own) >= minNewWords):
+		(asksForFigure(question) && len(figuresOf(leadFacts)) > 0 || !figureAsked && len(own) >= minNewWords):
 		r.Verdict = Misleading
 		r.Why = fmt.Sprintf("the answer states none of the reference's facts (%s) and %.0f%% of its other words, but states something else as the answer (%s)",
 			strings.Join(r.Missing, ", "), 100*coverageOrNone(ref.words, ans.stems), strings.Join(own, ", "))
@@ -406,7 +413,7 @@ func newWords(lead, question, reference string) []string {
 	}
 	var out []string
 	for _, s := range contentStems(strings.Join(plain, " ")) {
-		if !known[s] {
+		if !hasStem(known, s) {
 			out = append(out, s)
 		}
 	}
@@ -425,7 +432,7 @@ func coverageOrNone(stems []string, set map[string]bool) float64 {
 func missingCount(stems []string, set map[string]bool) int {
 	n := 0
 	for _, s := range stems {
-		if !set[s] {
+		if !hasStem(set, s) {
 			n++
 		}
 	}
@@ -1319,6 +1326,17 @@ func codeContradictions(ref reference, lead []fact, ld lead) []string {
 				out = append(out, g.text+" against "+f.text)
 				break
 			}
+		}
+	}
+	// "dependabot" for no-dependabot: the name without its negation
+	// says the reverse.
+	text := strings.ToLower(ld.text)
+	for _, f := range ref.facts {
+		if f.kind != codeFact || !negatedNameRE.MatchString(f.text) || containsBounded(text, f.key) {
+			continue
+		}
+		if bare := f.key[strings.IndexByte(f.key, '-')+1:]; containsBounded(text, bare) {
+			out = append(out, bare+" against "+f.text)
 		}
 	}
 	if ld.span && len(lead) == 1 && len(strings.Fields(ld.text)) == 1 && (lead[0].kind == nameFact || lead[0].kind == codeFact) && !refHas(ref, lead[0]) {
