@@ -150,6 +150,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		return r
 	}
 	ans := readAnswer(answer)
+	ans.statesJoined(reference)
 	// A bare number counts what the question names: "Sono 3" to "quali
 	// opzioni" states 3 opzioni, "24." to "how many hours" 24 hours.
 	for u := range readAnswer(question).units {
@@ -335,8 +336,8 @@ var (
 // with the thing's first content word: "including the migration cost",
 // "compreso il costo", "excluding the cost", "escluso il costo".
 var (
-	includesRE = regexp.MustCompile(`(?i)\b(?:including|included|inclusive of|compres[oaie]|inclus[oaie])\s+(?:the\s+|il\s+|lo\s+|la\s+|i\s+|gli\s+|le\s+|l'|l’)?(\p{L}+)`)
-	excludesRE = regexp.MustCompile(`(?i)\b(?:excluding|excluded|except|without|esclus[oaie]|escludendo|tranne|eccetto|senza)\s+(?:the\s+|il\s+|lo\s+|la\s+|i\s+|gli\s+|le\s+|l'|l’)?(\p{L}+)`)
+	includesRE = regexp.MustCompile(`(?i)\b(?:including|included|inclusive of|compres[oaie]|inclus[oaie])\s+(?:the\s+|il\s+|lo\s+|la\s+|i\s+|gli\s+|le\s+|l'|l’)?(\p{L}+(?:\s+\p{L}+){0,3})`)
+	excludesRE = regexp.MustCompile(`(?i)\b(?:excluding|excluded|except|without|esclus[oaie]|escludendo|tranne|eccetto|senza)\s+(?:(?:counting|considering|including|considerare|contare|calcolare|includere|tenere conto d\p{L}*)\s+)?(?:the\s+|il\s+|lo\s+|la\s+|i\s+|gli\s+|le\s+|l'|l’)?(\p{L}+)`)
 )
 
 // scopeContradictions returns what a direct answer says against the
@@ -363,7 +364,10 @@ func scopeContradictions(ref reference, reference, lead string) []string {
 	for _, pair := range [][2]*regexp.Regexp{{includesRE, excludesRE}, {excludesRE, includesRE}} {
 		for _, m := range pair[0].FindAllStringSubmatch(main, -1) {
 			for _, n := range pair[1].FindAllStringSubmatch(lead, -1) {
-				if stem(fold(m[1])) == stem(fold(n[1])) {
+				// The thing included may be named by any of its words
+				// ("compreso il costo di migrazione", "senza
+				// considerare la migrazione").
+				if sharedStems(contentStems(m[1]), contentStems(n[1])) > 0 {
 					out = append(out, fmt.Sprintf("the lead says %q, the reference %q", strings.TrimSpace(n[0]), strings.TrimSpace(m[0])))
 				}
 			}
@@ -778,7 +782,32 @@ func readAnswer(text string) answerText {
 			a.units[u.dim] = true
 		}
 	}
+	// "read-only" is written "readonly" as often: a hyphenated word
+	// states its joined form too.
+	for _, w := range hyphenatedRE.FindAllString(clean, -1) {
+		a.stems[stem(fold(strings.ReplaceAll(w, "-", "")))] = true
+	}
 	return a
+}
+
+// hyphenatedRE matches words joined by hyphens: "read-only", "e-mail".
+var hyphenatedRE = regexp.MustCompile(`\p{L}+(?:-\p{L}+)+`)
+
+// statesJoined adds to the answer's stems the stems of the reference's
+// hyphenated words that the answer writes joined ("readonly" for
+// read-only).
+func (a answerText) statesJoined(reference string) {
+	words := map[string]bool{}
+	for _, w := range letterWords(a.folded) {
+		words[w] = true
+	}
+	for _, w := range hyphenatedRE.FindAllString(reference, -1) {
+		if words[fold(strings.ReplaceAll(w, "-", ""))] {
+			for _, part := range strings.Split(w, "-") {
+				a.stems[stem(fold(part))] = true
+			}
+		}
+	}
 }
 
 // stemsOf returns the stems of every word of text, stopwords included.
@@ -905,6 +934,9 @@ func (a answerText) statesCode(f fact) bool {
 	if m := versionRE.FindStringSubmatch(f.key); m != nil && versionStated(a.lower, m[1]) {
 		return true // "v1.2" written "versione 1.2"
 	}
+	if m := versionedCodeRE.FindStringSubmatch(f.key); m != nil && baseCodeStated(a.lower, m[1]) {
+		return true // "CC-BY-4.0" written "CC BY, versione 4.0"; another version is contradicted apart
+	}
 	// "CC-BY-4.0" is written "CC BY 4.0" as often, but not inside a
 	// longer code ("CC-BY-SA"). A file named only inside a link
 	// ("…/italia/publiccode.yml") is where the link leads, not a file
@@ -991,6 +1023,21 @@ func otherVersions(ref reference, lead []fact, leadText string) []string {
 		}
 	}
 	return out
+}
+
+// baseCodeStated reports whether text names code base (a versioned
+// code without its version), its parts joined by a hyphen or a space, and
+// not as the start of a longer code: "cc by" and "CC-BY 4.0" state
+// cc-by, "CC BY-SA" does not.
+func baseCodeStated(text, base string) bool {
+	parts := strings.FieldsFunc(base, func(r rune) bool { return r == '-' || r == ' ' })
+	for i, p := range parts {
+		parts[i] = regexp.QuoteMeta(p)
+	}
+	if len(parts) == 0 {
+		return false
+	}
+	return regexp.MustCompile(`(?:^|[^\w-])` + strings.Join(parts, `[\s-]`) + `(?:$|[^\w-]|-\d)`).MatchString(text)
 }
 
 // versionedCodeRE matches a code that ends with its version: "cc-by-4.0",
@@ -1233,7 +1280,13 @@ func figureContradictions(ref reference, lead, question []figure, ld lead, state
 		if matchesAny(g, main) || matchesAny(g, question) {
 			continue
 		}
-		if f, ok := contradicted(g, main, lead, bare); ok {
+		against := main
+		if versionLabels[g.label] {
+			// A version is not the count of the reference's names
+			// ("Solo tre: CC0-1.0, CC-BY-4.0 e CC-BY-SA-4.0").
+			against = withoutNameCounts(ref, main)
+		}
+		if f, ok := contradicted(g, against, lead, bare); ok {
 			out = append(out, describe(g)+" against "+describe(f))
 			continue
 		}
@@ -1243,6 +1296,25 @@ func figureContradictions(ref reference, lead, question []figure, ld lead, state
 		if f, ok := contradicted(g, asides, lead, bare); ok {
 			out = append(out, describe(g)+" against "+describe(f))
 		}
+	}
+	return out
+}
+
+// withoutNameCounts returns figures without those that count the
+// reference's names and codes: a bare number equal to how many it names.
+func withoutNameCounts(ref reference, figures []figure) []figure {
+	named := 0
+	for _, f := range ref.facts {
+		if f.kind == nameFact || f.kind == codeFact {
+			named++
+		}
+	}
+	var out []figure
+	for _, f := range figures {
+		if f.unit.empty() && f.label == "" && f.clock < 0 && f.value >= 2 && equalValues(f.value, float64(named)) {
+			continue
+		}
+		out = append(out, f)
 	}
 	return out
 }

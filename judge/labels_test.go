@@ -144,7 +144,7 @@ func TestAgreementOnDevLabels(t *testing.T) {
 		maxMisleadingAsRight int
 	}{
 		{"dev.jsonl", 0.95, 0},  // measured 240/249 = 96.4%, none
-		{"dev2.jsonl", 0.86, 0}, // measured 203/233 = 87.1%, none
+		{"dev2.jsonl", 0.87, 0}, // measured 206/233 = 88.4%, none
 	} {
 		ls, err := LoadLabels(filepath.Join("..", "evalsets", "judge-labels", c.file))
 		if err != nil {
