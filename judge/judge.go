@@ -168,6 +168,8 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	if ld.span || ld.direct || ld.first {
 		r.Contradicted = append(r.Contradicted, otherCounts(figuresOf(leadFacts), questionFigures)...)
 		r.Contradicted = append(r.Contradicted, listMiscounted(reference, ld.text)...)
+		r.Contradicted = append(r.Contradicted, listWidened(reference, ld.text)...)
+		r.Contradicted = append(r.Contradicted, onlySome(reference, ref, leadFacts, ld.text)...)
 		r.Contradicted = append(r.Contradicted, onlyWidened(reference, ld.text)...)
 	}
 	r.Contradicted = append(r.Contradicted, codeContradictions(ref, leadFacts, ld)...)
@@ -179,7 +181,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		found := false
 		switch f.kind {
 		case figureFact:
-			found = ans.statesFigure(f.fig)
+			found = ans.statesFigure(f.fig) || ld.direct && !ld.long && asksForFigure(question) && f.fig.unit.dim != "frequency" && bareValue(leadFacts, f.fig.value)
 		case codeFact:
 			found = ans.statesCode(f)
 		case nameFact:
@@ -311,7 +313,7 @@ var verbNegationRE = regexp.MustCompile(`(?i)n't\b|\b(?:cannot|is not|are not|wa
 
 // conditionalYesRE matches the words that grant on a condition: only if,
 // as long as, provided that, solo se, purché, a patto che.
-var conditionalYesRE = regexp.MustCompile(`(?i)^\W*(?:only|solo|soltanto|solamente|unicamente)\s+(?:if|when|se|quando|qualora)\b|\b(?:only if|only when|only provided|as long as|provided that|solo se|soltanto se|solo quando|solo qualora|a patto che|a condizione che)\b|(?:^|\s)purché\b`)
+var conditionalYesRE = regexp.MustCompile(`(?i)^\W*(?:only|solo|soltanto|solamente|unicamente)\s+(?:if|when|se|quando|qualora)\b|^\W*(?:only|solo|soltanto|solamente|unicamente)\s+(?:with|after|con|dopo)\s+(?:the\s+|a\s+|an\s+|l'|l’|la\s+|il\s+|un\s+|una\s+|)(?:approval|permission|consent|authori[sz]ation|sign-off|approvazione|autorizzazione|permesso|consenso|nulla osta)\b|\b(?:only if|only when|only provided|as long as|provided that|solo se|soltanto se|solo quando|solo qualora|a patto che|a condizione che)\b|(?:^|\s)purché\b`)
 
 // referenceConditionRE matches a reference that sets a condition itself,
 // which a conditional answer may repeat.
@@ -411,8 +413,8 @@ func newWords(lead, question, reference string) []string {
 	// is judged as a code.
 	var plain []string
 	for _, w := range strings.Fields(lead) {
-		if codeClass(trimWord(w)) == "" {
-			plain = append(plain, w)
+		if _, isNumber := wordNumber(fold(trimWord(w))); codeClass(trimWord(w)) == "" && !isNumber && fold(trimWord(w)) != "hundred" {
+			plain = append(plain, w) // number words state a figure, judged as one
 		}
 	}
 	var out []string
@@ -608,6 +610,9 @@ func readReference(question, text string) reference {
 		ref.facts = append(ref.facts, f)
 		for _, s := range stemsOf(f.text) {
 			factStems[s] = true
+		}
+		if f.kind == figureFact && f.fig.label != "" {
+			factStems[f.fig.label] = true // "fase" of "macro fase 3" is the figure's
 		}
 	}
 	// The words a reference adds to its question; all of its words when
@@ -947,7 +952,7 @@ func (a answerText) statesCode(f fact) bool {
 			lower = strings.ReplaceAll(lower, strings.ToLower(g.text), " ")
 		}
 	}
-	return containsBounded(lower, f.key) || strings.Contains(f.key, "-") && !onlyInCodes(lower, f.key) && containsBounded(unhyphen(fold(lower)), unhyphen(f.key))
+	return containsBounded(lower, f.key) || strings.Contains(f.key, "-") && !onlyInCodes(lower, f.key) && baseCodeStated(fold(lower), f.key)
 }
 
 // linkedOnly returns the reference's codes that the answer writes only
@@ -1030,14 +1035,28 @@ func otherVersions(ref reference, lead []fact, leadText string) []string {
 // not as the start of a longer code: "cc by" and "CC-BY 4.0" state
 // cc-by, "CC BY-SA" does not.
 func baseCodeStated(text, base string) bool {
-	parts := strings.FieldsFunc(base, func(r rune) bool { return r == '-' || r == ' ' })
+	re := codePartsRE(base, `(?:$|[^\w-]|-\d)`)
+	return re != nil && re.MatchString(text)
+}
+
+// codeExtended reports whether text runs code (its parts joined by a
+// hyphen or a space) on into a longer code: "cc by-sa" extends cc-by.
+func codeExtended(text, code string) bool {
+	re := codePartsRE(code, `-\p{L}`)
+	return re != nil && re.MatchString(text)
+}
+
+// codePartsRE matches code's parts joined by a hyphen or a space, not
+// inside a longer word, followed by what tail matches; nil for no parts.
+func codePartsRE(code, tail string) *regexp.Regexp {
+	parts := strings.FieldsFunc(code, func(r rune) bool { return r == '-' || r == ' ' })
+	if len(parts) == 0 {
+		return nil
+	}
 	for i, p := range parts {
 		parts[i] = regexp.QuoteMeta(p)
 	}
-	if len(parts) == 0 {
-		return false
-	}
-	return regexp.MustCompile(`(?:^|[^\w-])` + strings.Join(parts, `[\s-]`) + `(?:$|[^\w-]|-\d)`).MatchString(text)
+	return regexp.MustCompile(`(?:^|[^\w-])` + strings.Join(parts, `[\s-]`) + tail)
 }
 
 // versionedCodeRE matches a code that ends with its version: "cc-by-4.0",
@@ -1208,6 +1227,85 @@ func listMiscounted(reference, lead string) []string {
 	return []string{fmt.Sprintf("the lead counts %s items, the reference lists %d", m[1], len(items))}
 }
 
+// bareListItems returns the items of text when it is a bare list of
+// short items ("An incident lead and a communications lead"), else nil.
+func bareListItems(text string) []string {
+	t := strings.TrimRight(strings.TrimSpace(asideRE.ReplaceAllString(text, " ")), ".")
+	if strings.ContainsAny(t, ";:.") {
+		return nil
+	}
+	items := listItemSepRE.Split(t, -1)
+	for _, it := range items {
+		if n := len(strings.Fields(it)); n == 0 || n > maxListItemWords {
+			return nil
+		}
+	}
+	return items
+}
+
+// listWidened returns a lead that lists every item of a reference's bare
+// list and more ("An incident lead, a communications lead and a scribe"
+// for two roles): it states another count as the answer.
+func listWidened(reference, lead string) []string {
+	ref, got := bareListItems(reference), bareListItems(lead)
+	if len(ref) < 2 || len(got) <= len(ref) {
+		return nil
+	}
+	have := map[string]bool{}
+	for _, st := range contentStems(lead) {
+		have[st] = true
+	}
+	for _, it := range ref {
+		for _, st := range contentStems(it) {
+			if !have[st] {
+				return nil
+			}
+		}
+	}
+	return []string{fmt.Sprintf("the lead lists %d items, the reference %d", len(got), len(ref))}
+}
+
+// exampleRE matches the words that introduce examples: such as, e.g.,
+// for example, like, come, ad esempio, per esempio.
+var exampleRE = regexp.MustCompile(`(?i)\b(?:such as|e\.g\.|for example|for instance|like|ad esempio|per esempio|come ad esempio|p\. ?es\.)(?:[^\p{L}]|$)`)
+
+// onlyOpeningRE matches a lead that opens by restricting: "Only …",
+// "Solo …".
+var onlyOpeningRE = regexp.MustCompile(`(?i)^\W*(?:only|just|solo|soltanto|solamente|unicamente|esclusivamente)\b`)
+
+// onlySome returns a lead that allows only some of the reference's names
+// and codes ("Solo i PSN." for three options): "only" excludes the
+// others.
+func onlySome(reference string, ref reference, lead []fact, leadText string) []string {
+	if !onlyOpeningRE.MatchString(leadText) {
+		return nil
+	}
+	text := strings.ToLower(leadText)
+	examples := ""
+	if loc := exampleRE.FindStringIndex(reference); loc != nil {
+		examples = strings.ToLower(reference[loc[0]:])
+	}
+	var stated, missed []string
+	for _, f := range ref.facts {
+		if f.kind != nameFact && f.kind != codeFact || containsBounded(examples, strings.ToLower(f.text)) {
+			continue // "such as 18.x or 20.x" illustrates, it does not list
+		}
+		in := containsBounded(text, strings.ToLower(f.text))
+		for _, g := range lead {
+			in = in || g.kind == f.kind && g.key == f.key
+		}
+		if in {
+			stated = append(stated, f.text)
+		} else {
+			missed = append(missed, f.text)
+		}
+	}
+	if len(stated) == 0 || len(missed) == 0 {
+		return nil
+	}
+	return []string{"the lead allows only " + strings.Join(stated, ", ") + ", the reference also " + strings.Join(missed, ", ")}
+}
+
 // onlyRE matches what a reference restricts its answer to: "only write
 // permissions", "solo lettura".
 var onlyRE = regexp.MustCompile(`(?i)\b(?:only|solo|soltanto|unicamente|esclusivamente)\s+([\p{L}]+)`)
@@ -1319,6 +1417,14 @@ func withoutNameCounts(ref reference, figures []figure) []figure {
 	return out
 }
 
+// bareValue reports whether a lead's only figure is a bare number of
+// value v: "A hundred and twenty." to a question that asks for a length
+// of 120 characters states it, the unit left to the question.
+func bareValue(lead []fact, v float64) bool {
+	figs := figuresOf(lead)
+	return len(figs) == 1 && v >= 2 && figs[0].unit.empty() && figs[0].label == "" && figs[0].clock < 0 && equalValues(figs[0].value, v)
+}
+
 // contradicted returns the first of figures that lead figure g claims to
 // be, among those the lead does not state.
 func contradicted(g figure, figures, lead []figure, bare bool) (figure, bool) {
@@ -1375,6 +1481,17 @@ func compatible(f, g figure, bareSpan bool) bool {
 // of: an address, a link, a telephone number, a path, a chat channel.
 var contradictingClasses = map[string]bool{"url": true, "email": true, "phone": true, "path": true, "channel": true}
 
+// routeOf groups the classes of code that say how to reach someone: an
+// address, a link, a telephone number and a chat channel are each a way
+// to reach them, so one stated for another is another way ("email them
+// at …" for the #user-support channel). A path is only a path.
+func routeOf(class string) string {
+	if class == "path" {
+		return class
+	}
+	return "route"
+}
+
 // codeContradictions returns the addresses, links, numbers and paths of
 // the lead that differ from the reference's of the same class where the
 // lead states none of those, and a span lead that is one other name or
@@ -1394,7 +1511,7 @@ func codeContradictions(ref reference, lead []fact, ld lead) []string {
 			continue
 		}
 		for _, f := range append(ref.facts, ref.asides...) {
-			if f.kind == codeFact && f.class == g.class && f.key != g.key && !inLead(f) && !refHas(ref, g) {
+			if f.kind == codeFact && routeOf(f.class) == routeOf(g.class) && f.key != g.key && !inLead(f) && !refHas(ref, g) {
 				out = append(out, g.text+" against "+f.text)
 				break
 			}
@@ -1403,6 +1520,12 @@ func codeContradictions(ref reference, lead []fact, ld lead) []string {
 	// "dependabot" for no-dependabot: the name without its negation
 	// says the reverse.
 	text := strings.ToLower(ld.text)
+	// "CC BY-SA" for CC-BY: the reference's code run on into another.
+	for _, f := range ref.facts {
+		if f.kind == codeFact && strings.ContainsAny(f.key, "- ") && codeExtended(fold(text), f.key) && !baseCodeStated(fold(text), f.key) {
+			out = append(out, "another code that begins as "+f.text)
+		}
+	}
 	for _, f := range ref.facts {
 		if f.kind != codeFact || !negatedNameRE.MatchString(f.text) || containsBounded(text, f.key) {
 			continue
@@ -1508,6 +1631,16 @@ func otherNamesStated(question, reference string, ref reference, lead []fact, ld
 // "--force-with-lease, or plain git push --force").
 var alternativeGapRE = regexp.MustCompile(`(?i)^[\s\d.,;:]*(?:or|either|otherwise|alternatively|o|oppure|altrimenti|in alternativa)[\s,;:]+(?:[\p{L}'’]+[\s,;:]+){0,3}$`)
 
+// quotesAsSpaces maps the backticks, quotes and emphasis marks around
+// codes to spaces: "`git push --force-with-lease` or `git push
+// --force`" offers two options as plainly as without them.
+func quotesAsSpaces(r rune) rune {
+	if strings.ContainsRune("`\"'“”«»*_", r) {
+		return ' '
+	}
+	return r
+}
+
 // trailingVersionRE matches the version that ends a code after a
 // separator: "-1.0" of "CC0-1.0", " v1.2".
 var trailingVersionRE = regexp.MustCompile(`[- ]v?\d+(?:\.\d+)*$`)
@@ -1594,7 +1727,7 @@ func alternativeNames(question, reference string, ref reference, lead []fact, le
 			} else {
 				gap = text[min(ph+len(h.text), pg):pg]
 			}
-			if alternativeGapRE.MatchString(gap) {
+			if alternativeGapRE.MatchString(strings.Map(quotesAsSpaces, gap)) {
 				return []string{"the lead offers " + g.text + " as an option beside " + h.text}
 			}
 		}
