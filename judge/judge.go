@@ -413,7 +413,7 @@ func newWords(lead, question, reference string) []string {
 	// is judged as a code.
 	var plain []string
 	for _, w := range strings.Fields(lead) {
-		if _, isNumber := wordNumber(fold(trimWord(w))); codeClass(trimWord(w)) == "" && !isNumber && fold(trimWord(w)) != "hundred" {
+		if _, isNumber := wordNumber(fold(trimWord(w))); codeClass(trimWord(w)) == "" && !isNumber && fold(trimWord(w)) != "hundred" && !abbreviatesWords(trimWord(w), reference) {
 			plain = append(plain, w) // number words state a figure, judged as one
 		}
 	}
@@ -1034,16 +1034,46 @@ func otherVersions(ref reference, lead []fact, leadText string) []string {
 // code without its version), its parts joined by a hyphen or a space, and
 // not as the start of a longer code: "cc by" and "CC-BY 4.0" state
 // cc-by, "CC BY-SA" does not.
-func baseCodeStated(text, base string) bool {
-	re := codePartsRE(base, `(?:$|[^\w-]|-\d)`)
-	return re != nil && re.MatchString(text)
+func baseCodeStated(text, base string) bool { return baseCodeAt(text, base) >= 0 }
+
+// extension is a longer code found in a text, and where.
+type extension struct {
+	text string
+	at   int
 }
 
-// codeExtended reports whether text runs code (its parts joined by a
+// codeExtensions returns where text runs code (its parts joined by a
 // hyphen or a space) on into a longer code: "cc by-sa" extends cc-by.
-func codeExtended(text, code string) bool {
-	re := codePartsRE(code, `-\p{L}`)
-	return re != nil && re.MatchString(text)
+func codeExtensions(text, code string) []extension {
+	re := codePartsRE(code, `(-\p{L}+)`)
+	if re == nil {
+		return nil
+	}
+	var out []extension
+	for _, m := range re.FindAllStringIndex(text, -1) {
+		out = append(out, extension{text: strings.TrimLeft(text[m[0]:m[1]], " ([\"'`"), at: m[0]})
+	}
+	return out
+}
+
+// baseCodeAt returns where text first names code as baseCodeStated
+// reads it, or -1.
+func baseCodeAt(text, code string) int {
+	re := codePartsRE(code, `(?:$|[^\w-]|-\d)`)
+	if re == nil {
+		return -1
+	}
+	if m := re.FindStringIndex(text); m != nil {
+		return m[0]
+	}
+	return -1
+}
+
+// codeBase is a code without its trailing version, its parts joined by
+// hyphens: "CC BY 4.0" and "cc-by-4.0" are both cc-by.
+func codeBase(code string) string {
+	c := strings.Join(strings.FieldsFunc(strings.ToLower(code), func(r rune) bool { return r == '-' || r == ' ' }), "-")
+	return trailingVersionRE.ReplaceAllString(c, "")
 }
 
 // codePartsRE matches code's parts joined by a hyphen or a space, not
@@ -1520,10 +1550,27 @@ func codeContradictions(ref reference, lead []fact, ld lead) []string {
 	// "dependabot" for no-dependabot: the name without its negation
 	// says the reverse.
 	text := strings.ToLower(ld.text)
-	// "CC BY-SA" for CC-BY: the reference's code run on into another.
+	// "CC BY-SA" for CC-BY: the reference's code run on into another,
+	// stated before the code itself if at all.
+	refBases := map[string]bool{}
 	for _, f := range ref.facts {
-		if f.kind == codeFact && strings.ContainsAny(f.key, "- ") && codeExtended(fold(text), f.key) && !baseCodeStated(fold(text), f.key) {
-			out = append(out, "another code that begins as "+f.text)
+		if f.kind == codeFact {
+			refBases[codeBase(f.key)] = true
+		}
+	}
+	for _, f := range ref.facts {
+		if f.kind != codeFact || !strings.ContainsAny(f.key, "- ") {
+			continue
+		}
+		base := codeBase(f.key)
+		for _, e := range codeExtensions(fold(text), base) {
+			if refBases[codeBase(e.text)] {
+				continue // "CC BY-SA" where the reference lists CC-BY-SA too
+			}
+			if at := baseCodeAt(fold(text), base); at < 0 || at > e.at {
+				out = append(out, e.text+" against "+f.text)
+				break
+			}
 		}
 	}
 	for _, f := range ref.facts {
@@ -1583,7 +1630,7 @@ func otherNamesStated(question, reference string, ref reference, lead []fact, ld
 	}
 	var out []string
 	for _, g := range lead {
-		if g.kind != nameFact && g.kind != codeFact || refHas(ref, g) || g.negated || g.kind == codeFact && spellsReferenceName(g, reference) {
+		if g.kind != nameFact && g.kind != codeFact || refHas(ref, g) || g.negated || g.kind == codeFact && spellsReferenceName(g, reference) || abbreviatesWords(g.text, reference) {
 			continue
 		}
 		if g.kind == nameFact && qStems[g.key] || g.kind == codeFact && containsBounded(qLower, g.key) {

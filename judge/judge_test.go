@@ -418,6 +418,10 @@ func TestJudge(t *testing.T) {
 			"Seventy-two.", false, Right},
 		{"once is no bare number", "How often are the backups tested?", "Monthly or quarterly.",
 			"Once a year.", false, Misleading},
+		{"another code before the reference's", "Quali licenze si possono usare?", "Solo due: CC0-1.0 e CC-BY-4.0.",
+			"CC BY-NC 4.0 e CC BY 4.0.", false, Misleading},
+		{"a longer code the reference lists too", "Quali licenze si possono usare?", "CC-BY-4.0 o CC-BY-SA-4.0.",
+			"CC-BY-SA-4.0 e CC-BY-4.0.", false, Right},
 		// Word coverage without key facts.
 		{"words right", "Where do we meet during the fire drill?", "In the north car park.",
 			"During the drill everyone gathers in the north car park. [1]", false, Right},
@@ -450,5 +454,17 @@ func TestJudgeReasons(t *testing.T) {
 	r = Judge("When is the canteen open?", "From 12:00 to 14:30.", "The canteen opens at 12:00.", false)
 	if r.Verdict != Partial || len(r.Missing) != 1 || r.Missing[0] != "14:30" {
 		t.Errorf("result %+v", r)
+	}
+}
+
+// TestAcronymIsNoOtherName checks that an acronym of the reference's own
+// words ("2FA", "MFA") is not read as another name stated in place of
+// the reference's: the answer may miss facts, but it contradicts none.
+func TestAcronymIsNoOtherName(t *testing.T) {
+	for _, answer := range []string{"Turn on MFA.", "Enable 2FA."} {
+		r := Judge("What must I set up before I get access?", "A work.example.org address and two-factor authentication (multi-factor authentication where offered).", answer, false)
+		if r.Verdict == Misleading {
+			t.Errorf("%q judged misleading: %+v", answer, r)
+		}
 	}
 }

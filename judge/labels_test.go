@@ -145,7 +145,7 @@ func TestAgreementOnDevLabels(t *testing.T) {
 	}{
 		{"dev.jsonl", 0.95, 0},  // measured 240/249 = 96.4%, none
 		{"dev2.jsonl", 0.87, 0}, // measured 206/233 = 88.4%, none
-		{"dev3.jsonl", 0.87, 1}, // measured 120/136 = 88.2%, 1
+		{"dev3.jsonl", 0.88, 1}, // measured 121/136 = 89.0%, 1
 	} {
 		ls, err := LoadLabels(filepath.Join("..", "evalsets", "judge-labels", c.file))
 		if err != nil {
