@@ -166,10 +166,7 @@ func abbreviatesWords(acronym, text string) bool {
 	if len(a) < 2 || len(a) > 6 {
 		return false
 	}
-	var ws []string
-	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) }) {
-		ws = append(ws, w)
-	}
+	ws := strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) })
 	for start := 0; start+len(a) <= len(ws); start++ {
 		ok := true
 		for i, c := range a {
