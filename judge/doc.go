@@ -17,7 +17,11 @@
 // another figure, name, code, version, frequency or timing in it is
 // misleading, and so, when it has no citations, are words of its own
 // in place of the reference's; a quoted passage is misleading only
-// where it leads with, or is about, what the question asks. The rules are general
+// where it leads with, or is about, what the question asks. A lead that
+// says the opposite of one of the reference's words ("odd" for even,
+// "facoltativo" for obbligatorio), drops a name's negation ("dependabot"
+// for no-dependabot) or opens with another name before the reference's
+// ("Nagios, with Pingdom as a second opinion") is misleading too. The rules are general
 // knowledge of English and Italian, so that the judge holds on questions
 // nobody has seen; Agree measures it against answers labelled by people.
 package judge

@@ -57,6 +57,9 @@ var (
 	emailRE = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.\p{L}{2,}$`)
 	// shortPairRE matches "and/or", "km/h": words, not a path.
 	shortPairRE = regexp.MustCompile(`^\p{L}{1,5}/\p{L}{1,5}$`)
+	// negatedNameRE matches a name made of a negation and a word:
+	// "no-dependabot", "non-free".
+	negatedNameRE = regexp.MustCompile(`(?i)^(?:no|non|not)-\p{L}{3,}$`)
 	// wordPairRE matches two or three words joined by slashes: a path
 	// ("debian/watch") or alternatives ("libero/open").
 	wordPairRE = regexp.MustCompile(`^\p{L}[\p{L}'-]*(?:/\p{L}[\p{L}'-]*){1,2}$`)
@@ -522,6 +525,8 @@ func codeClass(w string) string {
 		return "path"
 	case hasLetter(w) && hasDigit(w), strings.Contains(w, "_"):
 		return "code"
+	case negatedNameRE.MatchString(w):
+		return "code" // "no-dependabot", "non-free": a tag or an area named by what it is not
 	case strings.Contains(strings.Trim(w, "-"), "-") && allCaps(w):
 		return "code" // "CC-BY-SA"
 	case strings.Count(w, "-") >= 2 && !strings.HasPrefix(w, "-") && !strings.HasSuffix(w, "-"):

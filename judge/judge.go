@@ -150,6 +150,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		return r
 	}
 	ans := readAnswer(answer)
+	ans.statesJoined(reference)
 	// A bare number counts what the question names: "Sono 3" to "quali
 	// opzioni" states 3 opzioni, "24." to "how many hours" 24 hours.
 	for u := range readAnswer(question).units {
@@ -167,6 +168,8 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	if ld.span || ld.direct || ld.first {
 		r.Contradicted = append(r.Contradicted, otherCounts(figuresOf(leadFacts), questionFigures)...)
 		r.Contradicted = append(r.Contradicted, listMiscounted(reference, ld.text)...)
+		r.Contradicted = append(r.Contradicted, listWidened(reference, ld.text)...)
+		r.Contradicted = append(r.Contradicted, onlySome(reference, ref, leadFacts, ld.text)...)
 		r.Contradicted = append(r.Contradicted, onlyWidened(reference, ld.text)...)
 	}
 	r.Contradicted = append(r.Contradicted, codeContradictions(ref, leadFacts, ld)...)
@@ -178,7 +181,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		found := false
 		switch f.kind {
 		case figureFact:
-			found = ans.statesFigure(f.fig)
+			found = ans.statesFigure(f.fig) || ld.direct && !ld.long && asksForFigure(question) && f.fig.unit.dim != "frequency" && bareValue(leadFacts, f.fig.value)
 		case codeFact:
 			found = ans.statesCode(f)
 		case nameFact:
@@ -239,6 +242,10 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Contradicted = append(r.Contradicted, alternativeNames(question, reference, ref, leadFacts, ld.text)...)
 		r.Contradicted = append(r.Contradicted, scopeContradictions(ref, reference, ld.sentence)...)
 		r.Contradicted = append(r.Contradicted, otherVersions(ref, leadFacts, ld.text)...)
+		r.Contradicted = append(r.Contradicted, oppositeWords(reference, ld.text)...)
+		if !cited(answer) {
+			r.Contradicted = append(r.Contradicted, opensWithOtherName(question, reference, ref, ld.sentence)...)
+		}
 		r.Contradicted = append(r.Contradicted, otherNamesStated(question, reference, ref, leadFacts, ld, len(r.Found) > 0 && !(len(r.Found) == 1 && ref.facts[0].kind == polarityFact && r.Found[0] == ref.facts[0].key))...)
 	}
 	cov := coverage(ref.words, ans.stems)
@@ -247,12 +254,15 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	// replaces those it misses with as many of its own ("an incident
 	// lead and a technical architect" for a communications lead), states
 	// something else.
+	// "When" asks for a figure only when the reference gives one: "Quando
+	// il contratto le attribuisce i diritti" answers with a condition.
+	figureAsked := asksForFigure(question) && ref.hasFigure()
 	replaces := len(ref.words) == 0 || cov < partialCoverage || cov < rightCoverage && len(own) >= missingCount(ref.words, ans.stems)
 	switch {
 	case len(r.Contradicted) > 0:
 		r.Verdict, r.Why = Misleading, "the lead contradicts the reference: "+strings.Join(r.Contradicted, "; ")
 	case ld.direct && !ld.long && !cited(answer) && !ref.polarityOnly() && len(r.Found) == 0 && replaces &&
-		(asksForFigure(question) && len(figuresOf(leadFacts)) > 0 || !asksForFigure(question) && len(own) >= minNewWords):
+		(asksForFigure(question) && len(figuresOf(leadFacts)) > 0 || !figureAsked && len(own) >= minNewWords):
 		r.Verdict = Misleading
 		r.Why = fmt.Sprintf("the answer states none of the reference's facts (%s) and %.0f%% of its other words, but states something else as the answer (%s)",
 			strings.Join(r.Missing, ", "), 100*coverageOrNone(ref.words, ans.stems), strings.Join(own, ", "))
@@ -303,7 +313,7 @@ var verbNegationRE = regexp.MustCompile(`(?i)n't\b|\b(?:cannot|is not|are not|wa
 
 // conditionalYesRE matches the words that grant on a condition: only if,
 // as long as, provided that, solo se, purché, a patto che.
-var conditionalYesRE = regexp.MustCompile(`(?i)^\W*(?:only|solo|soltanto|solamente|unicamente)\s+(?:if|when|se|quando|qualora)\b|\b(?:only if|only when|only provided|as long as|provided that|solo se|soltanto se|solo quando|solo qualora|a patto che|a condizione che)\b|(?:^|\s)purché\b`)
+var conditionalYesRE = regexp.MustCompile(`(?i)^\W*(?:only|solo|soltanto|solamente|unicamente)\s+(?:if|when|se|quando|qualora)\b|^\W*(?:only|solo|soltanto|solamente|unicamente)\s+(?:with|after|con|dopo)\s+(?:the\s+|a\s+|an\s+|l'|l’|la\s+|il\s+|un\s+|una\s+|)(?:approval|permission|consent|authori[sz]ation|sign-off|approvazione|autorizzazione|permesso|consenso|nulla osta)\b|\b(?:only if|only when|only provided|as long as|provided that|solo se|soltanto se|solo quando|solo qualora|a patto che|a condizione che)\b|(?:^|\s)purché\b`)
 
 // referenceConditionRE matches a reference that sets a condition itself,
 // which a conditional answer may repeat.
@@ -328,8 +338,8 @@ var (
 // with the thing's first content word: "including the migration cost",
 // "compreso il costo", "excluding the cost", "escluso il costo".
 var (
-	includesRE = regexp.MustCompile(`(?i)\b(?:including|included|inclusive of|compres[oaie]|inclus[oaie])\s+(?:the\s+|il\s+|lo\s+|la\s+|i\s+|gli\s+|le\s+|l'|l’)?(\p{L}+)`)
-	excludesRE = regexp.MustCompile(`(?i)\b(?:excluding|excluded|except|without|esclus[oaie]|escludendo|tranne|eccetto|senza)\s+(?:the\s+|il\s+|lo\s+|la\s+|i\s+|gli\s+|le\s+|l'|l’)?(\p{L}+)`)
+	includesRE = regexp.MustCompile(`(?i)\b(?:including|included|inclusive of|compres[oaie]|inclus[oaie])\s+(?:the\s+|il\s+|lo\s+|la\s+|i\s+|gli\s+|le\s+|l'|l’)?(\p{L}+(?:\s+\p{L}+){0,3})`)
+	excludesRE = regexp.MustCompile(`(?i)\b(?:excluding|excluded|except|without|esclus[oaie]|escludendo|tranne|eccetto|senza)\s+(?:(?:counting|considering|including|considerare|contare|calcolare|includere|tenere conto d\p{L}*)\s+)?(?:the\s+|il\s+|lo\s+|la\s+|i\s+|gli\s+|le\s+|l'|l’)?(\p{L}+)`)
 )
 
 // scopeContradictions returns what a direct answer says against the
@@ -356,7 +366,10 @@ func scopeContradictions(ref reference, reference, lead string) []string {
 	for _, pair := range [][2]*regexp.Regexp{{includesRE, excludesRE}, {excludesRE, includesRE}} {
 		for _, m := range pair[0].FindAllStringSubmatch(main, -1) {
 			for _, n := range pair[1].FindAllStringSubmatch(lead, -1) {
-				if stem(fold(m[1])) == stem(fold(n[1])) {
+				// The thing included may be named by any of its words
+				// ("compreso il costo di migrazione", "senza
+				// considerare la migrazione").
+				if sharedStems(contentStems(m[1]), contentStems(n[1])) > 0 {
 					out = append(out, fmt.Sprintf("the lead says %q, the reference %q", strings.TrimSpace(n[0]), strings.TrimSpace(m[0])))
 				}
 			}
@@ -400,13 +413,13 @@ func newWords(lead, question, reference string) []string {
 	// is judged as a code.
 	var plain []string
 	for _, w := range strings.Fields(lead) {
-		if codeClass(trimWord(w)) == "" {
-			plain = append(plain, w)
+		if _, isNumber := wordNumber(fold(trimWord(w))); codeClass(trimWord(w)) == "" && !isNumber && fold(trimWord(w)) != "hundred" && !abbreviatesWords(trimWord(w), reference) {
+			plain = append(plain, w) // number words state a figure, judged as one
 		}
 	}
 	var out []string
 	for _, s := range contentStems(strings.Join(plain, " ")) {
-		if !known[s] {
+		if !hasStem(known, s) {
 			out = append(out, s)
 		}
 	}
@@ -425,7 +438,7 @@ func coverageOrNone(stems []string, set map[string]bool) float64 {
 func missingCount(stems []string, set map[string]bool) int {
 	n := 0
 	for _, s := range stems {
-		if !set[s] {
+		if !hasStem(set, s) {
 			n++
 		}
 	}
@@ -597,6 +610,9 @@ func readReference(question, text string) reference {
 		ref.facts = append(ref.facts, f)
 		for _, s := range stemsOf(f.text) {
 			factStems[s] = true
+		}
+		if f.kind == figureFact && f.fig.label != "" {
+			factStems[f.fig.label] = true // "fase" of "macro fase 3" is the figure's
 		}
 	}
 	// The words a reference adds to its question; all of its words when
@@ -771,7 +787,32 @@ func readAnswer(text string) answerText {
 			a.units[u.dim] = true
 		}
 	}
+	// "read-only" is written "readonly" as often: a hyphenated word
+	// states its joined form too.
+	for _, w := range hyphenatedRE.FindAllString(clean, -1) {
+		a.stems[stem(fold(strings.ReplaceAll(w, "-", "")))] = true
+	}
 	return a
+}
+
+// hyphenatedRE matches words joined by hyphens: "read-only", "e-mail".
+var hyphenatedRE = regexp.MustCompile(`\p{L}+(?:-\p{L}+)+`)
+
+// statesJoined adds to the answer's stems the stems of the reference's
+// hyphenated words that the answer writes joined ("readonly" for
+// read-only).
+func (a answerText) statesJoined(reference string) {
+	words := map[string]bool{}
+	for _, w := range letterWords(a.folded) {
+		words[w] = true
+	}
+	for _, w := range hyphenatedRE.FindAllString(reference, -1) {
+		if words[fold(strings.ReplaceAll(w, "-", ""))] {
+			for _, part := range strings.Split(w, "-") {
+				a.stems[stem(fold(part))] = true
+			}
+		}
+	}
 }
 
 // stemsOf returns the stems of every word of text, stopwords included.
@@ -898,6 +939,9 @@ func (a answerText) statesCode(f fact) bool {
 	if m := versionRE.FindStringSubmatch(f.key); m != nil && versionStated(a.lower, m[1]) {
 		return true // "v1.2" written "versione 1.2"
 	}
+	if m := versionedCodeRE.FindStringSubmatch(f.key); m != nil && baseCodeStated(a.lower, m[1]) {
+		return true // "CC-BY-4.0" written "CC BY, versione 4.0"; another version is contradicted apart
+	}
 	// "CC-BY-4.0" is written "CC BY 4.0" as often, but not inside a
 	// longer code ("CC-BY-SA"). A file named only inside a link
 	// ("…/italia/publiccode.yml") is where the link leads, not a file
@@ -908,7 +952,7 @@ func (a answerText) statesCode(f fact) bool {
 			lower = strings.ReplaceAll(lower, strings.ToLower(g.text), " ")
 		}
 	}
-	return containsBounded(lower, f.key) || strings.Contains(f.key, "-") && !onlyInCodes(lower, f.key) && containsBounded(unhyphen(fold(lower)), unhyphen(f.key))
+	return containsBounded(lower, f.key) || strings.Contains(f.key, "-") && !onlyInCodes(lower, f.key) && baseCodeStated(fold(lower), f.key)
 }
 
 // linkedOnly returns the reference's codes that the answer writes only
@@ -984,6 +1028,65 @@ func otherVersions(ref reference, lead []fact, leadText string) []string {
 		}
 	}
 	return out
+}
+
+// baseCodeStated reports whether text names code base (a versioned
+// code without its version), its parts joined by a hyphen or a space, and
+// not as the start of a longer code: "cc by" and "CC-BY 4.0" state
+// cc-by, "CC BY-SA" does not.
+func baseCodeStated(text, base string) bool { return baseCodeAt(text, base) >= 0 }
+
+// extension is a longer code found in a text, and where.
+type extension struct {
+	text string
+	at   int
+}
+
+// codeExtensions returns where text runs code (its parts joined by a
+// hyphen or a space) on into a longer code: "cc by-sa" extends cc-by.
+func codeExtensions(text, code string) []extension {
+	re := codePartsRE(code, `(-\p{L}+)`)
+	if re == nil {
+		return nil
+	}
+	var out []extension
+	for _, m := range re.FindAllStringIndex(text, -1) {
+		out = append(out, extension{text: strings.TrimLeft(text[m[0]:m[1]], " ([\"'`"), at: m[0]})
+	}
+	return out
+}
+
+// baseCodeAt returns where text first names code as baseCodeStated
+// reads it, or -1.
+func baseCodeAt(text, code string) int {
+	re := codePartsRE(code, `(?:$|[^\w-]|-\d)`)
+	if re == nil {
+		return -1
+	}
+	if m := re.FindStringIndex(text); m != nil {
+		return m[0]
+	}
+	return -1
+}
+
+// codeBase is a code without its trailing version, its parts joined by
+// hyphens: "CC BY 4.0" and "cc-by-4.0" are both cc-by.
+func codeBase(code string) string {
+	c := strings.Join(strings.FieldsFunc(strings.ToLower(code), func(r rune) bool { return r == '-' || r == ' ' }), "-")
+	return trailingVersionRE.ReplaceAllString(c, "")
+}
+
+// codePartsRE matches code's parts joined by a hyphen or a space, not
+// inside a longer word, followed by what tail matches; nil for no parts.
+func codePartsRE(code, tail string) *regexp.Regexp {
+	parts := strings.FieldsFunc(code, func(r rune) bool { return r == '-' || r == ' ' })
+	if len(parts) == 0 {
+		return nil
+	}
+	for i, p := range parts {
+		parts[i] = regexp.QuoteMeta(p)
+	}
+	return regexp.MustCompile(`(?:^|[^\w-])` + strings.Join(parts, `[\s-]`) + tail)
 }
 
 // versionedCodeRE matches a code that ends with its version: "cc-by-4.0",
@@ -1154,6 +1257,85 @@ func listMiscounted(reference, lead string) []string {
 	return []string{fmt.Sprintf("the lead counts %s items, the reference lists %d", m[1], len(items))}
 }
 
+// bareListItems returns the items of text when it is a bare list of
+// short items ("An incident lead and a communications lead"), else nil.
+func bareListItems(text string) []string {
+	t := strings.TrimRight(strings.TrimSpace(asideRE.ReplaceAllString(text, " ")), ".")
+	if strings.ContainsAny(t, ";:.") {
+		return nil
+	}
+	items := listItemSepRE.Split(t, -1)
+	for _, it := range items {
+		if n := len(strings.Fields(it)); n == 0 || n > maxListItemWords {
+			return nil
+		}
+	}
+	return items
+}
+
+// listWidened returns a lead that lists every item of a reference's bare
+// list and more ("An incident lead, a communications lead and a scribe"
+// for two roles): it states another count as the answer.
+func listWidened(reference, lead string) []string {
+	ref, got := bareListItems(reference), bareListItems(lead)
+	if len(ref) < 2 || len(got) <= len(ref) {
+		return nil
+	}
+	have := map[string]bool{}
+	for _, st := range contentStems(lead) {
+		have[st] = true
+	}
+	for _, it := range ref {
+		for _, st := range contentStems(it) {
+			if !have[st] {
+				return nil
+			}
+		}
+	}
+	return []string{fmt.Sprintf("the lead lists %d items, the reference %d", len(got), len(ref))}
+}
+
+// exampleRE matches the words that introduce examples: such as, e.g.,
+// for example, like, come, ad esempio, per esempio.
+var exampleRE = regexp.MustCompile(`(?i)\b(?:such as|e\.g\.|for example|for instance|like|ad esempio|per esempio|come ad esempio|p\. ?es\.)(?:[^\p{L}]|$)`)
+
+// onlyOpeningRE matches a lead that opens by restricting: "Only …",
+// "Solo …".
+var onlyOpeningRE = regexp.MustCompile(`(?i)^\W*(?:only|just|solo|soltanto|solamente|unicamente|esclusivamente)\b`)
+
+// onlySome returns a lead that allows only some of the reference's names
+// and codes ("Solo i PSN." for three options): "only" excludes the
+// others.
+func onlySome(reference string, ref reference, lead []fact, leadText string) []string {
+	if !onlyOpeningRE.MatchString(leadText) {
+		return nil
+	}
+	text := strings.ToLower(leadText)
+	examples := ""
+	if loc := exampleRE.FindStringIndex(reference); loc != nil {
+		examples = strings.ToLower(reference[loc[0]:])
+	}
+	var stated, missed []string
+	for _, f := range ref.facts {
+		if f.kind != nameFact && f.kind != codeFact || containsBounded(examples, strings.ToLower(f.text)) {
+			continue // "such as 18.x or 20.x" illustrates, it does not list
+		}
+		in := containsBounded(text, strings.ToLower(f.text))
+		for _, g := range lead {
+			in = in || g.kind == f.kind && g.key == f.key
+		}
+		if in {
+			stated = append(stated, f.text)
+		} else {
+			missed = append(missed, f.text)
+		}
+	}
+	if len(stated) == 0 || len(missed) == 0 {
+		return nil
+	}
+	return []string{"the lead allows only " + strings.Join(stated, ", ") + ", the reference also " + strings.Join(missed, ", ")}
+}
+
 // onlyRE matches what a reference restricts its answer to: "only write
 // permissions", "solo lettura".
 var onlyRE = regexp.MustCompile(`(?i)\b(?:only|solo|soltanto|unicamente|esclusivamente)\s+([\p{L}]+)`)
@@ -1226,7 +1408,13 @@ func figureContradictions(ref reference, lead, question []figure, ld lead, state
 		if matchesAny(g, main) || matchesAny(g, question) {
 			continue
 		}
-		if f, ok := contradicted(g, main, lead, bare); ok {
+		against := main
+		if versionLabels[g.label] {
+			// A version is not the count of the reference's names
+			// ("Solo tre: CC0-1.0, CC-BY-4.0 e CC-BY-SA-4.0").
+			against = withoutNameCounts(ref, main)
+		}
+		if f, ok := contradicted(g, against, lead, bare); ok {
 			out = append(out, describe(g)+" against "+describe(f))
 			continue
 		}
@@ -1238,6 +1426,33 @@ func figureContradictions(ref reference, lead, question []figure, ld lead, state
 		}
 	}
 	return out
+}
+
+// withoutNameCounts returns figures without those that count the
+// reference's names and codes: a bare number equal to how many it names.
+func withoutNameCounts(ref reference, figures []figure) []figure {
+	named := 0
+	for _, f := range ref.facts {
+		if f.kind == nameFact || f.kind == codeFact {
+			named++
+		}
+	}
+	var out []figure
+	for _, f := range figures {
+		if f.unit.empty() && f.label == "" && f.clock < 0 && f.value >= 2 && equalValues(f.value, float64(named)) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// bareValue reports whether a lead's only figure is a bare number of
+// value v: "A hundred and twenty." to a question that asks for a length
+// of 120 characters states it, the unit left to the question.
+func bareValue(lead []fact, v float64) bool {
+	figs := figuresOf(lead)
+	return len(figs) == 1 && v >= 2 && figs[0].unit.empty() && figs[0].label == "" && figs[0].clock < 0 && equalValues(figs[0].value, v)
 }
 
 // contradicted returns the first of figures that lead figure g claims to
@@ -1296,6 +1511,17 @@ func compatible(f, g figure, bareSpan bool) bool {
 // of: an address, a link, a telephone number, a path, a chat channel.
 var contradictingClasses = map[string]bool{"url": true, "email": true, "phone": true, "path": true, "channel": true}
 
+// routeOf groups the classes of code that say how to reach someone: an
+// address, a link, a telephone number and a chat channel are each a way
+// to reach them, so one stated for another is another way ("email them
+// at …" for the #user-support channel). A path is only a path.
+func routeOf(class string) string {
+	if class == "path" {
+		return class
+	}
+	return "route"
+}
+
 // codeContradictions returns the addresses, links, numbers and paths of
 // the lead that differ from the reference's of the same class where the
 // lead states none of those, and a span lead that is one other name or
@@ -1315,10 +1541,44 @@ func codeContradictions(ref reference, lead []fact, ld lead) []string {
 			continue
 		}
 		for _, f := range append(ref.facts, ref.asides...) {
-			if f.kind == codeFact && f.class == g.class && f.key != g.key && !inLead(f) && !refHas(ref, g) {
+			if f.kind == codeFact && routeOf(f.class) == routeOf(g.class) && f.key != g.key && !inLead(f) && !refHas(ref, g) {
 				out = append(out, g.text+" against "+f.text)
 				break
 			}
+		}
+	}
+	// "dependabot" for no-dependabot: the name without its negation
+	// says the reverse.
+	text := strings.ToLower(ld.text)
+	// "CC BY-SA" for CC-BY: the reference's code run on into another,
+	// stated before the code itself if at all.
+	refBases := map[string]bool{}
+	for _, f := range ref.facts {
+		if f.kind == codeFact {
+			refBases[codeBase(f.key)] = true
+		}
+	}
+	for _, f := range ref.facts {
+		if f.kind != codeFact || !strings.ContainsAny(f.key, "- ") {
+			continue
+		}
+		base := codeBase(f.key)
+		for _, e := range codeExtensions(fold(text), base) {
+			if refBases[codeBase(e.text)] {
+				continue // "CC BY-SA" where the reference lists CC-BY-SA too
+			}
+			if at := baseCodeAt(fold(text), base); at < 0 || at > e.at {
+				out = append(out, e.text+" against "+f.text)
+				break
+			}
+		}
+	}
+	for _, f := range ref.facts {
+		if f.kind != codeFact || !negatedNameRE.MatchString(f.text) || containsBounded(text, f.key) {
+			continue
+		}
+		if bare := f.key[strings.IndexByte(f.key, '-')+1:]; containsBounded(text, bare) {
+			out = append(out, bare+" against "+f.text)
 		}
 	}
 	if ld.span && len(lead) == 1 && len(strings.Fields(ld.text)) == 1 && (lead[0].kind == nameFact || lead[0].kind == codeFact) && !refHas(ref, lead[0]) {
@@ -1370,7 +1630,7 @@ func otherNamesStated(question, reference string, ref reference, lead []fact, ld
 	}
 	var out []string
 	for _, g := range lead {
-		if g.kind != nameFact && g.kind != codeFact || refHas(ref, g) || g.negated || g.kind == codeFact && spellsReferenceName(g, reference) {
+		if g.kind != nameFact && g.kind != codeFact || refHas(ref, g) || g.negated || g.kind == codeFact && spellsReferenceName(g, reference) || abbreviatesWords(g.text, reference) {
 			continue
 		}
 		if g.kind == nameFact && qStems[g.key] || g.kind == codeFact && containsBounded(qLower, g.key) {
@@ -1417,6 +1677,16 @@ func otherNamesStated(question, reference string, ref reference, lead []fact, ld
 // before it and up to three words after it ("EUPL 1.2 oppure la GPL",
 // "--force-with-lease, or plain git push --force").
 var alternativeGapRE = regexp.MustCompile(`(?i)^[\s\d.,;:]*(?:or|either|otherwise|alternatively|o|oppure|altrimenti|in alternativa)[\s,;:]+(?:[\p{L}'’]+[\s,;:]+){0,3}$`)
+
+// quotesAsSpaces maps the backticks, quotes and emphasis marks around
+// codes to spaces: "`git push --force-with-lease` or `git push
+// --force`" offers two options as plainly as without them.
+func quotesAsSpaces(r rune) rune {
+	if strings.ContainsRune("`\"'“”«»*_", r) {
+		return ' '
+	}
+	return r
+}
 
 // trailingVersionRE matches the version that ends a code after a
 // separator: "-1.0" of "CC0-1.0", " v1.2".
@@ -1504,7 +1774,7 @@ func alternativeNames(question, reference string, ref reference, lead []fact, le
 			} else {
 				gap = text[min(ph+len(h.text), pg):pg]
 			}
-			if alternativeGapRE.MatchString(gap) {
+			if alternativeGapRE.MatchString(strings.Map(quotesAsSpaces, gap)) {
 				return []string{"the lead offers " + g.text + " as an option beside " + h.text}
 			}
 		}

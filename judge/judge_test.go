@@ -369,6 +369,59 @@ func TestJudge(t *testing.T) {
 			"A release manager and a security auditor.", false, Misleading},
 		{"items missed, not replaced", "Which headings does a release note have?", "Breaking changes, new features, deprecated features and bug fixes.",
 			"Breaking changes and new features, listed in order.", false, Partial},
+		// Opposite words, a name opening the answer, a name's negation.
+		{"the opposite word", "Which ports may the firewall leave open?", "Only even-numbered ports above 1024.",
+			"Only odd-numbered ports.", false, Misleading},
+		{"the opposite word in Italian", "Il campo è da compilare?", "Sì, è obbligatorio per tutte le domande.",
+			"È facoltativo per tutte le domande.", false, Misleading},
+		{"the same word, negated", "Which ports may the firewall leave open?", "Only even-numbered ports above 1024.",
+			"Not the odd ones: even-numbered ports above 1024.", false, Right},
+		{"another name opens the answer", "Which tool sends our text messages?", "Twilio.",
+			"Vonage, with Twilio as a fallback.", false, Misleading},
+		{"an adverb opens the answer", "Which tool sends our text messages?", "Twilio.",
+			"Usually, Twilio.", false, Right},
+		{"a name without its negation", "Which label keeps the bot away?", "Put a no-autoupdate label on the pull request.",
+			"Put an autoupdate label on the pull request.", false, Misleading},
+		{"a name with its negation", "Which label keeps the bot away?", "Put a no-autoupdate label on the pull request.",
+			"Label the PR no-autoupdate and it is skipped.", false, Right},
+		{"when asks for a condition, not a figure", "Quando un dipendente può lavorare da casa?", "Quando il responsabile approva il piano individuale di lavoro agile.",
+			"Solo se il contratto collettivo lo prevede espressamente.", false, Misleading},
+		{"a derived form is no word of its own", "Entro quando va attivata la casella dell'ufficio?", "Subito, non appena l'ufficio è stato aperto.",
+			"Va attivata subito dopo l'apertura dell'ufficio.", false, Partial},
+		{"codes without their version, the version said apart", "Which fonts may the site use?", "Only two: OFL-1.1 and Apache-2.0 (version 1.1 or later for the first).",
+			"OFL and Apache, at version 1.1 or later.", false, Right},
+		{"another version of a code", "Which fonts may the site use?", "Only two: OFL-1.1 and Apache-2.0 (version 1.1 or later for the first).",
+			"OFL 1.0 and Apache 2.0.", false, Misleading},
+		{"a longer code is not the code", "Which licence covers the documentation?", "CC-BY-4.0.",
+			"CC BY-SA, version 4.0.", false, Misleading},
+		{"the included thing left out, named by another of its words", "How is the yearly cost worked out?", "As the total of licences and support, including the cost of training the staff.",
+			"Licences and support, without counting the training.", false, Misleading},
+		{"a hyphenated word written joined", "Which access do auditors get?", "A read-only account; write access only for the owners.",
+			"A readonly account.", false, Partial},
+		{"a code run on into another", "Which licence covers the manual?", "Creative Commons CC-BY 4.0.",
+			"CC BY-SA 4.0.", false, Misleading},
+		{"two commands offered as equal in backticks", "What should I use instead of rm -rf?", "trash-put --verbose, which moves the files to the bin.",
+			"`trash-put --verbose` or `rm --force`, both are fine.", false, Misleading},
+		{"a figure's label is the figure's", "We found nothing to reuse: what now?", "Write a short report that explains why, file it, and move on promptly to phase 2.",
+			"Move on promptly to phase 2.", false, Partial},
+		{"granted only with an approval", "Can we deploy on Fridays?", "No. Deploys stop on Friday at noon (hotfixes aside).",
+			"Only with approval from the release manager.", false, Misleading},
+		{"another way to reach them", "Who handles payroll questions, and how do I reach them?", "The HR Services team, through the #payroll Slack channel.",
+			"The HR Services team; email them at payroll@example.org.", false, Misleading},
+		{"a list with one item more", "Which two approvals does a release need?", "A code owner and a product owner.",
+			"A code owner, a product owner and a designer.", false, Misleading},
+		{"only one of the options", "Quali servizi di posta possiamo usare?", "Tre: Zimbra, Postfix o un fornitore qualificato AgID.",
+			"Solo Zimbra.", false, Misleading},
+		{"only, without the reference's examples", "Which Java versions may we use?", "Only LTS versions, such as 17.x or 21.x.",
+			"Only LTS versions.", false, Partial},
+		{"a bare number word for the figure asked", "What's the maximum width of a commit subject?", "72 characters.",
+			"Seventy-two.", false, Right},
+		{"once is no bare number", "How often are the backups tested?", "Monthly or quarterly.",
+			"Once a year.", false, Misleading},
+		{"another code before the reference's", "Quali licenze si possono usare?", "Solo due: CC0-1.0 e CC-BY-4.0.",
+			"CC BY-NC 4.0 e CC BY 4.0.", false, Misleading},
+		{"a longer code the reference lists too", "Quali licenze si possono usare?", "CC-BY-4.0 o CC-BY-SA-4.0.",
+			"CC-BY-SA-4.0 e CC-BY-4.0.", false, Right},
 		// Word coverage without key facts.
 		{"words right", "Where do we meet during the fire drill?", "In the north car park.",
 			"During the drill everyone gathers in the north car park. [1]", false, Right},
@@ -401,5 +454,17 @@ func TestJudgeReasons(t *testing.T) {
 	r = Judge("When is the canteen open?", "From 12:00 to 14:30.", "The canteen opens at 12:00.", false)
 	if r.Verdict != Partial || len(r.Missing) != 1 || r.Missing[0] != "14:30" {
 		t.Errorf("result %+v", r)
+	}
+}
+
+// TestAcronymIsNoOtherName checks that an acronym of the reference's own
+// words ("2FA", "MFA") is not read as another name stated in place of
+// the reference's: the answer may miss facts, but it contradicts none.
+func TestAcronymIsNoOtherName(t *testing.T) {
+	for _, answer := range []string{"Turn on MFA.", "Enable 2FA."} {
+		r := Judge("What must I set up before I get access?", "A work.example.org address and two-factor authentication (multi-factor authentication where offered).", answer, false)
+		if r.Verdict == Misleading {
+			t.Errorf("%q judged misleading: %+v", answer, r)
+		}
 	}
 }

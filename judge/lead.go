@@ -219,3 +219,56 @@ func openingYesNo(text string) (polarity string, alone bool) {
 	}
 	return "", false
 }
+
+// openingWordRE matches an answer's first word when it stands alone
+// before a comma, semicolon or colon: "Nagios, with Pingdom as a second
+// opinion", "alphagov; i.AI is …".
+var openingWordRE = regexp.MustCompile(`^[\s"'«“*_]*([\p{L}][\p{L}\d._-]*)\s*[,;:]`)
+
+// opensWithOtherName returns the word an answer of its own opens with,
+// alone before a comma, in place of the reference's names or codes, when
+// it names one of them only afterwards: what a reader takes as the answer
+// is the first name ("Nagios, with Pingdom as a second opinion" for
+// Pingdom). A function word, an adverb ("Regularly, …"), a yes or no, and
+// a word of the question or the reference open a sentence without being
+// its answer.
+func opensWithOtherName(question, reference string, ref reference, sentence string) []string {
+	var names []fact
+	for _, f := range ref.facts {
+		switch f.kind {
+		case nameFact, codeFact:
+			names = append(names, f)
+		case figureFact:
+			return nil
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	if p, _ := openingYesNo(sentence); p != "" {
+		return nil
+	}
+	m := openingWordRE.FindStringSubmatch(sentence)
+	if m == nil {
+		return nil
+	}
+	w := strings.Trim(m[1], "._-")
+	f := fold(w)
+	if w == "" || stopwords[f] || strings.HasSuffix(f, "ly") || strings.HasSuffix(f, "mente") {
+		return nil
+	}
+	known := map[string]bool{}
+	for _, st := range append(stemsOf(question), stemsOf(reference)...) {
+		known[st] = true
+	}
+	if known[stem(f)] || containsBounded(strings.ToLower(reference), strings.ToLower(w)) {
+		return nil
+	}
+	rest := strings.ToLower(sentence[len(m[0]):])
+	for _, n := range names {
+		if containsBounded(rest, strings.ToLower(n.text)) {
+			return []string{"the answer opens with " + w + " before " + n.text}
+		}
+	}
+	return nil
+}

@@ -152,3 +152,34 @@ func expansionsOf(text string) []string {
 	flush()
 	return out
 }
+
+// digitInitials are the initials of the number words a digit of an
+// acronym stands for: "2FA" is two-factor authentication.
+var digitInitials = map[rune]string{'1': "OU", '2': "TD", '3': "T", '4': "FQ", '5': "FC", '6': "SS", '7': "S", '8': "EO", '9': "N"}
+
+// abbreviatesWords reports whether acronym (letters, perhaps with a
+// digit: "2FA", "MFA") is the initials of consecutive words of text,
+// hyphenated words counted word by word: the reference's own words,
+// shortened.
+func abbreviatesWords(acronym, text string) bool {
+	a := []rune(strings.ToUpper(acronym))
+	if len(a) < 2 || len(a) > 6 {
+		return false
+	}
+	ws := strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) })
+	for start := 0; start+len(a) <= len(ws); start++ {
+		ok := true
+		for i, c := range a {
+			first := unicode.ToUpper([]rune(ws[start+i])[0])
+			if unicode.IsDigit(c) {
+				ok = ok && strings.ContainsRune(digitInitials[c], first)
+			} else {
+				ok = ok && (unicode.IsLetter(c) && c == first)
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}

@@ -129,3 +129,27 @@ func letterWords(text string) []string {
 		return !unicode.IsLetter(r) && r != '\'' && r != '’'
 	})
 }
+
+// sharedPrefix is how many leading letters two stems of five or more
+// must share to be one word's forms: a derived noun and its participle
+// ("apertura", "aperto"), which stem's six-letter cut keeps apart.
+const sharedPrefix = 5
+
+// hasStem reports whether set holds stem s or another form of its word:
+// a stem of sharedPrefix letters or more that begins as s does.
+func hasStem(set map[string]bool, s string) bool {
+	if set[s] {
+		return true
+	}
+	r := []rune(s)
+	if len(r) < sharedPrefix {
+		return false
+	}
+	prefix := string(r[:sharedPrefix])
+	for k := range set {
+		if utf8.RuneCountInString(k) >= sharedPrefix && strings.HasPrefix(k, prefix) {
+			return true
+		}
+	}
+	return false
+}
