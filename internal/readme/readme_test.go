@@ -139,7 +139,7 @@ func (sh *shell) cmd(ctx context.Context, line string) *exec.Cmd {
 // (printing what README says it prints).
 func (sh *shell) run(line string) {
 	sh.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
 	start := time.Now()
 	out, err := sh.cmd(ctx, line).CombinedOutput()
