@@ -338,10 +338,14 @@ const leadBonus = 1.5
 // question (stems, so inflected forms meet), rare keys weigh more, keys of
 // the chunk's headings count half, and a sentence holding a span of the
 // asked type (a figure for "how many", a date for "when") is preferred.
-// Sentences that guard.Suspicious flags are never quoted. A list intro is
-// quoted with its items and a table row with its header row, and a
-// sentence is followed by the next ones of its paragraph that stay on the
-// question's subject. When the answer type has a span (a figure, a date, a
+// Sentences that guard.Suspicious flags are never quoted, and one that
+// bounds a figure of the question the other way ("less than $2,500" for
+// "more than $2,500") states a neighbouring case and is passed over
+// (caseMatch). A list intro is quoted with its items, a nested item with
+// its parent item and a table row with its header row, and a sentence is
+// followed by the next ones of its paragraph that stay on the question's
+// subject (and by a paragraph that opens with "These …", which goes on
+// with it). When the answer type has a span (a figure, a date, a
 // role, a place), the answer may start with one ("10 working days — …";
 // for a table cell, "Header: cell — …"), but only when the span fits what
 // is asked and is bound to the question's distinguishing words, and the
