@@ -326,16 +326,26 @@ func withImplied(keys map[string]bool, s string) map[string]bool {
 // near ties the better-retrieved chunk wins.
 const spanBonus, rankDecay = 1.0, 0.2
 
+// leadBonus is what a sentence holding a span that could lead gains, in
+// spanBonus: one and a half, so that the sentence stating the figure
+// asked for ("you must migrate … within 3 months") wins over one that
+// shares a word or two more with the question but states none.
+const leadBonus = 1.5
+
 // ExtractSpan is fonte's offline answerer. It reads the answer type the
 // question asks for (QuestionType) and quotes the sentence of chunks that
 // best answers it: the sentence must share a content key with the
 // question (stems, so inflected forms meet), rare keys weigh more, keys of
 // the chunk's headings count half, and a sentence holding a span of the
 // asked type (a figure for "how many", a date for "when") is preferred.
-// Sentences that guard.Suspicious flags are never quoted. A list intro is
-// quoted with its items and a table row with its header row, and a
-// sentence is followed by the next ones of its paragraph that stay on the
-// question's subject. When the answer type has a span (a figure, a date, a
+// Sentences that guard.Suspicious flags are never quoted, and one that
+// bounds a figure of the question the other way ("less than $2,500" for
+// "more than $2,500") states a neighbouring case and is passed over
+// (caseMatch). A list intro is quoted with its items, a nested item with
+// its parent item and a table row with its header row, and a sentence is
+// followed by the next ones of its paragraph that stay on the question's
+// subject (and by a paragraph that opens with "These …", which goes on
+// with it). When the answer type has a span (a figure, a date, a
 // role, a place), the answer may start with one ("10 working days — …";
 // for a table cell, "Header: cell — …"), but only when the span fits what
 // is asked and is bound to the question's distinguishing words, and the
@@ -369,7 +379,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 		total += weight(k)
 	}
 	bonus := spanBonus * total / float64(len(want))
-	amounts := numbers(question)
+	amounts, bounds := numbers(question), figureBounds(question)
 	verb := askedVerb(question)
 	l := leader{qt: qt, m: askedMeasure(question, qt), unit: askedUnit(question), want: want, topic: topicWords(question), figures: figures(question), amounts: amounts}
 	best := 0.0
@@ -419,9 +429,15 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 				continue // nor one whose subject is not the question's
 			}
 			if qt != AnyAnswer && (spanType(qt) && l.couldLead(s, keys, heading, header, before) || !spanType(qt) && len(typedSpans(s, qt)) > 0) {
-				score += bonus // a span that could lead, not any figure
+				score += leadBonus * bonus // a span that could lead, not any figure
 			} else if qt != AnyAnswer && spanType(qt) {
 				score -= bonus / 2
+			}
+			switch caseMatch(bounds, s) {
+			case 1:
+				score += bonus // "more than $2,500" for "costs more than $2,500"
+			case -1:
+				score -= bonus // "less than $2,500": the neighbouring case
 			}
 			if inRange(amounts, s) {
 				score += bonus // "4,000 euro" falls in "from 1,000.01 to 10,000 euro"
@@ -496,7 +512,10 @@ func widen(text string, spans [][2]int, j int, want map[string]bool) [2]int {
 	for k := j + 1; k < len(spans) && k <= j+maxWiden; k++ {
 		gap := text[out[1]:spans[k][0]]
 		items := listItem(text[spans[k-1][0]:spans[k-1][1]]) && listItem(text[spans[k][0]:spans[k][1]])
-		if strings.Contains(gap, "\n") && !(items && !strings.Contains(gap, "\n\n")) || spans[k][1]-out[0] > maxBytes {
+		// "These are even-numbered versions (…)" opening the next
+		// paragraph goes on with the sentence's subject.
+		goesOn := k == j+1 && strings.Count(gap, "\n") <= 2 && pronounLed(text[spans[k][0]:spans[k][1]]) && !listItem(text[spans[k][0]:spans[k][1]])
+		if strings.Contains(gap, "\n") && !(items && !strings.Contains(gap, "\n\n")) && !goesOn || spans[k][1]-out[0] > maxBytes {
 			break
 		}
 		s := text[spans[k][0]:spans[k][1]]

@@ -649,6 +649,29 @@ func withList(text string, spans [][2]int, j int) [2]int {
 		return d > 0 && d+1 < len(t) && (t[d] == '.' || t[d] == ')') && t[d+1] == ' '
 	}
 	intro := func(k int) bool { return strings.HasSuffix(strings.TrimSpace(text[spans[k][0]:spans[k][1]]), ":") }
+	// indent is the width of the blanks before span k on its line, -1
+	// when the span does not open its line.
+	indent := func(k int) int {
+		pre := text[strings.LastIndexByte(text[:spans[k][0]], '\n')+1 : spans[k][0]]
+		if strings.Trim(pre, " \t") != "" {
+			return -1
+		}
+		return len(pre)
+	}
+	if isItem(j) && indent(j) > 0 {
+		// A nested item is read under its parent item ("- Three to
+		// five weeks in advance for:" / "  - Conference events that
+		// cost more than $2,500"), not under the list's intro, whose
+		// other items state other cases.
+		for p := j - 1; p >= 0 && j-p <= maxItems; p-- {
+			if in := indent(p); in >= 0 && in < indent(j) {
+				if isItem(p) || intro(p) {
+					return [2]int{spans[p][0], spans[j][1]}
+				}
+				break
+			}
+		}
+	}
 	start, end := j, j
 	if isItem(j) {
 		for start > 0 && isItem(start-1) && j-start < maxItems {

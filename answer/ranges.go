@@ -22,9 +22,9 @@ var (
 	// betweenRE: "from A to B", "between A and B", "da A a B", "A–B".
 	betweenRE = regexp.MustCompile(`(?i)(?:\b(?:from|between|da|tra|fra)\s+)?(` + numberPattern + `)\s*(?:[^\d\s|]{0,12}\s+)?(?:to|and|a|e|-|–|—)\s*(` + numberPattern + `)\b`)
 	// upToRE: "up to B", "under B", "fino a B": the range below B.
-	upToRE = regexp.MustCompile(`(?i)\b(?:up to|under|below|less than|at most|no more than|not more than|maximum of|max|fino a|sotto|meno di|al massimo|non oltre)\s+(?:[$€£]\s?)?(` + numberPattern + `)`)
+	upToRE = regexp.MustCompile(`(?i)\b(?:up to|under|below|less than|fewer than|at most|no more than|not more than|maximum of|max|fino a|sotto|meno di|inferiore a|inferiori a|al massimo|non oltre)\s+(?:[$€£]\s?)?(` + numberPattern + `)`)
 	// aboveRE: "above A", "over A", "more than A", "oltre A": above A.
-	aboveRE = regexp.MustCompile(`(?i)\b(?:above|over|more than|exceeding|greater than|at least|oltre|sopra|più di|almeno)\s+(?:[$€£]\s?)?(` + numberPattern + `)`)
+	aboveRE = regexp.MustCompile(`(?i)\b(?:above|over|more than|exceeding|greater than|at least|oltre|sopra|più di|superiore a|superiori a|maggiore di|almeno)\s+(?:[$€£]\s?)?(` + numberPattern + `)`)
 )
 
 // parseNumber reads a figure written in English or Italian style: a

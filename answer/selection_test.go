@@ -1,0 +1,94 @@
+package answer
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestFigureBounds(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want map[float64]boundDir
+	}{
+		{"a course that costs more than $1,000", map[float64]boundDir{1000: above}},
+		{"corsi che costano meno di 1.000 euro", map[float64]boundDir{1000: below}},
+		{"un importo superiore a 5.000 euro", map[float64]boundDir{5000: above}},
+		{"un importo inferiore a 5.000 euro", map[float64]boundDir{5000: below}},
+		// "more than" inside "no more than", "oltre" inside "non oltre":
+		// both are upper bounds.
+		{"no more than 30 people", map[float64]boundDir{30: below}},
+		{"non oltre 30 persone", map[float64]boundDir{30: below}},
+		{"30 people", map[float64]boundDir{}},
+	} {
+		got := figureBounds(c.text)
+		if len(got) != len(c.want) {
+			t.Errorf("%q: bounds %v, want %v", c.text, got, c.want)
+			continue
+		}
+		for v, d := range c.want {
+			if got[v] != d {
+				t.Errorf("%q: bounds %v, want %v", c.text, got, c.want)
+			}
+		}
+	}
+}
+
+// A question that names its case by a bound on a figure is answered by
+// the item of that case, read under its parent item, not by the list from
+// its first case.
+func TestQuotesTheItemOfTheBoundedCase(t *testing.T) {
+	for _, c := range []struct{ question, text, first, not string }{
+		{"How early must I book a course that costs more than 1,000 euro?",
+			"Book courses ahead as follows:\n- Two weeks in advance for:\n  - Courses that cost less than 1,000 euro, travel included\n- Six weeks in advance for:\n  - Courses that cost more than 1,000 euro, travel included",
+			"- Six weeks in advance for:", "Two weeks"},
+		{"Con quanto anticipo devo prenotare un corso che costa più di 1.000 euro?",
+			"I corsi si prenotano così:\n- Due settimane prima per:\n  - Corsi che costano meno di 1.000 euro, viaggio compreso\n- Sei settimane prima per:\n  - Corsi che costano più di 1.000 euro, viaggio compreso",
+			"- Sei settimane prima per:", "Due settimane"},
+	} {
+		_, quote := leadOf(t, c.question, c.text)
+		if !strings.HasPrefix(quote, c.first) || strings.Contains(quote, c.not) {
+			t.Errorf("%q: quoted %q, want it to open with %q and leave out %q", c.question, quote, c.first, c.not)
+		}
+	}
+}
+
+// A paragraph that opens with "These"/"Questi" goes on with the sentence
+// before it, and is quoted with it.
+func TestQuotesTheParagraphThatGoesOn(t *testing.T) {
+	answerHolds(t, []holds{
+		{"Which printer drivers are we allowed to install?",
+			"Only install signed printer drivers from the vendor.\n\nThese are the drivers listed on its support page (for example, release 5.x or 6.x). Check the page before each upgrade.",
+			"release 5.x or 6.x"},
+		{"Quali driver di stampa possiamo installare?",
+			"Si possono installare solo driver di stampa firmati dal produttore.\n\nQuesti sono i driver elencati nella sua pagina di supporto (per esempio la serie 5.x o 6.x).",
+			"serie 5.x o 6.x"},
+	})
+}
+
+// The sentence that states the figure asked for wins over one that
+// shares a word or two more with the question but states none.
+func TestQuotesTheSentenceWithTheAskedFigure(t *testing.T) {
+	answerHolds(t, []holds{
+		{"How soon must we run the latest standard LTS?",
+			"Run a standard image within 2 months.\n\nNever run the latest standard LTS without patches from the vendor.",
+			"within 2 months"},
+		{"Entro quanto dobbiamo installare l'ultima LTS standard?",
+			"Si deve installare una LTS standard entro 2 mesi.\n\nMai installare l'ultima LTS standard senza le patch del produttore.",
+			"entro 2 mesi"},
+	})
+}
+
+// holds is a question, the text it is asked over, and what its answer
+// (lead and quote) must hold.
+type holds struct{ question, text, want string }
+
+// answerHolds checks each case on ExtractSpan.
+func answerHolds(t *testing.T, cases []holds) {
+	t.Helper()
+	for _, c := range cases {
+		lead, quote := leadOf(t, c.question, c.text)
+		if !strings.Contains(lead+" — "+quote, c.want) {
+			t.Errorf("%q: answered %q — %q, want it to hold %q", c.question, lead, quote, c.want)
+		}
+	}
+}
