@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/fonte-rag/fonte/analysis"
 )
@@ -42,6 +43,9 @@ type BM25 struct {
 	// upper are views of the form, and weights are computed per query.
 	flat *flatBM25
 	pool scratchPool
+	// blocks holds common terms' block maxima, made as queries need them
+	// (see blockmax.go).
+	blocks sync.Map // term id (uint32) → []float32
 }
 
 // NewBM25 indexes docs with an. It panics if K1 < 0 or B is outside [0, 1].

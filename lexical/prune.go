@@ -52,12 +52,14 @@ import (
 // documents, queries of two common and two rarer words run about twice as
 // fast pruned (BenchmarkTopKSelective).
 //
-// Two other ways measured slower here: block-max pruning over ranges of
-// 64 document numbers (Ding and Suel's block maxima, scored block by block
-// best bound first as in Mallia, Suel and Tonellotto's BMP) scored 66 of
-// 81 blocks for a top 10 on SciFact, as the numbering follows no topic;
-// document-at-a-time MaxScore, with a cursor per list, paid more per
-// posting than it skipped.
+// A query whose every term is common (no term MaxScore could set aside)
+// goes to block-max pruning instead (blockmax.go), as does one whose
+// MaxScore would cost more than the dense path: block bounds over 64
+// document numbers skip the blocks that cannot rank and weigh no posting
+// of theirs. On SciFact's numbering, which follows no topic, such blocks
+// pruned little for a top 10 (66 of 81 scored), so they are not the first
+// choice. Document-at-a-time MaxScore, with a cursor per list, paid more
+// per posting than it skipped.
 
 // pruneMinPostings is the number of postings below which a query takes the
 // dense path without trying to prune: under it, the dense path costs a few
@@ -121,7 +123,15 @@ func (m *BM25) topK(tokens []string, k int, allow func(doc int) bool, div float6
 	}
 	postings := m.ix.postingsLen(s.terms)
 	if postings >= pruneMinPostings {
-		if out, ok := m.maxScore(s, k, allow, div); ok {
+		// MaxScore sets no term aside when every term is common; block
+		// bounds then still skip blocks (blockmax.go). Otherwise MaxScore
+		// first, and block-max for what it cannot prune.
+		if !m.allCommon(s.terms) {
+			if out, ok := m.maxScore(s, k, allow, div); ok {
+				return out
+			}
+		}
+		if out, ok := m.blockMax(s, k, allow, div); ok {
 			return out
 		}
 	}

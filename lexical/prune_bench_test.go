@@ -8,9 +8,11 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/fonte-rag/fonte/analysis"
 	"github.com/fonte-rag/fonte/eval"
+	"github.com/fonte-rag/fonte/synth"
 )
 
 // The SciFact benchmarks index BEIR SciFact's 5,183 abstracts (title and
@@ -205,4 +207,62 @@ func BenchmarkSciFactSize(b *testing.B) {
 	b.ReportMetric(float64(n), "encoded-bytes")
 	b.ReportMetric(float64(raw), "raw-text-bytes")
 	b.ReportMetric(float64(n)/float64(raw), "encoded/raw")
+}
+
+// BenchmarkTopKScale is the lexical leg of cmd/fonte-scale at 100,000
+// chunks: its synthetic corpus (synth.Corpus, seed 1) analysed in English
+// and opened in place, as the store serves it, and 300 of its queries,
+// top 50 by TopKShare as retrieve asks. "mixed" are the queries analysed
+// in English (a few rare topic words beside common ones); "common" are
+// the same queries stemmed as Italian, which leaves mostly the corpus's
+// commonest words (how 3259080's language detection searched them):
+// queries whose every list is long. Each runs exhaustively ("dense"),
+// with MaxScore alone, and with MaxScore and block-max pruning as TopK
+// chooses ("default"); besides the mean, the median and 99th percentile
+// of the queries' times.
+func BenchmarkTopKScale(b *testing.B) {
+	const n = 100000
+	c := synth.NewCorpus(rand.New(rand.NewPCG(1, 1)), synth.CorpusOptions{})
+	texts := make([]string, n)
+	for i := range texts {
+		_, texts[i], _ = c.Chunk()
+	}
+	m, _ := openInPlace(b, NewBM25(texts, analysis.English(), BM25Options{K1: 0.9, B: 0.4}))
+	texts = nil
+	var mixed, common [][]string
+	for range 300 {
+		_, q, _ := c.Query()
+		mixed = append(mixed, analysis.English().Analyze(q))
+		common = append(common, analysis.Italian().Analyze(q))
+	}
+	for _, set := range []struct {
+		name    string
+		queries [][]string
+	}{{"mixed", mixed}, {"common", common}} {
+		for _, path := range []struct {
+			name        string
+			min, blocks int
+		}{{"dense", math.MaxInt, blockMinShare}, {"maxscore", pruneMinPostings, 0}, {"default", pruneMinPostings, blockMinShare}} {
+			b.Run(set.name+"/"+path.name, func(b *testing.B) {
+				oldMin, oldBlocks := pruneMinPostings, blockMinShare
+				pruneMinPostings, blockMinShare = path.min, path.blocks
+				defer func() { pruneMinPostings, blockMinShare = oldMin, oldBlocks }()
+				for _, q := range set.queries { // first use: lists checked, maxima made
+					m.TopKShare(q, 50, nil)
+				}
+				var lat []float64
+				i := 0
+				for b.Loop() {
+					start := time.Now()
+					m.TopKShare(set.queries[i%len(set.queries)], 50, nil)
+					lat = append(lat, float64(time.Since(start).Nanoseconds())/1e3)
+					i++
+				}
+				slices.Sort(lat)
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e3, "µs/query")
+				b.ReportMetric(lat[len(lat)/2], "p50-µs")
+				b.ReportMetric(lat[len(lat)*99/100], "p99-µs")
+			})
+		}
+	}
 }

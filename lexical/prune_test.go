@@ -118,6 +118,7 @@ func sameResults(got, want []Result) string {
 func compareTopK(t *testing.T, m *BM25, q []string, ks []int) {
 	t.Helper()
 	div := m.MaxScoreTokens(q)
+	blocks := blockMinShare
 	// Every positive score, ranked; then divided and ranked again (the
 	// division can tie scores); then filtered, which keeps the order.
 	raw := exhaustiveTopK(m, q, math.MaxInt, nil, 1)
@@ -146,21 +147,24 @@ func compareTopK(t *testing.T, m *BM25, q []string, ks []int) {
 					}
 				}
 			}
-			// The defaults; MaxScore tried on every query, its cost
-			// estimate choosing (it falls back after marking candidates);
-			// MaxScore forced.
+			// The defaults; pruning tried on every query, MaxScore's cost
+			// estimate choosing (it falls back after marking candidates)
+			// and block-max taking what it leaves; MaxScore forced, with
+			// no block maxima.
 			for mode, set := range []struct {
-				min   int
-				force bool
-			}{{defaultPruneMin, false}, {0, false}, {0, true}} {
-				pruneMinPostings, forcePrune = set.min, set.force
+				min    int
+				force  bool
+				blocks int
+			}{{defaultPruneMin, false, blockMinShare}, {0, false, blockMinShare}, {0, true, 0}} {
+				pruneMinPostings, forcePrune, blockMinShare = set.min, set.force, set.blocks
 				for _, k := range ks {
 					want := ref[:min(k, len(ref))]
 					if msg := sameResults(top(q, k, f.allow), want); msg != "" {
-						pruneMinPostings, forcePrune = defaultPruneMin, false
+						pruneMinPostings, forcePrune, blockMinShare = defaultPruneMin, false, blocks
 						t.Fatalf("query %q k %d filter %s share %v mode %d: %s", q, k, f.name, share, mode, msg)
 					}
 				}
+				blockMinShare = blocks
 			}
 			pruneMinPostings, forcePrune = defaultPruneMin, false
 		}
