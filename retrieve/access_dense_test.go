@@ -1,8 +1,10 @@
 package retrieve
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/fonte-rag/fonte"
@@ -111,6 +113,23 @@ func TestRowRuns(t *testing.T) {
 	}
 }
 
+// classLabels are labelled's access labels, chunk i's being
+// classLabels[i mod 4] ("" for none).
+var classLabels = []string{"", "hr", "finance", "legal"}
+
+// labelled is randomCorpus over ids in 24 dimensions, chunk i labelled
+// classLabels[i mod 4]: four access classes, their chunks interleaved.
+func labelled(ids []int) Corpus {
+	c := randomCorpus(ids, 24)
+	c.Tags = make([][]string, len(ids))
+	for i, id := range ids {
+		if l := classLabels[id%len(classLabels)]; l != "" {
+			c.Tags[i] = []string{fonte.AccessTag(l)}
+		}
+	}
+	return c
+}
+
 // TestClassScanReadsReadableClassesOnly: a restricted reader's dense leg
 // over a graph's corpus scans the int8 copies of the access classes it
 // may read, no other class's copy is made, and its hits, for readers of
@@ -118,17 +137,6 @@ func TestRowRuns(t *testing.T) {
 // exact leg's under the same filter.
 func TestClassScanReadsReadableClassesOnly(t *testing.T) {
 	const n = 3000
-	labels := []string{"", "hr", "finance", "legal"} // class by chunk number mod 4
-	labelled := func(ids []int) Corpus {
-		c := randomCorpus(ids, 24)
-		c.Tags = make([][]string, len(ids))
-		for i, id := range ids {
-			if l := labels[id%len(labels)]; l != "" {
-				c.Tags[i] = []string{fonte.AccessTag(l)}
-			}
-		}
-		return c
-	}
 	c := labelled(idsUpTo(n))
 	ix, err := NewWith(c, DefaultAnalyzers(), Options{Dense: DenseHNSW, Keys: keysOf(c)})
 	if err != nil {
@@ -150,7 +158,7 @@ func TestClassScanReadsReadableClassesOnly(t *testing.T) {
 		for _, g := range leg.classes {
 			rows += g.Len()
 		}
-		if want := n / len(labels) * (1 + len(held)); rows != want {
+		if want := n / len(classLabels) * (1 + len(held)); rows != want {
 			t.Fatalf("reader %v: its classes' copies hold %d rows, want the %d it may read", held, rows, want)
 		}
 		for i := range 20 {
@@ -180,5 +188,38 @@ func TestClassScanReadsReadableClassesOnly(t *testing.T) {
 		if len(tags) == 1 && tags[0] == fonte.AccessTag("board") && ix2.access.codes[c] != nil {
 			t.Fatal("the board class's copy was made for readers who may not read it")
 		}
+	}
+}
+
+// TestClassCopiesConcurrentReaders: readers of overlapping classes whose
+// first searches run at once share each class's copy, made once, and
+// each gets the exact leg's hits (run with -race).
+func TestClassCopiesConcurrentReaders(t *testing.T) {
+	c := labelled(idsUpTo(2000))
+	ix, err := NewWith(c, DefaultAnalyzers(), Options{Dense: DenseHNSW, Keys: keysOf(c)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact, err := NewWith(c, DefaultAnalyzers(), Options{Dense: DenseExact})
+	if err != nil {
+		t.Fatal(err)
+	}
+	readers := []Filter{{Restricted: true}, {Restricted: true, Labels: []string{"hr"}}, {Restricted: true, Labels: []string{"hr", "legal"}}, {Restricted: true, Labels: []string{"finance"}}}
+	q := labelled([]int{9999}).Vectors
+	errs := make(chan string, len(readers))
+	var wg sync.WaitGroup
+	for _, f := range readers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if got, want := ix.VectorTopK(q, 10, f), exact.VectorTopK(q, 10, f); !reflect.DeepEqual(got, want) {
+				errs <- fmt.Sprintf("reader %v: class scan %v, exact %v", f.Labels, got, want)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
