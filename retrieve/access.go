@@ -82,7 +82,7 @@ func newAccessClasses(src ChunkSource, lex *lexical.Index) *accessClasses {
 // reader's dense scan reads, contiguous per class however its chunks are
 // scattered, and no hidden row. A class's copy is made by the first
 // search that needs it (one pass over every chunk's class, and a read of
-// the class's rows) and kept: 388 bytes a chunk at 384 dimensions, so at
+// the class's rows) and kept: 396 bytes a chunk at 384 dimensions, so at
 // most the whole corpus's int8 copy once readers have read every class.
 func (a *accessClasses) classCodes(v *readerView, f *vector.FlatView) ([]*vector.Gathered, error) {
 	var gs []*vector.Gathered
