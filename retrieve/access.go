@@ -29,6 +29,12 @@ type accessClasses struct {
 
 	rangesMu sync.Mutex
 	ranges   map[string][]vector.RowRange // by view key (see rowRanges)
+
+	// codes is each class's int8 copy of its rows, made on the first
+	// search of a reader who may read the class (see classCodes).
+	codesOnce []sync.Once
+	codes     []*vector.Gathered
+	codesErr  []error
 }
 
 func newAccessClasses(src ChunkSource, lex *lexical.Index) *accessClasses {
@@ -65,7 +71,40 @@ func newAccessClasses(src ChunkSource, lex *lexical.Index) *accessClasses {
 		a.total[last] += uint64(lex.DocLen(i))
 	}
 	a.freqs = lex.GroupFreqs(a.class, len(a.tags))
+	a.codesOnce = make([]sync.Once, len(a.tags))
+	a.codes = make([]*vector.Gathered, len(a.tags))
+	a.codesErr = make([]error, len(a.tags))
 	return a
+}
+
+// classCodes returns the int8 copies of the rows of the classes view v
+// shows, from f, the exact view of every chunk's row: what a restricted
+// reader's dense scan reads, contiguous per class however its chunks are
+// scattered, and no hidden row. A class's copy is made by the first
+// search that needs it (one pass over every chunk's class, and a read of
+// the class's rows) and kept: 396 bytes a chunk at 384 dimensions, so at
+// most the whole corpus's int8 copy once readers have read every class.
+func (a *accessClasses) classCodes(v *readerView, f *vector.FlatView) ([]*vector.Gathered, error) {
+	var gs []*vector.Gathered
+	for c, ok := range v.visible {
+		if !ok || a.chunks[c] == 0 {
+			continue
+		}
+		a.codesOnce[c].Do(func() {
+			rows := make([]int, 0, a.chunks[c])
+			for i, cl := range a.class {
+				if cl == uint32(c) {
+					rows = append(rows, i)
+				}
+			}
+			a.codes[c], a.codesErr[c] = f.Gather(rows)
+		})
+		if a.codesErr[c] != nil {
+			return nil, a.codesErr[c]
+		}
+		gs = append(gs, a.codes[c])
+	}
+	return gs, nil
 }
 
 // maxRangeViews bounds the readable row ranges kept per reader view: each

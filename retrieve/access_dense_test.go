@@ -1,8 +1,10 @@
 package retrieve
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/fonte-rag/fonte"
@@ -108,5 +110,116 @@ func TestRowRuns(t *testing.T) {
 	want := [][]float32{{1, 2, 3, 4, 5, 6}, {7, 8}, {9, 10}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("parts %v, want %v", got, want)
+	}
+}
+
+// classLabels are labelled's access labels, chunk i's being
+// classLabels[i mod 4] ("" for none).
+var classLabels = []string{"", "hr", "finance", "legal"}
+
+// labelled is randomCorpus over ids in 24 dimensions, chunk i labelled
+// classLabels[i mod 4]: four access classes, their chunks interleaved.
+func labelled(ids []int) Corpus {
+	c := randomCorpus(ids, 24)
+	c.Tags = make([][]string, len(ids))
+	for i, id := range ids {
+		if l := classLabels[id%len(classLabels)]; l != "" {
+			c.Tags[i] = []string{fonte.AccessTag(l)}
+		}
+	}
+	return c
+}
+
+// TestClassScanReadsReadableClassesOnly: a restricted reader's dense leg
+// over a graph's corpus scans the int8 copies of the access classes it
+// may read, no other class's copy is made, and its hits, for readers of
+// one, two or three of four classes scattered chunk by chunk, are the
+// exact leg's under the same filter.
+func TestClassScanReadsReadableClassesOnly(t *testing.T) {
+	const n = 3000
+	c := labelled(idsUpTo(n))
+	ix, err := NewWith(c, DefaultAnalyzers(), Options{Dense: DenseHNSW, Keys: keysOf(c)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact, err := NewWith(c, DefaultAnalyzers(), Options{Dense: DenseExact})
+	if err != nil {
+		t.Fatal(err)
+	}
+	readers := [][]string{nil, {"hr"}, {"finance", "legal"}}
+	for _, held := range readers {
+		f := Filter{Restricted: true, Labels: held}
+		_, rv := ix.accessView(f)
+		leg, ok := ix.denseFor(rv).(classLeg)
+		if !ok {
+			t.Fatalf("reader %v: dense leg %T, want the scan of its classes' copies", held, ix.denseFor(rv))
+		}
+		rows := 0
+		for _, g := range leg.classes {
+			rows += g.Len()
+		}
+		if want := n / len(classLabels) * (1 + len(held)); rows != want {
+			t.Fatalf("reader %v: its classes' copies hold %d rows, want the %d it may read", held, rows, want)
+		}
+		for i := range 20 {
+			q := labelled([]int{50_000 + i}).Vectors
+			got, want := ix.VectorTopK(q, 10, f), exact.VectorTopK(q, 10, f)
+			if len(got) != 10 || !reflect.DeepEqual(got, want) {
+				t.Fatalf("reader %v, query %d: class scan %v, exact %v", held, i, got, want)
+			}
+		}
+	}
+	for c, tags := range ix.access.tags {
+		if len(tags) == 1 && tags[0] == fonte.AccessTag("legal") && ix.access.codes[c] == nil {
+			t.Fatal("the legal class has no copy after a legal reader's search")
+		}
+	}
+	// A last class no reader above may read: its copy is never made.
+	c2 := labelled(idsUpTo(n))
+	c2.Tags[7] = []string{fonte.AccessTag("board")}
+	ix2, err := NewWith(c2, DefaultAnalyzers(), Options{Dense: DenseHNSW, Keys: keysOf(c2)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, held := range readers {
+		ix2.VectorTopK(c2.rows()[0], 10, Filter{Restricted: true, Labels: held})
+	}
+	for c, tags := range ix2.access.tags {
+		if len(tags) == 1 && tags[0] == fonte.AccessTag("board") && ix2.access.codes[c] != nil {
+			t.Fatal("the board class's copy was made for readers who may not read it")
+		}
+	}
+}
+
+// TestClassCopiesConcurrentReaders: readers of overlapping classes whose
+// first searches run at once share each class's copy, made once, and
+// each gets the exact leg's hits (run with -race).
+func TestClassCopiesConcurrentReaders(t *testing.T) {
+	c := labelled(idsUpTo(2000))
+	ix, err := NewWith(c, DefaultAnalyzers(), Options{Dense: DenseHNSW, Keys: keysOf(c)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact, err := NewWith(c, DefaultAnalyzers(), Options{Dense: DenseExact})
+	if err != nil {
+		t.Fatal(err)
+	}
+	readers := []Filter{{Restricted: true}, {Restricted: true, Labels: []string{"hr"}}, {Restricted: true, Labels: []string{"hr", "legal"}}, {Restricted: true, Labels: []string{"finance"}}}
+	q := labelled([]int{9999}).Vectors
+	errs := make(chan string, len(readers))
+	var wg sync.WaitGroup
+	for _, f := range readers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if got, want := ix.VectorTopK(q, 10, f), exact.VectorTopK(q, 10, f); !reflect.DeepEqual(got, want) {
+				errs <- fmt.Sprintf("reader %v: class scan %v, exact %v", f.Labels, got, want)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }

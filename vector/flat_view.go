@@ -36,6 +36,7 @@ type FlatPart struct {
 type FlatView struct {
 	rows    rowParts    // the parts, their int8 copies in blocks
 	blocks  []Int8Block // the parts' blocks (headers copied, codes not)
+	starts  []int       // starts[i] is the number of part i's first row
 	n       int         // rows over all the parts
 	has8    bool        // some part has an int8 copy
 	scratch sync.Pool   // *flat8Scratch
@@ -53,6 +54,7 @@ func NewFlatView(dim int, parts []FlatPart) (*FlatView, error) {
 	f := &FlatView{
 		rows:   rowParts{parts: make([]rowPart, len(parts)), dim: dim},
 		blocks: make([]Int8Block, len(parts)),
+		starts: make([]int, len(parts)),
 	}
 	for i, p := range parts {
 		if len(p.Data)%dim != 0 {
@@ -71,6 +73,7 @@ func NewFlatView(dim int, parts []FlatPart) (*FlatView, error) {
 			f.has8 = f.has8 || n > 0
 		}
 		f.rows.parts[i] = rp
+		f.starts[i] = f.n
 		f.n += n
 	}
 	return f, nil
