@@ -21,6 +21,13 @@
 // so that each is measured during the write. A query that waited for the
 // writer would show a latency near the writer's duration.
 //
+// The store phase (-stores postgres,redis, after the filtered phase)
+// indexes the same labelled corpus into a native PostgreSQL and a Redis
+// Query Engine node that internal/testserver starts (or
+// FONTE_TEST_POSTGRES_URL and FONTE_TEST_REDIS_URL name) and runs the
+// filtered phase's readers there, recall against the embedded index's
+// exact dense leg (stores.go).
+//
 // It prints a table of every cost per size, each cost's growth from one
 // size to the next, and the concurrency table, and writes one JSON line
 // per size with every field of the tables to stdout (and appends it to
