@@ -138,6 +138,16 @@ func filtered(dir string, seed uint64, nq int, percents []float64) (filteredResu
 		return res, err
 	}
 	defer exact.Close()
+	res.Readers, err = measureReaders(ctx, e, exact, seed, nq, percents)
+	return res, err
+}
+
+// measureReaders runs nq queries per mode for the unrestricted reader and
+// for a reader of each share's label on e, and measures each reader's
+// dense hits against exact's (an embedded index of the same documents
+// opened with the exact dense leg).
+func measureReaders(ctx context.Context, e, exact *engine.Engine, seed uint64, nq int, percents []float64) ([]readerResult, error) {
+	var out []readerResult
 	texts := queryTexts(seed, max(nq, 1))
 	labels := []string{""}
 	for _, p := range percents {
@@ -154,7 +164,7 @@ func filtered(dir string, seed uint64, nq int, percents []float64) (filteredResu
 		// Untimed: the first restricted search builds what a reader's
 		// view needs (the access classes, the exact view).
 		if _, err := e.Search(ctx, texts[0], engine.SearchOptions{K: 10, Lang: queryLang, Mode: retrieve.Hybrid, Filter: f}); err != nil {
-			return res, err
+			return nil, err
 		}
 		var found, want int
 		for _, mode := range modes {
@@ -163,7 +173,7 @@ func filtered(dir string, seed uint64, nq int, percents []float64) (filteredResu
 				t := time.Now()
 				hits, err := e.Search(ctx, q, engine.SearchOptions{K: 10, Lang: queryLang, Mode: mode, Filter: f})
 				if err != nil {
-					return res, fmt.Errorf("%s query %q as reader %q: %w", mode, q, l, err)
+					return nil, fmt.Errorf("%s query %q as reader %q: %w", mode, q, l, err)
 				}
 				lat = append(lat, millis(time.Since(t)))
 				if mode != retrieve.Dense {
@@ -171,7 +181,7 @@ func filtered(dir string, seed uint64, nq int, percents []float64) (filteredResu
 				}
 				truth, err := exact.Search(ctx, q, engine.SearchOptions{K: 10, Lang: queryLang, Mode: mode, Filter: f})
 				if err != nil {
-					return res, fmt.Errorf("exact %s query %q as reader %q: %w", mode, q, l, err)
+					return nil, fmt.Errorf("exact %s query %q as reader %q: %w", mode, q, l, err)
 				}
 				found += overlap(hits, truth)
 				want += len(truth)
@@ -184,9 +194,9 @@ func filtered(dir string, seed uint64, nq int, percents []float64) (filteredResu
 		if want > 0 {
 			r.DenseRecall = float64(found) / float64(want)
 		}
-		res.Readers = append(res.Readers, r)
+		out = append(out, r)
 	}
-	return res, nil
+	return out, nil
 }
 
 // overlap counts the chunks of truth that hits holds too.

@@ -21,6 +21,13 @@
 // so that each is measured during the write. A query that waited for the
 // writer would show a latency near the writer's duration.
 //
+// The store phase (-stores postgres,redis, after the filtered phase)
+// indexes the same labelled corpus into a native PostgreSQL and a Redis
+// Query Engine node that internal/testserver starts (or
+// FONTE_TEST_POSTGRES_URL and FONTE_TEST_REDIS_URL name) and runs the
+// filtered phase's readers there, recall against the embedded index's
+// exact dense leg (stores.go).
+//
 // It prints a table of every cost per size, each cost's growth from one
 // size to the next, and the concurrency table, and writes one JSON line
 // per size with every field of the tables to stdout (and appends it to
@@ -126,13 +133,15 @@ func main() {
 		err = emit(query(*dir, *seed, *queries))
 	case *phase == "filtered":
 		err = emit(filtered(*dir, *seed, *filterQueries, shares))
+	case strings.HasPrefix(*phase, "store-"):
+		err = emit(storePhase(*dir, *n, *seed, *filterQueries, shares, *storeDrop))
 	case *phase == "concurrency":
 		err = emit(concurrency(*dir, *n, *seed, *queries, gs, *duration, *slice, shares))
 	case *phase == "":
 		err = parent(options{sizes: *sizes, work: *work, seed: *seed, queries: *queries, json: *jsonFile, memory: *memory,
-			conc: *conc, goroutines: gs, duration: *duration, slice: *slice, filters: *filters, filterQueries: *filterQueries})
+			conc: *conc, goroutines: gs, duration: *duration, slice: *slice, filters: *filters, filterQueries: *filterQueries, stores: *storesFlag, storeQueries: *storeQueries})
 	default:
-		err = fmt.Errorf("-phase %q: want build, query, filtered or concurrency", *phase)
+		err = fmt.Errorf("-phase %q: want build, query, filtered, store-KIND or concurrency", *phase)
 	}
 	if *memprofile != "" && err == nil {
 		err = writeHeap(*memprofile)
@@ -223,23 +232,11 @@ func build(dir string, n int, seed uint64, budget int64, shares []float64) (buil
 	docs := documents(c, n)
 	res.Labelled = labelDocuments(docs, seed, shares)
 	res.GenerateS = time.Since(start).Seconds()
-	e, err := engine.Open(ctx, engine.Settings{IndexDir: dir, Embedder: c.Embedder(), Memory: budget}, engine.OpenOptions{})
+	rep, took, err := indexInto(ctx, engine.Settings{IndexDir: dir, Embedder: c.Embedder(), Memory: budget}, docs)
 	if err != nil {
 		return res, err
 	}
-	defer e.Close()
-	start = time.Now()
-	last := start
-	rep, err := e.IndexDocuments(ctx, docs, true, func(p engine.Progress) {
-		if time.Since(last) > 30*time.Second {
-			last = time.Now()
-			fmt.Fprintf(os.Stderr, "  %d/%d documents, %d embedded, %s\n", p.Files, p.Total, p.ChunksEmbedded, time.Since(start).Round(time.Second))
-		}
-	})
-	if err != nil {
-		return res, err
-	}
-	res.BuildS = time.Since(start).Seconds()
+	res.BuildS = took
 	res.Chunks = rep.Chunks
 	res.DenseIndex = "exact"
 	if rep.Chunks >= retrieve.HNSWMinChunks {
@@ -247,6 +244,29 @@ func build(dir string, n int, seed uint64, budget int64, shares []float64) (buil
 	}
 	res.DiskBytes, err = du(dir)
 	return res, err
+}
+
+// indexInto indexes docs, whole, into the store s names, reporting its
+// progress every 30 s on stderr, and returns the report and the seconds
+// it took (opening the store not included).
+func indexInto(ctx context.Context, s engine.Settings, docs []fonte.Document) (*engine.IndexReport, float64, error) {
+	e, err := engine.Open(ctx, s, engine.OpenOptions{})
+	if err != nil {
+		return nil, 0, err
+	}
+	start := time.Now()
+	last := start
+	rep, err := e.IndexDocuments(ctx, docs, true, func(p engine.Progress) {
+		if time.Since(last) > 30*time.Second {
+			last = time.Now()
+			fmt.Fprintf(os.Stderr, "  %d/%d documents, %d embedded, %s\n", p.Files, p.Total, p.ChunksEmbedded, time.Since(start).Round(time.Second))
+		}
+	})
+	took := time.Since(start).Seconds()
+	if cerr := e.Close(); err == nil {
+		err = cerr
+	}
+	return rep, took, err
 }
 
 // queryTexts draws nq queries from another stream of the corpus model.

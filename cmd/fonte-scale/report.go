@@ -18,6 +18,8 @@ type options struct {
 	filters                 string // -filters, handed to the build, filtered and concurrency phases
 	filterQueries           int
 	memory                  string // -memory, handed to the build
+	stores                  string // -stores: the store phase's servers
+	storeQueries            int    // -store-queries, handed to the store phase
 	seed                    uint64
 	queries                 int
 	goroutines              []int
@@ -35,6 +37,9 @@ type sizeResult struct {
 	Concurrency *concResult `json:"concurrency,omitempty"`
 	// Filtered is the restricted readers' figures (-filters).
 	Filtered *filteredResult `json:"filtered,omitempty"`
+	// Stores is the same readers on the PostgreSQL and Redis stores
+	// (-stores).
+	Stores []storeResult `json:"stores,omitempty"`
 	// Load is the load average ("1-min 5-min 15-min") at the start and
 	// end of each phase: the machine may be shared.
 	Load map[string][2]string `json:"load"`
@@ -68,6 +73,14 @@ func parent(o options) error {
 	fmt.Printf("fonte-scale: %d cores (GOMAXPROCS %d), %s/%s, %s, load average %s, work folder %s\n",
 		runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.GOOS, runtime.GOARCH, runtime.Version(), loadavg(), o.work)
 	seed := strconv.FormatUint(o.seed, 10)
+	if strings.TrimSpace(o.stores) != "" && o.filters == "" {
+		return fmt.Errorf("-stores needs -filters: the store phase measures restricted readers")
+	}
+	servers, stop, err := storeServers(o.stores)
+	defer stop()
+	if err != nil {
+		return err
+	}
 	var rows []sizeResult
 	for _, n := range sizes {
 		dir := filepath.Join(o.work, fmt.Sprintf("n%d", n))
@@ -88,6 +101,9 @@ func parent(o options) error {
 			r.Filtered = &filteredResult{}
 			if err := r.phase("filtered", r.Filtered, &r.Filtered.PeakRSSMiB, "-dir", dir, "-seed", seed,
 				"-filters", o.filters, "-filter-queries", strconv.Itoa(o.filterQueries)); err != nil {
+				return err
+			}
+			if err := r.storePhases(servers, o, dir); err != nil {
 				return err
 			}
 		}
@@ -116,6 +132,7 @@ func parent(o options) error {
 	printGrowth(rows)
 	for _, r := range rows {
 		printFiltered(r)
+		printStores(r)
 		printConcurrency(r)
 	}
 	return nil
@@ -264,6 +281,11 @@ func printFiltered(r sizeResult) {
 	}
 	fmt.Printf("\nRestricted readers at %d chunks (%d queries per mode and reader; a reader holds one label, every document carries %q and the labels of its shares):\n\n",
 		r.Build.Chunks, f.Queries, staffLabel)
+	printReaders(r, f)
+}
+
+// printReaders prints the table of f's readers over r's corpus.
+func printReaders(r sizeResult, f *filteredResult) {
 	fmt.Printf("| reader | documents readable | hybrid p50 ms | hybrid p99 ms | bm25 p50 ms | bm25 p99 ms | vector p50 ms | vector p99 ms | vector recall@10 | vector p99 / unrestricted |\n")
 	fmt.Printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	base := f.Readers[0].P99ms["vector"]
