@@ -129,7 +129,7 @@ func turn(ctx context.Context, e *engine.Engine, mode retrieve.Mode, g int, text
 				// A task per query: go tool trace lists them by latency,
 				// with what each one waited for.
 				tctx, task := trace.NewTask(ctx, string(mode))
-				_, err := e.Search(tctx, q, engine.SearchOptions{K: 10, Mode: mode})
+				_, err := e.Search(tctx, q, engine.SearchOptions{K: 10, Lang: queryLang, Mode: mode})
 				task.End()
 				if err != nil {
 					errs[i] = fmt.Errorf("%s query %q: %w", mode, q, err)
@@ -184,7 +184,7 @@ func concurrency(dir string, n int, seed uint64, nq int, goroutines []int, d, sl
 	defer e.Close()
 	texts := queryTexts(seed, max(nq, 1))
 	for _, q := range texts { // warm up, as the query phase does
-		if _, err := e.Search(ctx, q, engine.SearchOptions{K: 10, Mode: retrieve.Hybrid}); err != nil {
+		if _, err := e.Search(ctx, q, engine.SearchOptions{K: 10, Lang: queryLang, Mode: retrieve.Hybrid}); err != nil {
 			return res, fmt.Errorf("warm-up query %q: %w", q, err)
 		}
 	}

@@ -153,7 +153,7 @@ func filtered(dir string, seed uint64, nq int, percents []float64) (filteredResu
 		}
 		// Untimed: the first restricted search builds what a reader's
 		// view needs (the access classes, the exact view).
-		if _, err := e.Search(ctx, texts[0], engine.SearchOptions{K: 10, Mode: retrieve.Hybrid, Filter: f}); err != nil {
+		if _, err := e.Search(ctx, texts[0], engine.SearchOptions{K: 10, Lang: queryLang, Mode: retrieve.Hybrid, Filter: f}); err != nil {
 			return res, err
 		}
 		var found, want int
@@ -161,7 +161,7 @@ func filtered(dir string, seed uint64, nq int, percents []float64) (filteredResu
 			lat := make([]float64, 0, nq)
 			for _, q := range texts {
 				t := time.Now()
-				hits, err := e.Search(ctx, q, engine.SearchOptions{K: 10, Mode: mode, Filter: f})
+				hits, err := e.Search(ctx, q, engine.SearchOptions{K: 10, Lang: queryLang, Mode: mode, Filter: f})
 				if err != nil {
 					return res, fmt.Errorf("%s query %q as reader %q: %w", mode, q, l, err)
 				}
@@ -169,7 +169,7 @@ func filtered(dir string, seed uint64, nq int, percents []float64) (filteredResu
 				if mode != retrieve.Dense {
 					continue
 				}
-				truth, err := exact.Search(ctx, q, engine.SearchOptions{K: 10, Mode: mode, Filter: f})
+				truth, err := exact.Search(ctx, q, engine.SearchOptions{K: 10, Lang: queryLang, Mode: mode, Filter: f})
 				if err != nil {
 					return res, fmt.Errorf("exact %s query %q as reader %q: %w", mode, q, l, err)
 				}
