@@ -104,6 +104,10 @@ func (s *Store) view(wait bool) (*View, error) {
 	s.rowsOwner = snap
 	o := s.derivedOptions(snap, prev)
 	o.Workers = buildWorkers(cur != nil)
+	if cur != nil {
+		// Readers are served meanwhile: keep the collector off their backs.
+		defer relaxGC()()
+	}
 	var lex *builtLexical
 	if o.BM25 == nil && !s.opts.ReadOnly && snap.NumChunks() >= PersistMinChunks {
 		// A writer (one that will persist it) builds a large lexical index
