@@ -55,13 +55,15 @@ const DefaultBudget = 2000
 // DefaultFloor is fonte's default abstain floor on Hit.Relevance (the
 // share of the query's content-word evidence, idf-weighted with BM25
 // saturation, that the best of the first K chunks matched). Measured with
-// `fonte eval` on two question sets: on the 18F handbook (English) 0.25
-// blocks 1 of 43 answerable questions and lets 8 of 10 unanswerable
-// through; on examples/ (English and Italian, many cross-language) it
-// blocks 18 of 40 and lets 3 of 9 through. No floor separates the two
-// groups cleanly (seed 002 found the same); 0.25 sits where the first set
-// barely pays and the second still refuses most of what it cannot answer.
-// Measure your own: the eval command prints the curve and suggests one.
+// `fonte eval` on two question sets (scripts/eval-sets at b960c35, dev
+// and test together, the floor with the coverage check): on the 18F
+// handbook (English) 0.25 blocks 3 of 43 answerable questions and lets 3
+// of 10 unanswerable through; on examples/ (English and Italian, many
+// cross-language) it blocks 20 of 40 and lets 3 of 9 through. No floor
+// separates the two groups cleanly (seed 002 found the same); 0.25 sits
+// where the first set barely pays and the second still refuses most of
+// what it cannot answer. Measure your own: the eval command prints the
+// curve and suggests one from a dev split.
 const DefaultFloor = 0.25
 
 // Tokens estimates a text's model tokens as one per four bytes of UTF-8,
