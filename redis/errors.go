@@ -54,6 +54,23 @@ func isUnavailable(err error) bool {
 	return false
 }
 
+// execAbortCause returns the reason behind an EXECABORT: when the server
+// refuses to queue a command of a MULTI (LOADING while it reads its data
+// back after a restart), EXEC answers only "Transaction discarded because
+// of previous errors", and the refusal kept on the command says why.
+// Any other err is returned as it is.
+func execAbortCause(cmds []goredis.Cmder, err error) error {
+	if err == nil || !strings.Contains(err.Error(), "EXECABORT") {
+		return err
+	}
+	for _, c := range cmds {
+		if ce := c.Err(); ce != nil && !errors.Is(ce, goredis.Nil) && !strings.Contains(ce.Error(), "EXECABORT") {
+			return fmt.Errorf("%w: %w", err, ce)
+		}
+	}
+	return err
+}
+
 // unavailable wraps err with fonte.ErrUnavailable, naming the server.
 func unavailable(where string, err error) error {
 	return fmt.Errorf("redis %s: %w: %w", where, fonte.ErrUnavailable, err)

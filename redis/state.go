@@ -90,12 +90,12 @@ type probe struct {
 func (s *Store) probe(ctx context.Context) (probe, error) {
 	var mg *goredis.SliceCmd
 	var pl *goredis.IntCmd
-	_, err := s.rdb.TxPipelined(ctx, func(p goredis.Pipeliner) error {
+	cmds, err := s.rdb.TxPipelined(ctx, func(p goredis.Pipeliner) error {
 		mg = p.HMGet(ctx, s.k.meta(), metaGen, metaSeq)
 		pl = p.HLen(ctx, s.k.pending())
 		return nil
 	})
-	if err != nil {
+	if err = execAbortCause(cmds, err); err != nil {
 		return probe{}, err
 	}
 	vals := mg.Val()
@@ -140,13 +140,13 @@ func (s *Store) stateAt(ctx context.Context, gen uint64) (*state, error) {
 func (s *Store) load(ctx context.Context) (*state, error) {
 	var meta, docs *goredis.MapStringStringCmd
 	var set *goredis.StringCmd
-	_, err := s.rdb.TxPipelined(ctx, func(p goredis.Pipeliner) error {
+	cmds, err := s.rdb.TxPipelined(ctx, func(p goredis.Pipeliner) error {
 		meta = p.HGetAll(ctx, s.k.meta())
 		docs = p.HGetAll(ctx, s.k.docs())
 		set = p.Get(ctx, s.k.settings())
 		return nil
 	})
-	if err != nil && !errors.Is(err, goredis.Nil) {
+	if err = execAbortCause(cmds, err); err != nil && !errors.Is(err, goredis.Nil) {
 		return nil, err
 	}
 	st := &state{docs: map[string]docEntry{}, byVer: map[uint64]string{}}

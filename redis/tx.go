@@ -296,7 +296,8 @@ func (tx *storeTx) commit(ctx context.Context, l *writeLock) error {
 			return ErrLostLock
 		}
 		checked = true
-		_, err = t.TxPipelined(ctx, func(p goredis.Pipeliner) error {
+		var cmds []goredis.Cmder
+		cmds, err = t.TxPipelined(ctx, func(p goredis.Pipeliner) error {
 			p.HSet(ctx, s.k.meta(), metaGen, base.gen+1, metaCommitted, time.Now().UnixNano(),
 				metaChunks, chunks, metaTerms, terms, metaIndex, index, metaDense, dense, metaDim, tx.settings.Dim)
 			p.Set(ctx, s.k.settings(), setJSON, 0)
@@ -340,6 +341,7 @@ func (tx *storeTx) commit(ctx context.Context, l *writeLock) error {
 			}
 			return nil
 		})
+		err = execAbortCause(cmds, err)
 		if err == nil && s.cfg.waitReplicas > 0 {
 			n, werr := t.Wait(ctx, s.cfg.waitReplicas, s.cfg.waitTimeout).Result()
 			if werr == nil {
