@@ -787,6 +787,10 @@ func readAnswer(text string) answerText {
 			a.units[u.dim] = true
 		}
 	}
+	// "not permitted" states forbidden, "non obbligatorio" optional.
+	for st := range negatedOpposites(clean) {
+		a.stems[st] = true
+	}
 	// "read-only" is written "readonly" as often: a hyphenated word
 	// states its joined form too.
 	for _, w := range hyphenatedRE.FindAllString(clean, -1) {
@@ -850,6 +854,7 @@ func (a answerText) statesFigure(f figure) bool {
 // are the units named in g's text, which let a bare number stand for a
 // figure whose unit is said elsewhere ("the cap is 250; amounts in euro").
 func sameFigure(f, g figure, units map[string]bool) bool {
+	f, g = inCurrency(f, g)
 	if f.clock >= 0 || g.clock >= 0 {
 		return sameClock(f, g)
 	}
@@ -1483,6 +1488,7 @@ func matchesAny(g figure, fs []figure) bool {
 // weeks); the same label ("level 1" for level 3); or a bare number
 // standing alone as a span lead.
 func compatible(f, g figure, bareSpan bool) bool {
+	f, g = inCurrency(f, g)
 	switch {
 	case f.clock >= 0 && g.clock >= 0:
 		return true

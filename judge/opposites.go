@@ -104,6 +104,33 @@ func oppositeWords(reference, leadText string) []string {
 	return dedupeStrings(out)
 }
 
+// negatedOpposites returns the stems of the other side of each word of
+// a pair of opposites that a negation stands just before: "not
+// permitted" says forbidden, "non è obbligatorio" says optional.
+func negatedOpposites(text string) map[string]bool {
+	words := letterWords(text)
+	out := map[string]bool{}
+	for i, w := range words {
+		if !(i > 0 && negatorsBefore[fold(words[i-1])] || i > 1 && negatorsBefore[fold(words[i-2])]) {
+			continue
+		}
+		st := stem(fold(dropElision(w)))
+		for _, pair := range opposites {
+			for side := 0; side < 2; side++ {
+				for _, f := range pair[side] {
+					if stem(f) != st {
+						continue
+					}
+					for _, o := range pair[1-side] {
+						out[stem(o)] = true
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
 // dedupeStrings drops repeated strings, keeping the first.
 func dedupeStrings(ss []string) []string {
 	seen := map[string]bool{}
