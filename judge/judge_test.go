@@ -27,6 +27,13 @@ func TestJudge(t *testing.T) {
 			"180 euro — • Hotel: up to 180 euro per night, and up to 250 euro per night in London. [1]", false, Misleading},
 		{"London right", "How much can I spend per night on a hotel in London?", "250 euro per night in London.",
 			"250 euro — • Hotel: up to 180 euro per night, and up to 250 euro per night in London. [1]", false, Right},
+		// A word of a name of several words, used as a common word in a
+		// passage on another subject, does not name it; beside the
+		// name's other words, in lower case, it does.
+		{"a name's word as a common word", "Who handles first-line requests for IT services, and how do I reach them?", "The IT Service Desk, through the #it-help Slack channel.",
+			"Each team keeps a desk for its service; requests go to the right person. [1]", false, Wrong},
+		{"a name written in lower case", "Who handles first-line requests for IT services, and how do I reach them?", "The IT Service Desk, through the #it-help Slack channel.",
+			"The IT service desk answers them. [1]", false, Partial},
 		{"a model names both", "How much can I spend per night on a hotel in London?", "250 euro per night in London.",
 			"In London the cap is €250 per night, against 180 euro elsewhere.", false, Right},
 		{"another unit on the same number", "How long is parental leave?", "12 weeks.",
