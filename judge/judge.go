@@ -229,7 +229,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 			r.Missing = append(r.Missing, f.String())
 		}
 	}
-	r.Found, r.Missing = countsStated(ref, r.Found, r.Missing)
+	r.Found, r.Missing = countsStated(ref, r.Found, r.Missing, listItems(answer))
 	// Beside a figure or a code, a yes or no the answer does not
 	// contradict is implied when it states all the other facts ("No:
 	// mypackage_1.0.tar.gz" answered "mypackage_1.0.tar.gz"); names alone
@@ -469,8 +469,9 @@ type reference struct {
 
 // countsStated moves to found a reference's bare count ("Only three:
 // A, B and C") that the answer states by naming as many of the
-// reference's names and codes, all of them found.
-func countsStated(ref reference, found, missing []string) ([]string, []string) {
+// reference's names and codes, all of them found, or by listing as many
+// items (items) and every name and code of the reference.
+func countsStated(ref reference, found, missing []string, items int) ([]string, []string) {
 	isFound := map[string]bool{}
 	for _, f := range found {
 		isFound[f] = true
@@ -488,10 +489,14 @@ func countsStated(ref reference, found, missing []string) ([]string, []string) {
 	for _, m := range missing {
 		counted := false
 		for _, f := range ref.facts {
-			if f.kind == figureFact && f.String() == m && f.fig.unit.empty() && f.fig.label == "" && f.fig.clock < 0 &&
-				f.fig.value >= 2 && equalValues(f.fig.value, float64(named)) && namedFound == named {
-				counted = true
+			if f.kind != figureFact || f.String() != m || f.fig.label != "" || f.fig.clock >= 0 || f.fig.value < 2 || namedFound != named {
+				continue
 			}
+			// A bare count by the names; a count of things ("3
+			// opzioni") by a list of as many items.
+			bare := f.fig.unit.empty() && equalValues(f.fig.value, float64(named))
+			listed := !f.fig.unit.known() && equalValues(f.fig.value, float64(items))
+			counted = counted || bare || listed
 		}
 		if counted {
 			found = append(found, m)
@@ -1905,3 +1910,10 @@ func coverage(stems []string, set map[string]bool) float64 {
 	}
 	return float64(n) / float64(len(stems))
 }
+
+// listItemRE matches a list item's bullet, at a line's start or, as a
+// passage flattened to one line writes it, after a colon or semicolon.
+var listItemRE = regexp.MustCompile(`(?m)(?:^|[:;]\s)\s*[-•*]\s+\S`)
+
+// listItems counts the items of the lists in an answer.
+func listItems(answer string) int { return len(listItemRE.FindAllString(answer, -1)) }

@@ -34,6 +34,11 @@ func TestJudge(t *testing.T) {
 			"Each team keeps a desk for its service; requests go to the right person. [1]", false, Wrong},
 		{"a name written in lower case", "Who handles first-line requests for IT services, and how do I reach them?", "The IT Service Desk, through the #it-help Slack channel.",
 			"The IT service desk answers them. [1]", false, Partial},
+		// A list of as many items states the count of things.
+		{"a count stated by a list", "Which options may we choose from?", "Three options: the Alpha Plan, the Beta Plan or the Gamma Plan.",
+			"You may choose one of these options: - the Alpha Plan; - the Beta Plan; - the Gamma Plan. [1]", false, Right},
+		{"a list of fewer items", "Which options may we choose from?", "Three options: the Alpha Plan, the Beta Plan or the Gamma Plan.",
+			"You may choose one of these options: - the Alpha Plan; - the Beta Plan. [1]", false, Partial},
 		{"a model names both", "How much can I spend per night on a hotel in London?", "250 euro per night in London.",
 			"In London the cap is €250 per night, against 180 euro elsewhere.", false, Right},
 		{"another unit on the same number", "How long is parental leave?", "12 weeks.",
