@@ -197,6 +197,9 @@ func Judge(question, reference, answer string, abstained bool) Result {
 			// mypackage_1.0.tar.gz") naming them answers.
 			p := polarityOf(ld.sentence, question)
 			explicit := opening != ""
+			if p == "yes" && !explicit && len(oppositeOfQuestion(question, ld.sentence)) > 0 {
+				p = "no" // "you will need automatic recovery" to "can we recover by hand?"
+			}
 			// A one-sentence answer of its own that grants what the
 			// question asks, sharing a word with it, says yes: "Si può
 			// rimandare di 15 giorni".

@@ -39,6 +39,12 @@ func TestJudge(t *testing.T) {
 			"You may choose one of these options: - the Alpha Plan; - the Beta Plan; - the Gamma Plan. [1]", false, Right},
 		{"a list of fewer items", "Which options may we choose from?", "Three options: the Alpha Plan, the Beta Plan or the Gamma Plan.",
 			"You may choose one of these options: - the Alpha Plan; - the Beta Plan. [1]", false, Partial},
+		// A passage that states the opposite of the question's word
+		// says no.
+		{"the opposite of the question's word", "Can we restart the servers by hand?", "No. The restart must be automatic, through the scheduler.",
+			"The restart of the servers is automatic and runs through the scheduler. [1]", false, Right},
+		{"both words of the pair", "Can we restart the servers by hand?", "No. The restart must be automatic, through the scheduler.",
+			"The servers restart either manually or automatically, through the scheduler. [1]", false, Partial},
 		{"a model names both", "How much can I spend per night on a hotel in London?", "250 euro per night in London.",
 			"In London the cap is €250 per night, against 180 euro elsewhere.", false, Right},
 		{"another unit on the same number", "How long is parental leave?", "12 weeks.",
