@@ -171,6 +171,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Contradicted = append(r.Contradicted, listWidened(reference, ld.text)...)
 		r.Contradicted = append(r.Contradicted, onlySome(reference, ref, leadFacts, ld.text)...)
 		r.Contradicted = append(r.Contradicted, onlyWidened(reference, ld.text)...)
+		r.Contradicted = append(r.Contradicted, oneEndOfRange(reference, ld.text, leadFacts)...)
 	}
 	r.Contradicted = append(r.Contradicted, codeContradictions(ref, leadFacts, ld)...)
 
