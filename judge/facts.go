@@ -37,6 +37,9 @@ type figure struct {
 	unit  unit
 	label string // stem of the word before the number ("level 3", "article 12")
 	clock int    // minutes after midnight for a time of day, else -1
+	// article is set for one unit said with an article ("a week"),
+	// whose 1 is no number written to be compared with another unit's.
+	article bool
 }
 
 func (f fact) String() string {

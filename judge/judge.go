@@ -1503,7 +1503,7 @@ func compatible(f, g figure, bareSpan bool) bool {
 		return true
 	case f.unit.known() && g.unit.known():
 		timeLike := func(u unit) bool { return u.dim == "time" || u.dim == "workday" }
-		return f.unit.dim == g.unit.dim || timeLike(f.unit) && timeLike(g.unit) || equalValues(f.value, g.value)
+		return f.unit.dim == g.unit.dim || timeLike(f.unit) && timeLike(g.unit) || equalValues(f.value, g.value) && !f.article && !g.article
 	case isYear(f.value) && isYear(g.value) && f.unit.empty() && g.unit.empty():
 		return true // another year
 	case !f.unit.empty() && !g.unit.empty():

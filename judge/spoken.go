@@ -48,7 +48,7 @@ func spokenFigure(toks []token, lower []string, i int) (figure, int, bool) {
 	// "twice a week", "€50 a night").
 	if (w == "a" || w == "an") && !ratePrefix(toks, lower, i) {
 		if u, ok := timeUnit(next(1)); ok {
-			return figure{value: 1, unit: u, clock: -1}, 1, true
+			return figure{value: 1, unit: u, clock: -1, article: true}, 1, true
 		}
 	}
 	return figure{}, 0, false
