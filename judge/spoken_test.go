@@ -23,8 +23,9 @@ func TestSaidInWords(t *testing.T) {
 		{"How long does it take?", "9 days.", "About a week.", Misleading},
 		{"How long does it take?", "35 days.", "Around a month.", Misleading},
 		{"How many hours a week?", "40 hours a week.", "40 hours a week.", Right},
-		// The 1 of "a week" is no number to match another unit's 1.
-		{"How often are passwords changed?", "Every 90 days.", "Passwords expire after 90 days; you are reminded a week before.", Right},
+		// The 1 of "a week" is no number to match another unit's 1: the
+		// answer states no frequency, but contradicts none either.
+		{"How often are passwords changed?", "Every 90 days.", "Passwords expire after 90 days; you are reminded a week before.", Wrong},
 		// "due" before an Italian unit is two, in a text too short to
 		// tell its language.
 		{"Quanto dura la prova?", "Due settimane.", "14 giorni.", Right},
