@@ -20,7 +20,6 @@ var synonymGroups = []string{
 	"centre center centro",
 	"programme program programma",
 	"catalogue catalog catalogo",
-	"cancelled canceled cancellato annullato",
 	"folder folders directory directories cartella cartelle",
 	"root radice",
 	"user users utente utenti",
@@ -50,7 +49,7 @@ var synonymGroups = []string{
 	"lunch pranzo",
 	"key keys chiave chiavi",
 	"car cars automobile auto",
-	"delete deleted remove removed cancellare eliminare rimuovere eliminato rimosso",
+	"delete deleted remove removed eliminare rimuovere eliminato rimosso",
 }
 
 // synonymOf maps the stem of each word of a group to the group's first
