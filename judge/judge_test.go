@@ -45,6 +45,13 @@ func TestJudge(t *testing.T) {
 			"The restart of the servers is automatic and runs through the scheduler. [1]", false, Right},
 		{"both words of the pair", "Can we restart the servers by hand?", "No. The restart must be automatic, through the scheduler.",
 			"The servers restart either manually or automatically, through the scheduler. [1]", false, Partial},
+		// Doing without what the question asks about says no, unless the
+		// question asks to do without it: then the passage says no no (a
+		// quoted passage without a negation implies a yes at most).
+		{"without what is asked", "Do we have to sign an agreement to use the library?", "No, accepting its open licence is enough.",
+			"The open licence lets any office use the library without the need to sign any agreement with its author. [1]", false, Right},
+		{"without what the question does without", "Can I use the library without an agreement?", "No, an agreement is required.",
+			"Offices may use the library without an agreement once its open licence is accepted. [1]", false, Wrong},
 		{"a model names both", "How much can I spend per night on a hotel in London?", "250 euro per night in London.",
 			"In London the cap is €250 per night, against 180 euro elsewhere.", false, Right},
 		{"another unit on the same number", "How long is parental leave?", "12 weeks.",

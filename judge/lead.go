@@ -171,6 +171,9 @@ func polarityOf(sentence, question string) string {
 	if negationRE.MatchString(notNegationRE.ReplaceAllString(s, " ")) {
 		return "no"
 	}
+	if deniedByWithout(s, question) {
+		return "no"
+	}
 	for _, w := range strings.FieldsFunc(fold(s), func(r rune) bool { return !unicode.IsLetter(r) }) {
 		for _, p := range negativePredicates {
 			if strings.HasPrefix(w, p) && !strings.Contains(fold(question), p) {
@@ -276,4 +279,33 @@ func opensWithOtherName(question, reference string, ref reference, sentence stri
 		}
 	}
 	return nil
+}
+
+// withoutRE matches "without" or "senza" and the few words after it
+// ("without the need to sign any agreement").
+var withoutRE = regexp.MustCompile(`(?i)\b(?:without|senza)\b((?:\s+[\p{L}'’]+){1,6})`)
+
+// deniedByWithout reports whether a sentence does without what the
+// question asks about: "senza necessità di sottoscrivere alcuna
+// convenzione" to "bisogna firmare una convenzione?" says no.
+func deniedByWithout(sentence, question string) bool {
+	asked := map[string]bool{}
+	for _, st := range topicStems(question) {
+		asked[st] = true
+	}
+	// What the question itself asks to do without ("without approval")
+	// the answer echoes, and does not deny.
+	for _, m := range withoutRE.FindAllStringSubmatch(question, -1) {
+		for _, st := range topicStems(m[1]) {
+			delete(asked, st)
+		}
+	}
+	for _, m := range withoutRE.FindAllStringSubmatch(sentence, -1) {
+		for _, st := range topicStems(m[1]) {
+			if asked[st] {
+				return true
+			}
+		}
+	}
+	return false
 }
