@@ -143,7 +143,7 @@ func TestAgreementOnDevLabels(t *testing.T) {
 		floor                float64 // below the share measured at the last change
 		maxMisleadingAsRight int
 	}{
-		{"dev.jsonl", 0.95, 0},  // measured 240/249 = 96.4%, none
+		{"dev.jsonl", 0.95, 0},  // measured 241/249 = 96.8%, none
 		{"dev2.jsonl", 0.87, 0}, // measured 207/233 = 88.8%, none
 		{"dev3.jsonl", 0.88, 1}, // measured 121/136 = 89.0%, 1
 		{"dev4.jsonl", 0.87, 0}, // measured 103/117 = 88.0%, none (98/117 = 83.8% at its first run)
