@@ -21,7 +21,12 @@
 // says the opposite of one of the reference's words ("odd" for even,
 // "facoltativo" for obbligatorio), drops a name's negation ("dependabot"
 // for no-dependabot) or opens with another name before the reference's
-// ("Nagios, with Pingdom as a second opinion") is misleading too. The rules are general
+// ("Nagios, with Pingdom as a second opinion") is misleading too.
+// Figures said in words are the figures they mean ("half an hour", "a
+// year", "nove e mezza", "tremila", "noon", "3 del pomeriggio", "once a
+// year", "42 cents"), and everyday synonyms and translations
+// ("permitted", "consentito" for allowed; "not permitted" for
+// forbidden) are one word. The rules are general
 // knowledge of English and Italian, so that the judge holds on questions
 // nobody has seen; Agree measures it against answers labelled by people.
 package judge

@@ -37,6 +37,9 @@ type figure struct {
 	unit  unit
 	label string // stem of the word before the number ("level 3", "article 12")
 	clock int    // minutes after midnight for a time of day, else -1
+	// article is set for one unit said with an article ("a week"),
+	// whose 1 is no number written to be compared with another unit's.
+	article bool
 }
 
 func (f fact) String() string {
@@ -167,9 +170,15 @@ func wordFacts(toks []token, lower []string, i int, italian bool) ([]fact, int) 
 	if f, ok := digitFigures(toks, lower, i); ok {
 		return f, 0
 	}
+	if f, skip, ok := spokenFigure(toks, lower, i); ok {
+		return []fact{{kind: figureFact, text: describe(f), fig: f}}, skip
+	}
 	// "every month", "every three months", "each quarter", "ogni tre
 	// mesi": a frequency as its adverb says it.
 	if f, skip, ok := everyFrequency(lower, i); ok {
+		return []fact{{kind: figureFact, text: describe(f), fig: f}}, skip
+	}
+	if f, skip, ok := timesPer(toks, lower, i); ok {
 		return []fact{{kind: figureFact, text: describe(f), fig: f}}, skip
 	}
 	if u, ok := frequencies[lower[i]]; ok {
@@ -185,10 +194,27 @@ func wordFacts(toks []token, lower []string, i int, italian bool) ([]fact, int) 
 	if (lower[i] == "once" || lower[i] == "twice") && !frequencyFollows(lower, i+1) {
 		alone = false // "once the report is confirmed" is a conjunction
 	}
-	if v, ok := wordNumber(lower[i]); ok && (!ambiguousNumberWords[lower[i]] || alone || nextUnit(toks, lower, i).known() || multiplier(lower, i+1) || (lower[i] == "once" || lower[i] == "twice") && frequencyFollows(lower, i+1)) && (lower[i] != "due" || italian || alone) {
+	if v, ok := wordNumber(lower[i]); ok && (!ambiguousNumberWords[lower[i]] || alone || nextUnit(toks, lower, i).known() || multiplier(lower, i+1) || (lower[i] == "once" || lower[i] == "twice") && frequencyFollows(lower, i+1)) && (lower[i] != "due" || italian || alone || italianUnitWords[nextWord(lower, i)]) {
 		v, skip := englishCompound(toks, lower, i, v)
-		f := figure{value: v, unit: nextUnit(toks, lower, i+skip), label: prevLabel(toks, lower, i), clock: -1}
+		f := figure{value: v, label: prevLabel(toks, lower, i), clock: -1}
+		f, half := withHalf(f, lower, i+skip)
+		if ampm, n := dayPart(lower, i+skip+1); ampm != "" && half == 0 && v <= 12 {
+			f.clock = clockOf(v, ampm)
+			f.value = float64(f.clock)
+			return []fact{{kind: figureFact, text: describe(f), fig: f}}, skip + n
+		}
+		skip += half
+		f.unit = nextUnit(toks, lower, i+skip)
+		if half == 0 && f.unit.known() && halfAfter(lower, i+skip+2) > 0 {
+			f.value += 0.5
+		}
 		return []fact{{kind: figureFact, text: describe(f), fig: f}}, skip
+	}
+	if months[lower[i]] > 0 && nextToDay(toks, lower, i) {
+		return nil, 0 // the month of a date, which the day's figure holds
+	}
+	if _, isUnit := lookupUnit(lower[i]); isUnit && i > 0 && !toks[i].sentStart && hasDigit(lower[i-1]) {
+		return nil, 0 // "10 MB": the unit of the figure before it
 	}
 	if class := codeClass(w); class != "" {
 		return []fact{{kind: codeFact, class: class, text: w, key: strings.ToLower(w)}}, 0
@@ -225,14 +251,19 @@ func everyFrequency(lower []string, i int) (figure, int, bool) {
 	} else {
 		return figure{}, 0, false
 	}
-	// A frequency is events per day: once every span.
+	return figure{value: 1, unit: frequencyUnit(span), clock: -1}, j - i, true
+}
+
+// frequencyUnit is the unit of a frequency of once every span: events
+// per day, named as its adverb where it has one.
+func frequencyUnit(span float64) unit {
 	u := unit{name: "every", dim: "frequency", factor: day / span, word: "every"}
-	for _, name := range []string{"daily", "weekly", "monthly", "quarterly", "yearly"} {
+	for _, name := range []string{"daily", "weekly", "fortnightly", "monthly", "quarterly", "yearly"} {
 		if equalValues(frequencies[name].factor, u.factor) {
 			u.name, u.word = name, name
 		}
 	}
-	return figure{value: 1, unit: u, clock: -1}, j - i, true
+	return u
 }
 
 // countVerbs are the forms of "to be" after which a number word ending
@@ -399,6 +430,8 @@ func figureOf(s string, u unit, sign float64, toks []token, lower []string, i in
 	}
 	switch {
 	case suffix == "":
+	case suffix == "k":
+		f.value *= 1e3 // "1.5k"
 	case suffix == "am" || suffix == "pm" || suffix == "a.m" || suffix == "p.m":
 		f.clock = clockOf(f.value, suffix)
 	case ordinalSuffixes[suffix]:
@@ -410,10 +443,24 @@ func figureOf(s string, u unit, sign float64, toks []token, lower []string, i in
 		f.unit = gu
 	}
 	if f.unit.empty() && f.clock < 0 {
-		if next := nextWord(lower, i); next == "am" || next == "pm" || next == "a.m" || next == "p.m" {
+		ampm, _ := dayPart(lower, i+1)
+		next := nextWord(lower, i)
+		switch {
+		case next == "am" || next == "pm" || next == "a.m" || next == "p.m":
 			f.clock = clockOf(f.value, next)
-		} else {
-			f.unit = nextUnit(toks, lower, i)
+		case ampm != "" && f.value <= 12:
+			f.clock = clockOf(f.value, ampm) // "3 del pomeriggio"
+			f.value = float64(f.clock)
+		case multipliers[next] > 0 && i+1 < len(toks) && !toks[i+1].sentStart:
+			f.value *= multipliers[next] // "2 million euro"
+			f.unit = nextUnit(toks, lower, i+1)
+		default:
+			var half int
+			f, half = withHalf(f, lower, i)
+			f.unit = nextUnit(toks, lower, i+half)
+			if half == 0 && f.unit.known() && halfAfter(lower, i+2) > 0 {
+				f.value += 0.5
+			}
 		}
 	}
 	if f.unit.empty() && f.clock < 0 && i > 0 {
@@ -616,4 +663,16 @@ func describe(f figure) string {
 		return fmt.Sprintf("%d:%02d", f.clock/60, f.clock%60)
 	}
 	return formatValue(f.value) + unitSuffix(f)
+}
+
+// nextToDay reports whether word i, a month, has a day of the month in
+// digits beside it in its sentence ("17 October", "October 17th"), whose
+// figure holds the month; beside a year ("March 2019") the month's name
+// is the only word that says it.
+func nextToDay(toks []token, lower []string, i int) bool {
+	day := func(j int) bool {
+		v, err := strconv.Atoi(strings.TrimRight(lower[j], "stndrh,"))
+		return err == nil && v >= 1 && v <= 31
+	}
+	return i > 0 && !toks[i].sentStart && day(i-1) || i+1 < len(toks) && !toks[i+1].sentStart && day(i+1)
 }

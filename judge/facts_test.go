@@ -65,10 +65,13 @@ func TestExtract(t *testing.T) {
 		{"at 2pm", []string{"14:00"}},
 		{"12 or 14 days", []string{"12 day", "14 day"}},
 		{"the 9-17 shift", []string{"9 shift", "17 shift"}},
-		{"On Monday 3 March", []string{"Monday", "3 march", "March"}},
+		// A month beside its day is the date's, not a name of its own;
+		// beside a year alone it is the only word that says the month.
+		{"On Monday 3 March", []string{"Monday", "3 march"}},
+		{"In March 2019", []string{"March", "2019"}},
 		{"level -1", []string{"-1"}},
 		{"9 days of annual leave in 2025", []string{"9 day", "2025"}},
-		{"by 31 March", []string{"31 march", "March"}},
+		{"by 31 March", []string{"31 march"}},
 		{"Two references", []string{"2 references"}},
 		{"The due date", nil},
 		{"Hai due giorni", []string{"2 day"}},

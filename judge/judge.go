@@ -171,6 +171,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Contradicted = append(r.Contradicted, listWidened(reference, ld.text)...)
 		r.Contradicted = append(r.Contradicted, onlySome(reference, ref, leadFacts, ld.text)...)
 		r.Contradicted = append(r.Contradicted, onlyWidened(reference, ld.text)...)
+		r.Contradicted = append(r.Contradicted, oneEndOfRange(reference, ld.text, leadFacts)...)
 	}
 	r.Contradicted = append(r.Contradicted, codeContradictions(ref, leadFacts, ld)...)
 
@@ -185,7 +186,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		case codeFact:
 			found = ans.statesCode(f)
 		case nameFact:
-			found = ans.stems[f.key] && !onlyInCodes(ans.folded, fold(f.text)) || strings.Contains(f.text, "-") && !onlyInCodes(ans.folded, fold(f.text)) && containsBounded(ans.spaced, unhyphen(fold(f.text))) ||
+			found = ans.stems[f.key] && !onlyInCodes(ans.folded, fold(f.text)) && !strayNameWord(f.text, reference, answer) || strings.Contains(f.text, "-") && !onlyInCodes(ans.folded, fold(f.text)) && containsBounded(ans.spaced, unhyphen(fold(f.text))) ||
 				nameAbbreviated(f.text, reference, withoutCitations(answer), ans.facts) ||
 				saysWeFor(f.text, reference, answer)
 		case polarityFact:
@@ -197,6 +198,9 @@ func Judge(question, reference, answer string, abstained bool) Result {
 			// mypackage_1.0.tar.gz") naming them answers.
 			p := polarityOf(ld.sentence, question)
 			explicit := opening != ""
+			if p == "yes" && !explicit && len(oppositeOfQuestion(question, ld.sentence)) > 0 {
+				p = "no" // "you will need automatic recovery" to "can we recover by hand?"
+			}
 			// A one-sentence answer of its own that grants what the
 			// question asks, sharing a word with it, says yes: "Si può
 			// rimandare di 15 giorni".
@@ -229,7 +233,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 			r.Missing = append(r.Missing, f.String())
 		}
 	}
-	r.Found, r.Missing = countsStated(ref, r.Found, r.Missing)
+	r.Found, r.Missing = countsStated(ref, r.Found, r.Missing, listItems(answer))
 	// Beside a figure or a code, a yes or no the answer does not
 	// contradict is implied when it states all the other facts ("No:
 	// mypackage_1.0.tar.gz" answered "mypackage_1.0.tar.gz"); names alone
@@ -469,8 +473,9 @@ type reference struct {
 
 // countsStated moves to found a reference's bare count ("Only three:
 // A, B and C") that the answer states by naming as many of the
-// reference's names and codes, all of them found.
-func countsStated(ref reference, found, missing []string) ([]string, []string) {
+// reference's names and codes, all of them found, or by listing as many
+// items (items) and every name and code of the reference.
+func countsStated(ref reference, found, missing []string, items int) ([]string, []string) {
 	isFound := map[string]bool{}
 	for _, f := range found {
 		isFound[f] = true
@@ -488,10 +493,14 @@ func countsStated(ref reference, found, missing []string) ([]string, []string) {
 	for _, m := range missing {
 		counted := false
 		for _, f := range ref.facts {
-			if f.kind == figureFact && f.String() == m && f.fig.unit.empty() && f.fig.label == "" && f.fig.clock < 0 &&
-				f.fig.value >= 2 && equalValues(f.fig.value, float64(named)) && namedFound == named {
-				counted = true
+			if f.kind != figureFact || f.String() != m || f.fig.label != "" || f.fig.clock >= 0 || f.fig.value < 2 || namedFound != named {
+				continue
 			}
+			// A bare count by the names; a count of things ("3
+			// opzioni") by a list of as many items.
+			bare := f.fig.unit.empty() && equalValues(f.fig.value, float64(named))
+			listed := !f.fig.unit.known() && equalValues(f.fig.value, float64(items))
+			counted = counted || bare || listed
 		}
 		if counted {
 			found = append(found, m)
@@ -787,6 +796,10 @@ func readAnswer(text string) answerText {
 			a.units[u.dim] = true
 		}
 	}
+	// "not permitted" states forbidden, "non obbligatorio" optional.
+	for st := range negatedOpposites(clean) {
+		a.stems[st] = true
+	}
 	// "read-only" is written "readonly" as often: a hyphenated word
 	// states its joined form too.
 	for _, w := range hyphenatedRE.FindAllString(clean, -1) {
@@ -850,6 +863,7 @@ func (a answerText) statesFigure(f figure) bool {
 // are the units named in g's text, which let a bare number stand for a
 // figure whose unit is said elsewhere ("the cap is 250; amounts in euro").
 func sameFigure(f, g figure, units map[string]bool) bool {
+	f, g = inCurrency(f, g)
 	if f.clock >= 0 || g.clock >= 0 {
 		return sameClock(f, g)
 	}
@@ -1483,12 +1497,13 @@ func matchesAny(g figure, fs []figure) bool {
 // weeks); the same label ("level 1" for level 3); or a bare number
 // standing alone as a span lead.
 func compatible(f, g figure, bareSpan bool) bool {
+	f, g = inCurrency(f, g)
 	switch {
 	case f.clock >= 0 && g.clock >= 0:
 		return true
 	case f.unit.known() && g.unit.known():
 		timeLike := func(u unit) bool { return u.dim == "time" || u.dim == "workday" }
-		return f.unit.dim == g.unit.dim || timeLike(f.unit) && timeLike(g.unit) || equalValues(f.value, g.value)
+		return f.unit.dim == g.unit.dim || timeLike(f.unit) && timeLike(g.unit) || equalValues(f.value, g.value) && !f.article && !g.article
 	case isYear(f.value) && isYear(g.value) && f.unit.empty() && g.unit.empty():
 		return true // another year
 	case !f.unit.empty() && !g.unit.empty():
@@ -1899,3 +1914,10 @@ func coverage(stems []string, set map[string]bool) float64 {
 	}
 	return float64(n) / float64(len(stems))
 }
+
+// listItemRE matches a list item's bullet, at a line's start or, as a
+// passage flattened to one line writes it, after a colon or semicolon.
+var listItemRE = regexp.MustCompile(`(?m)(?:^|[:;]\s)\s*[-•*]\s+\S`)
+
+// listItems counts the items of the lists in an answer.
+func listItems(answer string) int { return len(listItemRE.FindAllString(answer, -1)) }

@@ -27,6 +27,31 @@ func TestJudge(t *testing.T) {
 			"180 euro — • Hotel: up to 180 euro per night, and up to 250 euro per night in London. [1]", false, Misleading},
 		{"London right", "How much can I spend per night on a hotel in London?", "250 euro per night in London.",
 			"250 euro — • Hotel: up to 180 euro per night, and up to 250 euro per night in London. [1]", false, Right},
+		// A word of a name of several words, used as a common word in a
+		// passage on another subject, does not name it; beside the
+		// name's other words, in lower case, it does.
+		{"a name's word as a common word", "Who handles first-line requests for IT services, and how do I reach them?", "The IT Service Desk, through the #it-help Slack channel.",
+			"Each team keeps a desk for its service; requests go to the right person. [1]", false, Wrong},
+		{"a name written in lower case", "Who handles first-line requests for IT services, and how do I reach them?", "The IT Service Desk, through the #it-help Slack channel.",
+			"The IT service desk answers them. [1]", false, Partial},
+		// A list of as many items states the count of things.
+		{"a count stated by a list", "Which options may we choose from?", "Three options: the Alpha Plan, the Beta Plan or the Gamma Plan.",
+			"You may choose one of these options: - the Alpha Plan; - the Beta Plan; - the Gamma Plan. [1]", false, Right},
+		{"a list of fewer items", "Which options may we choose from?", "Three options: the Alpha Plan, the Beta Plan or the Gamma Plan.",
+			"You may choose one of these options: - the Alpha Plan; - the Beta Plan. [1]", false, Partial},
+		// A passage that states the opposite of the question's word
+		// says no.
+		{"the opposite of the question's word", "Can we restart the servers by hand?", "No. The restart must be automatic, through the scheduler.",
+			"The restart of the servers is automatic and runs through the scheduler. [1]", false, Right},
+		{"both words of the pair", "Can we restart the servers by hand?", "No. The restart must be automatic, through the scheduler.",
+			"The servers restart either manually or automatically, through the scheduler. [1]", false, Partial},
+		// Doing without what the question asks about says no, unless the
+		// question asks to do without it: then the passage says no no (a
+		// quoted passage without a negation implies a yes at most).
+		{"without what is asked", "Do we have to sign an agreement to use the library?", "No, accepting its open licence is enough.",
+			"The open licence lets any office use the library without the need to sign any agreement with its author. [1]", false, Right},
+		{"without what the question does without", "Can I use the library without an agreement?", "No, an agreement is required.",
+			"Offices may use the library without an agreement once its open licence is accepted. [1]", false, Wrong},
 		{"a model names both", "How much can I spend per night on a hotel in London?", "250 euro per night in London.",
 			"In London the cap is €250 per night, against 180 euro elsewhere.", false, Right},
 		{"another unit on the same number", "How long is parental leave?", "12 weeks.",

@@ -124,9 +124,10 @@ var abstentionRE = regexp.MustCompile(`(?i)(?:` +
 	`|\bnon (?:sono riuscit[oa]|siamo riuscit[ie]) a (?:trovare|individuare|capire)\b` +
 	`|\bnessun[ao]? (?:informazion|risultat|document|passagg|rispost|fonte)` +
 	`|\bnon (?:sono|sono del tutto) (?:sicur|cert)[oa]\b|\bnon (?:ho|dispongo di|abbiamo) (?:informazioni|dati|dettagli)\b` +
-	`|\b(?:documenti|documentazione|manuale|guida|fonti|testi|passaggi|contesto) non (?:dicono|dice|menzionano|menziona|contengono|contiene|specificano|riportano|rispondono|trattano|indicano)` +
+	`|\b(?:documenti|documentazione|manuale|guida|fonti|testi|passaggi|contesto) non (?:lo |ne )?(?:dicono|dice|menzionano|menziona|contengono|contiene|specificano|riportano|rispondono|trattano|indicano)` +
 	`|\bnon (?:è|sono) (?:menzionat|indicat|specificat|riportat|present|trattat)\w* (?:nei|nelle|nel) (?:documenti|fonti|testi|contesto)` +
 	`|\bnon (?:posso|sono in grado di|è possibile) rispondere\b` +
+	`|\bnon (?:saprei|lo sappiamo|so dirlo|so dire)\b|^\W*non (?:mi )?risulta(?:no)? (?:nei|dai|dalle|nelle|dalla|nella|dal|nel) (?:documenti|fonti|testi|documentazione|manuale|guida|contesto)` +
 	`)`)
 
 // saysItDoesNotKnow reports whether a sentence abstains.
@@ -170,6 +171,9 @@ func polarityOf(sentence, question string) string {
 	if negationRE.MatchString(notNegationRE.ReplaceAllString(s, " ")) {
 		return "no"
 	}
+	if deniedByWithout(s, question) {
+		return "no"
+	}
 	for _, w := range strings.FieldsFunc(fold(s), func(r rune) bool { return !unicode.IsLetter(r) }) {
 		for _, p := range negativePredicates {
 			if strings.HasPrefix(w, p) && !strings.Contains(fold(question), p) {
@@ -183,11 +187,14 @@ func polarityOf(sentence, question string) string {
 // hedgedYesNoRE matches an answer that opens with a yes or a no said
 // with a hedge or by its verb alone: "Probably not.", "Not really.", "I
 // think so", "I don't think so", "It does:", "They aren't.", "Credo di
-// sì", "Direi di no", "Non credo". One of its groups is set for a no.
+// sì", "Direi di no", "Non credo", "Absolutely not", "Of course". One
+// of its groups is set for a no.
 var hedgedYesNoRE = regexp.MustCompile(`(?i)^(?:` +
 	`(?:probably|likely|most likely|i think|i believe|i guess|i'd say|probabilmente|credo|penso|direi)[\s,]+(?:` +
 	`(not\b|no\b|di no\b)|(?:so|yes|sì|si|di sì|di si)(?:[^\p{L}]|$))` +
-	`|(not really|i don't think so|i do not think so|non credo|non penso|non direi)(?:[^\p{L}]|$)` +
+	`|(not really|i don't think so|i do not think so|non credo|non penso|non direi` +
+	`|(?:absolutely|certainly|definitely|of course|assolutamente|certamente|certo che|sicuramente|proprio) (?:not|no|non)|nope|affatto|per niente|niente affatto)(?:[^\p{L}]|$)` +
+	`|(?:of course|certo che s[iì])(?:[^\p{L}]|$)` +
 	`|(?:it|they|you|we|that|this)\s+(?:does|do|is|are|can|must|will|did|has|have|should)(n't|\s+not)?\s*[:;,.!—–]` +
 	`)`)
 
@@ -210,7 +217,8 @@ func openingYesNo(text string) (polarity string, alone bool) {
 	next, _ := utf8.DecodeRuneInString(rest)
 	alone = rest == "" || strings.ContainsRune(".,;:!—–-", next)
 	switch fold(word) {
-	case "yes", "si", "certo", "certamente":
+	case "yes", "si", "certo", "certamente", "certainly", "sure", "absolutely", "definitely", "indeed", "yep", "yeah",
+		"assolutamente", "sicuramente", "ovviamente", "esatto", "exactly", "correct", "corretto":
 		if alone {
 			return "yes", true
 		}
@@ -271,4 +279,33 @@ func opensWithOtherName(question, reference string, ref reference, sentence stri
 		}
 	}
 	return nil
+}
+
+// withoutRE matches "without" or "senza" and the few words after it
+// ("without the need to sign any agreement").
+var withoutRE = regexp.MustCompile(`(?i)\b(?:without|senza)\b((?:\s+[\p{L}'’]+){1,6})`)
+
+// deniedByWithout reports whether a sentence does without what the
+// question asks about: "senza necessità di sottoscrivere alcuna
+// convenzione" to "bisogna firmare una convenzione?" says no.
+func deniedByWithout(sentence, question string) bool {
+	asked := map[string]bool{}
+	for _, st := range topicStems(question) {
+		asked[st] = true
+	}
+	// What the question itself asks to do without ("without approval")
+	// the answer echoes, and does not deny.
+	for _, m := range withoutRE.FindAllStringSubmatch(question, -1) {
+		for _, st := range topicStems(m[1]) {
+			delete(asked, st)
+		}
+	}
+	for _, m := range withoutRE.FindAllStringSubmatch(sentence, -1) {
+		for _, st := range topicStems(m[1]) {
+			if asked[st] {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -183,3 +183,38 @@ func abbreviatesWords(acronym, text string) bool {
 	}
 	return false
 }
+
+// strayNameWord reports whether the answer holds a word of a name of
+// several words ("User" of "GDS User Support") only as a common word,
+// in lower case and apart from the name's other words ("service users
+// … the level of support"): a passage on another subject that uses the
+// word does not name the name.
+func strayNameWord(name, reference, answer string) bool {
+	runs := runsOf(reference, name)
+	if len(runs) == 0 {
+		return false
+	}
+	words := strings.Fields(withoutCitations(answer))
+	key := stem(fold(name))
+	for i, f := range words {
+		w := trimWord(f)
+		if w == "" || stem(fold(dropElision(w))) != key {
+			continue
+		}
+		if unicode.IsUpper([]rune(w)[0]) {
+			return false
+		}
+		for _, run := range runs {
+			for _, other := range run {
+				o := stem(fold(other))
+				if o == key {
+					continue
+				}
+				if i > 0 && stem(fold(trimWord(words[i-1]))) == o || i+1 < len(words) && stem(fold(trimWord(words[i+1]))) == o {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}

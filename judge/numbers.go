@@ -158,6 +158,9 @@ func wordNumber(w string) (float64, bool) {
 			return float64(100*(n+1)) + v, true
 		}
 	}
+	if v, ok := italianThousands(w); ok {
+		return v, true
+	}
 	if v, ok := ordinalWords[w]; ok {
 		return v, true
 	}

@@ -80,22 +80,14 @@ func oppositeWords(reference, leadText string) []string {
 	for _, w := range letterWords(leadText) {
 		ldAll[stem(fold(dropElision(w)))] = true
 	}
-	says := func(set map[string]bool, forms []string) (string, bool) {
-		for _, f := range forms {
-			if set[stem(f)] {
-				return f, true
-			}
-		}
-		return "", false
-	}
 	var out []string
 	for _, pair := range opposites {
 		for side := 0; side < 2; side++ {
 			mine, other := pair[side], pair[1-side]
-			r, refSays := says(ref, mine)
-			_, refSaysOther := says(refAll, other)
-			l, leadSays := says(ld, other)
-			_, leadSaysMine := says(ldAll, mine)
+			r, refSays := saysAny(ref, mine)
+			_, refSaysOther := saysAny(refAll, other)
+			l, leadSays := saysAny(ld, other)
+			_, leadSaysMine := saysAny(ldAll, mine)
 			if refSays && !refSaysOther && leadSays && !leadSaysMine {
 				out = append(out, fmt.Sprintf("the lead says %q, the reference %q", l, r))
 			}
@@ -103,6 +95,73 @@ func oppositeWords(reference, leadText string) []string {
 	}
 	return dedupeStrings(out)
 }
+
+// negatedOpposites returns the stems of the other side of each word of
+// a pair of opposites that a negation stands just before: "not
+// permitted" says forbidden, "non è obbligatorio" says optional.
+func negatedOpposites(text string) map[string]bool {
+	words := letterWords(text)
+	out := map[string]bool{}
+	for i, w := range words {
+		if !(i > 0 && negatorsBefore[fold(words[i-1])] || i > 1 && negatorsBefore[fold(words[i-2])]) {
+			continue
+		}
+		st := stem(fold(dropElision(w)))
+		for _, pair := range opposites {
+			for side := 0; side < 2; side++ {
+				for _, f := range pair[side] {
+					if stem(f) != st {
+						continue
+					}
+					for _, o := range pair[1-side] {
+						out[stem(o)] = true
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// oppositeOfQuestion returns the words of sentence that state the
+// opposite of a word of the question, which the sentence does not state
+// itself: "you will need automatic recovery" to "can we rely on
+// recovering by hand?" says no.
+func oppositeOfQuestion(question, sentence string) []string {
+	q := stemsAsserted(idioms.Replace(strings.ToLower(question)))
+	text := idioms.Replace(strings.ToLower(sentence))
+	said, all := stemsAsserted(text), map[string]bool{}
+	for _, w := range letterWords(text) {
+		all[stem(fold(dropElision(w)))] = true
+	}
+	var out []string
+	for _, pair := range opposites {
+		for side := 0; side < 2; side++ {
+			asked, other := pair[side], pair[1-side]
+			_, inQuestion := saysAny(q, asked)
+			_, sentenceAsks := saysAny(all, asked)
+			w, opposite := saysAny(said, other)
+			if inQuestion && opposite && !sentenceAsks {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+// saysAny returns the first of forms whose stem set holds.
+func saysAny(set map[string]bool, forms []string) (string, bool) {
+	for _, f := range forms {
+		if set[stem(f)] {
+			return f, true
+		}
+	}
+	return "", false
+}
+
+// idioms rewrites phrases that say one word of a pair of opposites:
+// "by hand" is manually, "a mano" manualmente.
+var idioms = strings.NewReplacer("by hand", "manually", "a mano", "manualmente")
 
 // dedupeStrings drops repeated strings, keeping the first.
 func dedupeStrings(ss []string) []string {

@@ -43,12 +43,16 @@ func init() {
 	add("hour", "time", hour, "h hr hrs hour hours ora ore")
 	add("day", "time", day, "day days giorno giorni gg")
 	add("week", "time", week, "week weeks wk settimana settimane")
+	add("fortnight", "time", 2*week, "fortnight fortnights")
 	add("month", "time", month, "month months mese mesi")
 	add("year", "time", year, "year years yr yrs anno anni")
 	add("night", "night", 1, "night nights notte notti")
 	add("euro", "euro", 1, "€ euro euros eur")
 	add("dollar", "dollar", 1, "$ dollar dollars usd")
 	add("pound", "pound", 1, "£ pound pounds gbp sterlina sterline")
+	// A cent is a hundredth of whichever currency it is beside (see
+	// inCurrency).
+	add("cent", "cent", 0.01, "¢ cent cents centesimo centesimi")
 	add("percent", "percent", 1, "% percent percento percentage percentuale")
 	add("byte", "data", 1, "b byte bytes")
 	add("kilobyte", "data", 1<<10, "kb kib kilobyte kilobytes")
@@ -83,6 +87,7 @@ func init() {
 	}
 	add("daily", 1, "daily giornaliero giornaliera giornalieri giornaliere quotidiano quotidiana quotidianamente giornalmente")
 	add("weekly", 1.0/7, "weekly settimanale settimanali settimanalmente")
+	add("fortnightly", 1.0/14, "fortnightly quindicinale quindicinali")
 	add("monthly", day/month, "monthly mensile mensili mensilmente")
 	add("quarterly", day/(3*month), "quarterly trimestrale trimestrali trimestralmente")
 	// "annual" and "annuale" name things ("annual leave", "ferie annuali")
@@ -154,4 +159,17 @@ func init() {
 			}
 		}
 	}
+}
+
+// inCurrency writes a figure in cents in the currency of the other
+// figure, so that "42 cents" states "$0.42" and contradicts "€0.50".
+func inCurrency(f, g figure) (figure, figure) {
+	money := func(u unit) bool { return u.dim == "euro" || u.dim == "dollar" || u.dim == "pound" }
+	if f.unit.name == "cent" && money(g.unit) {
+		f.value, f.unit = f.value*f.unit.factor, g.unit
+	}
+	if g.unit.name == "cent" && money(f.unit) {
+		g.value, g.unit = g.value*g.unit.factor, f.unit
+	}
+	return f, g
 }

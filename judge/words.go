@@ -71,6 +71,15 @@ var accents = strings.NewReplacer("à", "a", "á", "a", "è", "e", "é", "e", "�
 // "charging" and "charge" meet. Truncation is coarse but language-neutral,
 // which is what a judge of two languages needs.
 func stem(w string) string {
+	s := rawStem(w)
+	if head, ok := synonymOf[s]; ok {
+		return head
+	}
+	return s
+}
+
+// rawStem is stem without synonyms.
+func rawStem(w string) string {
 	n := utf8.RuneCountInString(w)
 	switch {
 	case n > 4 && strings.HasSuffix(w, "ies"):
