@@ -23,11 +23,11 @@ import (
 // a page on backups that gives no period is a question the documents do
 // not cover, however many words they share.
 func holdsAskedKind(question string, hits []fonte.Hit, c *Coverage) bool {
-	qt := QuestionType(question)
-	m := askedMeasure(question, qt)
-	if qt != QuantityAnswer && !(qt == TimeAnswer && m != anyMeasure) {
+	if !checksKind(question) {
 		return true
 	}
+	qt := QuestionType(question)
+	m := askedMeasure(question, qt)
 	want := ContentKeys(question)
 	own := figures(question)
 	for i, h := range hits {
@@ -144,3 +144,73 @@ func missingName(question string, hits []fonte.Hit, docs map[string]fonte.Docume
 	}
 	return ""
 }
+
+// KindWords returns the words of question that ask for a kind of figure
+// ("how quickly", "quanto tempo", "what is the maximum"), each once and
+// in the question's order, when its kind is checked (checksKind); nil
+// otherwise. A passage answers such words with a figure of the kind
+// rather than by repeating them, so the coverage of the question's words
+// leaves them out and the kind check stands in for them. A unit of time
+// the question counts in ("how many weeks") is not among them: the
+// passage that answers says it too.
+func KindWords(question string) []string {
+	if !checksKind(question) {
+		return nil
+	}
+	q := askedPart(question)
+	asking := map[int]bool{} // the byte offsets of the asking words
+	for _, re := range []*regexp.Regexp{askingRE, frequencyAskRE, durationAskRE, distanceAskRE, ageAskRE, countAskRE, clockAskRE, dayAskRE} {
+		// Matches may overlap ("dopo quanto", "quanto tempo"): each
+		// search starts at the word after the previous match's start.
+		for at := 0; at < len(q); at = nextWord(q, at) {
+			loc := re.FindStringIndex(q[at:])
+			if loc == nil {
+				break
+			}
+			at += loc[0]
+			for w := at; w < at+loc[1]-loc[0]; w = nextWord(q, w) {
+				asking[w] = true
+			}
+		}
+	}
+	var out []string
+	for w := 0; w < len(q); w = nextWord(q, w) {
+		word := q[w:nextWordEnd(q, w)]
+		if asking[w] && timeUnits[word] == "" {
+			out = append(out, word)
+		}
+	}
+	return out
+}
+
+// checksKind reports whether holdsAskedKind checks question's kind: a
+// question of quantity, or one of time that asks for a particular
+// measure (a time of day, a day).
+func checksKind(question string) bool {
+	qt := QuestionType(question)
+	return qt == QuantityAnswer || qt == TimeAnswer && askedMeasure(question, qt) != anyMeasure
+}
+
+// nextWord returns the start of the word after the one at byte at of s,
+// len(s) when there is none.
+func nextWord(s string, at int) int {
+	i := at
+	for i < len(s) && !isSpace(s[i]) {
+		i++
+	}
+	for i < len(s) && isSpace(s[i]) {
+		i++
+	}
+	return i
+}
+
+// nextWordEnd returns the end of the word at byte at of s.
+func nextWordEnd(s string, at int) int {
+	i := at
+	for i < len(s) && !isSpace(s[i]) {
+		i++
+	}
+	return i
+}
+
+func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' }

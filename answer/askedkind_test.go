@@ -99,3 +99,25 @@ func askOver(t *testing.T, question, lang string, texts []string) (*fonte.Answer
 	}
 	return a, tr
 }
+
+// TestKindWords: the words that ask for a kind of figure, overlapping
+// phrases included, and only when the kind is checked; a unit of time the
+// question counts in stays a word the passage must hold.
+func TestKindWords(t *testing.T) {
+	for _, tc := range []struct {
+		question string
+		want     []string
+	}{
+		{"How quickly are broken windows repaired?", []string{"how", "quickly"}},
+		{"Entro quanto tempo si ripara una finestra rotta?", []string{"entro", "quanto", "tempo"}},
+		{"How many weeks does a window repair take?", []string{"how", "many"}},
+		{"At what time does the workshop open?", []string{"at", "what", "time"}},
+		{"Who repairs broken windows?", nil},
+		{"Which supplier repairs windows in a day?", nil},
+	} {
+		got := KindWords(tc.question)
+		if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("KindWords(%q) = %q, want %q", tc.question, got, tc.want)
+		}
+	}
+}

@@ -25,7 +25,10 @@ import (
 // missing from what was found, whether the corpus lacks them (a question
 // the documents do not cover) or they sit in passages other than the
 // best-matching one, is not answered from a passage that shares a word or
-// two with it.
+// two with it. The words that ask for a kind of figure ("how quickly",
+// "quanto tempo") are not among the keys when the kind check stands in
+// for them (KindWords): the passage that answers states the figure, not
+// the word.
 type Coverage struct {
 	// Keys are the question's content keys, in the order of the question.
 	Keys []CoverageKey `json:"keys"`

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/answer"
@@ -25,8 +26,20 @@ func (e *Engine) coverage(ctx context.Context, v *view, query, lang string, hits
 	if an == nil || len(hits) == 0 {
 		return nil, nil
 	}
+	// The words that ask for a kind of figure ("how quickly") are left
+	// out when the kind check stands in for them (answer.KindWords): the
+	// passage that answers states the figure, not the word. A key that
+	// another word of the question gives too stays.
+	asking := map[string]int{}
+	for _, k := range an.Analyze(strings.Join(answer.KindWords(query), " ")) {
+		asking[k]++
+	}
 	var keys []string
 	for _, k := range an.Analyze(query) {
+		if asking[k] > 0 {
+			asking[k]--
+			continue
+		}
 		if !slices.Contains(keys, k) {
 			keys = append(keys, k)
 		}

@@ -2,7 +2,10 @@ package engine
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fonte-rag/fonte"
@@ -13,12 +16,19 @@ import (
 // example handbook.
 func exampleHandbook(t *testing.T) *Engine {
 	t.Helper()
+	return indexFolder(t, "../examples/handbook")
+}
+
+// indexFolder opens an engine with the default settings over the
+// documents of dir.
+func indexFolder(t *testing.T, dir string) *Engine {
+	t.Helper()
 	e, err := Open(context.Background(), Settings{IndexDir: filepath.Join(t.TempDir(), "idx")}, OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { e.Close() })
-	if _, err := e.Index(context.Background(), "../examples/handbook", nil); err != nil {
+	if _, err := e.Index(context.Background(), dir, nil); err != nil {
 		t.Fatal(err)
 	}
 	return e
@@ -126,5 +136,62 @@ func TestCoverageWeights(t *testing.T) {
 	}
 	if c, _ := e.coverage(ctx, v, "come e dove?", "it", hits, fonte.Filter{}); c != nil {
 		t.Errorf("a question of function words has coverage %+v, want none", c)
+	}
+}
+
+// indexTexts opens an engine with the default settings over a folder of
+// Markdown documents (name → text) written for a test.
+func indexTexts(t *testing.T, docs map[string]string) *Engine {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range docs {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return indexFolder(t, dir)
+}
+
+// The words that ask for a kind of figure ("how quickly") are not words
+// a passage must hold: the one that answers states the figure. Every
+// passage here speaks of windows and repairs, so those words weigh
+// little and "quickly", which no passage holds, would outweigh them; the
+// question is answered from the passage that states the period, while
+// the kind check still refuses passages that state none, and a topic
+// word no passage holds still blocks.
+func TestCoverageLeavesOutTheWordsThatAskTheKind(t *testing.T) {
+	e := indexTexts(t, map[string]string{
+		"repairs.md":  "# Window repairs\n\nWindows are repaired within 2 working days of the report to the help desk.\n",
+		"cleaning.md": "# Cleaning\n\nWindows are cleaned every month; repairs to the frames are booked through the help desk.\n",
+		"blinds.md":   "# Blinds\n\nBlinds on the windows are replaced, never repaired, when they break.\n",
+		"heating.md":  "# Heating\n\nRadiators under the windows are repaired by the landlord.\n",
+		"doors.md":    "# Doors\n\nDoors and windows are locked in the evening; report repairs to reception.\n",
+		"parking.md":  "# Parking\n\nThe car park fills quickly; it opens at seven and closes at nine.\n",
+		"canteen.md":  "# Canteen\n\nLunch is served quickly from noon in the canteen on the ground floor.\n",
+		"lifts.md":    "# Lifts\n\nThe lifts are serviced by the landlord every spring.\n",
+		"post.md":     "# Post\n\nParcels are collected from reception in the afternoon.\n",
+	})
+	ctx := context.Background()
+	tr := &Trace{}
+	a, err := e.Ask(ctx, "How quickly are windows repaired?", AskOptions{SearchOptions: SearchOptions{Trace: tr}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Abstained || !strings.Contains(a.Text, "2 working days") || !slices.Contains(citedDocs(a), "repairs.md") {
+		t.Fatalf("answer %q (abstained %v, cites %v), want the repair period from repairs.md; %s", a.Text, a.Abstained, citedDocs(a), tr.AbstainReason)
+	}
+	for _, k := range tr.Floor.Coverage.Keys {
+		if k.Key == "quick" || k.Key == "quickli" {
+			t.Errorf("the coverage weighs the asking word %+v", k)
+		}
+	}
+	for _, q := range []string{"How quickly are windows cleaned?", "How quickly are windows painted?"} {
+		a, err := e.Ask(ctx, q, AskOptions{SearchOptions: SearchOptions{Trace: tr}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !a.Abstained {
+			t.Errorf("%q answered %q, want an abstention", q, a.Text)
+		}
 	}
 }
