@@ -25,6 +25,9 @@ func commonQuery(rng *rand.Rand, words []string) []string {
 // and shares), in memory and in place, and that it takes the queries of
 // common words, skipping blocks.
 func TestTopKBlockMax(t *testing.T) {
+	if raceEnabled {
+		t.Skip("one goroutine: scripts/test runs it without -race")
+	}
 	docs, words := zipfCorpus(6000, 3)
 	m := NewBM25(docs, analysis.Sklearn(), BM25Options{K1: 0.9, B: 0.4})
 	flat, _ := openInPlace(t, m)

@@ -30,6 +30,9 @@ func TestNewIndexParallel(t *testing.T) {
 }
 
 func TestNewIndexParallelSciFact(t *testing.T) {
+	if raceEnabled {
+		t.Skip("SciFact costs minutes under -race: TestNewIndexParallel races the same workers, scripts/test runs this without -race")
+	}
 	d := loadSciFact(t)
 	an := analysis.English()
 	got := NewIndexParallel(len(d.docs), func(i int) []string { return an.Analyze(d.docs[i]) }, an, 4)

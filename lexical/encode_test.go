@@ -69,6 +69,9 @@ func TestEncodeRoundTrip(t *testing.T) {
 }
 
 func TestEncodeSciFactSize(t *testing.T) {
+	if raceEnabled {
+		t.Skip("one goroutine: scripts/test runs it without -race")
+	}
 	d := loadSciFact(t)
 	raw := 0
 	for _, doc := range d.beir.Corpus {

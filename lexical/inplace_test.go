@@ -163,6 +163,9 @@ func randomQueries(rng *rand.Rand, words []string, n int) []string {
 }
 
 func TestInPlaceRandomCorpus(t *testing.T) {
+	if raceEnabled {
+		t.Skip("one goroutine: scripts/test runs it without -race")
+	}
 	docs, words := zipfCorpus(4000, 11)
 	queries := randomQueries(rand.New(rand.NewPCG(12, 13)), words, 150)
 	for _, opts := range []BM25Options{DefaultBM25Options(), {K1: 0.9, B: 0.4}, {K1: 0, B: 1}, {K1: 2, B: 0}} {
@@ -278,6 +281,9 @@ func TestInPlaceSeeds(t *testing.T) {
 }
 
 func TestInPlaceSciFact(t *testing.T) {
+	if raceEnabled {
+		t.Skip("one goroutine: scripts/test runs it without -race")
+	}
 	d := loadSciFact(t)
 	flat, _ := openInPlace(t, d.m)
 	var queries []string

@@ -172,6 +172,9 @@ func compareTopK(t *testing.T, m *BM25, q []string, ks []int) {
 }
 
 func TestTopKSynthetic(t *testing.T) {
+	if raceEnabled {
+		t.Skip("one goroutine: scripts/test runs it without -race")
+	}
 	docs, words := zipfCorpus(4000, 1)
 	m := NewBM25(docs, analysis.Sklearn(), BM25Options{K1: 0.9, B: 0.4})
 	ks := []int{1, 10, 100, 1000}
@@ -272,6 +275,9 @@ func TestTopKEdges(t *testing.T) {
 // TestTopKSciFact compares the paths on BEIR SciFact's 1,109 queries (test
 // and train) over its corpus, analysed and weighted as retrieve does.
 func TestTopKSciFact(t *testing.T) {
+	if raceEnabled {
+		t.Skip("one goroutine: scripts/test runs it without -race")
+	}
 	d := loadSciFact(t)
 	train, err := eval.LoadBEIR(sciFact, "train")
 	if err != nil {

@@ -171,6 +171,9 @@ func TestInPlaceBuilderSeeds(t *testing.T) {
 }
 
 func TestInPlaceBuilderZipf(t *testing.T) {
+	if raceEnabled {
+		t.Skip("one goroutine: scripts/test runs it without -race")
+	}
 	docs, words := zipfCorpus(1500, 31)
 	queries := randomQueries(rand.New(rand.NewPCG(32, 33)), words, 30)
 	tokens := analyseAll(docs, analysis.Sklearn())

@@ -1,0 +1,5 @@
+//go:build !race
+
+package lexical
+
+const raceEnabled = false
