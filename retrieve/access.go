@@ -29,7 +29,6 @@ type accessClasses struct {
 
 	rangesMu sync.Mutex
 	ranges   map[string][]vector.RowRange // by view key (see rowRanges)
-	sets     map[string]vector.NodeSet    // by view key (see nodeSet)
 
 	// codes is each class's int8 copy of its rows, made on the first
 	// search of a reader who may read the class (see classCodes).

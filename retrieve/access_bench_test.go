@@ -127,12 +127,11 @@ func BenchmarkRestrictedSearch(b *testing.B) {
 // or 99.9% of the documents, the vectors given as one part with its int8
 // copy as the embedded store gives its segments, the graph built with
 // vector's defaults (once, shared by every label share). The unrestricted reader
-// walks the graph; the restricted one walks it over the nodes it may read
-// when it may read 50% or 90% (walkFor), and scans the rows it may see
-// exactly when 1% or 0.1%. Dense alone and hybrid (BM25 beside it), 200
-// synthetic queries; the dense runs also report the dense leg's
-// recall@10 against the exact search of the chunks the reader may read,
-// over the first 50 queries. Run with
+// walks the graph; the restricted one scans the rows it may see exactly.
+// Dense alone and hybrid (BM25 beside it), 200 synthetic queries; the
+// dense runs also report the leg's recall@10 against the exact search of
+// the chunks the reader may read, over the first 50 queries, so that a
+// faster restricted leg that loses hits shows it. Run with
 //
 //	go test ./retrieve -run '^$' -bench BenchmarkRestrictedDense -benchmem -count 5
 var denseBench = struct {

@@ -307,16 +307,10 @@ func (l rangedLeg) search(q []float32, k int, allow func(int) bool) []scored {
 // or ranges needs only the filter's document prefixes and tags, they
 // holding no chunk the reader may not read.
 func (ix *Index) denseLegFor(f Filter, rv *readerView) (dense, func(int) bool) {
-	rest := ix.allowFor(Filter{Prefixes: f.Prefixes, Tags: f.Tags}, nil)
-	if rest == nil {
-		if w, ok := ix.walkFor(rv); ok {
-			return w, nil
-		}
-	}
 	leg := ix.denseFor(rv)
 	switch leg.(type) {
 	case classLeg, rangedLeg:
-		return leg, rest
+		return leg, ix.allowFor(Filter{Prefixes: f.Prefixes, Tags: f.Tags}, nil)
 	}
 	return leg, ix.allowFor(f, rv)
 }
