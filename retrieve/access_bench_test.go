@@ -1,8 +1,10 @@
 package retrieve
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -126,8 +128,10 @@ func BenchmarkRestrictedSearch(b *testing.B) {
 // copy as the embedded store gives its segments, the graph built with
 // vector's defaults (once, shared by every label share). The unrestricted reader
 // walks the graph; the restricted one scans the rows it may see exactly.
-// Dense alone and hybrid (BM25 beside it), 200 synthetic queries. Run
-// with
+// Dense alone and hybrid (BM25 beside it), 200 synthetic queries; the
+// dense runs also report the leg's recall@10 against the exact search of
+// the chunks the reader may read, over the first 50 queries, so that a
+// faster restricted leg that loses hits shows it. Run with
 //
 //	go test ./retrieve -run '^$' -bench BenchmarkRestrictedDense -benchmem -count 5
 var denseBench = struct {
@@ -198,8 +202,44 @@ func BenchmarkRestrictedDense(b *testing.B) {
 						search(i)
 						i++
 					}
+					if mode == Dense {
+						b.ReportMetric(denseRecall(b, ix, queries[:50], reader.filter), "recall@10")
+					}
 				})
 			}
 		}
 	}
+}
+
+// denseRecall is the share of each query's exact top 10, among the
+// chunks f lets its reader read, that the index's dense search returns.
+func denseRecall(b *testing.B, ix *Index, queries []benchQuery, f fonte.Filter) float64 {
+	rows := ix.corpus.rows()
+	found := 0
+	for _, q := range queries {
+		hits, err := ix.Search(Request{Mode: Dense, K: 10, Vector: q.vec, Filter: f})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var truth []vector.Result
+		for i, row := range rows {
+			if f.Readable(ix.src.Tags(i)) {
+				truth = append(truth, vector.Result{ID: uint64(i), Score: vector.Dot(q.vec, row)})
+			}
+		}
+		slices.SortFunc(truth, func(x, y vector.Result) int {
+			if x.Score != y.Score {
+				return cmp.Compare(y.Score, x.Score)
+			}
+			return cmp.Compare(x.ID, y.ID)
+		})
+		for _, t := range truth[:10] {
+			for _, h := range hits {
+				if h.Chunk.ID == ix.src.Chunk(int(t.ID)).ID {
+					found++
+				}
+			}
+		}
+	}
+	return float64(found) / float64(10*len(queries))
 }

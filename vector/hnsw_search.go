@@ -82,26 +82,7 @@ func (h *HNSW) searchLayer(sc *hnswScratch, qr *querier, entries []scored, ef, l
 		}
 		sc.batch = batch
 		computed += len(batch)
-		scores := sc.scores
-		if cap(scores) < len(batch) {
-			scores = make([]float32, len(batch), 2*len(batch))
-			sc.scores = scores
-		}
-		scores = scores[:len(batch)]
-		if qr.q8 == nil {
-			h.dotNodes(qr.q, batch, scores)
-		} else {
-			d := sc.d32
-			if cap(d) < len(batch) {
-				d = make([]int32, len(batch), 2*len(batch))
-				sc.d32 = d
-			}
-			d = d[:len(batch)]
-			dotNodesInt8(qr.q8, h.codes, h.codeW, batch, d)
-			for i, x := range d {
-				scores[i] = qr.q8.scoreD(int64(x))
-			}
-		}
+		scores := h.scoreBatch(sc, qr, batch)
 		for i, nb := range batch {
 			s := scores[i]
 			if len(res) < ef || s > res[0].s {
@@ -123,6 +104,32 @@ func (h *HNSW) searchLayer(sc *hnswScratch, qr *querier, entries []scored, ef, l
 	}
 	sc.cand, sc.res = cand, res
 	return ok
+}
+
+// scoreBatch scores the nodes of batch against the query in one call
+// (see searchLayer), into sc.scores.
+func (h *HNSW) scoreBatch(sc *hnswScratch, qr *querier, batch []uint32) []float32 {
+	scores := sc.scores
+	if cap(scores) < len(batch) {
+		scores = make([]float32, len(batch), 2*len(batch))
+		sc.scores = scores
+	}
+	scores = scores[:len(batch)]
+	if qr.q8 == nil {
+		h.dotNodes(qr.q, batch, scores)
+		return scores
+	}
+	d := sc.d32
+	if cap(d) < len(batch) {
+		d = make([]int32, len(batch), 2*len(batch))
+		sc.d32 = d
+	}
+	d = d[:len(batch)]
+	dotNodesInt8(qr.q8, h.codes, h.codeW, batch, d)
+	for i, x := range d {
+		scores[i] = qr.q8.scoreD(int64(x))
+	}
+	return scores
 }
 
 // accept reports whether node n may be a result: live, and accepted.
@@ -206,6 +213,25 @@ func (h *HNSW) search(q []float32, k, ef int, accept func(uint32) bool) []NodeRe
 	}
 	sc := h.getScratch()
 	defer h.scratch.Put(sc)
+	qr, ep := h.descend(sc, q)
+	sc.newGen(len(h.ids))
+	sc.w = append(sc.w[:0], ep)
+	if !h.searchLayer(sc, qr, sc.w, ef, 0, accept, budget) {
+		return h.exact(q, k, accept)
+	}
+	kk := min(k, h.live)
+	t := h.rerank(sc, qr, kk)
+	if len(t.h) < kk {
+		// Tombstones or the filter cut the graph's reach; rare, and the
+		// contract is k results whenever k exist.
+		return h.exact(q, k, accept)
+	}
+	return t.sorted()
+}
+
+// descend prepares the query and walks the upper layers greedily from the
+// entry point: the layer-0 entry of a search.
+func (h *HNSW) descend(sc *hnswScratch, q []float32) (*querier, scored) {
 	qr := &querier{q: q}
 	if h.codec != nil {
 		h.codec.prepare(&sc.q8, q)
@@ -215,12 +241,13 @@ func (h *HNSW) search(q []float32, k, ef int, accept func(uint32) bool) []NodeRe
 	for l := h.top; l > 0; l-- {
 		ep = h.greedy(sc, qr, ep, l)
 	}
-	sc.newGen(len(h.ids))
-	sc.w = append(sc.w[:0], ep)
-	if !h.searchLayer(sc, qr, sc.w, ef, 0, accept, budget) {
-		return h.exact(q, k, accept)
-	}
-	kk := min(k, h.live)
+	return qr, ep
+}
+
+// rerank returns the best kk of the results in sc.res, scored on float32:
+// a quantized search re-scores only its best candidates by their codes'
+// scores.
+func (h *HNSW) rerank(sc *hnswScratch, qr *querier, kk int) nodeTopK {
 	t := newNodeTopK(kk)
 	if qr.q8 != nil {
 		// Re-rank on float32, the vectors fetched as in the search, but
@@ -236,7 +263,7 @@ func (h *HNSW) search(q []float32, k, ef int, accept func(uint32) bool) []NodeRe
 			sc.batch = append(sc.batch, r.n)
 		}
 		sc.scores = slices.Grow(sc.scores[:0], len(sc.batch))[:len(sc.batch)]
-		h.dotNodes(q, sc.batch, sc.scores)
+		h.dotNodes(qr.q, sc.batch, sc.scores)
 		for i := range sc.res {
 			sc.res[i].s = sc.scores[i]
 		}
@@ -244,12 +271,7 @@ func (h *HNSW) search(q []float32, k, ef int, accept func(uint32) bool) []NodeRe
 	for _, r := range sc.res {
 		t.push(NodeResult{Node: r.n, ID: h.ids[r.n], Score: r.s})
 	}
-	if len(t.h) < kk {
-		// Tombstones or the filter cut the graph's reach; rare, and the
-		// contract is k results whenever k exist.
-		return h.exact(q, k, accept)
-	}
-	return t.sorted()
+	return t
 }
 
 // allowedEstimate estimates how many live nodes accept accepts from a
