@@ -58,9 +58,6 @@ func dotNodes(q, vecs []float32, stride int, nodes []uint32, out []float32) {
 // prefetchNode does nothing without assembly.
 func prefetchNode(s []uint32, stride int, node uint32, n int) {}
 
-// prefetchNodes does nothing without assembly.
-func prefetchNodes(s []uint32, stride int, nodes []uint32, n int) {}
-
 // dotNodesInt8 sets out[i] to Σ c_j·(r_j - 64) for the code of node
 // nodes[i] and the prepared query p; see dotNodesInt8Generic.
 func dotNodesInt8(p *Int8Query, codes []uint64, stride int, nodes []uint32, out []int32) {

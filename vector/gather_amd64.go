@@ -47,13 +47,6 @@ func prefetchNode(s []uint32, stride int, node uint32, n int) {
 	}
 }
 
-// prefetchNodes is prefetchNode for every node of nodes.
-func prefetchNodes(s []uint32, stride int, nodes []uint32, n int) {
-	if len(s) > 0 && len(nodes) > 0 {
-		prefetchNodesT0(unsafe.Pointer(unsafe.SliceData(s)), uintptr(stride)*4, unsafe.SliceData(nodes), len(nodes), 4*n)
-	}
-}
-
 //go:noescape
 func dotNodesU8VNNI(q *int8, base unsafe.Pointer, stride uintptr, nbytes int, nodes *uint32, n int, out *int32)
 
