@@ -110,7 +110,7 @@ func (e *Engine) EvalQuestions(ctx context.Context, qs []eval.Question, o EvalOp
 		// (answer.Coverage).
 		top := h[:min(o.K, len(h))]
 		lang := QuestionLanguage(q.Question)
-		cov, err := e.coverage(ctx, v, q.Question, lang, top, fonte.Filter{})
+		cov, err := e.coverage(ctx, v, q.Question, e.analysisLanguage(lang, v.readableLanguages(fonte.Filter{})), top, fonte.Filter{})
 		if err != nil {
 			return nil, fmt.Errorf("question %s: %w", q.ID, err)
 		}

@@ -51,6 +51,7 @@ func (e *Engine) search(ctx context.Context, v *view, query string, o SearchOpti
 	if req.Lang == "" {
 		req.Lang = searchLanguage(query)
 	}
+	req.Lang = e.analysisLanguage(req.Lang, v.readableLanguages(o.Filter))
 	tr := o.Trace
 	var t0 time.Time
 	if tr != nil {
@@ -215,9 +216,10 @@ func (e *Engine) Ask(ctx context.Context, question string, o AskOptions) (*fonte
 		floor = max(o.Floor, 0)
 	}
 	cfg := answer.Config{Floor: floor, Budget: s.Budget, Generator: s.Generator, OnDelta: o.OnDelta, Lang: lang}
+	langs := v.readableLanguages(o.Filter)
 	if o.All {
 		cfg.Budget = 1 << 30 // already checked against the budget, in document order
-	} else if cfg.Coverage, err = e.coverage(ctx, v, query, lang, hits, o.Filter); err != nil {
+	} else if cfg.Coverage, err = e.coverage(ctx, v, query, e.analysisLanguage(lang, langs), hits, o.Filter); err != nil {
 		return nil, err
 	}
 	if tr != nil {

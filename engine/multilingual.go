@@ -1,0 +1,93 @@
+package engine
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/retrieve"
+)
+
+// Questions over documents in another language.
+//
+// A question is analysed for retrieval in its own language, but a
+// language no document the reader may read is written in has no stems to
+// match: an English question detected as Italian over English handbooks,
+// stemmed as Italian, misses passages that share its words, and an
+// Italian question over English documents finds none of the words the two
+// languages share ("budget", "backup", "VPN"). The engine therefore
+// analyses a query in the languages of the documents the reader may read
+// whenever none of them gets the analysis of the query's language (see
+// analysisLanguage).
+
+// docLanguages holds, for one view, each document's language and tags,
+// read once on first use: a query asks which languages the reader may
+// read, and a snapshot's document list costs a pass over every segment.
+type docLanguages struct {
+	once sync.Once
+	docs []retrieve.DocLang
+}
+
+// readableLanguages returns the languages of the documents a reader under
+// f may read, sorted ("" for a document whose language was not told);
+// only access counts, not prefixes or tags, as when retrieval analyses a
+// query in every language of the corpus.
+func (v *view) readableLanguages(f fonte.Filter) []string {
+	v.langs.once.Do(func() {
+		if v.remote != nil {
+			v.langs.docs = v.remote.Docs
+			return
+		}
+		if v.snap == nil {
+			return
+		}
+		for _, d := range v.snap.Docs() {
+			v.langs.docs = append(v.langs.docs, retrieve.DocLang{Lang: d.Language, Tags: d.Tags})
+		}
+	})
+	var langs []string
+	for _, d := range v.langs.docs {
+		if !slices.Contains(langs, d.Lang) && f.Readable(d.Tags) {
+			langs = append(langs, d.Lang)
+		}
+	}
+	slices.Sort(langs)
+	return langs
+}
+
+// analysisLanguage is the language a query in language lang is analysed
+// in over documents in langs (the reader's, see readableLanguages): lang
+// itself when a document gets the same analysis (or when nothing is
+// known of the documents), the documents' only language when they have
+// one, else "" (every language of the corpus): never an analysis no
+// document has, whose stems match nothing.
+func (e *Engine) analysisLanguage(lang string, langs []string) string {
+	if lang == "" || len(langs) == 0 || e.hasAnalysis(lang, langs) {
+		return lang
+	}
+	if len(langs) == 1 {
+		return langs[0]
+	}
+	return ""
+}
+
+// hasAnalysis reports whether some language of langs gets lang's lexical
+// analysis (German and French share the neutral one; a document whose
+// language was not told gets English's).
+func (e *Engine) hasAnalysis(lang string, langs []string) bool {
+	want := e.an.Analysis(lang)
+	return slices.ContainsFunc(langs, func(l string) bool { return e.an.Analysis(l) == want })
+}
+
+// otherLanguages returns langs without those that get lang's analysis and
+// without "" (documents whose language was not told name none).
+func (e *Engine) otherLanguages(lang string, langs []string) []string {
+	var out []string
+	for _, l := range langs {
+		if l != "" && !e.hasAnalysis(lang, []string{l}) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
