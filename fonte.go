@@ -144,7 +144,8 @@ type Answer struct {
 	Lang string
 	// Notice, when set, is what the reader must know before the answer,
 	// in the question's language: that nothing was found in that
-	// language, and in which language the passages found are.
+	// language, and in which language the passages found are (or the
+	// documents, when no passage shares a word with the question).
 	Notice string
 	// Citations lists the sources given to the generator, numbered as the
 	// prompt numbered them; when abstaining, the nearest sources found.

@@ -207,6 +207,7 @@ func (e *Engine) Ask(ctx context.Context, question string, o AskOptions) (*fonte
 		}
 	}
 	docs := v.docsOf(hits)
+	langs := v.readableLanguages(o.Filter)
 	lang := o.Lang
 	if lang == "" {
 		lang = QuestionLanguage(query)
@@ -216,7 +217,6 @@ func (e *Engine) Ask(ctx context.Context, question string, o AskOptions) (*fonte
 		floor = max(o.Floor, 0)
 	}
 	cfg := answer.Config{Floor: floor, Budget: s.Budget, Generator: s.Generator, OnDelta: o.OnDelta, Lang: lang}
-	langs := v.readableLanguages(o.Filter)
 	if o.All {
 		cfg.Budget = 1 << 30 // already checked against the budget, in document order
 	} else if cfg.Coverage, err = e.coverage(ctx, v, query, e.analysisLanguage(lang, langs), hits, o.Filter); err != nil {
@@ -234,6 +234,9 @@ func (e *Engine) Ask(ctx context.Context, question string, o AskOptions) (*fonte
 	}
 	if tr != nil {
 		tr.answer(cfg.Trace)
+	}
+	if a.Abstained && len(hits) == 0 && a.Notice == "" {
+		a.Notice = e.nothingFoundNotice(lang, langs)
 	}
 	a.Question, a.Query = question, query
 	return a, nil
