@@ -110,3 +110,20 @@ func (e *Engine) nothingFoundNotice(lang string, langs []string) string {
 	}
 	return answer.NoMatchNotice(lang, others)
 }
+
+// answerLanguage is the language fonte speaks to the asker in (the
+// abstention, its notes and notices): the question's own when its words
+// hold any evidence of one (QuestionLanguage); for a question that holds
+// none ("Ferie?", a word whose spelling is as Italian as it is English),
+// the language of the document whose passage matched it best, as the
+// floor does (floorLanguage); with no passage found, the language of the
+// documents the reader may read when they are all in one; else "".
+func answerLanguage(query string, hits []fonte.Hit, docs map[string]fonte.Document, langs []string) string {
+	if l := floorLanguage(query, hits, docs); l != "" {
+		return l
+	}
+	if known := slices.DeleteFunc(slices.Clone(langs), func(l string) bool { return l == "" }); len(known) == 1 {
+		return known[0]
+	}
+	return ""
+}

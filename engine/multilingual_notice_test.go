@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/answer"
 )
 
 // TestNothingFoundInTheQuestionsLanguage asks questions that share no
@@ -62,5 +63,39 @@ func TestNothingFoundInTheQuestionsLanguage(t *testing.T) {
 	const want = "Nothing was found in English: the documents are in Italian, and no passage shares a word with the question."
 	if !a.Abstained || a.Text != "I don't know." || a.Notice != want {
 		t.Errorf("English over Italian: abstained %v, text %q, notice %q; want notice %q", a.Abstained, a.Text, a.Notice, want)
+	}
+}
+
+// TestShortQuestionGetsALanguage asks questions of one word whose
+// spelling is as English as it is Italian, so that their words hold no
+// evidence of a language: fonte speaks the language of the passage that
+// matched ("Ferie?" over an Italian page on holidays), or of the
+// documents when they are all in one and nothing matched ("Badge?" over
+// Italian documents only), and says nothing it cannot tell when the
+// documents are in both and nothing matched.
+func TestShortQuestionGetsALanguage(t *testing.T) {
+	ctx := context.Background()
+	both, italian := t.TempDir(), t.TempDir()
+	write(t, both, "refunds.md", refunds)
+	write(t, both, "ferie.md", ferie)
+	write(t, italian, "ferie.md", ferie)
+	for _, c := range []struct {
+		name, docs, question, lang string
+	}{
+		{"matched an Italian passage", both, "Ferie?", "it"},
+		{"Italian documents only, nothing matched", italian, "Badge?", "it"},
+		{"both languages, nothing matched", both, "Badge?", ""},
+	} {
+		e := open(t, t.TempDir())
+		if _, err := e.Index(ctx, c.docs, nil); err != nil {
+			t.Fatal(err)
+		}
+		a, err := e.Ask(ctx, c.question, AskOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Lang != c.lang || a.Abstained && a.Text != answer.MessagesFor(c.lang).DontKnow {
+			t.Errorf("%s: %q answers in %q (abstained %v, %q), want %q", c.name, c.question, a.Lang, a.Abstained, a.Text, c.lang)
+		}
 	}
 }

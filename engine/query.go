@@ -210,7 +210,7 @@ func (e *Engine) Ask(ctx context.Context, question string, o AskOptions) (*fonte
 	langs := v.readableLanguages(o.Filter)
 	lang := o.Lang
 	if lang == "" {
-		lang = QuestionLanguage(query)
+		lang = answerLanguage(query, hits, docs, langs)
 	}
 	floor := e.floorFor(floorLanguage(query, hits, docs))
 	if o.Floor != 0 {
