@@ -138,13 +138,15 @@ type Answer struct {
 	Query     string // the standalone query retrieval ran (rewritten in a chat)
 	Text      string // the answer, citing sources as [n]
 	Abstained bool   // true when fonte declined to answer ("I don't know", in the question's language)
-	// Lang is the question's language as detected ("en", "it" ...; ""
-	// when its words hold no evidence of one): the language of Text when
-	// fonte abstains and of Notice.
+	// Lang is the question's language as detected ("en", "it" ...); when
+	// its words hold no evidence of one, the language of the passage that
+	// matched it best, or of the documents when all are in one, else "":
+	// the language of Text when fonte abstains and of Notice.
 	Lang string
 	// Notice, when set, is what the reader must know before the answer,
 	// in the question's language: that nothing was found in that
-	// language, and in which language the passages found are.
+	// language, and in which language the passages found are (or the
+	// documents, when no passage shares a word with the question).
 	Notice string
 	// Citations lists the sources given to the generator, numbered as the
 	// prompt numbered them; when abstaining, the nearest sources found.

@@ -2,6 +2,7 @@ package answer
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/fonte-rag/fonte"
 )
@@ -38,10 +39,13 @@ func MessagesFor(lang string) Messages {
 	return messages["en"]
 }
 
-// languageNames name fonte's two languages in each of them.
+// languageNames name, in each of fonte's two languages, the languages
+// analysis.DetectLanguage tells documents apart by.
 var languageNames = map[string]map[string]string{
-	"en": {"en": "English", "it": "Italian"},
-	"it": {"en": "inglese", "it": "italiano"},
+	"en": {"en": "English", "it": "Italian", "de": "German", "fr": "French", "es": "Spanish", "pt": "Portuguese",
+		"nl": "Dutch", "el": "Greek", "zh": "Chinese", "ja": "Japanese", "ko": "Korean", "th": "Thai", "und": "a language it cannot tell"},
+	"it": {"en": "inglese", "it": "italiano", "de": "tedesco", "fr": "francese", "es": "spagnolo", "pt": "portoghese",
+		"nl": "olandese", "el": "greco", "zh": "cinese", "ja": "giapponese", "ko": "coreano", "th": "thailandese", "und": "una lingua che non riconosco"},
 }
 
 // languageName is language l named in language in, or l itself.
@@ -59,6 +63,31 @@ func CrossLanguageNotice(q, found string) string {
 		return fmt.Sprintf("Non ho trovato nulla in %s: i passaggi trovati sono in %s.", languageName(q, q), languageName(found, q))
 	}
 	return fmt.Sprintf("Nothing was found in %s: the passages found are in %s.", languageName(q, q), languageName(found, q))
+}
+
+// NoMatchNotice says, in the question's language q, that nothing was
+// found in it and that no passage of the documents, which are in the
+// languages docs, shares a word with the question: what a reader needs
+// to know to ask again in the documents' language.
+func NoMatchNotice(q string, docs []string) string {
+	names := make([]string, len(docs))
+	for i, l := range docs {
+		names[i] = languageName(l, q)
+	}
+	if MessagesFor(q).Lang == "it" {
+		return fmt.Sprintf("Non ho trovato nulla in %s: i documenti sono in %s, e nessun passaggio ha parole in comune con la domanda.",
+			languageName(q, q), joinNames(names, "e"))
+	}
+	return fmt.Sprintf("Nothing was found in %s: the documents are in %s, and no passage shares a word with the question.",
+		languageName(q, q), joinNames(names, "and"))
+}
+
+// joinNames lists names as a sentence does: "a", "a and b", "a, b and c".
+func joinNames(names []string, and string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " " + and + " " + names[len(names)-1]
 }
 
 // crossLanguage returns the language of the passages found when the

@@ -31,8 +31,28 @@ func TestCrossLanguageNotice(t *testing.T) {
 	if got, want := CrossLanguageNotice("en", "it"), "Nothing was found in English: the passages found are in Italian."; got != want {
 		t.Errorf("English notice = %q, want %q", got, want)
 	}
-	if got := CrossLanguageNotice("en", "de"); !strings.HasSuffix(got, "are in de.") {
+	if got := CrossLanguageNotice("it", "de"); !strings.HasSuffix(got, "sono in tedesco.") {
+		t.Errorf("a language fonte detects in documents is named: %q", got)
+	}
+	if got := CrossLanguageNotice("en", "sv"); !strings.HasSuffix(got, "are in sv.") {
 		t.Errorf("a language fonte does not name is given by its code: %q", got)
+	}
+}
+
+func TestNoMatchNotice(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		docs []string
+		want string
+	}{
+		{"it", []string{"en"}, "Non ho trovato nulla in italiano: i documenti sono in inglese, e nessun passaggio ha parole in comune con la domanda."},
+		{"en", []string{"it"}, "Nothing was found in English: the documents are in Italian, and no passage shares a word with the question."},
+		{"it", []string{"de", "en", "fr"}, "Non ho trovato nulla in italiano: i documenti sono in tedesco, inglese e francese, e nessun passaggio ha parole in comune con la domanda."},
+		{"en", []string{"de", "it"}, "Nothing was found in English: the documents are in German and Italian, and no passage shares a word with the question."},
+	} {
+		if got := NoMatchNotice(c.q, c.docs); got != c.want {
+			t.Errorf("NoMatchNotice(%q, %q) = %q, want %q", c.q, c.docs, got, c.want)
+		}
 	}
 }
 

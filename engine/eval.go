@@ -109,13 +109,14 @@ func (e *Engine) EvalQuestions(ctx context.Context, qs []eval.Question, o EvalOp
 		// first K hits that hold at least half of the question's weight
 		// (answer.Coverage).
 		top := h[:min(o.K, len(h))]
-		lang := QuestionLanguage(q.Question)
-		cov, err := e.coverage(ctx, v, q.Question, lang, top, fonte.Filter{})
+		langs := v.readableLanguages(fonte.Filter{})
+		docs := v.docsOf(top)
+		lang := answerLanguage(q.Question, top, docs, langs)
+		cov, err := e.coverage(ctx, v, q.Question, e.analysisLanguage(lang, langs), top, fonte.Filter{})
 		if err != nil {
 			return nil, fmt.Errorf("question %s: %w", q.ID, err)
 		}
 		qr.Relevance = cov.Judged(top)
-		docs := v.docsOf(top)
 		qr.Language = floorLanguage(q.Question, h[:min(o.K, len(h))], docs)
 		bl := perLang[qr.Language]
 		if bl == nil {

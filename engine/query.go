@@ -51,6 +51,7 @@ func (e *Engine) search(ctx context.Context, v *view, query string, o SearchOpti
 	if req.Lang == "" {
 		req.Lang = searchLanguage(query)
 	}
+	req.Lang = e.analysisLanguage(req.Lang, v.readableLanguages(o.Filter))
 	tr := o.Trace
 	var t0 time.Time
 	if tr != nil {
@@ -206,9 +207,10 @@ func (e *Engine) Ask(ctx context.Context, question string, o AskOptions) (*fonte
 		}
 	}
 	docs := v.docsOf(hits)
+	langs := v.readableLanguages(o.Filter)
 	lang := o.Lang
 	if lang == "" {
-		lang = QuestionLanguage(query)
+		lang = answerLanguage(query, hits, docs, langs)
 	}
 	floor := e.floorFor(floorLanguage(query, hits, docs))
 	if o.Floor != 0 {
@@ -217,7 +219,7 @@ func (e *Engine) Ask(ctx context.Context, question string, o AskOptions) (*fonte
 	cfg := answer.Config{Floor: floor, Budget: s.Budget, Generator: s.Generator, OnDelta: o.OnDelta, Lang: lang}
 	if o.All {
 		cfg.Budget = 1 << 30 // already checked against the budget, in document order
-	} else if cfg.Coverage, err = e.coverage(ctx, v, query, lang, hits, o.Filter); err != nil {
+	} else if cfg.Coverage, err = e.coverage(ctx, v, query, e.analysisLanguage(lang, langs), hits, o.Filter); err != nil {
 		return nil, err
 	}
 	if tr != nil {
@@ -232,6 +234,9 @@ func (e *Engine) Ask(ctx context.Context, question string, o AskOptions) (*fonte
 	}
 	if tr != nil {
 		tr.answer(cfg.Trace)
+	}
+	if a.Abstained && len(hits) == 0 && a.Notice == "" {
+		a.Notice = e.nothingFoundNotice(lang, langs)
 	}
 	a.Question, a.Query = question, query
 	return a, nil

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -63,5 +65,34 @@ func TestE2ENoticeAcrossLanguages(t *testing.T) {
 	}](t, mustOK(t, run{}, "ask", q, "--index", idx, "--json"))
 	if a.Notice != notice || len(a.Citations) == 0 || a.Citations[0].Doc != "finance/travel-and-expenses-policy.pdf" {
 		t.Errorf("ask --json %q: notice %q, citations %+v", q, a.Notice, a.Citations)
+	}
+}
+
+// An Italian question that shares no word with English documents: the
+// notice says in Italian that nothing was found in Italian and that the
+// documents are in English, before the abstention, in text and in JSON.
+func TestE2ENoticeWhenNothingMatches(t *testing.T) {
+	t.Parallel()
+	docs, idx := t.TempDir(), filepath.Join(t.TempDir(), "idx")
+	leave, err := os.ReadFile(filepath.Join(examplesDir, "handbook", "people", "leave.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(docs, "leave.md"), leave, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustOK(t, run{}, "index", docs, "--index", idx)
+	const q = "Quanti giorni di ferie ho?"
+	const notice = "Non ho trovato nulla in italiano: i documenti sono in inglese, e nessun passaggio ha parole in comune con la domanda."
+	if out := mustOK(t, run{}, "ask", q, "--index", idx); out != notice+"\n\nNon lo so.\n" {
+		t.Errorf("ask %q:\n%s", q, out)
+	}
+	a := decode[struct {
+		answerOut
+		Lang   string `json:"lang"`
+		Notice string `json:"notice"`
+	}](t, mustOK(t, run{}, "ask", q, "--index", idx, "--json"))
+	if a.Notice != notice || a.Lang != "it" || a.Answer != "Non lo so." {
+		t.Errorf("ask --json %q: lang %q, notice %q, answer %q", q, a.Lang, a.Notice, a.Answer)
 	}
 }
