@@ -37,6 +37,12 @@ const graphFormOff = 64
 // encodeGraphBlob writes g, the graph of the generation whose fingerprint
 // is fp and whose chunks have the given keys, in order.
 func encodeGraphBlob(g *vector.HNSW, keys []uint64, fp [32]byte) []byte {
+	return encodeGraphBlobIn(g, keys, fp, func(n int) []byte { return make([]byte, 0, n) })
+}
+
+// encodeGraphBlobIn is encodeGraphBlob into the empty buffer of capacity
+// n that alloc returns.
+func encodeGraphBlobIn(g *vector.HNSW, keys []uint64, fp [32]byte, alloc func(n int) []byte) []byte {
 	pos := make(map[uint64]uint32, len(keys))
 	for i, k := range keys {
 		pos[k] = uint32(i)
@@ -51,7 +57,7 @@ func encodeGraphBlob(g *vector.HNSW, keys []uint64, fp [32]byte) []byte {
 	if g.HasCodes() {
 		perNode += vector.Int8Stride(g.Dim())
 	}
-	b := make([]byte, graphFormOff, graphFormOff+len(nodeKeys)*perNode+4096)
+	b := append(alloc(graphFormOff+len(nodeKeys)*perNode+4096), make([]byte, graphFormOff)...)
 	copy(b, graphMagic)
 	copy(b[len(graphMagic):], fp[:])
 	binary.LittleEndian.PutUint64(b[40:], uint64(len(nodeKeys)))
@@ -190,4 +196,11 @@ func decodeGraphBlob(b []byte, rowOf func(key uint64) ([]float32, bool)) (g *vec
 		return nil, nil, fmt.Errorf("graph blob: %w", err)
 	}
 	return g, keys, nil
+}
+
+// graphBlobFor reports whether b is a version-3 graph blob written for the
+// numbering whose fingerprint is fp, reading only its header.
+func graphBlobFor(b []byte, fp [32]byte) bool {
+	gb, err := parseGraphBlob(b)
+	return err == nil && gb.fp == fp
 }
