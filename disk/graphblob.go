@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync/atomic"
 
 	"github.com/fonte-rag/fonte/vector"
 )
@@ -107,6 +108,9 @@ func parseGraphBlob(b []byte) (graphBlob, error) {
 	return gb, nil
 }
 
+// graphBlobsOpened counts the graph blobs openGraphBlob opened, for tests.
+var graphBlobsOpened atomic.Int64
+
 // openGraphBlob opens a version-3 graph blob over a corpus of n chunks
 // whose numbering has fingerprint fp: rowAt is chunk i's row, byKey finds
 // a row by its chunk's key. When the blob was written for this numbering,
@@ -117,6 +121,7 @@ func openGraphBlob(b []byte, fp [32]byte, n int, rowAt func(i int) []float32, by
 	if err != nil {
 		return nil, nil, nil, false, err
 	}
+	graphBlobsOpened.Add(1)
 	current = gb.fp == fp
 	var rowOf func(node int) []float32
 	if current {

@@ -117,3 +117,39 @@ func TestPersistDerivedEncodesTheGraphOffHeap(t *testing.T) {
 		t.Fatalf("persisting a graph blob of %d bytes allocated %d bytes on the heap", blob.entry.Size, alloc)
 	}
 }
+
+// TestHandedOverGraphSkipsTheOlderBlob: a build handed the previous
+// view's graph does not open the older generation's graph blob, which
+// copied its codes to the heap (hundreds of megabytes at a million
+// chunks) while queries were served, only to drop them.
+func TestHandedOverGraphSkipsTheOlderBlob(t *testing.T) {
+	defer func(old int) { PersistMinChunks = old }(PersistMinChunks)
+	PersistMinChunks = 5
+	s := mustOpen(t, t.TempDir(), testCfg, Options{Dense: retrieve.DenseHNSW})
+	var recs []Record
+	for i := range 1100 { // the graph fits its codec from 1,000 vectors
+		recs = append(recs, makeRecord(fmt.Sprintf("doc%04d", i), 1, 1, 8))
+	}
+	putAll(t, s, recs...)
+	if _, err := s.ViewLatest(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PersistDerived(t.Context(), false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ViewLatest(); err != nil { // the blobs' generation, from its blobs
+		t.Fatal(err)
+	}
+	putAll(t, s, makeRecord("doc9999", 1, 1, 8))
+	opened := graphBlobsOpened.Load()
+	v, err := s.ViewLatest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, _ := v.Index.Graph(); g == nil || g.Len() != 1101 {
+		t.Fatal("the new view does not search the handed-over graph brought up to date")
+	}
+	if n := graphBlobsOpened.Load() - opened; n != 0 {
+		t.Fatalf("the build opened %d older graph blob(s) beside the graph it was handed", n)
+	}
+}
