@@ -1,6 +1,7 @@
 package disk
 
 import (
+	"runtime"
 	"runtime/debug"
 	"sync"
 )
@@ -45,6 +46,15 @@ func relaxGC() (restore func()) {
 		buildGC.Lock()
 		defer buildGC.Unlock()
 		if buildGC.builds--; buildGC.builds == 0 {
+			if buildGC.prev >= 0 && buildGC.prev < buildGCPercent {
+				// The heap may have grown past the lower target's goal:
+				// restored now, a collection would start behind it, and
+				// every query that allocated would mark until it caught
+				// up. Collect at the relaxed target first, on the
+				// build's own time, so the lower goal starts from what
+				// is live.
+				runtime.GC()
+			}
 			debug.SetGCPercent(buildGC.prev)
 		}
 	}

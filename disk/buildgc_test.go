@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/fonte-rag/fonte/analysis"
 	"github.com/fonte-rag/fonte/retrieve"
 )
 
@@ -74,5 +75,61 @@ func TestViewBuildRelaxesGC(t *testing.T) {
 	}
 	if got := gcPercent(); got != 1000 {
 		t.Fatalf("after the build GOGC is %d, want 1000", got)
+	}
+}
+
+// analysedStore is a store whose chunks an analyses, holding docs
+// documents of 4 chunks.
+func analysedStore(t *testing.T, an analysis.Analyzer, docs int) *Store {
+	s := mustOpen(t, t.TempDir(), testCfg, Options{Analyzers: retrieve.Analyzers{Default: an}})
+	var recs []Record
+	for i := range docs {
+		recs = append(recs, makeRecord(fmt.Sprintf("doc%03d", i), 1, 4, testCfg.Dim))
+	}
+	putAll(t, s, recs...)
+	return s
+}
+
+// garbageAnalyzer splits on spaces and leaves garbage behind, as a view
+// build's decoding and analysis does, so that the heap grows well past
+// twice what is live while the build runs at GOGC 400.
+type garbageAnalyzer struct{ sink atomic.Pointer[[]byte] }
+
+func (a *garbageAnalyzer) Analyze(text string) []string {
+	b := make([]byte, 4<<20)
+	a.sink.Store(&b)
+	return strings.Fields(text)
+}
+
+// heapAgainstGoal reads the heap's objects (live and not yet swept) and
+// the collector's current goal.
+func heapAgainstGoal() (heap, goal uint64) {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/heap/goal:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64(), s[1].Value.Uint64()
+}
+
+// TestViewBuildRestoresGCBelowGoal: when a build beside serving readers
+// ends, the heap its garbage grew at GOGC 400 is collected before the
+// process's target is restored, so the restored target does not find the
+// heap past its goal. Found so, the next cycle starts behind, and every
+// query that allocates marks until it catches up: queries of hundreds of
+// milliseconds at the end of a write.
+func TestViewBuildRestoresGCBelowGoal(t *testing.T) {
+	old := PersistMinChunks
+	PersistMinChunks = 5
+	t.Cleanup(func() { PersistMinChunks = old })
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+
+	s := analysedStore(t, &garbageAnalyzer{}, 64)
+	if _, err := s.ViewLatest(); err != nil {
+		t.Fatal(err)
+	}
+	putAll(t, s, makeRecord("doc999", 1, 4, testCfg.Dim))
+	if _, err := s.ViewLatest(); err != nil {
+		t.Fatal(err)
+	}
+	if heap, goal := heapAgainstGoal(); heap > goal {
+		t.Fatalf("after the build the heap holds %d MiB against a goal of %d MiB: the restored target starts a collection behind", heap>>20, goal>>20)
 	}
 }

@@ -1,14 +1,11 @@
 package disk
 
 import (
-	"fmt"
 	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/fonte-rag/fonte/retrieve"
 )
 
 // overlapAnalyzer splits on spaces and records the most calls that ran at
@@ -49,12 +46,7 @@ func TestViewBuildLeavesReadersAProcessor(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 
 	an := &overlapAnalyzer{}
-	s := mustOpen(t, t.TempDir(), testCfg, Options{Analyzers: retrieve.Analyzers{Default: an}})
-	var recs []Record
-	for i := range 64 {
-		recs = append(recs, makeRecord(fmt.Sprintf("doc%03d", i), 1, 4, testCfg.Dim))
-	}
-	putAll(t, s, recs...)
+	s := analysedStore(t, an, 64)
 	if _, err := s.ViewLatest(); err != nil {
 		t.Fatal(err)
 	}

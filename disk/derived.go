@@ -122,8 +122,18 @@ func (s *Store) derivedOptions(snap *Snapshot, prev *retrieve.Index) retrieve.Op
 	// blob is.
 	var stale *vector.HNSW
 	var staleKeys []uint64
+	var prevGraph *vector.HNSW
+	if prev != nil {
+		if g, _ := prev.Graph(); g != nil && g.Dim() == snap.Dim() {
+			prevGraph = g
+		}
+	}
 	if b, err := snap.MapBlob(BlobGraph); err == nil {
 		switch {
+		case prevGraph != nil && !graphBlobFor(b, numberingFingerprint(snap)):
+			// An older blob, and the previous view's graph is handed over
+			// below: opening the blob would copy its codes to the heap
+			// (hundreds of megabytes at a million chunks) for nothing.
 		case bytes.HasPrefix(b, graphMagic):
 			g, nodeKeys, nodePos, current, err := openGraphBlob(b, numberingFingerprint(snap), snap.NumChunks(), snap.Vector,
 				func() func(uint64) ([]float32, bool) { return rowsByKey(snap, o.Keys) })
@@ -216,7 +226,12 @@ func (s *Store) PersistDerived(ctx context.Context, compact bool) error {
 		lex = encodeLexicalBlob(idx.BM25(), corpusFingerprint(snap, s.analyzers()))
 	}
 	if writeGraph {
-		graph = encodeGraphBlob(g, keys, numberingFingerprint(snap))
+		var scratch []byte
+		graph = encodeGraphBlobIn(g, keys, numberingFingerprint(snap), func(n int) []byte {
+			scratch = mapScratch(n)
+			return scratch
+		})
+		defer releaseScratch(scratch)
 	}
 	err = s.Write(ctx, func(tx *Tx) error {
 		if tx.Base().Generation() != snap.Generation() {

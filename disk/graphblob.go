@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync/atomic"
 
 	"github.com/fonte-rag/fonte/vector"
 )
@@ -37,6 +38,12 @@ const graphFormOff = 64
 // encodeGraphBlob writes g, the graph of the generation whose fingerprint
 // is fp and whose chunks have the given keys, in order.
 func encodeGraphBlob(g *vector.HNSW, keys []uint64, fp [32]byte) []byte {
+	return encodeGraphBlobIn(g, keys, fp, func(n int) []byte { return make([]byte, 0, n) })
+}
+
+// encodeGraphBlobIn is encodeGraphBlob into the empty buffer of capacity
+// n that alloc returns.
+func encodeGraphBlobIn(g *vector.HNSW, keys []uint64, fp [32]byte, alloc func(n int) []byte) []byte {
 	pos := make(map[uint64]uint32, len(keys))
 	for i, k := range keys {
 		pos[k] = uint32(i)
@@ -51,7 +58,7 @@ func encodeGraphBlob(g *vector.HNSW, keys []uint64, fp [32]byte) []byte {
 	if g.HasCodes() {
 		perNode += vector.Int8Stride(g.Dim())
 	}
-	b := make([]byte, graphFormOff, graphFormOff+len(nodeKeys)*perNode+4096)
+	b := append(alloc(graphFormOff+len(nodeKeys)*perNode+4096), make([]byte, graphFormOff)...)
 	copy(b, graphMagic)
 	copy(b[len(graphMagic):], fp[:])
 	binary.LittleEndian.PutUint64(b[40:], uint64(len(nodeKeys)))
@@ -101,6 +108,9 @@ func parseGraphBlob(b []byte) (graphBlob, error) {
 	return gb, nil
 }
 
+// graphBlobsOpened counts the graph blobs openGraphBlob opened, for tests.
+var graphBlobsOpened atomic.Int64
+
 // openGraphBlob opens a version-3 graph blob over a corpus of n chunks
 // whose numbering has fingerprint fp: rowAt is chunk i's row, byKey finds
 // a row by its chunk's key. When the blob was written for this numbering,
@@ -111,6 +121,7 @@ func openGraphBlob(b []byte, fp [32]byte, n int, rowAt func(i int) []float32, by
 	if err != nil {
 		return nil, nil, nil, false, err
 	}
+	graphBlobsOpened.Add(1)
 	current = gb.fp == fp
 	var rowOf func(node int) []float32
 	if current {
@@ -190,4 +201,11 @@ func decodeGraphBlob(b []byte, rowOf func(key uint64) ([]float32, bool)) (g *vec
 		return nil, nil, fmt.Errorf("graph blob: %w", err)
 	}
 	return g, keys, nil
+}
+
+// graphBlobFor reports whether b is a version-3 graph blob written for the
+// numbering whose fingerprint is fp, reading only its header.
+func graphBlobFor(b []byte, fp [32]byte) bool {
+	gb, err := parseGraphBlob(b)
+	return err == nil && gb.fp == fp
 }

@@ -16,3 +16,5 @@ func unmap([]byte) error { return nil }
 
 // mmapSupported tells whether files are mapped (else read into memory).
 const mmapSupported = false
+
+func mapAnon(int) ([]byte, error) { return nil, errors.ErrUnsupported }

@@ -20,3 +20,8 @@ func unmap(data []byte) error { return unix.Munmap(data) }
 
 // mmapSupported tells whether files are mapped (else read into memory).
 const mmapSupported = true
+
+// mapAnon maps n bytes of zeroed, private, writable memory.
+func mapAnon(n int) ([]byte, error) {
+	return unix.Mmap(-1, 0, n, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
+}

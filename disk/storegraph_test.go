@@ -80,3 +80,76 @@ func TestGraphBlobAllocatedOnce(t *testing.T) {
 		t.Fatalf("blob of %d bytes allocated with a capacity of %d", len(b), cap(b))
 	}
 }
+
+// TestPersistDerivedEncodesTheGraphOffHeap: the graph blob a commit
+// writes is encoded outside the Go heap. On the heap, its hundreds of
+// megabytes at a million chunks grew the heap past the collector's goal
+// at once, while queries were served beside the write, and the queries
+// that allocated during the collection that followed marked in its stead.
+func TestPersistDerivedEncodesTheGraphOffHeap(t *testing.T) {
+	defer func(old int) { PersistMinChunks = old }(PersistMinChunks)
+	PersistMinChunks = 5
+	// Wide vectors, so the codes make the blob the bulk of what the call
+	// allocates; a blob over lazyBlobBytes, so the commit does not read
+	// it back.
+	cfg := testCfg
+	cfg.Dim = 512
+	s := mustOpen(t, t.TempDir(), cfg, Options{Dense: retrieve.DenseHNSW})
+	var recs []Record
+	for i := range 3000 {
+		recs = append(recs, makeRecord(fmt.Sprintf("doc%04d", i), 1, 1, cfg.Dim))
+	}
+	putAll(t, s, recs...)
+	if _, err := s.ViewLatest(); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if err := s.PersistDerived(t.Context(), false); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	blob, ok := mustSnapshot(t, s).blobs[BlobGraph]
+	if !ok {
+		t.Fatal("no graph blob persisted")
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc >= uint64(blob.entry.Size) {
+		t.Fatalf("persisting a graph blob of %d bytes allocated %d bytes on the heap", blob.entry.Size, alloc)
+	}
+}
+
+// TestHandedOverGraphSkipsTheOlderBlob: a build handed the previous
+// view's graph does not open the older generation's graph blob, which
+// copied its codes to the heap (hundreds of megabytes at a million
+// chunks) while queries were served, only to drop them.
+func TestHandedOverGraphSkipsTheOlderBlob(t *testing.T) {
+	defer func(old int) { PersistMinChunks = old }(PersistMinChunks)
+	PersistMinChunks = 5
+	s := mustOpen(t, t.TempDir(), testCfg, Options{Dense: retrieve.DenseHNSW})
+	var recs []Record
+	for i := range 1100 { // the graph fits its codec from 1,000 vectors
+		recs = append(recs, makeRecord(fmt.Sprintf("doc%04d", i), 1, 1, 8))
+	}
+	putAll(t, s, recs...)
+	if _, err := s.ViewLatest(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PersistDerived(t.Context(), false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ViewLatest(); err != nil { // the blobs' generation, from its blobs
+		t.Fatal(err)
+	}
+	putAll(t, s, makeRecord("doc9999", 1, 1, 8))
+	opened := graphBlobsOpened.Load()
+	v, err := s.ViewLatest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, _ := v.Index.Graph(); g == nil || g.Len() != 1101 {
+		t.Fatal("the new view does not search the handed-over graph brought up to date")
+	}
+	if n := graphBlobsOpened.Load() - opened; n != 0 {
+		t.Fatalf("the build opened %d older graph blob(s) beside the graph it was handed", n)
+	}
+}
