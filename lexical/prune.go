@@ -537,7 +537,8 @@ func (m *BM25) maxScore(s *scratch, k int, allow func(int) bool, div float64) (o
 	// Each candidate's partial score, over the essential terms (their
 	// weights times their repeats): at most its final score, within
 	// rounding. Then narrow the candidates, adding the terms set aside
-	// one by one, highest bound first, while many are left.
+	// one by one, highest bound first, while many are left (none of
+	// this when few are to begin with).
 	if cap(x.acc) < len(cands) {
 		x.acc = make([]float64, len(cands))
 	}
@@ -546,31 +547,33 @@ func (m *BM25) maxScore(s *scratch, k int, allow func(int) bool, div float64) (o
 		w := d / 64
 		return before[w] + uint32(bits.OnesCount64(marks[w]&(1<<(d%64)-1)))
 	}
-	for i := range terms {
-		q := &terms[i]
-		if !q.essential {
-			continue
+	if len(cands) > narrowEnough(k) {
+		for i := range terms {
+			q := &terms[i]
+			if !q.essential {
+				continue
+			}
+			q.materialize(&x.weights)
+			for j, d := range q.docs {
+				cacc[rank(d)] += q.at(j) * q.repeats
+			}
 		}
-		q.materialize(&x.weights)
-		for j, d := range q.docs {
-			cacc[rank(d)] += q.at(j) * q.repeats
+		next := len(x.order) - aside // the next term set aside to add
+		for {
+			cands = x.narrow(cands, marks, before, floor, rest, slack, k, allow)
+			if len(cands) <= narrowEnough(k) || next == len(x.order) {
+				break
+			}
+			q := &terms[x.order[next]]
+			next++
+			q.addTo(x.acc[:len(cands)], cands, marks, before, q.repeats)
+			rest = 0
+			for _, i := range x.order[next:] {
+				rest += terms[i].bound
+			}
 		}
+		clear(x.acc[:len(cands)])
 	}
-	next := len(x.order) - aside // the next term set aside to add
-	for {
-		cands = x.narrow(cands, marks, before, floor, rest, slack, k, allow)
-		if len(cands) <= narrowEnough(k) || next == len(x.order) {
-			break
-		}
-		q := &terms[x.order[next]]
-		next++
-		q.addTo(x.acc[:len(cands)], cands, marks, before, q.repeats)
-		rest = 0
-		for _, i := range x.order[next:] {
-			rest += terms[i].bound
-		}
-	}
-	clear(x.acc[:len(cands)])
 
 	// Scores, token by token as ScoresTokens adds them, into an
 	// accumulator indexed by rank among the candidates left; each list
