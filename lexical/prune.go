@@ -21,11 +21,17 @@ import (
 // k-th best final score. The lowest-bound terms whose bounds add up to less
 // than it are non-essential: a document found in none of the other,
 // essential terms' lists cannot reach the top k. The essential lists give
-// the candidates; every query token is then added to them in token order,
-// the essential ones by walking their lists, the non-essential ones
-// (common terms, long lists) by galloping through their lists to each
-// candidate, or by a walk that tests a bitmap of the candidates, whichever
-// costs less.
+// the candidates, each with a partial score (its essential terms'
+// weights). The k-th best partial score is a tighter lower bound on the
+// k-th best final one, so a candidate whose partial score plus the
+// bounds of the terms set aside is below it cannot rank and is dropped;
+// while many remain, the set-aside terms are added to the partial scores
+// one by one, highest bound first, each narrowing the candidates again.
+// Every query token is then added to the few left in token order, each
+// list galloped through to the candidates, or walked with a test of a
+// bitmap of them, whichever costs less. On cmd/fonte-scale's synthetic
+// queries (a rare topic word or two among common ones) the essential
+// lists hold thousands of documents and fewer than a thousand remain.
 //
 // The result is exactly the exhaustive one, with no tolerance to tune:
 //
@@ -389,7 +395,6 @@ type queryTerm struct {
 	start     uint64    // with flat: the list's first posting in the form
 	bound     float64   // the term's upper bound times its repeats
 	essential bool
-	gallop    bool // reach the candidates by galloping, not a walk
 }
 
 // maxScratch is MaxScore's working memory beyond the accumulator.
@@ -519,26 +524,21 @@ func (m *BM25) maxScore(s *scratch, k int, allow func(int) bool, div float64) (o
 	}
 	x.cands = cands
 
-	// Go on only if that beats the dense path, in rough nanoseconds: the
-	// dense path adds every posting into the large accumulator and scans
-	// it; here the essential lists are walked into a small one, and each
-	// common list is either galloped through, candidate by candidate, or
-	// walked with a bitmap test, whichever is cheaper.
-	cost := costWalk * float64(essential)
-	for i := range terms {
-		if !terms[i].essential {
-			q := &terms[i]
-			q.gallop = costGallop*float64(len(cands)) < costFiltered*float64(len(q.docs))
-			cost += min(costGallop*float64(len(cands)), costFiltered*float64(len(q.docs)))
-		}
-	}
-	if !forcePrune && cost >= costDense*float64(total)+costScan*float64(m.ix.N()) {
+	// Go on only if the essential lists cost less than the dense path, in
+	// rough nanoseconds: they are walked into a small accumulator before
+	// the candidates are narrowed; what the narrowing leaves decides the
+	// rest (narrow).
+	dense := costDense*float64(total) + costScan*float64(m.ix.N())
+	if !forcePrune && costWalk*float64(essential) >= dense {
 		clear(marks)
 		return nil, false
 	}
 
-	// Scores, token by token as ScoresTokens adds them, into an
-	// accumulator indexed by rank among the candidates.
+	// Each candidate's partial score, over the essential terms (their
+	// weights times their repeats): at most its final score, within
+	// rounding. Then narrow the candidates, adding the terms set aside
+	// one by one, highest bound first, while many are left (none of
+	// this when few are to begin with).
 	if cap(x.acc) < len(cands) {
 		x.acc = make([]float64, len(cands))
 	}
@@ -547,32 +547,41 @@ func (m *BM25) maxScore(s *scratch, k int, allow func(int) bool, div float64) (o
 		w := d / 64
 		return before[w] + uint32(bits.OnesCount64(marks[w]&(1<<(d%64)-1)))
 	}
-	for _, i := range x.token {
-		q := &terms[i]
-		docs := q.docs
-		switch {
-		case q.essential:
+	if len(cands) > narrowEnough(k) {
+		for i := range terms {
+			q := &terms[i]
+			if !q.essential {
+				continue
+			}
 			q.materialize(&x.weights)
-			for j, d := range docs {
-				cacc[rank(d)] += q.at(j)
-			}
-		case q.gallop:
-			pos := 0
-			for c, d := range cands {
-				if pos = seek(docs, pos, d); pos == len(docs) {
-					break
-				}
-				if docs[pos] == d {
-					cacc[c] += q.at(pos)
-				}
-			}
-		default:
-			for j, d := range docs {
-				if marks[d/64]&(1<<(d%64)) != 0 {
-					cacc[rank(d)] += q.at(j)
-				}
+			for j, d := range q.docs {
+				cacc[rank(d)] += q.at(j) * q.repeats
 			}
 		}
+		next := len(x.order) - aside // the next term set aside to add
+		for {
+			cands = x.narrow(cands, marks, before, floor, rest, slack, k, allow)
+			if len(cands) <= narrowEnough(k) || next == len(x.order) {
+				break
+			}
+			q := &terms[x.order[next]]
+			next++
+			q.addTo(x.acc[:len(cands)], cands, marks, before, q.repeats)
+			rest = 0
+			for _, i := range x.order[next:] {
+				rest += terms[i].bound
+			}
+		}
+		clear(x.acc[:len(cands)])
+	}
+
+	// Scores, token by token as ScoresTokens adds them, into an
+	// accumulator indexed by rank among the candidates left; each list
+	// is galloped through to the candidates or walked with a bitmap test,
+	// whichever costs less.
+	cacc = x.acc[:len(cands)]
+	for _, i := range x.token {
+		terms[i].addTo(cacc, cands, marks, before, 1)
 	}
 
 	if pruneHook != nil {
@@ -589,6 +598,78 @@ func (m *BM25) maxScore(s *scratch, k int, allow func(int) bool, div float64) (o
 	clear(marks)
 	s.dense = false // acc is clear: nothing for put to do
 	return top.sorted(), true
+}
+
+// narrowEnough is how many candidates narrowing may stop at: few enough
+// that every term's weights for them cost little next to the walks that
+// narrowing them further would take.
+func narrowEnough(k int) int { return 8*k + 256 }
+
+// narrow keeps the candidates that can still rank, given their partial
+// scores in x.acc (by rank among cands) and rest, the bounds of the terms
+// not in them: the k-th best partial score among the allowed candidates
+// is at most the final k-th best score (within rounding), so a candidate
+// whose partial score plus rest is below it cannot rank. floor is the
+// estimate's bound, which the partial scores can only raise. It leaves
+// the kept candidates in x.cands with their partial scores first in
+// x.acc, marked alone in marks with before recounted.
+func (x *maxScratch) narrow(cands []uint32, marks []uint64, before []uint32, floor, rest, slack float64, k int, allow func(int) bool) []uint32 {
+	cacc := x.acc[:len(cands)]
+	var est topSet
+	est.init(k, 1)
+	for c, a := range cacc {
+		if a >= est.cut {
+			est.offer(int(cands[c]), a, allow)
+		}
+	}
+	theta := max(floor, est.kth()/slack)
+	kept := cands[:0]
+	for c, d := range cands {
+		if (cacc[c]+rest)*slack >= theta {
+			cacc[len(kept)] = cacc[c]
+			kept = append(kept, d)
+		}
+	}
+	clear(cacc[len(kept):])
+	if len(kept) == len(cands) {
+		return cands
+	}
+	clear(marks)
+	for _, d := range kept {
+		marks[d/64] |= 1 << (d % 64)
+	}
+	n := uint32(0)
+	for w, bitsw := range marks {
+		before[w] = n
+		n += uint32(bits.OnesCount64(bitsw))
+	}
+	x.cands = kept
+	return kept
+}
+
+// addTo adds the term's weight, times scale, to each candidate's entry in
+// acc (by rank among cands, which marks and before index) that its list
+// holds: galloping through the list to each candidate, or walking it
+// with a bitmap test, whichever costs less.
+func (q *queryTerm) addTo(acc []float64, cands []uint32, marks []uint64, before []uint32, scale float64) {
+	docs := q.docs
+	if costGallop*float64(len(cands)) < costFiltered*float64(len(docs)) {
+		pos := 0
+		for c, d := range cands {
+			if pos = seek(docs, pos, d); pos == len(docs) {
+				break
+			}
+			if docs[pos] == d {
+				acc[c] += q.at(pos) * scale
+			}
+		}
+		return
+	}
+	for j, d := range docs {
+		if w := d / 64; marks[w]&(1<<(d%64)) != 0 {
+			acc[before[w]+uint32(bits.OnesCount64(marks[w]&(1<<(d%64)-1)))] += q.at(j) * scale
+		}
+	}
 }
 
 // Costs per unit, in about nanoseconds, measured on synthetic corpora of

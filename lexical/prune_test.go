@@ -357,3 +357,31 @@ func TestSeek(t *testing.T) {
 		}
 	}
 }
+
+// TestTopKNarrowsCandidates runs queries of two common words beside two
+// rarer ones, as cmd/fonte-scale's synthetic questions mostly are: MaxScore
+// takes the documents of its essential lists as candidates, then narrows
+// them by their partial scores, adding the terms set aside one by one,
+// before weighing every token for them. Results stay exact, and a query
+// weighs every token for few more than narrowEnough(k) candidates, where
+// the essential lists hold thousands.
+func TestTopKNarrowsCandidates(t *testing.T) {
+	docs, words := zipfCorpus(20000, 9)
+	m := NewBM25(docs, analysis.Sklearn(), BM25Options{K1: 0.9, B: 0.4})
+	rng := rand.New(rand.NewPCG(9, 10))
+	pruned, cands := 0, 0
+	pruneHook = func(c int) { pruned++; cands += c }
+	defer func() { pruneHook = nil }()
+	const k = 10
+	for range 100 {
+		q := []string{words[rng.IntN(10)], words[rng.IntN(30)], words[30+rng.IntN(100)], words[300+rng.IntN(2000)]}
+		compareTopK(t, m, q, []int{k})
+	}
+	if pruned < 100 {
+		t.Fatalf("only %d of the query runs pruned", pruned)
+	}
+	if avg := cands / pruned; avg > narrowEnough(k) {
+		t.Errorf("pruned queries weighed every token for %d candidates on average, want at most %d", avg, narrowEnough(k))
+	}
+	t.Logf("%d pruned runs, %d candidates on average of %d documents", pruned, cands/pruned, m.N())
+}

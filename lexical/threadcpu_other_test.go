@@ -1,0 +1,11 @@
+//go:build !linux
+
+package lexical
+
+import "time"
+
+var processStart = time.Now()
+
+// threadCPU falls back to wall time where the thread's CPU clock is not
+// read.
+func threadCPU() time.Duration { return time.Since(processStart) }
