@@ -2,6 +2,7 @@ package engine
 
 import (
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/fonte-rag/fonte"
@@ -24,12 +25,16 @@ import (
 // analysisLanguage), and when the question's language has no document at
 // all, an abstention says so in that language (see nothingFoundNotice).
 
-// docLanguages holds, for one view, each document's language and tags,
-// read once on first use: a query asks which languages the reader may
-// read, and a snapshot's document list costs a pass over every segment.
+// docLanguages holds, for one view, the distinct pairs of language and
+// access labels among its documents, read once on first use: a query asks which
+// languages the reader may read, and both a snapshot's document list (a
+// pass over every segment) and a walk of every document per query would
+// cost in proportion to the corpus, while the pairs are few (one per
+// language and access class).
 type docLanguages struct {
-	once sync.Once
-	docs []retrieve.DocLang
+	once  sync.Once
+	pairs []retrieve.DocLang
+	all   []string // every pair's language, sorted: an unrestricted reader's
 }
 
 // readableLanguages returns the languages of the documents a reader under
@@ -38,19 +43,43 @@ type docLanguages struct {
 // query in every language of the corpus.
 func (v *view) readableLanguages(f fonte.Filter) []string {
 	v.langs.once.Do(func() {
-		if v.remote != nil {
-			v.langs.docs = v.remote.Docs
-			return
+		seen := map[string]bool{}
+		add := func(lang string, tags []string) {
+			// Only the access labels decide what a reader may read.
+			var access []string
+			for _, t := range tags {
+				if strings.HasPrefix(t, fonte.AccessTagPrefix) {
+					access = append(access, t)
+				}
+			}
+			slices.Sort(access)
+			key := lang + "\x00" + strings.Join(access, "\x00")
+			if seen[key] {
+				return
+			}
+			seen[key] = true
+			v.langs.pairs = append(v.langs.pairs, retrieve.DocLang{Lang: lang, Tags: access})
+			if !slices.Contains(v.langs.all, lang) {
+				v.langs.all = append(v.langs.all, lang)
+			}
 		}
-		if v.snap == nil {
-			return
+		switch {
+		case v.remote != nil:
+			for _, d := range v.remote.Docs {
+				add(d.Lang, d.Tags)
+			}
+		case v.snap != nil:
+			for _, d := range v.snap.Docs() {
+				add(d.Language, d.Tags)
+			}
 		}
-		for _, d := range v.snap.Docs() {
-			v.langs.docs = append(v.langs.docs, retrieve.DocLang{Lang: d.Language, Tags: d.Tags})
-		}
+		slices.Sort(v.langs.all)
 	})
+	if !f.Restricted {
+		return v.langs.all
+	}
 	var langs []string
-	for _, d := range v.langs.docs {
+	for _, d := range v.langs.pairs {
 		if !slices.Contains(langs, d.Lang) && f.Readable(d.Tags) {
 			langs = append(langs, d.Lang)
 		}
