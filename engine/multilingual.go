@@ -25,59 +25,47 @@ import (
 // analysisLanguage), and when the question's language has no document at
 // all, an abstention says so in that language (see nothingFoundNotice).
 
-// docLanguages holds, for one view, the distinct pairs of language and
-// access labels among its documents, read once on first use: a query asks which
-// languages the reader may read, and both a snapshot's document list (a
-// pass over every segment) and a walk of every document per query would
-// cost in proportion to the corpus, while the pairs are few (one per
-// language and access class).
+// docLanguages holds, for a view of a database store, the distinct pairs
+// of language and access labels among its documents, read once on first
+// use: a query asks which languages the reader may read, and a walk of
+// every document per query would cost in proportion to the corpus, while
+// the pairs are few (one per language and access class).
 type docLanguages struct {
 	once  sync.Once
 	pairs []retrieve.DocLang
-	all   []string // every pair's language, sorted: an unrestricted reader's
 }
 
 // readableLanguages returns the languages of the documents a reader under
 // f may read, sorted ("" for a document whose language was not told);
 // only access counts, not prefixes or tags, as when retrieval analyses a
-// query in every language of the corpus.
+// query in every language of the corpus. The embedded store answers from
+// its index (the corpus's languages, or the access classes' a restricted
+// search builds once), never from its document list.
 func (v *view) readableLanguages(f fonte.Filter) []string {
+	if v.local != nil {
+		return v.local.Languages(fonte.Filter{Restricted: f.Restricted, Labels: f.Labels})
+	}
+	if v.remote == nil {
+		return nil
+	}
 	v.langs.once.Do(func() {
 		seen := map[string]bool{}
-		add := func(lang string, tags []string) {
+		for _, d := range v.remote.Docs {
 			// Only the access labels decide what a reader may read.
 			var access []string
-			for _, t := range tags {
+			for _, t := range d.Tags {
 				if strings.HasPrefix(t, fonte.AccessTagPrefix) {
 					access = append(access, t)
 				}
 			}
 			slices.Sort(access)
-			key := lang + "\x00" + strings.Join(access, "\x00")
-			if seen[key] {
-				return
-			}
-			seen[key] = true
-			v.langs.pairs = append(v.langs.pairs, retrieve.DocLang{Lang: lang, Tags: access})
-			if !slices.Contains(v.langs.all, lang) {
-				v.langs.all = append(v.langs.all, lang)
+			key := d.Lang + "\x00" + strings.Join(access, "\x00")
+			if !seen[key] {
+				seen[key] = true
+				v.langs.pairs = append(v.langs.pairs, retrieve.DocLang{Lang: d.Lang, Tags: access})
 			}
 		}
-		switch {
-		case v.remote != nil:
-			for _, d := range v.remote.Docs {
-				add(d.Lang, d.Tags)
-			}
-		case v.snap != nil:
-			for _, d := range v.snap.Docs() {
-				add(d.Language, d.Tags)
-			}
-		}
-		slices.Sort(v.langs.all)
 	})
-	if !f.Restricted {
-		return v.langs.all
-	}
 	var langs []string
 	for _, d := range v.langs.pairs {
 		if !slices.Contains(langs, d.Lang) && f.Readable(d.Tags) {

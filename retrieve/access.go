@@ -269,3 +269,17 @@ func (ix *Index) tfidfFor(rv *readerView) *lexical.TFIDF {
 	}
 	return m
 }
+
+// Languages returns the languages of the chunks a reader under f may
+// read, sorted ("" for chunks whose language was not told): the corpus's
+// for an unrestricted reader, else those of the access classes f may
+// read, from the classes a restricted search builds once per index, so
+// that asking costs neither a pass over the documents nor memory of
+// their number.
+func (ix *Index) Languages(f fonte.Filter) []string {
+	if !f.Restricted {
+		return ix.langs
+	}
+	ix.accessOnce.Do(func() { ix.access = newAccessClasses(ix.src, ix.bm25.Index()) })
+	return ix.access.view(f).langs
+}
