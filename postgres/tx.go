@@ -407,6 +407,15 @@ func (t *storeTx) replaceSchema(ctx context.Context, total int64) error {
 	if err := s.ensureHNSW(ctx, t.tx, t.schema, total, t.dim); err != nil {
 		return s.wrapCommit(ctx, err)
 	}
+	// Readers lock meta, documents and chunks in that order (see
+	// beginSnapshot); DROP SCHEMA … CASCADE takes its locks in an order of
+	// its own, which can cross a reader's and deadlock (seen in CI: the
+	// server aborts the rebuild). Locking them first in the readers' order
+	// makes the drop wait for the readers instead.
+	if _, err := t.tx.Exec(ctx, "LOCK TABLE "+s.table("meta")+", "+s.table("documents")+", "+s.table("chunks")+", "+
+		s.table("term_df")+" IN ACCESS EXCLUSIVE MODE"); err != nil {
+		return s.cfg.wrap(ctx, "locking the old index", err)
+	}
 	if _, err := t.tx.Exec(ctx, "DROP SCHEMA "+quote(s.schema)+" CASCADE"); err != nil {
 		return s.cfg.wrap(ctx, "dropping the old index", err)
 	}
