@@ -328,7 +328,6 @@ type view struct {
 	chunker string
 	local   *retrieve.Index
 	remote  *retrieve.StoreSearch
-	langs   docLanguages // see readableLanguages
 }
 
 // docsOf returns the documents the hits cite, without their text, by id.

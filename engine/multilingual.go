@@ -2,12 +2,9 @@ package engine
 
 import (
 	"slices"
-	"strings"
-	"sync"
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/answer"
-	"github.com/fonte-rag/fonte/retrieve"
 )
 
 // Questions over documents in another language.
@@ -25,55 +22,21 @@ import (
 // analysisLanguage), and when the question's language has no document at
 // all, an abstention says so in that language (see nothingFoundNotice).
 
-// docLanguages holds, for a view of a database store, the distinct pairs
-// of language and access labels among its documents, read once on first
-// use: a query asks which languages the reader may read, and a walk of
-// every document per query would cost in proportion to the corpus, while
-// the pairs are few (one per language and access class).
-type docLanguages struct {
-	once  sync.Once
-	pairs []retrieve.DocLang
-}
-
 // readableLanguages returns the languages of the documents a reader under
 // f may read, sorted ("" for a document whose language was not told);
 // only access counts, not prefixes or tags, as when retrieval analyses a
-// query in every language of the corpus. The embedded store answers from
-// its index (the corpus's languages, or the access classes' a restricted
-// search builds once), never from its document list.
+// query in every language of the corpus. The store's search answers: the
+// embedded index from its languages or the access classes' a restricted
+// search builds once, never from its document list.
 func (v *view) readableLanguages(f fonte.Filter) []string {
-	if v.local != nil {
-		return v.local.Languages(fonte.Filter{Restricted: f.Restricted, Labels: f.Labels})
+	access := fonte.Filter{Restricted: f.Restricted, Labels: f.Labels}
+	switch {
+	case v.local != nil:
+		return v.local.Languages(access)
+	case v.remote != nil:
+		return v.remote.Languages(access)
 	}
-	if v.remote == nil {
-		return nil
-	}
-	v.langs.once.Do(func() {
-		seen := map[string]bool{}
-		for _, d := range v.remote.Docs {
-			// Only the access labels decide what a reader may read.
-			var access []string
-			for _, t := range d.Tags {
-				if strings.HasPrefix(t, fonte.AccessTagPrefix) {
-					access = append(access, t)
-				}
-			}
-			slices.Sort(access)
-			key := d.Lang + "\x00" + strings.Join(access, "\x00")
-			if !seen[key] {
-				seen[key] = true
-				v.langs.pairs = append(v.langs.pairs, retrieve.DocLang{Lang: d.Lang, Tags: access})
-			}
-		}
-	})
-	var langs []string
-	for _, d := range v.langs.pairs {
-		if !slices.Contains(langs, d.Lang) && f.Readable(d.Tags) {
-			langs = append(langs, d.Lang)
-		}
-	}
-	slices.Sort(langs)
-	return langs
+	return nil
 }
 
 // analysisLanguage is the language a query in language lang is analysed

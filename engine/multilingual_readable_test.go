@@ -43,9 +43,6 @@ func TestReadableLanguagesFromTheIndex(t *testing.T) {
 			t.Errorf("%s: languages %v; want %v", c.name, got, c.want)
 		}
 	}
-	if n := len(v.langs.pairs); n != 0 {
-		t.Errorf("%d language and access pairs kept for 40 documents of the embedded store; want none", n)
-	}
 
 	// A reader of the legal class alone, over documents none of which is
 	// public: only English.

@@ -55,19 +55,26 @@ func (s *StoreSearch) queryLangs(lang string, f Filter) []string {
 	if lang != "" {
 		return []string{lang}
 	}
-	langs := s.Langs
-	if f.Restricted && s.Docs != nil {
-		langs = nil
-		for _, d := range s.Docs {
-			if f.Readable(d.Tags) && !slices.Contains(langs, d.Lang) {
-				langs = append(langs, d.Lang)
-			}
+	if langs := s.Languages(f); len(langs) > 0 {
+		return langs
+	}
+	return []string{""}
+}
+
+// Languages returns the languages of the documents a reader under f may
+// read, sorted ("" for unknown): the corpus's for an unrestricted reader,
+// else those of the documents f's access labels let it read.
+func (s *StoreSearch) Languages(f Filter) []string {
+	if !f.Restricted || s.Docs == nil {
+		return s.Langs
+	}
+	var langs []string
+	for _, d := range s.Docs {
+		if f.Readable(d.Tags) && !slices.Contains(langs, d.Lang) {
+			langs = append(langs, d.Lang)
 		}
-		slices.Sort(langs)
 	}
-	if len(langs) == 0 {
-		return []string{""}
-	}
+	slices.Sort(langs)
 	return langs
 }
 
