@@ -127,16 +127,16 @@ func main() {
 	case *phase == "build":
 		var budget int64
 		if budget, err = memoryBudget(*memory); err == nil {
-			err = emit(build(*dir, *n, *seed, budget, shares))
+			err = emitWithPeak(build(*dir, *n, *seed, budget, shares))
 		}
 	case *phase == "query":
-		err = emit(query(*dir, *seed, *queries))
+		err = emitWithPeak(query(*dir, *seed, *queries))
 	case *phase == "filtered":
-		err = emit(filtered(*dir, *seed, *filterQueries, shares))
+		err = emitWithPeak(filtered(*dir, *seed, *filterQueries, shares))
 	case strings.HasPrefix(*phase, "store-"):
 		err = emit(storePhase(*dir, *n, *seed, *filterQueries, shares, *storeDrop))
 	case *phase == "concurrency":
-		err = emit(concurrency(*dir, *n, *seed, *queries, gs, *duration, *slice, shares))
+		err = emitWithPeak(concurrency(*dir, *n, *seed, *queries, gs, *duration, *slice, shares))
 	case *phase == "":
 		err = parent(options{sizes: *sizes, work: *work, seed: *seed, queries: *queries, json: *jsonFile, memory: *memory,
 			conc: *conc, goroutines: gs, duration: *duration, slice: *slice, filters: *filters, filterQueries: *filterQueries, stores: *storesFlag, storeQueries: *storeQueries})
@@ -185,6 +185,40 @@ func emit(v any, err error) error {
 	}
 	return json.NewEncoder(os.Stdout).Encode(v)
 }
+
+// peakRecorder is a phase's report that holds the process's peak
+// resident memory.
+type peakRecorder[T any] interface {
+	*T
+	setPeakRSS(mib float64)
+}
+
+// emitWithPeak is emit for a phase whose report holds its peak resident
+// memory: the process records its own, so a phase run directly (-phase)
+// reports it as the parent does for its children (which overwrites it with
+// the same figure, read from the child's rusage).
+func emitWithPeak[T any, P peakRecorder[T]](v T, err error) error {
+	if err != nil {
+		return err
+	}
+	P(&v).setPeakRSS(selfPeakRSSMiB())
+	return emit(v, nil)
+}
+
+// selfPeakRSSMiB is this process's peak resident memory so far, 0 when the
+// kernel does not say.
+func selfPeakRSSMiB() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Maxrss) / 1024 // KiB on Linux
+}
+
+func (r *buildResult) setPeakRSS(mib float64)    { r.PeakRSSMiB = mib }
+func (r *queryResult) setPeakRSS(mib float64)    { r.PeakRSSMiB = mib }
+func (r *filteredResult) setPeakRSS(mib float64) { r.PeakRSSMiB = mib }
+func (r *concResult) setPeakRSS(mib float64)     { r.PeakRSSMiB = mib }
 
 func corpus(seed uint64) *synth.Corpus {
 	return synth.NewCorpus(rand.New(rand.NewPCG(seed, 1)), synth.CorpusOptions{})

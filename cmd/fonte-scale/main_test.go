@@ -176,3 +176,36 @@ func TestEndToEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestPhaseRunDirectlyReportsItsPeak runs the build and query phases as a
+// user runs them on a kept index (-phase, no parent): each reports its own
+// peak resident memory, which only the parent run used to fill in.
+func TestPhaseRunDirectlyReportsItsPeak(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "index")
+	for _, args := range [][]string{
+		{"-phase", "build", "-n", "300", "-dir", dir, "-filters", ""},
+		{"-phase", "query", "-dir", dir, "-queries", "10"},
+	} {
+		cmd := exec.Command(self, args...)
+		cmd.Env = append(os.Environ(), runAsTool+"=1")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("fonte-scale %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+		}
+		var r struct {
+			PeakRSSMiB float64 `json:"peak_rss_mib"`
+		}
+		if err := json.Unmarshal(out, &r); err != nil {
+			t.Fatalf("fonte-scale %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		if r.PeakRSSMiB < 1 {
+			t.Errorf("fonte-scale %s: peak_rss_mib %v, want the process's peak", strings.Join(args, " "), r.PeakRSSMiB)
+		}
+	}
+}
