@@ -60,15 +60,37 @@ func askedPart(question string) string {
 // QuestionType reads the answer type a question asks for. Only the last
 // sentence that ends in "?" is read when there is one: "I lost my badge.
 // How much does a new one cost?" asks for a quantity.
+//
+// A "when", "where" or "who" (quando, dove, chi) inside a question that
+// has already opened with another question word or verb opens a
+// subordinate clause, not the question: "What schedule am I on when I
+// start?" asks what, "Posso lavorare da casa quando piove?" asks yes or
+// no, "Do employees who joined this year get a bonus?" asks yes or no.
 func QuestionType(question string) AnswerType {
 	q := askedPart(question)
+	opened := questionOpenerRE.MatchString(q)
 	for _, p := range questionPatterns {
-		if p.re.MatchString(q) {
+		for _, m := range p.re.FindAllStringIndex(q, -1) {
+			if opened && m[0] > 0 && subordinateRE.MatchString(q[m[0]:m[1]]) && !indirectRE.MatchString(q[:m[0]]) {
+				continue
+			}
 			return p.t
 		}
 	}
 	return AnyAnswer
 }
+
+var (
+	// questionOpenerRE: the first word of a question that asks by it (a
+	// question word, or the verb of a yes/no question).
+	questionOpenerRE = regexp.MustCompile(`^(?:what|what's|which|how|who|whom|whose|why|where|when|can|could|may|do|does|did|is|are|am|was|were|should|must|will|would|have|has|che|cosa|cos'è|quale|quali|qual|come|chi|dove|quando|quanto|quanta|quanti|quante|perché|posso|possiamo|può|possono|devo|dobbiamo|deve|devono|si|è|sono|serve|servono|bisogna|ho|c'è|va|vanno)\b`)
+	// subordinateRE: a question word that, past the opening, introduces a
+	// clause (whose ends at a word boundary, so "whose" is kept apart).
+	subordinateRE = regexp.MustCompile(`^(?:when|where|who|whom|whose|quando|dove|chi)\b`)
+	// indirectRE: the words before an indirect question, whose question
+	// word still asks ("Can you tell me who approves?").
+	indirectRE = regexp.MustCompile(`\b(?:tell (?:me|us)|know|show (?:me|us)|find out|dirmi|dirci|sapere|sai|sapete|indicarmi)\s*$`)
+)
 
 const (
 	numWords = `one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|sixty|ninety|uno|una|due|tre|quattro|cinque|sei|sette|otto|nove|dieci|dodici|quindici|venti|trenta|sessanta|novanta`

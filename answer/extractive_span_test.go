@@ -24,6 +24,17 @@ func TestQuestionType(t *testing.T) {
 		"Can I work from Spain?":                            YesNoAnswer,
 		"Posso dividere un acquisto?":                       YesNoAnswer,
 		"Tell me about leave":                               AnyAnswer,
+		// A question word past the opening starts a clause.
+		"What schedule am I on when I start?":            AnyAnswer,
+		"Do employees who joined this year get a bonus?": YesNoAnswer,
+		"Posso lavorare da casa quando piove?":           YesNoAnswer,
+		"Cosa devo fare quando perdo il badge?":          ProcedureAnswer,
+		"Can I park where the visitors park?":            YesNoAnswer,
+		// ...but not after the words of an indirect question, nor at
+		// the start of the asked clause.
+		"Can you tell me who approves a purchase?":   PersonAnswer,
+		"If I am sick, when must I tell my manager?": TimeAnswer,
+		"And where is the meeting point?":            PlaceAnswer,
 	} {
 		if got := QuestionType(q); got != want {
 			t.Errorf("QuestionType(%q) = %d, want %d", q, got, want)
