@@ -22,9 +22,12 @@ var (
 	// betweenRE: "from A to B", "between A and B", "da A a B", "A–B".
 	betweenRE = regexp.MustCompile(`(?i)(?:\b(?:from|between|da|tra|fra)\s+)?(` + numberPattern + `)\s*(?:[^\d\s|]{0,12}\s+)?(?:to|and|a|e|-|–|—)\s*(` + numberPattern + `)\b`)
 	// upToRE: "up to B", "under B", "fino a B": the range below B.
-	upToRE = regexp.MustCompile(`(?i)\b(?:up to|under|below|less than|fewer than|at most|no more than|not more than|maximum of|max|fino a|sotto|meno di|inferiore a|inferiori a|al massimo|non oltre)\s+(?:[$€£]\s?)?(` + numberPattern + `)`)
+	// The bound may also follow the figure, within two words: "9 or
+	// fewer participants", "120 days or less", "10 giorni o meno".
+	upToRE = regexp.MustCompile(`(?i)\b(?:up to|under|below|less than|fewer than|at most|no more than|not more than|maximum of|max|fino a|sotto|meno di|inferiore a|inferiori a|al massimo|non oltre)\s+(?:[$€£]\s?)?(` + numberPattern + `)|\b(` + numberPattern + `)\s+(?:\p{L}+\s+){0,2}?(?:or|o)\s+(?:fewer|less|under|below|lower|meno|inferiori?)\b`)
 	// aboveRE: "above A", "over A", "more than A", "oltre A": above A.
-	aboveRE = regexp.MustCompile(`(?i)\b(?:above|over|more than|exceeding|greater than|at least|oltre|sopra|più di|superiore a|superiori a|maggiore di|almeno)\s+(?:[$€£]\s?)?(` + numberPattern + `)`)
+	// "5 years or more", "10 or above", "3 anni o più", "20 e oltre".
+	aboveRE = regexp.MustCompile(`(?i)\b(?:above|over|more than|exceeding|greater than|at least|oltre|sopra|più di|superiore a|superiori a|maggiore di|almeno)\s+(?:[$€£]\s?)?(` + numberPattern + `)|\b(` + numberPattern + `)\s+(?:\p{L}+\s+){0,2}?(?:(?:or|o)\s+(?:more|above|over|greater|longer|higher|più|superiori?)|(?:and|e)\s+(?:above|over|oltre))(?:\s|$|[.,;:)])`)
 )
 
 // parseNumber reads a figure written in English or Italian style: a
@@ -94,16 +97,25 @@ func inRange(figures []float64, s string) bool {
 		}
 	}
 	for _, m := range upToRE.FindAllStringSubmatch(s, -1) {
-		if hi, ok := parseNumber(m[1]); ok && holds(math.Inf(-1), hi) {
+		if hi, ok := parseNumber(bounded(m)); ok && holds(math.Inf(-1), hi) {
 			return true
 		}
 	}
 	for _, m := range aboveRE.FindAllStringSubmatch(s, -1) {
-		if lo, ok := parseNumber(m[1]); ok && holds(lo, math.Inf(1)) {
+		if lo, ok := parseNumber(bounded(m)); ok && holds(lo, math.Inf(1)) {
 			return true
 		}
 	}
 	return false
+}
+
+// bounded returns the figure a match of upToRE or aboveRE bounds: the
+// one after the bound's words or the one before them.
+func bounded(m []string) string {
+	if m[1] != "" {
+		return m[1]
+	}
+	return m[2]
 }
 
 // pronounLed reports whether a sentence opens with a pronoun whose
