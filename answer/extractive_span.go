@@ -25,7 +25,7 @@ const (
 	QuantityAnswer                     // how many/much/long, quanti/quanto: a figure, a duration, money
 	TimeAnswer                         // when, what time, quando, a che ora: a date, a day, a time
 	PersonAnswer                       // who, chi: a name, a role, a team
-	PlaceAnswer                        // where, dove: an address, a floor, a menu path
+	PlaceAnswer                        // where, dove: an address, a floor, a menu path, a file path
 	ProcedureAnswer                    // how do I, come faccio, cosa devo fare: steps
 	DefinitionAnswer                   // what is, what does X mean, cos'è
 	YesNoAnswer                        // can I, do I, is it, posso, si può: a rule
@@ -121,7 +121,11 @@ var (
 	// building or area, after the word that puts something there ("meet
 	// in the north car park"), an address, a link or a menu path. A bare
 	// "the building" names no particular place.
-	placeRE           = regexp.MustCompile(`\b(?i:in|at|to|into|on|outside|inside|near|behind|beside|opposite|from|nel|nella|nello|nei|negli|nelle|al|alla|allo|ai|agli|alle|presso|davanti a(?:l|lla|llo)?|dietro a(?:l|lla|llo)?|sul|sulla|accanto a(?:l|lla|llo)?|in fondo a(?:l|lla)?)\s+((?:(?i:the|il|lo|la|i|gli|le)\s+(?:[\w'-]+\s+){0,2}|(?i:l')(?:[\w'-]+\s+){0,2}|(?:[\p{Lu}\d][\w'-]*\s+){0,2})(?i:` + placeNouns + `)\b(?:\s+(?:[\p{Lu}\d][\w.-]*|(?i:` + placeModifiers + `))){0,2})|\b\d+(?:st|nd|rd|th)?\s+(?i:floor|wing)\b|\b(?i:floor|room|building|wing|piano|stanza|sala|edificio|aula)\s+[\p{Lu}\d][\w.-]*|https?://\S+|\b\w+(?:\s?>\s?\w+)+|\b(?i:via|viale|piazza|corso|street|avenue|road)\s+\p{Lu}[\w ]{0,30}?\s\d+\w?\b`)
+	placeRE = regexp.MustCompile(`\b(?i:in|at|to|into|on|outside|inside|near|behind|beside|opposite|from|nel|nella|nello|nei|negli|nelle|al|alla|allo|ai|agli|alle|presso|davanti a(?:l|lla|llo)?|dietro a(?:l|lla|llo)?|sul|sulla|accanto a(?:l|lla|llo)?|in fondo a(?:l|lla)?)\s+((?:(?i:the|il|lo|la|i|gli|le)\s+(?:[\w'-]+\s+){0,2}|(?i:l')(?:[\w'-]+\s+){0,2}|(?:[\p{Lu}\d][\w'-]*\s+){0,2})(?i:` + placeNouns + `)\b(?:\s+(?:[\p{Lu}\d][\w.-]*|(?i:` + placeModifiers + `))){0,2})|\b\d+(?:st|nd|rd|th)?\s+(?i:floor|wing)\b|\b(?i:floor|room|building|wing|piano|stanza|sala|edificio|aula)\s+[\p{Lu}\d][\w.-]*|https?://\S+|\b\w+(?:\s?>\s?\w+)+|\b(?i:via|viale|piazza|corso|street|avenue|road)\s+\p{Lu}[\w ]{0,30}?\s\d+\w?\b`)
+	// pathRE: a file system path, where files are kept or mounted
+	// ("/media/user/disk", "~/.gnupg/", "/etc/fstab"), written after a
+	// space, a quote or a bracket so that "km/h" and "24/7" are not.
+	pathRE            = regexp.MustCompile(`(?:^|[\s"'(«“‘])((?:~|\.{1,2})?/[\w.-]*[\w](?:/(?:[\w.*-]*[\w*])?)*)`)
 	yesNoRE           = regexp.MustCompile(`(?i)\b(?:can|cannot|can't|may|must|not|no|never|only|allowed|prohibited|permitted|required|forbidden|unless|non|vietat\w|consentit\w|obbligatori\w|può|possono|deve|devono|solo|soltanto|mai)\b`)
 	defineRE          = regexp.MustCompile(`(?i)\b(?:is|are|means|mean|refers|covers|cover|describes|è|sono|significa|indica|copre|riguarda)\b`)
 	frequencyPhraseRE = regexp.MustCompile(`(?i)\b(?:every|each|ogni)\s+(?:other\s+)?(?:day|week|month|year|hour|minute|night|morning|evening|working day|business day|weekday|giorno|settimana|mese|anno|ora|notte|mattina|sera|giorno lavorativo)\b|\b(?:once|twice|three times)\s+(?:a|an|per|every)\s+\w+|\b(?:una|due|tre) volt[ae]\s+(?:al|alla|all'|ogni|a|per)\s*\w+|\b(?:daily|weekly|monthly|yearly|annually|hourly|quotidian[ao]|settimanal[ei]|mensil[ei]|annual[ei])\b`)
@@ -169,6 +173,12 @@ func typedSpans(s string, t AnswerType) [][]int {
 				out = append(out, m[:2])
 			}
 		}
+		for _, m := range pathRE.FindAllStringSubmatchIndex(s, -1) {
+			if !slices.ContainsFunc(out, func(g []int) bool { return g[0] < m[3] && m[2] < g[1] }) {
+				out = append(out, m[2:4])
+			}
+		}
+		slices.SortFunc(out, func(a, b []int) int { return a[0] - b[0] })
 		return out
 	case YesNoAnswer:
 		return yesNoRE.FindAllStringIndex(s, -1)

@@ -62,3 +62,22 @@ func TestExtractSpan(t *testing.T) {
 		t.Fatalf("quoted a sentence without the question's words")
 	}
 }
+
+// A file path answers where: the sentence that states it is quoted, and
+// the path leads, over a sentence that shares more of the question's
+// words but says no place.
+func TestExtractSpanFilePathAnswersWhere(t *testing.T) {
+	for _, c := range []struct{ question, text, lead string }{
+		{"Dove vengono montate le chiavette USB sui desktop?",
+			"I desktop moderni montano le chiavette USB automaticamente, senza configurazione.\n\nSui desktop le chiavette USB si trovano in \"/run/media/utente/etichetta\".",
+			"/run/media/utente/etichetta"},
+		{"Where are the signing keys of the build robot stored?",
+			"The build robot uses signing keys for every release it builds.\n\nThey are kept in ~/.robot/keys/ on the build host.",
+			"~/.robot/keys/"},
+	} {
+		got, _, _ := ExtractSpan(c.question, []fonte.Chunk{{ID: "c", Text: c.text}})
+		if !strings.HasPrefix(got, c.lead+" — ") {
+			t.Errorf("%s: answer %q, want it led by %q", c.question, got, c.lead)
+		}
+	}
+}

@@ -251,6 +251,9 @@ func (l leader) candidates(s string) [][2]int {
 				continue // a bare figure says nothing of what it counts
 			}
 		}
+		if excluded(s[:sp[0]]) {
+			continue // "without an entry in /etc/fstab" says where it is not
+		}
 		if questionWords(cand, l.want) {
 			continue // the question's own words say nothing new
 		}
@@ -285,6 +288,15 @@ func threshold(before string) bool {
 	}
 	return conditionRE.MatchString(before)
 }
+
+// excludingRE: a word that puts what follows it out of the answer
+// ("without", "except", "senza", "tranne"), ending the text before a span.
+var excludingRE = regexp.MustCompile(`(?i)\b(?:without|except|excluding|other than|apart from|senza|tranne|eccetto|escluso|esclusa|esclusi|escluse|fuorché)\b[^,;:.()|]*$`)
+
+// excluded reports whether a span that follows before is governed, in
+// its clause, by a word that excludes it: the sentence names it as what
+// the answer is not.
+func excluded(before string) bool { return excludingRE.MatchString(before) }
 
 // withNoun extends a bare figure with the words of the question that
 // follow it, within two words: "24 credit hours" for "how many credit

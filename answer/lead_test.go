@@ -207,3 +207,19 @@ func TestHeadingStatesTheRule(t *testing.T) {
 		}
 	}
 }
+
+// A span governed by "without", "except" (senza, tranne) in its clause
+// is what the answer is not, and never leads.
+func TestExcludedSpanNeverLeads(t *testing.T) {
+	for _, c := range []struct{ question, text string }{
+		{"Where do the desktops mount USB sticks?", "Desktops mount USB sticks automatically without an entry in \"/etc/fstab\"."},
+		{"Dove si montano le chiavette USB sui desktop?", "I desktop montano le chiavette USB senza una voce in \"/etc/fstab\"."},
+		{"When is the canteen open?", "The canteen is open every day except Sunday."},
+		{"Quando è aperta la mensa?", "La mensa è aperta tutti i giorni tranne la domenica."},
+	} {
+		got, _, _ := ExtractSpan(c.question, []fonte.Chunk{{ID: "c", Text: c.text}})
+		if strings.Contains(got, " — ") {
+			t.Errorf("%s: answer %q is led by what the sentence excludes", c.question, got)
+		}
+	}
+}
