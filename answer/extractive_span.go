@@ -413,7 +413,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 	bonus := spanBonus * total / float64(len(want))
 	amounts, bounds := numbers(question), figureBounds(question)
 	verb := askedVerb(question)
-	l := leader{qt: qt, m: askedMeasure(question, qt), unit: askedUnit(question), want: want, topic: topicWords(question), figures: figures(question), amounts: amounts}
+	l := leader{qt: qt, m: askedMeasure(question, qt), unit: askedUnit(question), want: want, topic: topicWords(question), figures: figures(question), amounts: amounts, figureUnits: figureUnits(question)}
 	best := 0.0
 	var bestChunk, bestSent int
 	var bestSpans [][2]int
@@ -526,6 +526,9 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 				lead = ""
 			}
 		}
+	}
+	if lead != "" && outOfRange(amounts, c.Text[sp[0]:sp[1]]) {
+		lead = "" // the sentence states another case's range than the question's figure
 	}
 	if lead != "" && lead != strings.TrimSpace(text) {
 		text = lead + " — " + text

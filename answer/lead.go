@@ -209,6 +209,9 @@ type leader struct {
 	unit    string            // the unit of time the question names ("how many weeks"), or ""
 	figures []float64         // the question's own figures, years and number words included
 	amounts []float64         // the question's amounts, which a range may hold (numbers)
+	// figureUnits is the unit of time each figure of the question counts
+	// in (figureUnits).
+	figureUnits map[float64]string
 }
 
 // candidates returns the spans of s that could lead: typed spans of the
@@ -257,7 +260,7 @@ func (l leader) candidates(s string) [][2]int {
 		if questionWords(cand, l.want) {
 			continue // the question's own words say nothing new
 		}
-		if ownFigure(cand, l.figures) {
+		if ownFigure(cand, l.figures) && !l.otherUnit(cand) {
 			continue // "6 years" in "after six years of service?" is the condition, not the answer
 		}
 		out = append(out, sp)
@@ -318,6 +321,22 @@ func (l leader) withNoun(s string, sp [2]int) ([2]int, bool) {
 		return sp, false
 	}
 	return [2]int{sp[0], sp[1] + end}, true
+}
+
+// otherUnit reports whether cand counts its figures in another unit of
+// time than the question counts the same figures in: "6 hours" is not
+// the question's own "six years".
+func (l leader) otherUnit(cand string) bool {
+	u := timeUnit(cand)
+	if u == "" {
+		return false
+	}
+	for _, v := range figures(cand) {
+		if qu, ok := l.figureUnits[v]; !ok || qu == u {
+			return false
+		}
+	}
+	return true
 }
 
 // ownFigure reports whether every figure of cand is one the question

@@ -223,3 +223,29 @@ func TestExcludedSpanNeverLeads(t *testing.T) {
 		}
 	}
 }
+
+// A question's figure written in words ("sei anni") is the case it asks
+// about: the item of another case ("oltre 15 anni: 8 ore") never leads,
+// and "6 ore" is not the question's own "six years".
+func TestNeighbouringCaseOfAFigureInWordsNeverLeads(t *testing.T) {
+	for _, c := range []struct{ question, text, wrong string }{
+		{"Quante ore di ferie maturo per periodo di paga dopo sei anni di servizio?",
+			"Le ferie maturano in base agli anni di servizio:\n\n- meno di 3 anni: 4 ore per periodo di paga\n- tra 3 e 15 anni: 6 ore per periodo di paga\n- oltre 15 anni: 8 ore per periodo di paga",
+			"8 ore"},
+		{"How many hours of leave do I earn per pay period after six years of service?",
+			"Leave accrues with service. With more than 15 years of service you earn 8 hours per pay period.",
+			"8 hours"},
+	} {
+		got, _, _ := ExtractSpan(c.question, []fonte.Chunk{{ID: "c", Text: c.text}})
+		if strings.HasPrefix(got, c.wrong+" — ") {
+			t.Errorf("%s: answer %q leads with another case's figure", c.question, got)
+		}
+	}
+	l := leader{figures: figures("after six years of service"), figureUnits: figureUnits("after six years of service")}
+	if !l.otherUnit("6 hours") || l.otherUnit("6 years") || l.otherUnit("6") {
+		t.Errorf("otherUnit: 6 hours is not six years, 6 years and a bare 6 are")
+	}
+	if !outOfRange(numbers("dopo sei anni"), "oltre 15 anni: 8 ore") || outOfRange(numbers("dopo sei anni"), "tra 3 e 15 anni: 6 ore") {
+		t.Errorf("outOfRange: 'oltre 15 anni' excludes six years, 'tra 3 e 15 anni' holds it")
+	}
+}

@@ -55,7 +55,9 @@ func parseNumber(s string) (float64, bool) {
 }
 
 // numbers returns the figures of a question, leaving out years (a year
-// is a date, never an amount a range holds).
+// is a date, never an amount a range holds), and with them the number
+// words followed by a unit ("six years", "sei anni": not "sei" alone,
+// which is also "you are").
 func numbers(question string) []float64 {
 	var out []float64
 	for _, m := range numberRE.FindAllString(question, -1) {
@@ -65,7 +67,75 @@ func numbers(question string) []float64 {
 		}
 		out = append(out, v)
 	}
+	for _, m := range numberWordUnitRE.FindAllStringSubmatch(question, -1) {
+		out = append(out, numberWords[strings.ToLower(m[1])])
+	}
 	return out
+}
+
+// numberWordUnitRE: a number word followed by a unit ("six years").
+var numberWordUnitRE = regexp.MustCompile(`(?i)\b(` + numWords + `)\s+` + units)
+
+// figureUnits returns the unit of time that each figure of text counts
+// in, where a unit of time follows it ("6 years", "sei anni"); a figure
+// stated in two units is left out.
+func figureUnits(text string) map[float64]string {
+	out := map[float64]string{}
+	seen := map[float64]bool{}
+	for _, m := range figureUnitRE.FindAllStringSubmatch(text, -1) {
+		v, ok := numberWords[strings.ToLower(m[1])]
+		if !ok {
+			if v, ok = parseNumber(m[1]); !ok {
+				continue
+			}
+		}
+		u := timeUnits[strings.ToLower(m[2])]
+		if seen[v] && out[v] != u {
+			delete(out, v)
+			continue
+		}
+		seen[v], out[v] = true, u
+	}
+	return out
+}
+
+// figureUnitRE: a figure, in digits or a word, and the unit of time
+// after it, within one qualifying word ("6 working days").
+var figureUnitRE = regexp.MustCompile(`(?i)\b(` + numberPattern + `|` + numWords + `)\s+(?:\p{L}+\s+)?(minutes?|hours?|days?|nights?|weeks?|months?|years?|minut[oi]|or[ae]|giorn[oi]|nott[ei]|settiman[ae]|mes[ei]|ann[oi])\b`)
+
+// outOfRange reports whether s states a range or a bound and none that
+// it states holds a figure of the question, whether s states that
+// figure: s is about another case than the question's ("fewer
+// than 3 years: 4 hours" for "after six years").
+func outOfRange(figures []float64, s string) bool {
+	if len(figures) == 0 {
+		return false
+	}
+	ranged, held := false, false
+	holds := func(lo, hi float64) {
+		ranged = true
+		for _, f := range figures {
+			held = held || f >= lo && f <= hi
+		}
+	}
+	for _, m := range betweenRE.FindAllStringSubmatch(s, -1) {
+		lo, ok1 := parseNumber(m[1])
+		hi, ok2 := parseNumber(m[2])
+		if ok1 && ok2 && lo < hi {
+			holds(lo, hi)
+		}
+	}
+	for _, m := range upToRE.FindAllStringSubmatch(s, -1) {
+		if hi, ok := parseNumber(bounded(m)); ok {
+			holds(math.Inf(-1), hi)
+		}
+	}
+	for _, m := range aboveRE.FindAllStringSubmatch(s, -1) {
+		if lo, ok := parseNumber(bounded(m)); ok {
+			holds(lo, math.Inf(1))
+		}
+	}
+	return ranged && !held
 }
 
 // inRange reports whether a range stated in s holds one of the figures,
