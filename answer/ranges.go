@@ -108,34 +108,18 @@ var figureUnitRE = regexp.MustCompile(`(?i)\b(` + numberPattern + `|` + numWords
 // figure: s is about another case than the question's ("fewer
 // than 3 years: 4 hours" for "after six years").
 func outOfRange(figures []float64, s string) bool {
-	if len(figures) == 0 {
+	ranges := statedRanges(s)
+	if len(figures) == 0 || len(ranges) == 0 {
 		return false
 	}
-	ranged, held := false, false
-	holds := func(lo, hi float64) {
-		ranged = true
+	for _, r := range ranges {
 		for _, f := range figures {
-			held = held || f >= lo && f <= hi
+			if f >= r[0] && f <= r[1] {
+				return false
+			}
 		}
 	}
-	for _, m := range betweenRE.FindAllStringSubmatch(s, -1) {
-		lo, ok1 := parseNumber(m[1])
-		hi, ok2 := parseNumber(m[2])
-		if ok1 && ok2 && lo < hi {
-			holds(lo, hi)
-		}
-	}
-	for _, m := range upToRE.FindAllStringSubmatch(s, -1) {
-		if hi, ok := parseNumber(bounded(m)); ok {
-			holds(math.Inf(-1), hi)
-		}
-	}
-	for _, m := range aboveRE.FindAllStringSubmatch(s, -1) {
-		if lo, ok := parseNumber(bounded(m)); ok {
-			holds(lo, math.Inf(1))
-		}
-	}
-	return ranged && !held
+	return true
 }
 
 // inRange reports whether a range stated in s holds one of the figures,
@@ -151,32 +135,38 @@ func inRange(figures []float64, s string) bool {
 			stated[v] = true
 		}
 	}
-	holds := func(lo, hi float64) bool {
+	for _, r := range statedRanges(s) {
 		for _, f := range figures {
-			if !stated[f] && f >= lo && f <= hi {
+			if !stated[f] && f >= r[0] && f <= r[1] {
 				return true
 			}
 		}
-		return false
 	}
+	return false
+}
+
+// statedRanges returns the ranges s states, each as its lowest and
+// highest value: "from A to B", "up to B", "above A" (infinite ends).
+func statedRanges(s string) [][2]float64 {
+	var out [][2]float64
 	for _, m := range betweenRE.FindAllStringSubmatch(s, -1) {
 		lo, ok1 := parseNumber(m[1])
 		hi, ok2 := parseNumber(m[2])
-		if ok1 && ok2 && lo < hi && holds(lo, hi) {
-			return true
+		if ok1 && ok2 && lo < hi {
+			out = append(out, [2]float64{lo, hi})
 		}
 	}
 	for _, m := range upToRE.FindAllStringSubmatch(s, -1) {
-		if hi, ok := parseNumber(bounded(m)); ok && holds(math.Inf(-1), hi) {
-			return true
+		if hi, ok := parseNumber(bounded(m)); ok {
+			out = append(out, [2]float64{math.Inf(-1), hi})
 		}
 	}
 	for _, m := range aboveRE.FindAllStringSubmatch(s, -1) {
-		if lo, ok := parseNumber(bounded(m)); ok && holds(lo, math.Inf(1)) {
-			return true
+		if lo, ok := parseNumber(bounded(m)); ok {
+			out = append(out, [2]float64{lo, math.Inf(1)})
 		}
 	}
-	return false
+	return out
 }
 
 // bounded returns the figure a match of upToRE or aboveRE bounds: the
