@@ -398,6 +398,9 @@ func bound(s string, cands [][2]int, want map[string]bool) int {
 	case 0:
 		return -1
 	case 1:
+		if strayFigure(s, cands[0], want) {
+			return -1
+		}
 		return 0
 	}
 	cuts := make([]int, len(cands)+1)
@@ -443,6 +446,38 @@ func bound(s string, cands [][2]int, want map[string]bool) int {
 		}
 	}
 	return pick
+}
+
+// contrastRE: what parts a sentence into clauses of their own, each
+// with its own subject: a semicolon, or a conjunction that contrasts.
+var contrastRE = regexp.MustCompile(`(?i);|\s(?:but|while|whereas|however|otherwise|ma|mentre|invece|tuttavia|altrimenti)\s`)
+
+// strayFigure reports whether the only candidate of s sits in a clause
+// that lacks a question word another clause of s holds ("Domestic
+// refunds take 10 days; refunds abroad are set by finance" for "how long
+// do refunds abroad take"): the figure belongs to the other clause's
+// case, not the question's. A sentence of one clause keeps it bound.
+func strayFigure(s string, cand [2]int, want map[string]bool) bool {
+	cuts := contrastRE.FindAllStringIndex(s, -1)
+	if len(cuts) == 0 {
+		return false
+	}
+	from, to := 0, len(s)
+	for _, c := range cuts {
+		if c[1] <= cand[0] {
+			from = c[1]
+		} else if c[0] >= cand[1] {
+			to = c[0]
+			break
+		}
+	}
+	own := ContentKeys(s[from:to])
+	for k := range ContentKeys(s[:from] + " " + s[to:]) {
+		if want[k] && !own[k] {
+			return true
+		}
+	}
+	return false
 }
 
 // clauseBreak returns the position of the strongest break in s[from:to]:

@@ -249,3 +249,19 @@ func TestNeighbouringCaseOfAFigureInWordsNeverLeads(t *testing.T) {
 		t.Errorf("outOfRange: 'oltre 15 anni' excludes six years, 'tra 3 e 15 anni' holds it")
 	}
 }
+
+// The only figure of a sentence leads only when its clause holds the
+// question's words that the sentence's other clauses hold: after a
+// semicolon or a "but" (ma, mentre) another case begins.
+func TestFigureOfAnotherClauseNeverLeads(t *testing.T) {
+	for _, c := range []struct{ question, text, lead string }{
+		{"How long do refunds abroad take?", "Domestic refunds take 10 working days; refunds abroad are set by the finance team case by case.", ""},
+		{"Quanto tempo richiedono i rimborsi dall'estero?", "I rimborsi nazionali richiedono 10 giorni lavorativi, mentre per i rimborsi dall'estero decide l'ufficio finanza.", ""},
+		{"How long do domestic refunds take?", "Domestic refunds take 10 working days; refunds abroad are set by the finance team case by case.", "10 working days"},
+		{"How long do refunds take?", "Refunds take 10 working days.", "10 working days"},
+	} {
+		if lead, quote := leadOf(t, c.question, c.text); lead != c.lead {
+			t.Errorf("%s: lead %q (quote %q), want %q", c.question, lead, quote, c.lead)
+		}
+	}
+}
