@@ -97,6 +97,9 @@ const (
 	units    = `(?:(?:working|business|calendar|consecutive|full|unpaid|paid|annual|lavorativi|lavorative|di calendario|consecutivi)\s+)?(?:days?|weeks?|months?|years?|hours?|hrs?|minutes?|mins?|seconds?|nights?|characters?|chars?|digits?|letters?|words|times|people|persons|participants|employees|pages|items|gb|mb|tb|kb|km|kilometres?|kilometers?|miles?|giorni|giorno|settimane|settimana|mesi|mese|anni|anno|ore|ora|minuti|secondi|notti|caratteri|cifre|lettere|parole|volte|persone|partecipanti|dipendenti)\b`
 	money    = `(?:[$€£]\s?\d[\d.,]*(?:\s?(?:k|m|million|billion))?|\d[\d.,]*\s?(?:euro|eur|€|dollars?|usd|percent|per cent|%))`
 	months   = `january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|agosto|settembre|ottobre|novembre|dicembre`
+	// datedMonths are the months beside a day's figure: "may" only
+	// capitalised, since "3 may apply" is the verb.
+	datedMonths = `january|february|march|april|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|(?-i:May)|gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|agosto|settembre|ottobre|novembre|dicembre`
 	// monthNames are the months written out, "may" left out.
 	monthNames = `january|february|march|april|june|july|august|september|october|november|december|gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|agosto|settembre|ottobre|novembre|dicembre`
 	weekdays   = `monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekdays?|weekends?|lunedì|martedì|mercoledì|giovedì|venerdì|sabato|domenica|weekend`
@@ -111,7 +114,7 @@ var (
 	quantityRE = regexp.MustCompile(`(?i)` + money + `|(?:\b\d[\d.,]*` + rangeWord + `|\b(?:` + numWords + `))\s*(?:%|\s` + units + `)|\b\d[\d.,]*\b`)
 	// A month name alone is a date only when written out ("in March");
 	// "may" alone is the verb.
-	timeRE = regexp.MustCompile(`(?i)\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:` + months + `)(?:\s+\d{4})?\b|\b(?:` + months + `)\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b|\b(?:` + months + `)\s+\d{4}\b|\b\d{1,2}[:.]\d{2}\b(?:\s?(?:am|pm))?|\b\d{1,2}\s?(?:am|pm)\b|\b(?:alle|dalle|entro le|dopo le|prima delle)\s+\d{1,2}(?:[:.]\d{2})?\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b|\b(?:` + weekdays + `)\b|\b(?:` + monthNames + `)\b|\b(?:the|on the)\s+\d{1,2}(?:st|nd|rd|th)\b|\bil\s+\d{1,2}\b|\b(?:within|before|after|by|entro|prima|dopo)\s+(?:\d[\d.,]*|` + numWords + `)\s+` + units + `|\b(?:19|20)\d{2}\b`)
+	timeRE = regexp.MustCompile(`(?i)\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:` + datedMonths + `)(?:\s+\d{4})?\b|\b(?:` + datedMonths + `)\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b|\b(?:` + months + `)\s+\d{4}\b|\b\d{1,2}[:.]\d{2}\b(?:\s?(?:am|pm))?|\b\d{1,2}\s?(?:am|pm)\b|\b(?:alle|dalle|entro le|dopo le|prima delle)\s+\d{1,2}(?:[:.]\d{2})?\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b|\b(?:` + weekdays + `)\b|\b(?:` + monthNames + `)\b|\b(?:the|on the)\s+\d{1,2}(?:st|nd|rd|th)\b|\bil\s+\d{1,2}\b|\b(?:within|before|after|by|entro|prima|dopo)\s+(?:\d[\d.,]*|` + numWords + `)\s+` + units + `|\b(?:19|20)\d{2}\b`)
 	// personRE: a group, a role or a team, with the words that make it one
 	// ("All GSA employees", "Head of department", "Data Protection
 	// Officer"), an address to write to, or the name of whoever did
@@ -142,6 +145,7 @@ func typedSpans(s string, t AnswerType) [][]int {
 		if len(found) > 0 && found[0][0] == 0 && sectionNumberRE.MatchString(s) {
 			found = found[1:] // "3.1 Domestic trips" numbers a section
 		}
+		found = slices.DeleteFunc(found, func(f []int) bool { return dotted(s[f[0]:f[1]]) })
 		// A frequency without a figure ("every hour", "ogni giorno").
 		for _, f := range frequencyPhraseRE.FindAllStringIndex(s, -1) {
 			if !slices.ContainsFunc(found, func(g []int) bool { return g[0] < f[1] && f[0] < g[1] }) {
@@ -188,6 +192,24 @@ func typedSpans(s string, t AnswerType) [][]int {
 		return stepRE.FindAllStringIndex(s, -1)
 	}
 	return nil
+}
+
+// dottedRE: a figure of three or more parts ("3.1.1", "1.2.53").
+var dottedRE = regexp.MustCompile(`\d+(?:[.,]\d+){2,}`)
+
+// thousandsRE: a figure grouped in thousands ("1.000.000", "2,500,000").
+var thousandsRE = regexp.MustCompile(`^\d{1,3}(?:\.\d{3})+(?:,\d+)?$|^\d{1,3}(?:,\d{3})+(?:\.\d+)?$`)
+
+// dotted reports whether span holds a version or section number
+// ("3.1.1", "1.2.53"): a figure of three or more parts that is not
+// grouped in thousands names something, it counts nothing.
+func dotted(span string) bool {
+	for _, m := range dottedRE.FindAllString(span, -1) {
+		if !thousandsRE.MatchString(m) {
+			return true
+		}
+	}
+	return false
 }
 
 // articleRE: the articles that open a noun phrase.

@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -78,6 +79,30 @@ func TestExtractSpanFilePathAnswersWhere(t *testing.T) {
 		got, _, _ := ExtractSpan(c.question, []fonte.Chunk{{ID: "c", Text: c.text}})
 		if !strings.HasPrefix(got, c.lead+" — ") {
 			t.Errorf("%s: answer %q, want it led by %q", c.question, got, c.lead)
+		}
+	}
+}
+
+// A version or section number ("3.1.1") counts nothing, and "may" after
+// a figure is the verb, not the month: neither is a typed span, while
+// "1.000.000 euro" and "3 May" are.
+func TestTypedSpansLeaveOutVersionsAndTheVerbMay(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		t    AnswerType
+		want []string
+	}{
+		{"See section 3.1.1 for the 1.000.000 euro cap.", QuantityAnswer, []string{"1.000.000 euro"}},
+		{"Version 1.2.53 of the guide adds 2 pages.", QuantityAnswer, []string{"2 pages"}},
+		{"Rule 3 may apply to night shifts.", TimeAnswer, nil},
+		{"The office closes on 3 May.", TimeAnswer, []string{"3 May"}},
+	} {
+		var got []string
+		for _, f := range typedSpans(c.s, c.t) {
+			got = append(got, c.s[f[0]:f[1]])
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("typedSpans(%q) = %q, want %q", c.s, got, c.want)
 		}
 	}
 }
