@@ -484,6 +484,8 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			}
 			if qt != AnyAnswer && (spanType(qt) && l.couldLead(s, keys, heading, header, before) || !spanType(qt) && len(typedSpans(s, qt)) > 0) {
 				score += leadBonus * bonus // a span that could lead, not any figure
+			} else if qt != AnyAnswer && spanType(qt) && l.nextStates(c.Text, spans, j, want) {
+				score += leadBonus * bonus / 2 // the fact goes on in the next sentence, quoted with it (widen)
 			} else if qt != AnyAnswer && spanType(qt) {
 				score -= bonus / 2
 			}
@@ -558,12 +560,15 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 	return text, n, span
 }
 
+// maxWidenBytes is the most widen quotes, in bytes.
+const maxWidenBytes = 420
+
 // widen extends sentence j of text with the sentences that follow it in
 // the same paragraph while they stay on the subject (share a content key
 // with the question or with sentence j) and are not suspicious, up to
 // maxWiden sentences and maxBytes bytes in all.
 func widen(text string, spans [][2]int, j int, want map[string]bool) [2]int {
-	const maxWiden, maxBytes = 2, 420
+	const maxWiden, maxBytes = 2, maxWidenBytes
 	out := spans[j]
 	first := ContentKeys(text[spans[j][0]:spans[j][1]])
 	for k := j + 1; k < len(spans) && k <= j+maxWiden; k++ {
@@ -586,6 +591,21 @@ func widen(text string, spans [][2]int, j int, want map[string]bool) [2]int {
 		out[1] = spans[k][1]
 	}
 	return out
+}
+
+// nextStates reports whether the sentence after sentence j of text, in
+// the same paragraph, holds a span that could lead and a word of the
+// question, so that widen quotes it with sentence j: "User access must
+// be reviewed when people change roles. ACLs should also be reviewed on
+// a set cadence (monthly, quarterly)." answers how often access is
+// reviewed, although neither sentence alone holds both.
+func (l leader) nextStates(text string, spans [][2]int, j int, want map[string]bool) bool {
+	k := j + 1
+	if k >= len(spans) || strings.Contains(text[spans[j][1]:spans[k][0]], "\n") || spans[k][1]-spans[j][0] > maxWidenBytes {
+		return false
+	}
+	s := text[spans[k][0]:spans[k][1]]
+	return !guard.Suspicious(s) && !strings.HasSuffix(strings.TrimSpace(s), ":") && hasAny(ContentKeys(s), want) && len(l.candidates(s)) > 0
 }
 
 // questionWords reports whether span is made of the question's words

@@ -265,3 +265,26 @@ func TestFigureOfAnotherClauseNeverLeads(t *testing.T) {
 		}
 	}
 }
+
+// When the sentence with the question's words and the one with the
+// figure asked for follow each other in a paragraph, the pair is quoted,
+// over a sentence elsewhere that shares as many words but states no
+// figure; the figure of the next sentence does not lead.
+func TestQuotesTheSentenceWhoseFactGoesOnInTheNext(t *testing.T) {
+	for _, c := range []struct{ question, text, want string }{
+		{"How often must access to the secrets vault be reviewed?",
+			"The vault lists who may access the secrets and what they may do with them.\n\nAccess must be reviewed whenever people change teams. Reviews also happen on a fixed cadence, every month.",
+			"every month"},
+		{"Ogni quanto vanno controllati gli accessi all'archivio dei segreti?",
+			"L'archivio elenca chi ha accesso ai segreti e cosa può farne.\n\nGli accessi vanno controllati quando una persona cambia gruppo. Il controllo si ripete inoltre ogni mese.",
+			"ogni mese"},
+	} {
+		lead, quote := leadOf(t, c.question, c.text)
+		if !strings.Contains(quote, c.want) {
+			t.Errorf("%s: quote %q, want it to hold %q", c.question, quote, c.want)
+		}
+		if lead != "" {
+			t.Errorf("%s: lead %q, want none (the figure is the next sentence's)", c.question, lead)
+		}
+	}
+}
