@@ -28,7 +28,7 @@ func figureBounds(text string) map[float64]boundDir {
 		dir boundDir
 	}{{aboveRE, above}, {upToRE, below}} {
 		for _, m := range b.re.FindAllStringSubmatch(text, -1) {
-			if v, ok := parseNumber(m[1]); ok {
+			if v, ok := parseNumber(bounded(m)); ok {
 				out[v] = b.dir
 			}
 		}

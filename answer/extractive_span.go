@@ -25,7 +25,7 @@ const (
 	QuantityAnswer                     // how many/much/long, quanti/quanto: a figure, a duration, money
 	TimeAnswer                         // when, what time, quando, a che ora: a date, a day, a time
 	PersonAnswer                       // who, chi: a name, a role, a team
-	PlaceAnswer                        // where, dove: an address, a floor, a menu path
+	PlaceAnswer                        // where, dove: an address, a floor, a menu path, a file path
 	ProcedureAnswer                    // how do I, come faccio, cosa devo fare: steps
 	DefinitionAnswer                   // what is, what does X mean, cos'è
 	YesNoAnswer                        // can I, do I, is it, posso, si può: a rule
@@ -60,21 +60,46 @@ func askedPart(question string) string {
 // QuestionType reads the answer type a question asks for. Only the last
 // sentence that ends in "?" is read when there is one: "I lost my badge.
 // How much does a new one cost?" asks for a quantity.
+//
+// A "when", "where" or "who" (quando, dove, chi) inside a question that
+// has already opened with another question word or verb opens a
+// subordinate clause, not the question: "What schedule am I on when I
+// start?" asks what, "Posso lavorare da casa quando piove?" asks yes or
+// no, "Do employees who joined this year get a bonus?" asks yes or no.
 func QuestionType(question string) AnswerType {
 	q := askedPart(question)
+	opened := questionOpenerRE.MatchString(q)
 	for _, p := range questionPatterns {
-		if p.re.MatchString(q) {
+		for _, m := range p.re.FindAllStringIndex(q, -1) {
+			if opened && m[0] > 0 && subordinateRE.MatchString(q[m[0]:m[1]]) && !indirectRE.MatchString(q[:m[0]]) {
+				continue
+			}
 			return p.t
 		}
 	}
 	return AnyAnswer
 }
 
+var (
+	// questionOpenerRE: the first word of a question that asks by it (a
+	// question word, or the verb of a yes/no question).
+	questionOpenerRE = regexp.MustCompile(`^(?:what|what's|which|how|who|whom|whose|why|where|when|can|could|may|do|does|did|is|are|am|was|were|should|must|will|would|have|has|che|cosa|cos'è|quale|quali|qual|come|chi|dove|quando|quanto|quanta|quanti|quante|perché|posso|possiamo|può|possono|devo|dobbiamo|deve|devono|si|è|sono|serve|servono|bisogna|ho|c'è|va|vanno)\b`)
+	// subordinateRE: a question word that, past the opening, introduces a
+	// clause (whose ends at a word boundary, so "whose" is kept apart).
+	subordinateRE = regexp.MustCompile(`^(?:when|where|who|whom|whose|quando|dove|chi)\b`)
+	// indirectRE: the words before an indirect question, whose question
+	// word still asks ("Can you tell me who approves?").
+	indirectRE = regexp.MustCompile(`\b(?:tell (?:me|us)|know|show (?:me|us)|find out|dirmi|dirci|sapere|sai|sapete|indicarmi)\s*$`)
+)
+
 const (
 	numWords = `one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|sixty|ninety|uno|una|due|tre|quattro|cinque|sei|sette|otto|nove|dieci|dodici|quindici|venti|trenta|sessanta|novanta`
 	units    = `(?:(?:working|business|calendar|consecutive|full|unpaid|paid|annual|lavorativi|lavorative|di calendario|consecutivi)\s+)?(?:days?|weeks?|months?|years?|hours?|hrs?|minutes?|mins?|seconds?|nights?|characters?|chars?|digits?|letters?|words|times|people|persons|participants|employees|pages|items|gb|mb|tb|kb|km|kilometres?|kilometers?|miles?|giorni|giorno|settimane|settimana|mesi|mese|anni|anno|ore|ora|minuti|secondi|notti|caratteri|cifre|lettere|parole|volte|persone|partecipanti|dipendenti)\b`
 	money    = `(?:[$€£]\s?\d[\d.,]*(?:\s?(?:k|m|million|billion))?|\d[\d.,]*\s?(?:euro|eur|€|dollars?|usd|percent|per cent|%))`
 	months   = `january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|agosto|settembre|ottobre|novembre|dicembre`
+	// datedMonths are the months beside a day's figure: "may" only
+	// capitalised, since "3 may apply" is the verb.
+	datedMonths = `january|february|march|april|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|(?-i:May)|gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|agosto|settembre|ottobre|novembre|dicembre`
 	// monthNames are the months written out, "may" left out.
 	monthNames = `january|february|march|april|june|july|august|september|october|november|december|gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|agosto|settembre|ottobre|novembre|dicembre`
 	weekdays   = `monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekdays?|weekends?|lunedì|martedì|mercoledì|giovedì|venerdì|sabato|domenica|weekend`
@@ -89,7 +114,7 @@ var (
 	quantityRE = regexp.MustCompile(`(?i)` + money + `|(?:\b\d[\d.,]*` + rangeWord + `|\b(?:` + numWords + `))\s*(?:%|\s` + units + `)|\b\d[\d.,]*\b`)
 	// A month name alone is a date only when written out ("in March");
 	// "may" alone is the verb.
-	timeRE = regexp.MustCompile(`(?i)\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:` + months + `)(?:\s+\d{4})?\b|\b(?:` + months + `)\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b|\b(?:` + months + `)\s+\d{4}\b|\b\d{1,2}[:.]\d{2}\b(?:\s?(?:am|pm))?|\b\d{1,2}\s?(?:am|pm)\b|\b(?:alle|dalle|entro le|dopo le|prima delle)\s+\d{1,2}(?:[:.]\d{2})?\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b|\b(?:` + weekdays + `)\b|\b(?:` + monthNames + `)\b|\b(?:the|on the)\s+\d{1,2}(?:st|nd|rd|th)\b|\bil\s+\d{1,2}\b|\b(?:within|before|after|by|entro|prima|dopo)\s+(?:\d[\d.,]*|` + numWords + `)\s+` + units + `|\b(?:19|20)\d{2}\b`)
+	timeRE = regexp.MustCompile(`(?i)\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:` + datedMonths + `)(?:\s+\d{4})?\b|\b(?:` + datedMonths + `)\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b|\b(?:` + months + `)\s+\d{4}\b|\b\d{1,2}[:.]\d{2}\b(?:\s?(?:am|pm))?|\b\d{1,2}\s?(?:am|pm)\b|\b(?:alle|dalle|entro le|dopo le|prima delle)\s+\d{1,2}(?:[:.]\d{2})?\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b|\b(?:` + weekdays + `)\b|\b(?:` + monthNames + `)\b|\b(?:the|on the)\s+\d{1,2}(?:st|nd|rd|th)\b|\bil\s+\d{1,2}\b|\b(?:within|before|after|by|entro|prima|dopo)\s+(?:\d[\d.,]*|` + numWords + `)\s+` + units + `|\b(?:19|20)\d{2}\b`)
 	// personRE: a group, a role or a team, with the words that make it one
 	// ("All GSA employees", "Head of department", "Data Protection
 	// Officer"), an address to write to, or the name of whoever did
@@ -99,7 +124,11 @@ var (
 	// building or area, after the word that puts something there ("meet
 	// in the north car park"), an address, a link or a menu path. A bare
 	// "the building" names no particular place.
-	placeRE           = regexp.MustCompile(`\b(?i:in|at|to|into|on|outside|inside|near|behind|beside|opposite|from|nel|nella|nello|nei|negli|nelle|al|alla|allo|ai|agli|alle|presso|davanti a(?:l|lla|llo)?|dietro a(?:l|lla|llo)?|sul|sulla|accanto a(?:l|lla|llo)?|in fondo a(?:l|lla)?)\s+((?:(?i:the|il|lo|la|i|gli|le)\s+(?:[\w'-]+\s+){0,2}|(?i:l')(?:[\w'-]+\s+){0,2}|(?:[\p{Lu}\d][\w'-]*\s+){0,2})(?i:` + placeNouns + `)\b(?:\s+(?:[\p{Lu}\d][\w.-]*|(?i:` + placeModifiers + `))){0,2})|\b\d+(?:st|nd|rd|th)?\s+(?i:floor|wing)\b|\b(?i:floor|room|building|wing|piano|stanza|sala|edificio|aula)\s+[\p{Lu}\d][\w.-]*|https?://\S+|\b\w+(?:\s?>\s?\w+)+|\b(?i:via|viale|piazza|corso|street|avenue|road)\s+\p{Lu}[\w ]{0,30}?\s\d+\w?\b`)
+	placeRE = regexp.MustCompile(`\b(?i:in|at|to|into|on|outside|inside|near|behind|beside|opposite|from|nel|nella|nello|nei|negli|nelle|al|alla|allo|ai|agli|alle|presso|davanti a(?:l|lla|llo)?|dietro a(?:l|lla|llo)?|sul|sulla|accanto a(?:l|lla|llo)?|in fondo a(?:l|lla)?)\s+((?:(?i:the|il|lo|la|i|gli|le)\s+(?:[\w'-]+\s+){0,2}|(?i:l')(?:[\w'-]+\s+){0,2}|(?:[\p{Lu}\d][\w'-]*\s+){0,2})(?i:` + placeNouns + `)\b(?:\s+(?:[\p{Lu}\d][\w.-]*|(?i:` + placeModifiers + `))){0,2})|\b\d+(?:st|nd|rd|th)?\s+(?i:floor|wing)\b|\b(?i:floor|room|building|wing|piano|stanza|sala|edificio|aula)\s+[\p{Lu}\d][\w.-]*|https?://\S+|\b\w+(?:\s?>\s?\w+)+|\b(?i:via|viale|piazza|corso|street|avenue|road)\s+\p{Lu}[\w ]{0,30}?\s\d+\w?\b`)
+	// pathRE: a file system path, where files are kept or mounted
+	// ("/media/user/disk", "~/.gnupg/", "/etc/fstab"), written after a
+	// space, a quote or a bracket so that "km/h" and "24/7" are not.
+	pathRE            = regexp.MustCompile(`(?:^|[\s"'(«“‘])((?:~|\.{1,2})?/[\w.-]*[\w](?:/(?:[\w.*-]*[\w*])?)*)`)
 	yesNoRE           = regexp.MustCompile(`(?i)\b(?:can|cannot|can't|may|must|not|no|never|only|allowed|prohibited|permitted|required|forbidden|unless|non|vietat\w|consentit\w|obbligatori\w|può|possono|deve|devono|solo|soltanto|mai)\b`)
 	defineRE          = regexp.MustCompile(`(?i)\b(?:is|are|means|mean|refers|covers|cover|describes|è|sono|significa|indica|copre|riguarda)\b`)
 	frequencyPhraseRE = regexp.MustCompile(`(?i)\b(?:every|each|ogni)\s+(?:other\s+)?(?:day|week|month|year|hour|minute|night|morning|evening|working day|business day|weekday|giorno|settimana|mese|anno|ora|notte|mattina|sera|giorno lavorativo)\b|\b(?:once|twice|three times)\s+(?:a|an|per|every)\s+\w+|\b(?:una|due|tre) volt[ae]\s+(?:al|alla|all'|ogni|a|per)\s*\w+|\b(?:daily|weekly|monthly|yearly|annually|hourly|quotidian[ao]|settimanal[ei]|mensil[ei]|annual[ei])\b`)
@@ -116,6 +145,7 @@ func typedSpans(s string, t AnswerType) [][]int {
 		if len(found) > 0 && found[0][0] == 0 && sectionNumberRE.MatchString(s) {
 			found = found[1:] // "3.1 Domestic trips" numbers a section
 		}
+		found = slices.DeleteFunc(found, func(f []int) bool { return dotted(s[f[0]:f[1]]) })
 		// A frequency without a figure ("every hour", "ogni giorno").
 		for _, f := range frequencyPhraseRE.FindAllStringIndex(s, -1) {
 			if !slices.ContainsFunc(found, func(g []int) bool { return g[0] < f[1] && f[0] < g[1] }) {
@@ -147,6 +177,12 @@ func typedSpans(s string, t AnswerType) [][]int {
 				out = append(out, m[:2])
 			}
 		}
+		for _, m := range pathRE.FindAllStringSubmatchIndex(s, -1) {
+			if !slices.ContainsFunc(out, func(g []int) bool { return g[0] < m[3] && m[2] < g[1] }) {
+				out = append(out, m[2:4])
+			}
+		}
+		slices.SortFunc(out, func(a, b []int) int { return a[0] - b[0] })
 		return out
 	case YesNoAnswer:
 		return yesNoRE.FindAllStringIndex(s, -1)
@@ -156,6 +192,24 @@ func typedSpans(s string, t AnswerType) [][]int {
 		return stepRE.FindAllStringIndex(s, -1)
 	}
 	return nil
+}
+
+// dottedRE: a figure of three or more parts ("3.1.1", "1.2.53").
+var dottedRE = regexp.MustCompile(`\d+(?:[.,]\d+){2,}`)
+
+// thousandsRE: a figure grouped in thousands ("1.000.000", "2,500,000").
+var thousandsRE = regexp.MustCompile(`^\d{1,3}(?:\.\d{3})+(?:,\d+)?$|^\d{1,3}(?:,\d{3})+(?:\.\d+)?$`)
+
+// dotted reports whether span holds a version or section number
+// ("3.1.1", "1.2.53"): a figure of three or more parts that is not
+// grouped in thousands names something, it counts nothing.
+func dotted(span string) bool {
+	for _, m := range dottedRE.FindAllString(span, -1) {
+		if !thousandsRE.MatchString(m) {
+			return true
+		}
+	}
+	return false
 }
 
 // articleRE: the articles that open a noun phrase.
@@ -381,7 +435,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 	bonus := spanBonus * total / float64(len(want))
 	amounts, bounds := numbers(question), figureBounds(question)
 	verb := askedVerb(question)
-	l := leader{qt: qt, m: askedMeasure(question, qt), unit: askedUnit(question), want: want, topic: topicWords(question), figures: figures(question), amounts: amounts}
+	l := leader{qt: qt, m: askedMeasure(question, qt), unit: askedUnit(question), want: want, topic: topicWords(question), figures: figures(question), amounts: amounts, figureUnits: figureUnits(question)}
 	best := 0.0
 	var bestChunk, bestSent int
 	var bestSpans [][2]int
@@ -430,6 +484,8 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			}
 			if qt != AnyAnswer && (spanType(qt) && l.couldLead(s, keys, heading, header, before) || !spanType(qt) && len(typedSpans(s, qt)) > 0) {
 				score += leadBonus * bonus // a span that could lead, not any figure
+			} else if qt != AnyAnswer && spanType(qt) && l.nextStates(c.Text, spans, j, want) {
+				score += leadBonus * bonus / 2 // the fact goes on in the next sentence, quoted with it (widen)
 			} else if qt != AnyAnswer && spanType(qt) {
 				score -= bonus / 2
 			}
@@ -495,18 +551,24 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			}
 		}
 	}
+	if lead != "" && outOfRange(amounts, c.Text[sp[0]:sp[1]]) {
+		lead = "" // the sentence states another case's range than the question's figure
+	}
 	if lead != "" && lead != strings.TrimSpace(text) {
 		text = lead + " — " + text
 	}
 	return text, n, span
 }
 
+// maxWidenBytes is the most widen quotes, in bytes.
+const maxWidenBytes = 420
+
 // widen extends sentence j of text with the sentences that follow it in
 // the same paragraph while they stay on the subject (share a content key
 // with the question or with sentence j) and are not suspicious, up to
 // maxWiden sentences and maxBytes bytes in all.
 func widen(text string, spans [][2]int, j int, want map[string]bool) [2]int {
-	const maxWiden, maxBytes = 2, 420
+	const maxWiden, maxBytes = 2, maxWidenBytes
 	out := spans[j]
 	first := ContentKeys(text[spans[j][0]:spans[j][1]])
 	for k := j + 1; k < len(spans) && k <= j+maxWiden; k++ {
@@ -529,6 +591,21 @@ func widen(text string, spans [][2]int, j int, want map[string]bool) [2]int {
 		out[1] = spans[k][1]
 	}
 	return out
+}
+
+// nextStates reports whether the sentence after sentence j of text, in
+// the same paragraph, holds a span that could lead and a word of the
+// question, so that widen quotes it with sentence j: "User access must
+// be reviewed when people change roles. ACLs should also be reviewed on
+// a set cadence (monthly, quarterly)." answers how often access is
+// reviewed, although neither sentence alone holds both.
+func (l leader) nextStates(text string, spans [][2]int, j int, want map[string]bool) bool {
+	k := j + 1
+	if k >= len(spans) || strings.Contains(text[spans[j][1]:spans[k][0]], "\n") || spans[k][1]-spans[j][0] > maxWidenBytes {
+		return false
+	}
+	s := text[spans[k][0]:spans[k][1]]
+	return !guard.Suspicious(s) && !strings.HasSuffix(strings.TrimSpace(s), ":") && hasAny(ContentKeys(s), want) && len(l.candidates(s)) > 0
 }
 
 // questionWords reports whether span is made of the question's words

@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,6 +25,17 @@ func TestQuestionType(t *testing.T) {
 		"Can I work from Spain?":                            YesNoAnswer,
 		"Posso dividere un acquisto?":                       YesNoAnswer,
 		"Tell me about leave":                               AnyAnswer,
+		// A question word past the opening starts a clause.
+		"What schedule am I on when I start?":            AnyAnswer,
+		"Do employees who joined this year get a bonus?": YesNoAnswer,
+		"Posso lavorare da casa quando piove?":           YesNoAnswer,
+		"Cosa devo fare quando perdo il badge?":          ProcedureAnswer,
+		"Can I park where the visitors park?":            YesNoAnswer,
+		// ...but not after the words of an indirect question, nor at
+		// the start of the asked clause.
+		"Can you tell me who approves a purchase?":   PersonAnswer,
+		"If I am sick, when must I tell my manager?": TimeAnswer,
+		"And where is the meeting point?":            PlaceAnswer,
 	} {
 		if got := QuestionType(q); got != want {
 			t.Errorf("QuestionType(%q) = %d, want %d", q, got, want)
@@ -49,5 +61,48 @@ func TestExtractSpan(t *testing.T) {
 	}
 	if _, n, _ := ExtractSpan("What colour is the sky?", []fonte.Chunk{c}); n != 0 {
 		t.Fatalf("quoted a sentence without the question's words")
+	}
+}
+
+// A file path answers where: the sentence that states it is quoted, and
+// the path leads, over a sentence that shares more of the question's
+// words but says no place.
+func TestExtractSpanFilePathAnswersWhere(t *testing.T) {
+	for _, c := range []struct{ question, text, lead string }{
+		{"Dove vengono montate le chiavette USB sui desktop?",
+			"I desktop moderni montano le chiavette USB automaticamente, senza configurazione.\n\nSui desktop le chiavette USB si trovano in \"/run/media/utente/etichetta\".",
+			"/run/media/utente/etichetta"},
+		{"Where are the signing keys of the build robot stored?",
+			"The build robot uses signing keys for every release it builds.\n\nThey are kept in ~/.robot/keys/ on the build host.",
+			"~/.robot/keys/"},
+	} {
+		got, _, _ := ExtractSpan(c.question, []fonte.Chunk{{ID: "c", Text: c.text}})
+		if !strings.HasPrefix(got, c.lead+" — ") {
+			t.Errorf("%s: answer %q, want it led by %q", c.question, got, c.lead)
+		}
+	}
+}
+
+// A version or section number ("3.1.1") counts nothing, and "may" after
+// a figure is the verb, not the month: neither is a typed span, while
+// "1.000.000 euro" and "3 May" are.
+func TestTypedSpansLeaveOutVersionsAndTheVerbMay(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		t    AnswerType
+		want []string
+	}{
+		{"See section 3.1.1 for the 1.000.000 euro cap.", QuantityAnswer, []string{"1.000.000 euro"}},
+		{"Version 1.2.53 of the guide adds 2 pages.", QuantityAnswer, []string{"2 pages"}},
+		{"Rule 3 may apply to night shifts.", TimeAnswer, nil},
+		{"The office closes on 3 May.", TimeAnswer, []string{"3 May"}},
+	} {
+		var got []string
+		for _, f := range typedSpans(c.s, c.t) {
+			got = append(got, c.s[f[0]:f[1]])
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("typedSpans(%q) = %q, want %q", c.s, got, c.want)
+		}
 	}
 }

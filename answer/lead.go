@@ -209,6 +209,9 @@ type leader struct {
 	unit    string            // the unit of time the question names ("how many weeks"), or ""
 	figures []float64         // the question's own figures, years and number words included
 	amounts []float64         // the question's amounts, which a range may hold (numbers)
+	// figureUnits is the unit of time each figure of the question counts
+	// in (figureUnits).
+	figureUnits map[float64]string
 }
 
 // candidates returns the spans of s that could lead: typed spans of the
@@ -251,10 +254,13 @@ func (l leader) candidates(s string) [][2]int {
 				continue // a bare figure says nothing of what it counts
 			}
 		}
+		if excluded(s[:sp[0]]) {
+			continue // "without an entry in /etc/fstab" says where it is not
+		}
 		if questionWords(cand, l.want) {
 			continue // the question's own words say nothing new
 		}
-		if ownFigure(cand, l.figures) {
+		if ownFigure(cand, l.figures) && !l.otherUnit(cand) {
 			continue // "6 years" in "after six years of service?" is the condition, not the answer
 		}
 		out = append(out, sp)
@@ -286,6 +292,15 @@ func threshold(before string) bool {
 	return conditionRE.MatchString(before)
 }
 
+// excludingRE: a word that puts what follows it out of the answer
+// ("without", "except", "senza", "tranne"), ending the text before a span.
+var excludingRE = regexp.MustCompile(`(?i)\b(?:without|except|excluding|other than|apart from|senza|tranne|eccetto|escluso|esclusa|esclusi|escluse|fuorché)\b[^,;:.()|]*$`)
+
+// excluded reports whether a span that follows before is governed, in
+// its clause, by a word that excludes it: the sentence names it as what
+// the answer is not.
+func excluded(before string) bool { return excludingRE.MatchString(before) }
+
 // withNoun extends a bare figure with the words of the question that
 // follow it, within two words: "24 credit hours" for "how many credit
 // hours", "2 written quotes" for "how many quotes".
@@ -306,6 +321,22 @@ func (l leader) withNoun(s string, sp [2]int) ([2]int, bool) {
 		return sp, false
 	}
 	return [2]int{sp[0], sp[1] + end}, true
+}
+
+// otherUnit reports whether cand counts its figures in another unit of
+// time than the question counts the same figures in: "6 hours" is not
+// the question's own "six years".
+func (l leader) otherUnit(cand string) bool {
+	u := timeUnit(cand)
+	if u == "" {
+		return false
+	}
+	for _, v := range figures(cand) {
+		if qu, ok := l.figureUnits[v]; !ok || qu == u {
+			return false
+		}
+	}
+	return true
 }
 
 // ownFigure reports whether every figure of cand is one the question
@@ -367,6 +398,9 @@ func bound(s string, cands [][2]int, want map[string]bool) int {
 	case 0:
 		return -1
 	case 1:
+		if strayFigure(s, cands[0], want) {
+			return -1
+		}
 		return 0
 	}
 	cuts := make([]int, len(cands)+1)
@@ -412,6 +446,38 @@ func bound(s string, cands [][2]int, want map[string]bool) int {
 		}
 	}
 	return pick
+}
+
+// contrastRE: what parts a sentence into clauses of their own, each
+// with its own subject: a semicolon, or a conjunction that contrasts.
+var contrastRE = regexp.MustCompile(`(?i);|\s(?:but|while|whereas|however|otherwise|ma|mentre|invece|tuttavia|altrimenti)\s`)
+
+// strayFigure reports whether the only candidate of s sits in a clause
+// that lacks a question word another clause of s holds ("Domestic
+// refunds take 10 days; refunds abroad are set by finance" for "how long
+// do refunds abroad take"): the figure belongs to the other clause's
+// case, not the question's. A sentence of one clause keeps it bound.
+func strayFigure(s string, cand [2]int, want map[string]bool) bool {
+	cuts := contrastRE.FindAllStringIndex(s, -1)
+	if len(cuts) == 0 {
+		return false
+	}
+	from, to := 0, len(s)
+	for _, c := range cuts {
+		if c[1] <= cand[0] {
+			from = c[1]
+		} else if c[0] >= cand[1] {
+			to = c[0]
+			break
+		}
+	}
+	own := ContentKeys(s[from:to])
+	for k := range ContentKeys(s[:from] + " " + s[to:]) {
+		if want[k] && !own[k] {
+			return true
+		}
+	}
+	return false
 }
 
 // clauseBreak returns the position of the strongest break in s[from:to]:

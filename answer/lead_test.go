@@ -207,3 +207,84 @@ func TestHeadingStatesTheRule(t *testing.T) {
 		}
 	}
 }
+
+// A span governed by "without", "except" (senza, tranne) in its clause
+// is what the answer is not, and never leads.
+func TestExcludedSpanNeverLeads(t *testing.T) {
+	for _, c := range []struct{ question, text string }{
+		{"Where do the desktops mount USB sticks?", "Desktops mount USB sticks automatically without an entry in \"/etc/fstab\"."},
+		{"Dove si montano le chiavette USB sui desktop?", "I desktop montano le chiavette USB senza una voce in \"/etc/fstab\"."},
+		{"When is the canteen open?", "The canteen is open every day except Sunday."},
+		{"Quando è aperta la mensa?", "La mensa è aperta tutti i giorni tranne la domenica."},
+	} {
+		got, _, _ := ExtractSpan(c.question, []fonte.Chunk{{ID: "c", Text: c.text}})
+		if strings.Contains(got, " — ") {
+			t.Errorf("%s: answer %q is led by what the sentence excludes", c.question, got)
+		}
+	}
+}
+
+// A question's figure written in words ("sei anni") is the case it asks
+// about: the item of another case ("oltre 15 anni: 8 ore") never leads,
+// and "6 ore" is not the question's own "six years".
+func TestNeighbouringCaseOfAFigureInWordsNeverLeads(t *testing.T) {
+	for _, c := range []struct{ question, text, wrong string }{
+		{"Quante ore di ferie maturo per periodo di paga dopo sei anni di servizio?",
+			"Le ferie maturano in base agli anni di servizio:\n\n- meno di 3 anni: 4 ore per periodo di paga\n- tra 3 e 15 anni: 6 ore per periodo di paga\n- oltre 15 anni: 8 ore per periodo di paga",
+			"8 ore"},
+		{"How many hours of leave do I earn per pay period after six years of service?",
+			"Leave accrues with service. With more than 15 years of service you earn 8 hours per pay period.",
+			"8 hours"},
+	} {
+		got, _, _ := ExtractSpan(c.question, []fonte.Chunk{{ID: "c", Text: c.text}})
+		if strings.HasPrefix(got, c.wrong+" — ") {
+			t.Errorf("%s: answer %q leads with another case's figure", c.question, got)
+		}
+	}
+	l := leader{figures: figures("after six years of service"), figureUnits: figureUnits("after six years of service")}
+	if !l.otherUnit("6 hours") || l.otherUnit("6 years") || l.otherUnit("6") {
+		t.Errorf("otherUnit: 6 hours is not six years, 6 years and a bare 6 are")
+	}
+	if !outOfRange(numbers("dopo sei anni"), "oltre 15 anni: 8 ore") || outOfRange(numbers("dopo sei anni"), "tra 3 e 15 anni: 6 ore") {
+		t.Errorf("outOfRange: 'oltre 15 anni' excludes six years, 'tra 3 e 15 anni' holds it")
+	}
+}
+
+// The only figure of a sentence leads only when its clause holds the
+// question's words that the sentence's other clauses hold: after a
+// semicolon or a "but" (ma, mentre) another case begins.
+func TestFigureOfAnotherClauseNeverLeads(t *testing.T) {
+	for _, c := range []struct{ question, text, lead string }{
+		{"How long do refunds abroad take?", "Domestic refunds take 10 working days; refunds abroad are set by the finance team case by case.", ""},
+		{"Quanto tempo richiedono i rimborsi dall'estero?", "I rimborsi nazionali richiedono 10 giorni lavorativi, mentre per i rimborsi dall'estero decide l'ufficio finanza.", ""},
+		{"How long do domestic refunds take?", "Domestic refunds take 10 working days; refunds abroad are set by the finance team case by case.", "10 working days"},
+		{"How long do refunds take?", "Refunds take 10 working days.", "10 working days"},
+	} {
+		if lead, quote := leadOf(t, c.question, c.text); lead != c.lead {
+			t.Errorf("%s: lead %q (quote %q), want %q", c.question, lead, quote, c.lead)
+		}
+	}
+}
+
+// When the sentence with the question's words and the one with the
+// figure asked for follow each other in a paragraph, the pair is quoted,
+// over a sentence elsewhere that shares as many words but states no
+// figure; the figure of the next sentence does not lead.
+func TestQuotesTheSentenceWhoseFactGoesOnInTheNext(t *testing.T) {
+	for _, c := range []struct{ question, text, want string }{
+		{"How often must access to the secrets vault be reviewed?",
+			"The vault lists who may access the secrets and what they may do with them.\n\nAccess must be reviewed whenever people change teams. Reviews also happen on a fixed cadence, every month.",
+			"every month"},
+		{"Ogni quanto vanno controllati gli accessi all'archivio dei segreti?",
+			"L'archivio elenca chi ha accesso ai segreti e cosa può farne.\n\nGli accessi vanno controllati quando una persona cambia gruppo. Il controllo si ripete inoltre ogni mese.",
+			"ogni mese"},
+	} {
+		lead, quote := leadOf(t, c.question, c.text)
+		if !strings.Contains(quote, c.want) {
+			t.Errorf("%s: quote %q, want it to hold %q", c.question, quote, c.want)
+		}
+		if lead != "" {
+			t.Errorf("%s: lead %q, want none (the figure is the next sentence's)", c.question, lead)
+		}
+	}
+}

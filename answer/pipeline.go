@@ -643,17 +643,33 @@ func ContentKeys(text string) map[string]bool {
 // hours"). At most maxItems items are added.
 func withList(text string, spans [][2]int, j int) [2]int {
 	const maxItems = 6
-	isItem := func(k int) bool {
-		t := text[spans[k][0]:spans[k][1]]
-		if strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") {
-			return true
-		}
+	// An item opens its line with a bullet or a number; the sentences
+	// after it on the same line are its own (the splitter may cut "1."
+	// from an item's text), counted with it as one item.
+	opens := make([]bool, len(spans))
+	inItem := make([]bool, len(spans))
+	for k, sp := range spans {
+		t := text[sp[0]:sp[1]]
 		d := 0
 		for d < len(t) && t[d] >= '0' && t[d] <= '9' {
 			d++
 		}
-		return d > 0 && d+1 < len(t) && (t[d] == '.' || t[d] == ')') && t[d+1] == ' '
+		opens[k] = strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") ||
+			d > 0 && d < len(t) && (t[d] == '.' || t[d] == ')') && (d+1 == len(t) || t[d+1] == ' ')
+		inItem[k] = opens[k] || k > 0 && inItem[k-1] && !strings.Contains(text[spans[k-1][1]:sp[0]], "\n")
 	}
+	cut := func(k int) bool { return inItem[k] && !opens[k] }
+	// items counts the items among spans a..b.
+	items := func(a, b int) int {
+		n := 0
+		for k := a; k <= b; k++ {
+			if !cut(k) {
+				n++
+			}
+		}
+		return n
+	}
+	isItem := func(k int) bool { return inItem[k] }
 	intro := func(k int) bool { return strings.HasSuffix(strings.TrimSpace(text[spans[k][0]:spans[k][1]]), ":") }
 	// indent is the width of the blanks before span k on its line, -1
 	// when the span does not open its line.
@@ -669,7 +685,7 @@ func withList(text string, spans [][2]int, j int) [2]int {
 		// five weeks in advance for:" / "  - Conference events that
 		// cost more than $2,500"), not under the list's intro, whose
 		// other items state other cases.
-		for p := j - 1; p >= 0 && j-p <= maxItems; p-- {
+		for p := j - 1; p >= 0 && items(p+1, j) <= maxItems; p-- {
 			if in := indent(p); in >= 0 && in < indent(j) {
 				if isItem(p) || intro(p) {
 					return [2]int{spans[p][0], spans[j][1]}
@@ -680,7 +696,7 @@ func withList(text string, spans [][2]int, j int) [2]int {
 	}
 	start, end := j, j
 	if isItem(j) {
-		for start > 0 && isItem(start-1) && j-start < maxItems {
+		for start > 0 && isItem(start-1) && (items(start, j) < maxItems || cut(start)) {
 			start--
 		}
 		if start > 0 && intro(start-1) {
@@ -689,13 +705,43 @@ func withList(text string, spans [][2]int, j int) [2]int {
 			start = j // not an introduced list: the item alone
 		}
 	}
+	if !isItem(j) && !intro(j) && announcesList(text[spans[j][0]:spans[j][1]]) {
+		// "You will need to submit the following paperwork. Note: …"
+		// and then the list: the sentence that announces a list is
+		// quoted with it when at most one sentence of the same
+		// paragraph comes between.
+		for k := j + 1; k < len(spans) && k <= j+2; k++ {
+			gap := text[spans[k-1][1]:spans[k][0]]
+			if strings.Count(gap, "\n") > 2 || headingLine(text, spans[k]) {
+				break
+			}
+			if isItem(k) {
+				end = k
+				for end+1 < len(spans) && isItem(end+1) && (items(k, end) < maxItems || cut(end+1)) {
+					end++
+				}
+				break
+			}
+			if strings.Contains(gap, "\n\n") {
+				break // a sentence of another paragraph before any item
+			}
+		}
+	}
 	if intro(j) || (start < j && intro(start)) {
-		for end+1 < len(spans) && isItem(end+1) && end-start < maxItems {
+		for end+1 < len(spans) && isItem(end+1) && (items(start+1, end) < maxItems || cut(end+1)) {
 			end++
 		}
 	}
 	return [2]int{spans[start][0], spans[end][1]}
 }
+
+// announcesListRE: the words with which a sentence announces the list
+// after it ("the following documents", "as follows", "i seguenti
+// documenti", "di seguito").
+var announcesListRE = regexp.MustCompile(`(?i)\b(?:the following|as follows|(?:listed|shown|set out|described) below|seguent[ei]|di seguito|come segue|qui sotto|elencat[ie] sotto)\b`)
+
+// announcesList reports whether sentence s announces a list.
+func announcesList(s string) bool { return announcesListRE.MatchString(s) }
 
 func hasAny(keys, want map[string]bool) bool {
 	for k := range want {

@@ -22,9 +22,12 @@ var (
 	// betweenRE: "from A to B", "between A and B", "da A a B", "A–B".
 	betweenRE = regexp.MustCompile(`(?i)(?:\b(?:from|between|da|tra|fra)\s+)?(` + numberPattern + `)\s*(?:[^\d\s|]{0,12}\s+)?(?:to|and|a|e|-|–|—)\s*(` + numberPattern + `)\b`)
 	// upToRE: "up to B", "under B", "fino a B": the range below B.
-	upToRE = regexp.MustCompile(`(?i)\b(?:up to|under|below|less than|fewer than|at most|no more than|not more than|maximum of|max|fino a|sotto|meno di|inferiore a|inferiori a|al massimo|non oltre)\s+(?:[$€£]\s?)?(` + numberPattern + `)`)
+	// The bound may also follow the figure, within two words: "9 or
+	// fewer participants", "120 days or less", "10 giorni o meno".
+	upToRE = regexp.MustCompile(`(?i)\b(?:up to|under|below|less than|fewer than|at most|no more than|not more than|maximum of|max|fino a|sotto|meno di|inferiore a|inferiori a|al massimo|non oltre)\s+(?:[$€£]\s?)?(` + numberPattern + `)|\b(` + numberPattern + `)\s+(?:\p{L}+\s+){0,2}?(?:or|o)\s+(?:fewer|less|under|below|lower|meno|inferiori?)\b`)
 	// aboveRE: "above A", "over A", "more than A", "oltre A": above A.
-	aboveRE = regexp.MustCompile(`(?i)\b(?:above|over|more than|exceeding|greater than|at least|oltre|sopra|più di|superiore a|superiori a|maggiore di|almeno)\s+(?:[$€£]\s?)?(` + numberPattern + `)`)
+	// "5 years or more", "10 or above", "3 anni o più", "20 e oltre".
+	aboveRE = regexp.MustCompile(`(?i)\b(?:above|over|more than|exceeding|greater than|at least|oltre|sopra|più di|superiore a|superiori a|maggiore di|almeno)\s+(?:[$€£]\s?)?(` + numberPattern + `)|\b(` + numberPattern + `)\s+(?:\p{L}+\s+){0,2}?(?:(?:or|o)\s+(?:more|above|over|greater|longer|higher|più|superiori?)|(?:and|e)\s+(?:above|over|oltre))(?:\s|$|[.,;:)])`)
 )
 
 // parseNumber reads a figure written in English or Italian style: a
@@ -52,7 +55,9 @@ func parseNumber(s string) (float64, bool) {
 }
 
 // numbers returns the figures of a question, leaving out years (a year
-// is a date, never an amount a range holds).
+// is a date, never an amount a range holds), and with them the number
+// words followed by a unit ("six years", "sei anni": not "sei" alone,
+// which is also "you are").
 func numbers(question string) []float64 {
 	var out []float64
 	for _, m := range numberRE.FindAllString(question, -1) {
@@ -62,7 +67,59 @@ func numbers(question string) []float64 {
 		}
 		out = append(out, v)
 	}
+	for _, m := range numberWordUnitRE.FindAllStringSubmatch(question, -1) {
+		out = append(out, numberWords[strings.ToLower(m[1])])
+	}
 	return out
+}
+
+// numberWordUnitRE: a number word followed by a unit ("six years").
+var numberWordUnitRE = regexp.MustCompile(`(?i)\b(` + numWords + `)\s+` + units)
+
+// figureUnits returns the unit of time that each figure of text counts
+// in, where a unit of time follows it ("6 years", "sei anni"); a figure
+// stated in two units is left out.
+func figureUnits(text string) map[float64]string {
+	out := map[float64]string{}
+	seen := map[float64]bool{}
+	for _, m := range figureUnitRE.FindAllStringSubmatch(text, -1) {
+		v, ok := numberWords[strings.ToLower(m[1])]
+		if !ok {
+			if v, ok = parseNumber(m[1]); !ok {
+				continue
+			}
+		}
+		u := timeUnits[strings.ToLower(m[2])]
+		if seen[v] && out[v] != u {
+			delete(out, v)
+			continue
+		}
+		seen[v], out[v] = true, u
+	}
+	return out
+}
+
+// figureUnitRE: a figure, in digits or a word, and the unit of time
+// after it, within one qualifying word ("6 working days").
+var figureUnitRE = regexp.MustCompile(`(?i)\b(` + numberPattern + `|` + numWords + `)\s+(?:\p{L}+\s+)?(minutes?|hours?|days?|nights?|weeks?|months?|years?|minut[oi]|or[ae]|giorn[oi]|nott[ei]|settiman[ae]|mes[ei]|ann[oi])\b`)
+
+// outOfRange reports whether s states a range or a bound and none that
+// it states holds a figure of the question, whether s states that
+// figure: s is about another case than the question's ("fewer
+// than 3 years: 4 hours" for "after six years").
+func outOfRange(figures []float64, s string) bool {
+	ranges := statedRanges(s)
+	if len(figures) == 0 || len(ranges) == 0 {
+		return false
+	}
+	for _, r := range ranges {
+		for _, f := range figures {
+			if f >= r[0] && f <= r[1] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // inRange reports whether a range stated in s holds one of the figures,
@@ -78,32 +135,47 @@ func inRange(figures []float64, s string) bool {
 			stated[v] = true
 		}
 	}
-	holds := func(lo, hi float64) bool {
+	for _, r := range statedRanges(s) {
 		for _, f := range figures {
-			if !stated[f] && f >= lo && f <= hi {
+			if !stated[f] && f >= r[0] && f <= r[1] {
 				return true
 			}
 		}
-		return false
 	}
+	return false
+}
+
+// statedRanges returns the ranges s states, each as its lowest and
+// highest value: "from A to B", "up to B", "above A" (infinite ends).
+func statedRanges(s string) [][2]float64 {
+	var out [][2]float64
 	for _, m := range betweenRE.FindAllStringSubmatch(s, -1) {
 		lo, ok1 := parseNumber(m[1])
 		hi, ok2 := parseNumber(m[2])
-		if ok1 && ok2 && lo < hi && holds(lo, hi) {
-			return true
+		if ok1 && ok2 && lo < hi {
+			out = append(out, [2]float64{lo, hi})
 		}
 	}
 	for _, m := range upToRE.FindAllStringSubmatch(s, -1) {
-		if hi, ok := parseNumber(m[1]); ok && holds(math.Inf(-1), hi) {
-			return true
+		if hi, ok := parseNumber(bounded(m)); ok {
+			out = append(out, [2]float64{math.Inf(-1), hi})
 		}
 	}
 	for _, m := range aboveRE.FindAllStringSubmatch(s, -1) {
-		if lo, ok := parseNumber(m[1]); ok && holds(lo, math.Inf(1)) {
-			return true
+		if lo, ok := parseNumber(bounded(m)); ok {
+			out = append(out, [2]float64{lo, math.Inf(1)})
 		}
 	}
-	return false
+	return out
+}
+
+// bounded returns the figure a match of upToRE or aboveRE bounds: the
+// one after the bound's words or the one before them.
+func bounded(m []string) string {
+	if m[1] != "" {
+		return m[1]
+	}
+	return m[2]
 }
 
 // pronounLed reports whether a sentence opens with a pronoun whose

@@ -123,3 +123,32 @@ func TestExtractSpanReadsLikeAPerson(t *testing.T) {
 		t.Errorf("quoted a pronoun-led sentence whose subject is not the question's")
 	}
 }
+
+func TestInRangeBoundAfterTheFigure(t *testing.T) {
+	q := numbers("Must a survey of 7 volunteers be registered?")
+	for s, want := range map[string]bool{
+		"Surveys of 10 or fewer people need no registration.":   true,
+		"Studies of 5 people or less are exempt.":               false,
+		"Panels of 6 participants or more are registered.":      true,
+		"Indagini su 12 persone o meno non vanno registrate.":   true,
+		"Le indagini su 9 persone o più vanno registrate.":      false,
+		"Sondaggi da 3 e oltre richiedono il modulo.":           true,
+		"Answer 2 or 3 questions before you start the session.": false, // a choice, not a bound
+	} {
+		if got := inRange(q, s); got != want {
+			t.Errorf("inRange(7, %q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// A question's figure inside a bound written after its figure ("9 or
+// fewer") picks the sentence of that case over one that shares more of
+// the question's words.
+func TestExtractSpanPrefersTheBoundThatHoldsTheFigure(t *testing.T) {
+	c := fonte.Chunk{ID: "c", Text: "Registration is needed before a survey of the public is run.\n\n" +
+		"No registration is needed when the study has 10 or fewer respondents."}
+	got, _, _ := ExtractSpan("Is registration needed for a survey of 6 members of the public?", []fonte.Chunk{c})
+	if !strings.Contains(got, "10 or fewer") {
+		t.Errorf("answer %q, want the sentence stating 10 or fewer respondents", got)
+	}
+}

@@ -3,6 +3,8 @@ package answer
 import (
 	"strings"
 	"testing"
+
+	"github.com/fonte-rag/fonte"
 )
 
 func TestFigureBounds(t *testing.T) {
@@ -89,6 +91,28 @@ func answerHolds(t *testing.T, cases []holds) {
 		lead, quote := leadOf(t, c.question, c.text)
 		if !strings.Contains(lead+" — "+quote, c.want) {
 			t.Errorf("%q: answered %q — %q, want it to hold %q", c.question, lead, quote, c.want)
+		}
+	}
+}
+
+// A sentence that announces the list after it ("the following
+// documents", "i seguenti documenti") is quoted with the list, even when
+// it does not end in ":" and a note comes between.
+func TestQuotesTheListASentenceAnnounces(t *testing.T) {
+	for _, c := range []struct{ question, text, item string }{
+		{"Which documents do I need to claim a relocation grant?",
+			"To claim a relocation grant, send the following documents to the payroll office. Note: scans are accepted.\n\n1. The signed claim form. Your manager signs it too.\n2. The removal company's invoice.\n\nPayroll answers within a week.",
+			"removal company's invoice"},
+		{"Quali documenti servono per chiedere il contributo di trasloco?",
+			"Per chiedere il contributo di trasloco inviate all'ufficio paghe i seguenti documenti.\n\n- Il modulo firmato.\n- La fattura della ditta di traslochi.",
+			"fattura della ditta"},
+	} {
+		got, _, _ := ExtractSpan(c.question, []fonte.Chunk{{ID: "c", Text: c.text}})
+		if !strings.Contains(got, c.item) {
+			t.Errorf("%s: answer %q, want the list with %q", c.question, got, c.item)
+		}
+		if strings.Contains(got, "within a week") {
+			t.Errorf("%s: answer %q goes past the list", c.question, got)
 		}
 	}
 }
