@@ -22,6 +22,13 @@
 // "facoltativo" for obbligatorio), drops a name's negation ("dependabot"
 // for no-dependabot) or opens with another name before the reference's
 // ("Nagios, with Pingdom as a second opinion") is misleading too.
+// In an answer without citation marks, every clause is the answer's
+// own: the opposite yes or no said after the right one ("No, not for new
+// projects, although a team may still start one"), a yes restricted to
+// some cases ("Only real leaks need it"), another name or code named
+// before the reference's ("Prometheus and Grafana, with Pingdom as a
+// backup") and another count than the question's ("Three: …" to
+// "Which two …") are misleading.
 // Figures said in words are the figures they mean ("half an hour", "a
 // year", "nove e mezza", "tremila", "noon", "3 del pomeriggio", "once a
 // year", "42 cents"), and everyday synonyms and translations

@@ -172,6 +172,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Contradicted = append(r.Contradicted, onlySome(reference, ref, leadFacts, ld.text)...)
 		r.Contradicted = append(r.Contradicted, onlyWidened(reference, ld.text)...)
 		r.Contradicted = append(r.Contradicted, oneEndOfRange(reference, ld.text, leadFacts)...)
+		r.Contradicted = append(r.Contradicted, countedOtherwise(question, ld.text)...)
 	}
 	r.Contradicted = append(r.Contradicted, codeContradictions(ref, leadFacts, ld)...)
 
@@ -220,9 +221,14 @@ func Judge(question, reference, answer string, abstained bool) Result {
 				// "Only if it is a real leak" to a yes without a
 				// condition says no for every other case.
 				r.Contradicted = append(r.Contradicted, "the lead answers only on a condition, the reference yes without one")
+			case f.key == "yes" && !cited(answer) && restrictingRE.MatchString(ld.sentence) && about(ld.sentence, topicStems(question)) && !conditionWordRE.MatchString(reference):
+				// "Only real leaks need it recorded" to a yes without a
+				// condition says no for the rest.
+				r.Contradicted = append(r.Contradicted, "the lead grants only some cases, the reference yes without a condition")
 			case !explicit && !onTopic && !answersIt:
 			case p == f.key:
 				found = true
+				r.Contradicted = append(r.Contradicted, takesBack(question, answer, f.key)...)
 			case explicit || p == "no" && ref.polarityOnly() || answersIt:
 				r.Contradicted = append(r.Contradicted, fmt.Sprintf("the lead says %s, the reference %s", p, f.key))
 			}
@@ -251,6 +257,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 			r.Contradicted = append(r.Contradicted, opensWithOtherName(question, reference, ref, ld.sentence)...)
 		}
 		r.Contradicted = append(r.Contradicted, otherNamesStated(question, reference, ref, leadFacts, ld, len(r.Found) > 0 && !(len(r.Found) == 1 && ref.facts[0].kind == polarityFact && r.Found[0] == ref.facts[0].key))...)
+		r.Contradicted = append(r.Contradicted, otherNamesFirst(question, reference, ref, answer, ld)...)
 	}
 	cov := coverage(ref.words, ans.stems)
 	own := newWords(ld.sentence, question, reference)

@@ -1,0 +1,127 @@
+package judge
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// A model's answer can state the reference's facts and still mislead:
+// the opposite yes or no said after a right one ("No, not for new
+// projects, although a team may still start one in it"), or another name
+// or code stated first and the reference's after it ("Prometheus and
+// Grafana, with Pingdom as a backup"). These rules read the clauses of an
+// answer without citation marks, whose every sentence is its own.
+
+// contrastRE matches the words that open a clause qualifying what came
+// before: but, however, although, that said, still; ma, però, tuttavia,
+// anche se, comunque.
+var contrastRE = regexp.MustCompile(`(?i)(?:^|[\s,;:—–(])(?:but|however|although|though|that said|even so|nevertheless|nonetheless|yet|still|ma|però|tuttavia|sebbene|benché|eppure|anche se|detto questo|ciò detto)(?:[^\p{L}]|$)`)
+
+// takesBack returns the clause of an answer without citations that
+// opens by contrast, after the answer said the reference's yes or no,
+// and says the opposite about what the question asks: a no by a negated
+// verb ("That said, a false positive doesn't need its outcome recorded"
+// after a yes), a yes by a word that grants ("although a team … may still
+// start a new service in it" after a no). A reader is left with both
+// answers, and the one said last stands.
+func takesBack(question, answer, key string) []string {
+	if cited(answer) {
+		return nil
+	}
+	text := strings.ReplaceAll(strings.TrimSpace(withoutCitations(answer)), "’", "'")
+	if p, _ := openingYesNo(text); p != key {
+		return nil
+	}
+	asked := topicStems(question)
+	for _, m := range contrastRE.FindAllStringIndex(text, -1) {
+		clause := firstSentence(text[m[1]:])
+		if sharedStems(topicStems(clause), asked) < minTopicStems {
+			continue
+		}
+		bare := notNegationRE.ReplaceAllString(conditionRE.ReplaceAllString(clause, " "), " ")
+		denies := verbNegationRE.MatchString(bare)
+		grants := permissionRE.MatchString(bare) && !negationRE.MatchString(bare)
+		if key == "yes" && denies || key == "no" && grants {
+			return []string{fmt.Sprintf("the answer says %s, then takes it back: %q", key, strings.TrimSpace(clause))}
+		}
+	}
+	return nil
+}
+
+// restrictingRE matches an answer that opens by restricting what it
+// grants to some cases: "Only real leaks need …", "Solo i progetti nuovi
+// …". ("Only if …" is onlyIfRE's.)
+var restrictingRE = regexp.MustCompile(`(?i)^\W*(?:only|solo|soltanto|solamente|unicamente)\s+\p{L}`)
+
+// clauseBreakRE matches where an answer's first clause ends: a
+// semicolon, a comma, or the words that add something beside it (with,
+// but, although; con, ma, mentre).
+var clauseBreakRE = regexp.MustCompile(`(?i)\s*[;,]\s*|\s+(?:with|but|although|while|whereas|plus|con|ma|mentre|più)\s+`)
+
+// clauseOpenerRE matches a first clause that sets the scene or sets
+// something aside instead of answering: "According to the guide",
+// "Unlike Nagios", "Not Amazon SES", "Usually, Twilio", "Secondo le linee
+// guida", "Invece di SES", "Di solito, Twilio".
+var clauseOpenerRE = regexp.MustCompile(`(?i)^\W*(?:according|as|per|unlike|instead|rather|not|no|never|apart|besides|secondo|come|invece|anziché|a differenza|non|oltre|in base|stando|di solito|\p{L}+ly|\p{L}+mente)\b`)
+
+// otherNamesFirst returns the names and codes the first clause of an
+// answer without citations states in place of the reference's, when the
+// reference's only come after it: "Prometheus and Grafana, with Pingdom
+// as a backup" for Pingdom; "la n. 237/2017, poi aggiornata dalla n.
+// 115/2019" for 115/2019. What a reader takes as the answer is what the
+// answer names first.
+func otherNamesFirst(question, reference string, ref reference, answer string, ld lead) []string {
+	if cited(answer) || !(ld.direct || ld.first) {
+		return nil
+	}
+	loc := clauseBreakRE.FindStringIndex(ld.sentence)
+	if loc == nil || loc[0] == 0 || clauseOpenerRE.MatchString(ld.sentence) {
+		return nil
+	}
+	first, rest := ld.sentence[:loc[0]], ld.sentence[loc[1]:]
+	stated := func(text string) bool {
+		for _, f := range ref.facts {
+			if (f.kind == nameFact || f.kind == codeFact) && containsBounded(strings.ToLower(text), strings.ToLower(f.text)) {
+				return true
+			}
+		}
+		return false
+	}
+	if stated(first) || !stated(rest) {
+		return nil
+	}
+	// A word of the reference's own ("Notify, the GOV.UK service"; "Run
+	// Java under tini") is no other name.
+	var others []fact
+	lowerRef := strings.ToLower(reference)
+	for _, g := range extract(first) {
+		if !containsBounded(lowerRef, strings.ToLower(g.text)) {
+			others = append(others, g)
+		}
+	}
+	return otherNamesStated(question, reference, ref, others, lead{text: first, sentence: first, direct: true}, false)
+}
+
+// countedOtherwise returns the count a lead opens with ("Three: …") where
+// the question counts the things it asks for otherwise ("Which two roles
+// …"): the answer says another number of them.
+func countedOtherwise(question, leadText string) []string {
+	m := countOpeningRE.FindStringSubmatch(leadText)
+	if m == nil {
+		return nil
+	}
+	n, ok := wordNumber(fold(m[1]))
+	if !ok {
+		n, ok = parseDigits(m[1])
+	}
+	if !ok {
+		return nil
+	}
+	for _, q := range questionFiguresOf(question) {
+		if !q.unit.empty() && !q.unit.known() && q.clock < 0 && !equalValues(q.value, n) {
+			return []string{fmt.Sprintf("the lead counts %s, the question %s", m[1], describe(q))}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,49 @@
+package judge
+
+import "testing"
+
+// TestClauses pins what a model's later clauses do to its answer: the
+// opposite yes or no said after the right one, a restriction of a yes,
+// another name or code stated before the reference's, and another count
+// than the question's. Each misleading case was judged right before
+// these rules; each right one must stay right.
+func TestClauses(t *testing.T) {
+	for _, c := range []struct {
+		name                        string
+		question, reference, answer string
+		want                        Verdict
+	}{
+		{"a yes taken back", "Do we have to log a failed backup?", "Yes, every failed backup must be logged, even a test one.",
+			"Yes, log it. That said, a failed test backup doesn't need to be logged.", Misleading},
+		{"a yes qualified on another topic", "Do we have to log a failed backup?", "Yes, every failed backup must be logged, even a test one.",
+			"Yes, every failed backup is logged, test ones too. However, keep each entry short.", Right},
+		{"a no taken back", "Can we deploy on a Friday?", "No. Deployments are not allowed on Fridays.",
+			"No, not on Fridays, although a small team may still deploy on a Friday afternoon.", Misleading},
+		{"a no taken back, in Italian", "Possiamo pubblicare il codice senza licenza?", "No, ogni rilascio di codice deve avere una licenza aperta.",
+			"No, ogni rilascio deve avere una licenza aperta; tuttavia si può pubblicare il codice di un prototipo senza licenza.", Misleading},
+		{"a no kept", "Can we deploy on a Friday?", "No. Deployments are not allowed on Fridays.",
+			"No, deployments aren't allowed on Fridays, but you can deploy on Thursday.", Right},
+		{"a yes restricted", "Do contractors have to sign the visitor book?", "Yes, everyone who enters must sign the visitor book, contractors included.",
+			"Only new contractors need to sign the visitor book; regular ones can just walk in.", Misleading},
+		{"a yes restricted, in Italian", "I fornitori devono firmare il registro dei visitatori?", "Sì, chiunque entri deve firmare il registro, fornitori compresi.",
+			"Solo i fornitori nuovi devono firmare il registro dei visitatori, gli altri entrano direttamente.", Misleading},
+		{"other names before the reference's", "Which tool do we use for error tracking?", "Sentry.",
+			"Rollbar and Bugsnag, with Sentry for the older apps.", Misleading},
+		{"the reference's name first", "Which tool do we use for error tracking?", "Sentry.",
+			"Sentry, which alerts the team on Slack.", Right},
+		{"another code before the reference's", "Con quale delibera è stato approvato il regolamento?", "Con la delibera n. 42/2021 del 3 marzo 2021.",
+			"Con la delibera n. 17/2019, poi modificata dalla n. 42/2021 del 3 marzo 2021.", Misleading},
+		{"the reference's code first", "Con quale delibera è stato approvato il regolamento?", "Con la delibera n. 42/2021 del 3 marzo 2021.",
+			"Con la delibera n. 42/2021 del 3 marzo 2021, pubblicata in Gazzetta.", Right},
+		{"a count other than the question's", "Which two documents do I need?", "A passport and a utility bill.",
+			"Three: a passport, a utility bill and a bank statement from this month.", Misleading},
+		{"the question's count", "Which two documents do I need?", "A passport and a utility bill.",
+			"Two: a passport and a utility bill from the last three months.", Right},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := Judge(c.question, c.reference, c.answer, false); got.Verdict != c.want {
+				t.Errorf("Judge(%q, %q) = %s, want %s\n%+v", c.reference, c.answer, got.Verdict, c.want, got)
+			}
+		})
+	}
+}
