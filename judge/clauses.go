@@ -125,3 +125,73 @@ func countedOtherwise(question, leadText string) []string {
 	}
 	return nil
 }
+
+// maxFirstClauseWords is the most content words a reference's first
+// clause may hold to be read as its answer, the rest as what it adds
+// ("A read-only role; assume admin only when really needed").
+const maxFirstClauseWords = 4
+
+// firstClauseReplaced returns the first clause of an answer without
+// citations that puts words of its own where the first clause of a
+// reference without key facts puts its answer: "Read-only permissions"
+// or "Full administrator access, with …" for "Only write permissions;
+// the backups should also be …", "The power-user role; …" for "A
+// read-only role; …". The reference's later words, which such an answer
+// often repeats, do not make up for it.
+func firstClauseReplaced(question, reference string, ref reference, answer string, ld lead) []string {
+	if len(ref.facts) > 0 || cited(answer) || !(ld.direct || ld.first) || clauseOpenerRE.MatchString(ld.sentence) {
+		return nil
+	}
+	main := strings.TrimSpace(asideRE.ReplaceAllString(reference, " "))
+	end := strings.IndexAny(main, ";:")
+	if s := firstSentence(main); end < 0 || len(s) < end {
+		end = len(s)
+	}
+	if end >= len(strings.TrimRight(main, ". ")) {
+		return nil // one clause: the direct answer's own words are judged whole
+	}
+	asked := map[string]bool{}
+	for _, st := range contentStems(question) {
+		asked[st] = true
+	}
+	var target []string
+	for _, st := range contentStems(main[:end]) {
+		if !asked[st] {
+			target = append(target, st)
+		}
+	}
+	if len(target) == 0 || len(target) > maxFirstClauseWords {
+		return nil
+	}
+	first := ld.sentence
+	if loc := clauseBreakRE.FindStringIndex(first); loc != nil && loc[0] > 0 {
+		first = first[:loc[0]]
+	}
+	// A clause that says what is not ("It should not have read
+	// access, only write") or introduces a list ("Make sure:") does not
+	// state its own answer.
+	if negationRE.MatchString(first) || strings.HasSuffix(strings.TrimSpace(first), ":") {
+		return nil
+	}
+	// "ReadOnly" and "read only" hold "read" alike.
+	joined := strings.NewReplacer(" ", "", "-", "", "_", "").Replace(fold(first))
+	for _, st := range target {
+		if strings.Contains(joined, st) {
+			return nil
+		}
+	}
+	known := map[string]bool{}
+	for _, st := range append(contentStems(question), contentStems(main[:end])...) {
+		known[st] = true
+	}
+	var own []string
+	for _, st := range contentStems(first) {
+		if !hasStem(known, st) {
+			own = append(own, st)
+		}
+	}
+	if len(own) == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("the answer opens with %q where the reference says %q", strings.TrimSpace(first), strings.TrimSpace(main[:end]))}
+}

@@ -39,6 +39,14 @@ func TestClauses(t *testing.T) {
 			"Three: a passport, a utility bill and a bank statement from this month.", Misleading},
 		{"the question's count", "Which two documents do I need?", "A passport and a utility bill.",
 			"Two: a passport and a utility bill from the last three months.", Right},
+		{"another answer in the first clause", "What access should the CI runner have to the artefact bucket?", "Only read access; the bucket should also be private and versioned.",
+			"Write access, so it can upload builds; keep the bucket private and versioned.", Misleading},
+		{"the reference's first clause", "What access should the CI runner have to the artefact bucket?", "Only read access; the bucket should also be private and versioned.",
+			"Read access only, and keep the bucket private and versioned.", Right},
+		{"another answer in the first clause, in Italian", "Che ruolo va assegnato di default ai nuovi utenti?", "Un ruolo di sola lettura; quello di amministratore solo se serve davvero.",
+			"Il ruolo di amministratore, ma con la sola lettura per la consultazione quotidiana.", Misleading},
+		{"the reference's first clause, in Italian", "Che ruolo va assegnato di default ai nuovi utenti?", "Un ruolo di sola lettura; quello di amministratore solo se serve davvero.",
+			"Sola lettura di default; amministratore solo quando serve davvero.", Right},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := Judge(c.question, c.reference, c.answer, false); got.Verdict != c.want {

@@ -27,8 +27,10 @@
 // projects, although a team may still start one"), a yes restricted to
 // some cases ("Only real leaks need it"), another name or code named
 // before the reference's ("Prometheus and Grafana, with Pingdom as a
-// backup") and another count than the question's ("Three: …" to
-// "Which two …") are misleading.
+// backup"), another count than the question's ("Three: …" to "Which
+// two …"), and a first clause with words of its own where a reference
+// without key facts puts its answer ("The power-user role; admin only
+// when needed" for "A read-only role; …") are misleading.
 // Figures said in words are the figures they mean ("half an hour", "a
 // year", "nove e mezza", "tremila", "noon", "3 del pomeriggio", "once a
 // year", "42 cents"), and everyday synonyms and translations
