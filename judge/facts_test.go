@@ -55,6 +55,11 @@ func TestExtract(t *testing.T) {
 		{"three thousand five hundred euro", []string{"3500 euro"}},
 		{"twenty four days", []string{"24 day"}},
 		{"one of them", nil},
+		// "Due" before an Italian plural counts, in a sentence of
+		// English names too; before an English word it is not a number.
+		{"Due versioni: Node 20 or Node 22.", []string{"2 versioni", "20", "Node", "22"}},
+		{"The fee is due within thirty days.", []string{"30 day"}},
+		{"Reports are due date-stamped on Friday.", []string{"Friday"}},
 		{"reviewed monthly or quarterly", []string{"monthly", "quarterly"}},
 		{"reviewed every month or every three months", []string{"1 monthly", "1 quarterly"}},
 		{"rivisto ogni tre mesi", []string{"1 quarterly"}},
