@@ -1342,7 +1342,8 @@ func onlySome(reference string, ref reference, lead []fact, leadText string) []s
 		if f.kind != nameFact && f.kind != codeFact || containsBounded(examples, strings.ToLower(f.text)) {
 			continue // "such as 18.x or 20.x" illustrates, it does not list
 		}
-		in := containsBounded(text, strings.ToLower(f.text))
+		// "Solo i Poli Strategici Nazionali" names PSN by its words.
+		in := containsBounded(text, strings.ToLower(f.text)) || nameAbbreviated(f.text, reference, leadText, lead)
 		for _, g := range lead {
 			in = in || g.kind == f.kind && g.key == f.key
 		}

@@ -439,6 +439,8 @@ func TestJudge(t *testing.T) {
 			"Solo Zimbra.", false, Misleading},
 		{"only, without the reference's examples", "Which Java versions may we use?", "Only LTS versions, such as 17.x or 21.x.",
 			"Only LTS versions.", false, Partial},
+		{"only one option, named by its words", "Quali centri possiamo usare per il backup?", "Due opzioni: i CSQ (Centri Servizi Qualificati) oppure il Cloud Regionale Toscano.",
+			"Solo i Centri Servizi Qualificati.", false, Misleading},
 		{"a bare number word for the figure asked", "What's the maximum width of a commit subject?", "72 characters.",
 			"Seventy-two.", false, Right},
 		{"once is no bare number", "How often are the backups tested?", "Monthly or quarterly.",
