@@ -336,10 +336,11 @@ var referenceConditionRE = regexp.MustCompile(`(?i)\b(?:if|unless|only|provided|
 var conditionWordRE = regexp.MustCompile(`(?i)\b(?:if|when|unless|provided|only|se|quando|qualora|purch|solo|soltanto|previa|previo|subject to|after|dopo)`)
 
 // immediacyRE matches the words that say at once; delayRE those that
-// put something off until later.
+// put something off until later, "then" and "poi" among them ("Finish
+// the changelog first, then ship").
 var (
 	immediacyRE = regexp.MustCompile(`(?i)\b(?:immediately|right away|at once|straight away|without (?:delay|waiting)|as soon as|subito|immediatamente|senza (?:indugio|aspettare|attendere)|non appena)\b`)
-	delayRE     = regexp.MustCompile(`(?i)\b(?:after|later|wait|dopo|più tardi|in seguito|successivamente|aspett|attend)`)
+	delayRE     = regexp.MustCompile(`(?i)\b(?:after|later|then|afterwards|wait|dopo|poi|più tardi|in seguito|successivamente|aspett|attend)`)
 	// universalRE matches an answer that opens with any or all.
 	universalRE = regexp.MustCompile(`(?i)^\W*(?:any|all|every|qualsiasi|qualunque|tutti|tutte|ogni)\b`)
 	// restrictedRE matches a reference that restricts its answer.
