@@ -195,3 +195,53 @@ func firstClauseReplaced(question, reference string, ref reference, answer strin
 	}
 	return []string{fmt.Sprintf("the answer opens with %q where the reference says %q", strings.TrimSpace(first), strings.TrimSpace(main[:end]))}
 }
+
+// needPhraseRE matches the words between "without" and what is done
+// without: "the need to", "having to", "bisogno di", "necessità di",
+// "dover".
+var needPhraseRE = regexp.MustCompile(`(?i)^\s*(?:(?:any|the|a|an|alcun[oa]?|il|la|lo|un|una|nessun[oa]?)\s+)?(?:need(?:ing)? (?:to|for|of)|having to|bisogno di|necessità di|obbligo di|dover(?:e|lo|la)?)\s+`)
+
+// negatedPhraseRE matches a negation and the few words it denies: "non
+// servono convenzioni", "not required".
+var negatedPhraseRE = regexp.MustCompile(`(?i)(?:\b(?:not|no|never|non|mai|nor)|(?:^|[^\p{L}])né)((?:\s+[\p{L}'’]+){1,4})`)
+
+// maxWithoutStems is how many content words after "without" name what
+// is done without.
+const maxWithoutStems = 2
+
+// doesWithout returns what a lead does without that the reference's main
+// clause requires: "senza bisogno di documentarlo" for "Redigere un
+// documento … e passare alla macro fase 3". What the reference itself
+// does without or denies ("senza modifiche", "non servono convenzioni")
+// an answer may do without too, and "without waiting for" puts nothing
+// aside.
+func doesWithout(reference, sentence string) []string {
+	main := asideRE.ReplaceAllString(reference, " ")
+	required := map[string]bool{}
+	for _, st := range topicStems(main) {
+		required[st] = true
+	}
+	for _, re := range []*regexp.Regexp{withoutRE, negatedPhraseRE} {
+		for _, m := range re.FindAllStringSubmatch(main, -1) {
+			for _, st := range topicStems(m[1]) {
+				delete(required, st)
+			}
+		}
+	}
+	var out []string
+	for _, m := range withoutRE.FindAllStringSubmatch(sentence, -1) {
+		if delayRE.MatchString(m[1]) {
+			continue
+		}
+		// The thing done without is among the first words: "without
+		// writing any summary".
+		stems := topicStems(needPhraseRE.ReplaceAllString(m[1], ""))
+		for _, st := range stems[:min(len(stems), maxWithoutStems)] {
+			if required[st] {
+				out = append(out, fmt.Sprintf("the lead does without %q, which the reference requires", strings.TrimSpace(m[0])))
+				break
+			}
+		}
+	}
+	return out
+}

@@ -47,6 +47,14 @@ func TestClauses(t *testing.T) {
 			"Il ruolo di amministratore, ma con la sola lettura per la consultazione quotidiana.", Misleading},
 		{"the reference's first clause, in Italian", "Che ruolo va assegnato di default ai nuovi utenti?", "Un ruolo di sola lettura; quello di amministratore solo se serve davvero.",
 			"Sola lettura di default; amministratore solo quando serve davvero.", Right},
+		{"without what the reference requires", "What must we do before closing a ticket?", "Write a short summary of the fix and link the related pull request.",
+			"Link the related pull request, without writing any summary.", Misleading},
+		{"without what the reference requires, in Italian", "Cosa bisogna fare se nessun fornitore risponde?", "Redigere un verbale che motiva la scelta e passare alla gara aperta.",
+			"Si passa direttamente alla gara aperta, senza bisogno di un verbale.", Misleading},
+		{"without waiting", "What must we do before closing a ticket?", "Write a short summary of the fix and link the related pull request.",
+			"Write a short summary of the fix and link the pull request, without waiting for the reviewer.", Right},
+		{"without what the reference does without", "Dove va messo il file README?", "Nella root del repository, senza modifiche al modello.",
+			"Nella root del repository, senza modifiche.", Right},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := Judge(c.question, c.reference, c.answer, false); got.Verdict != c.want {

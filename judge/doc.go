@@ -30,7 +30,9 @@
 // backup"), another count than the question's ("Three: …" to "Which
 // two …"), and a first clause with words of its own where a reference
 // without key facts puts its answer ("The power-user role; admin only
-// when needed" for "A read-only role; …") are misleading.
+// when needed" for "A read-only role; …") are misleading. So is a lead
+// that does without what the reference requires ("senza bisogno di
+// documentarlo" for "Redigere un documento …").
 // Figures said in words are the figures they mean ("half an hour", "a
 // year", "nove e mezza", "tremila", "noon", "3 del pomeriggio", "once a
 // year", "42 cents"), and everyday synonyms and translations
