@@ -245,3 +245,43 @@ func doesWithout(reference, sentence string) []string {
 	}
 	return out
 }
+
+// alternativeCaseRE matches where a reference offers a second case: ",
+// or when …", "oppure quando …", "o se …".
+var alternativeCaseRE = regexp.MustCompile(`(?i)[,;]?\s+(?:or|oppure|o)\s+(?:when|if|where|whenever|quando|se|qualora|ove|dove)\b`)
+
+// onlyOneCase returns a lead that opens with "only" and states one of
+// the cases a reference offers as alternatives, none of the other: "Solo
+// quando il software è stato realizzato da risorse interne" for "Quando
+// il contratto le attribuisce i diritti …, oppure quando il software è
+// stato realizzato da risorse interne". "Only" excludes the other case.
+func onlyOneCase(reference, leadText string) []string {
+	if !restrictingRE.MatchString(leadText) {
+		return nil
+	}
+	parts := alternativeCaseRE.Split(asideRE.ReplaceAllString(reference, " "), -1)
+	if len(parts) < 2 {
+		return nil
+	}
+	have := map[string]bool{}
+	for _, st := range topicStems(leadText) {
+		have[st] = true
+	}
+	kept, dropped := false, false
+	for _, p := range parts {
+		stems := topicStems(p)
+		if len(stems) == 0 {
+			continue
+		}
+		switch cov := coverage(stems, have); {
+		case cov >= 0.5:
+			kept = true
+		case cov < partialCoverage:
+			dropped = true
+		}
+	}
+	if kept && dropped {
+		return []string{"the lead keeps only one of the reference's cases"}
+	}
+	return nil
+}

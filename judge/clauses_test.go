@@ -55,6 +55,12 @@ func TestClauses(t *testing.T) {
 			"Write a short summary of the fix and link the pull request, without waiting for the reviewer.", Right},
 		{"without what the reference does without", "Dove va messo il file README?", "Nella root del repository, senza modifiche al modello.",
 			"Nella root del repository, senza modifiche.", Right},
+		{"only one of two cases", "When may an employee keep the company laptop?", "When the contract transfers the device to them, or when they buy it back at its book value.",
+			"Only when they buy it back at its book value.", Misleading},
+		{"solo uno dei due casi", "Quando il dipendente può tenere il portatile aziendale?", "Quando il contratto gli cede il dispositivo, oppure quando lo riscatta al valore contabile.",
+			"Solo quando lo riscatta al valore contabile.", Misleading},
+		{"both cases", "When may an employee keep the company laptop?", "When the contract transfers the device to them, or when they buy it back at its book value.",
+			"When they buy it back at book value, or when their contract transfers the device to them.", Right},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := Judge(c.question, c.reference, c.answer, false); got.Verdict != c.want {

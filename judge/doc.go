@@ -32,7 +32,9 @@
 // without key facts puts its answer ("The power-user role; admin only
 // when needed" for "A read-only role; …") are misleading. So is a lead
 // that does without what the reference requires ("senza bisogno di
-// documentarlo" for "Redigere un documento …").
+// documentarlo" for "Redigere un documento …"), and one that keeps
+// only one of the cases a reference offers ("Solo quando …" for "Quando
+// …, oppure quando …").
 // Figures said in words are the figures they mean ("half an hour", "a
 // year", "nove e mezza", "tremila", "noon", "3 del pomeriggio", "once a
 // year", "42 cents"), and everyday synonyms and translations
