@@ -34,7 +34,8 @@
 // that does without what the reference requires ("senza bisogno di
 // documentarlo" for "Redigere un documento …"), and one that keeps
 // only one of the cases a reference offers ("Solo quando …" for "Quando
-// …, oppure quando …").
+// …, oppure quando …"). A name of the reference with one of its words
+// swapped for another ("GOV.UK Pay" for GOV.UK Notify) is another name.
 // Figures said in words are the figures they mean ("half an hour", "a
 // year", "nove e mezza", "tremila", "noon", "3 del pomeriggio", "once a
 // year", "42 cents"), and everyday synonyms and translations
