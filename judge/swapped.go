@@ -1,42 +1,11 @@
 package judge
 
-import (
-	"strings"
-	"unicode"
-)
+import "strings"
 
 // A name of several capitalised words with one word swapped for another
 // is another name: "GOV.UK Pay" for GOV.UK Notify, "GDS Service Desk" for
 // the GDS User Support team. The words they share make the answer look
 // right; the word that differs is the answer.
-
-// capitalRuns returns the runs of capitalised words of text, dotted ones
-// included ("GOV.UK"): punctuation after a word ends its run, and a
-// function word is none of it.
-func capitalRuns(text string) [][]string {
-	var runs [][]string
-	var run []string
-	flush := func() {
-		if len(run) >= 2 {
-			runs = append(runs, run)
-		}
-		run = nil
-	}
-	for _, f := range strings.Fields(text) {
-		w := trimWord(f)
-		r := []rune(w)
-		if w == "" || !unicode.IsUpper(r[0]) || stopwords[fold(w)] || strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '.' }) >= 0 {
-			flush()
-			continue
-		}
-		run = append(run, w)
-		if w != f {
-			flush()
-		}
-	}
-	flush()
-	return runs
-}
 
 // swappedNameWords returns the lead's names that share a word with one
 // of the reference's, at the same place, and put a word neither the
@@ -44,9 +13,9 @@ func capitalRuns(text string) [][]string {
 // state the reference's name itself.
 func swappedNameWords(question, reference, lead string) []string {
 	known := strings.ToLower(question + " " + reference)
-	leadRuns := capitalRuns(lead)
+	leadRuns := capitalisedRuns(lead, true)
 	var out []string
-	for _, want := range capitalRuns(asideRE.ReplaceAllString(reference, " ")) {
+	for _, want := range capitalisedRuns(asideRE.ReplaceAllString(reference, " "), true) {
 		if containsBounded(strings.ToLower(lead), strings.ToLower(strings.Join(want, " "))) {
 			continue
 		}
