@@ -241,6 +241,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		}
 	}
 	r.Found, r.Missing = countsStated(ref, r.Found, r.Missing, listItems(answer))
+	r.Found, r.Missing = examplesStated(ref, reference, r.Found, r.Missing)
 	// Beside a figure or a code, a yes or no the answer does not
 	// contradict is implied when it states all the other facts ("No:
 	// mypackage_1.0.tar.gz" answered "mypackage_1.0.tar.gz"); names alone
@@ -1656,9 +1657,13 @@ func otherNamesStated(question, reference string, ref reference, lead []fact, ld
 	for _, a := range acronymsOf(question) {
 		qStems[stem(fold(a))] = true
 	}
+	leadExamples := sharedExamples(ref, reference, ld.text)
 	var out []string
 	for _, g := range lead {
 		if g.kind != nameFact && g.kind != codeFact || refHas(ref, g) || g.negated || g.kind == codeFact && spellsReferenceName(g, reference) || abbreviatesWords(g.text, reference) {
+			continue
+		}
+		if g.kind == codeFact && containsBounded(leadExamples, strings.ToLower(g.text)) {
 			continue
 		}
 		if g.kind == nameFact && qStems[g.key] || g.kind == codeFact && containsBounded(qLower, g.key) {
@@ -1789,7 +1794,11 @@ func alternativeNames(question, reference string, ref reference, lead []fact, le
 			others = append(others, g)
 		}
 	}
+	leadExamples := sharedExamples(ref, reference, leadText)
 	for _, g := range others {
+		if g.kind == codeFact && containsBounded(leadExamples, strings.ToLower(g.text)) {
+			continue
+		}
 		pg := indexBounded(text, strings.ToLower(g.text))
 		for _, h := range refs {
 			ph := indexBounded(text, strings.ToLower(h.text))
@@ -1934,3 +1943,61 @@ var listItemRE = regexp.MustCompile(`(?m)(?:^|[:;]\s)\s*[-•*]\s+\S`)
 
 // listItems counts the items of the lists in an answer.
 func listItems(answer string) int { return len(listItemRE.FindAllString(answer, -1)) }
+
+// sharedExamples returns the lead's examples (see examplesOf) when they
+// hold one of the reference's example codes, else "": another example
+// beside one of the reference's ("like 20.x or 22.x" for "such as 18.x
+// or 20.x") illustrates the same thing, and is neither another answer
+// nor another option.
+func sharedExamples(ref reference, reference, lead string) string {
+	refExamples, leadExamples := examplesOf(reference), examplesOf(lead)
+	for _, f := range ref.facts {
+		if f.kind == codeFact && containsBounded(refExamples, strings.ToLower(f.text)) && containsBounded(leadExamples, strings.ToLower(f.text)) {
+			return leadExamples
+		}
+	}
+	return ""
+}
+
+// examplesOf returns, in lower case, the part of text from its first
+// word that introduces examples ("such as", "like", "ad esempio") to the
+// end of that sentence, or "" without one.
+func examplesOf(text string) string {
+	loc := exampleRE.FindStringIndex(text)
+	if loc == nil {
+		return ""
+	}
+	return strings.ToLower(firstSentence(text[loc[0]:]))
+}
+
+// examplesStated moves to found the reference's example codes ("such as
+// 18.x or 20.x") the answer leaves out when it states another of them:
+// one example illustrates as well as two.
+func examplesStated(ref reference, reference string, found, missing []string) ([]string, []string) {
+	examples := examplesOf(reference)
+	if examples == "" || len(missing) == 0 {
+		return found, missing
+	}
+	isExample := map[string]bool{}
+	for _, f := range ref.facts {
+		if f.kind == codeFact && containsBounded(examples, strings.ToLower(f.text)) {
+			isExample[f.String()] = true
+		}
+	}
+	one := false
+	for _, f := range found {
+		one = one || isExample[f]
+	}
+	if !one {
+		return found, missing
+	}
+	var still []string
+	for _, m := range missing {
+		if isExample[m] {
+			found = append(found, m)
+		} else {
+			still = append(still, m)
+		}
+	}
+	return found, still
+}
