@@ -25,7 +25,12 @@ var contrastRE = regexp.MustCompile(`(?i)(?:^|[\s,;:—–(])(?:but|however|alth
 // after a yes), a yes by a word that grants ("although a team … may still
 // start a new service in it" after a no). A reader is left with both
 // answers, and the one said last stands.
-func takesBack(question, answer, key string) []string {
+//
+// After a no, a contrasting clause that asks for what the reference
+// denies says yes too: "No, non serve una convenzione; serve però una
+// richiesta di accesso" for "non servono convenzioni né richieste di
+// accesso".
+func takesBack(question, reference, answer, key string) []string {
 	if cited(answer) {
 		return nil
 	}
@@ -34,14 +39,22 @@ func takesBack(question, answer, key string) []string {
 		return nil
 	}
 	asked := topicStems(question)
+	var denied []string
+	for _, m := range negatedPhraseRE.FindAllStringSubmatch(asideRE.ReplaceAllString(reference, " "), -1) {
+		denied = append(denied, topicStems(m[1])...)
+	}
 	for _, m := range contrastRE.FindAllStringIndex(text, -1) {
 		clause := firstSentence(text[m[1]:])
+		bare := notNegationRE.ReplaceAllString(conditionRE.ReplaceAllString(clause, " "), " ")
+		affirms := !negationRE.MatchString(bare)
+		if key == "no" && affirms && sharedStems(topicStems(clause), denied) >= minTopicStems {
+			return []string{fmt.Sprintf("the answer says no, then asks for what the reference denies: %q", strings.TrimSpace(clause))}
+		}
 		if sharedStems(topicStems(clause), asked) < minTopicStems {
 			continue
 		}
-		bare := notNegationRE.ReplaceAllString(conditionRE.ReplaceAllString(clause, " "), " ")
 		denies := verbNegationRE.MatchString(bare)
-		grants := permissionRE.MatchString(bare) && !negationRE.MatchString(bare)
+		grants := permissionRE.MatchString(bare) && affirms
 		if key == "yes" && denies || key == "no" && grants {
 			return []string{fmt.Sprintf("the answer says %s, then takes it back: %q", key, strings.TrimSpace(clause))}
 		}
@@ -203,7 +216,7 @@ var needPhraseRE = regexp.MustCompile(`(?i)^\s*(?:(?:any|the|a|an|alcun[oa]?|il|
 
 // negatedPhraseRE matches a negation and the few words it denies: "non
 // servono convenzioni", "not required".
-var negatedPhraseRE = regexp.MustCompile(`(?i)(?:\b(?:not|no|never|non|mai|nor)|(?:^|[^\p{L}])né)((?:\s+[\p{L}'’]+){1,4})`)
+var negatedPhraseRE = regexp.MustCompile(`(?i)(?:\b(?:not|no|never|non|mai|nor)|(?:^|[^\p{L}])né)((?:\s+[\p{L}'’]+){1,6})`)
 
 // maxWithoutStems is how many content words after "without" name what
 // is done without.

@@ -61,6 +61,12 @@ func TestClauses(t *testing.T) {
 			"Solo quando lo riscatta al valore contabile.", Misleading},
 		{"both cases", "When may an employee keep the company laptop?", "When the contract transfers the device to them, or when they buy it back at its book value.",
 			"When they buy it back at book value, or when their contract transfers the device to them.", Right},
+		{"a no, then what the reference denies", "Do we need a contract to reuse the library?", "No, accepting its licence is enough; no contract or access request is needed.",
+			"No, no contract is needed; you do, however, need a formal access request to its authors.", Misleading},
+		{"a no, then what the reference denies, in Italian", "Serve una convenzione per riusare la libreria?", "No, basta accettare la licenza; non servono convenzioni né autorizzazioni del comune.",
+			"No, niente convenzione; serve però un'autorizzazione scritta del comune.", Misleading},
+		{"a no, then what the reference asks", "Do we need a contract to reuse the library?", "No, accepting its licence is enough; no contract or access request is needed.",
+			"No, no contract or access request is needed, but you must accept its licence.", Right},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := Judge(c.question, c.reference, c.answer, false); got.Verdict != c.want {

@@ -24,7 +24,8 @@
 // ("Nagios, with Pingdom as a second opinion") is misleading too.
 // In an answer without citation marks, every clause is the answer's
 // own: the opposite yes or no said after the right one ("No, not for new
-// projects, although a team may still start one"), a yes restricted to
+// projects, although a team may still start one"; "No, …; serve però una
+// richiesta di accesso" where the reference denies it), a yes restricted to
 // some cases ("Only real leaks need it"), another name or code named
 // before the reference's ("Prometheus and Grafana, with Pingdom as a
 // backup"), another count than the question's ("Three: …" to "Which

@@ -229,7 +229,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 			case !explicit && !onTopic && !answersIt:
 			case p == f.key:
 				found = true
-				r.Contradicted = append(r.Contradicted, takesBack(question, answer, f.key)...)
+				r.Contradicted = append(r.Contradicted, takesBack(question, reference, answer, f.key)...)
 			case explicit || p == "no" && ref.polarityOnly() || answersIt:
 				r.Contradicted = append(r.Contradicted, fmt.Sprintf("the lead says %s, the reference %s", p, f.key))
 			}
