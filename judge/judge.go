@@ -1674,7 +1674,7 @@ func otherNamesStated(question, reference string, ref reference, lead []fact, ld
 				continue
 			}
 			fk := strings.ToLower(f.text)
-			sameForm := f.kind == codeFact && g.kind == codeFact && codeShape(f.key) == codeShape(g.key)
+			sameForm := f.kind == codeFact && g.kind == codeFact && (codeShape(f.key) == codeShape(g.key) || oneSegmentApart(f.key, g.key))
 			// A code that extends the reference's is another code:
 			// "CC-BY-SA" for CC-BY, "LICENSE.md" for LICENSE.
 			extends := g.kind == codeFact && onlyInCodes(strings.ToLower(g.text), fk)
@@ -2000,4 +2000,32 @@ func examplesStated(ref reference, reference string, found, missing []string) ([
 		}
 	}
 	return found, still
+}
+
+// minCodeSegments is how many segments two codes need before one word
+// apart makes them two of a family: "cc-by-nc-4.0" and "cc-by-sa-4.0".
+const minCodeSegments = 3
+
+// oneSegmentApart reports whether two codes of as many segments (split
+// at - _ . / and spaces) differ in one word alone: "CC-BY-NC-4.0" is
+// another licence than CC-BY-SA-4.0, as "18.x" is another version than
+// 20.x.
+func oneSegmentApart(a, b string) bool {
+	split := func(s string) []string {
+		return strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune("-_./ ", r) })
+	}
+	sa, sb := split(a), split(b)
+	if len(sa) != len(sb) || len(sa) < minCodeSegments {
+		return false
+	}
+	differ := -1
+	for i := range sa {
+		if sa[i] != sb[i] {
+			if differ >= 0 {
+				return false
+			}
+			differ = i
+		}
+	}
+	return differ >= 0 && isLetters(sa[differ]) && isLetters(sb[differ])
 }
