@@ -3,6 +3,7 @@ package judge
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -258,7 +259,14 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		if !cited(answer) {
 			r.Contradicted = append(r.Contradicted, opensWithOtherName(question, reference, ref, ld.sentence)...)
 		}
-		r.Contradicted = append(r.Contradicted, otherNamesStated(question, reference, ref, leadFacts, ld, len(r.Found) > 0 && !(len(r.Found) == 1 && ref.facts[0].kind == polarityFact && r.Found[0] == ref.facts[0].key))...)
+		statesSome := len(r.Found) > 0 && !(len(r.Found) == 1 && ref.facts[0].kind == polarityFact && r.Found[0] == ref.facts[0].key)
+		// A short answer of its own that misses the reference's first
+		// name or code states its own in its place, whatever else it
+		// repeats ("Use dumb-init as the entrypoint" for tini).
+		if first := firstNameOrCode(ref); ld.direct && !ld.long && !cited(answer) && first != "" && !slices.Contains(r.Found, first) {
+			statesSome = false
+		}
+		r.Contradicted = append(r.Contradicted, otherNamesStated(question, reference, ref, leadFacts, ld, statesSome)...)
 		r.Contradicted = append(r.Contradicted, otherNamesFirst(question, reference, ref, answer, ld)...)
 		r.Contradicted = append(r.Contradicted, firstClauseReplaced(question, reference, ref, answer, ld)...)
 		r.Contradicted = append(r.Contradicted, doesWithout(reference, ld.sentence)...)
@@ -2028,4 +2036,15 @@ func oneSegmentApart(a, b string) bool {
 		}
 	}
 	return differ >= 0 && isLetters(sa[differ]) && isLetters(sb[differ])
+}
+
+// firstNameOrCode returns the reference's first name or code, as Found
+// and Missing write it, or "".
+func firstNameOrCode(ref reference) string {
+	for _, f := range ref.facts {
+		if f.kind == nameFact || f.kind == codeFact {
+			return f.String()
+		}
+	}
+	return ""
 }
