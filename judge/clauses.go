@@ -298,3 +298,61 @@ func onlyOneCase(reference, leadText string) []string {
 	}
 	return nil
 }
+
+// minSwapWords is the fewest words a reference must have before an
+// answer that repeats all but one of them reads as the same sentence.
+const minSwapWords = 3
+
+// oneWordSwapped returns the word an answer without citations puts in
+// place of one of the reference's, when it repeats every other word in
+// order: "An incident lead and a technical lead." for "… and a
+// no-dependabot tag …", when the word it replaces is one of the
+// reference's names or codes. The word that differs is what it answers.
+// A common word swapped is most often a paraphrase ("directory
+// principale" for root directory), and a number is judged as a figure.
+func oneWordSwapped(ref reference, reference, answer string) []string {
+	if cited(answer) {
+		return nil
+	}
+	words := func(s string) []string {
+		var out []string
+		for _, f := range strings.Fields(s) {
+			if w := fold(trimWord(f)); w != "" {
+				out = append(out, w)
+			}
+		}
+		return out
+	}
+	rw, aw := words(asideRE.ReplaceAllString(reference, " ")), words(withoutCitations(answer))
+	if len(rw) != len(aw) || len(rw) < minSwapWords {
+		return nil
+	}
+	at := -1
+	for i := range rw {
+		if stem(rw[i]) != stem(aw[i]) {
+			if at >= 0 {
+				return nil
+			}
+			at = i
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	r, a := rw[at], aw[at]
+	_, refNumber := parseDigits(r)
+	_, ansNumber := parseDigits(a)
+	_, refWord := wordNumber(r)
+	_, ansWord := wordNumber(a)
+	if stopwords[r] || stopwords[a] || refNumber || ansNumber || refWord || ansWord || containsBounded(fold(reference), a) {
+		return nil
+	}
+	named := false
+	for _, f := range ref.facts {
+		named = named || (f.kind == nameFact || f.kind == codeFact) && fold(f.text) == r
+	}
+	if !named {
+		return nil
+	}
+	return []string{fmt.Sprintf("the answer says %q where the reference says %q", a, r)}
+}

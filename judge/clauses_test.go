@@ -67,6 +67,10 @@ func TestClauses(t *testing.T) {
 			"No, niente convenzione; serve però un'autorizzazione scritta del comune.", Misleading},
 		{"a no, then what the reference asks", "Do we need a contract to reuse the library?", "No, accepting its licence is enough; no contract or access request is needed.",
 			"No, no contract or access request is needed, but you must accept its licence.", Right},
+		{"the reference with its code swapped", "Which queue should failed jobs go to?", "Send them to the jobs-dead-letter queue.",
+			"Send them to the jobs-retry queue.", Misleading},
+		{"the reference with a common word swapped", "Which queue should failed jobs go to?", "Send them to the jobs-dead-letter queue.",
+			"Move them to the jobs-dead-letter queue.", Right},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := Judge(c.question, c.reference, c.answer, false); got.Verdict != c.want {

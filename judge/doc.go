@@ -36,7 +36,9 @@
 // documentarlo" for "Redigere un documento …"), and one that keeps
 // only one of the cases a reference offers ("Solo quando …" for "Quando
 // …, oppure quando …"). A name of the reference with one of its words
-// swapped for another ("GOV.UK Pay" for GOV.UK Notify) is another name.
+// swapped for another ("GOV.UK Pay" for GOV.UK Notify) is another name,
+// and the reference's sentence repeated with one of its codes swapped
+// ("Add a snyk tag" for "Add a no-dependabot tag") another answer.
 // Figures said in words are the figures they mean ("half an hour", "a
 // year", "nove e mezza", "tremila", "noon", "3 del pomeriggio", "once a
 // year", "42 cents"), and everyday synonyms and translations

@@ -271,6 +271,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Contradicted = append(r.Contradicted, firstClauseReplaced(question, reference, ref, answer, ld)...)
 		r.Contradicted = append(r.Contradicted, doesWithout(reference, ld.sentence)...)
 		r.Contradicted = append(r.Contradicted, swappedNameWords(question, reference, ld.text)...)
+		r.Contradicted = append(r.Contradicted, oneWordSwapped(ref, reference, answer)...)
 	}
 	cov := coverage(ref.words, ans.stems)
 	own := newWords(ld.sentence, question, reference)
