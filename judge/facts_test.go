@@ -160,6 +160,16 @@ func TestPolarityAgainstTheQuestion(t *testing.T) {
 	if got := polarityOf("Unused hours expire at the end of the year.", "Do unused hours expire?"); got != "yes" {
 		t.Errorf("expire, asked if they expire: %s", got)
 	}
+	// Abolished, repealed: what no longer exists.
+	if got := polarityOf("The old intranet, abolished in 2021, handed its pages to the wiki.", "Does the old intranet still exist?"); got != "no" {
+		t.Errorf("abolished, asked if it exists: %s", got)
+	}
+	if got := polarityOf("Le funzioni dell'albo, soppresso dalla legge, sono passate al registro regionale.", "Il vecchio albo esiste ancora?"); got != "no" {
+		t.Errorf("soppresso, asked if it exists: %s", got)
+	}
+	if got := polarityOf("The rule was repealed last year.", "Was the rule repealed?"); got != "yes" {
+		t.Errorf("repealed, asked if repealed: %s", got)
+	}
 }
 
 // TestAbstention pins the abstentions of both languages and what is not
