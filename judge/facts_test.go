@@ -149,26 +149,20 @@ func TestPolarity(t *testing.T) {
 }
 
 // TestPolarityAgainstTheQuestion checks that a negative word the question
-// uses itself does not say no.
+// uses itself does not say no, and that one it does not use does.
 func TestPolarityAgainstTheQuestion(t *testing.T) {
-	if got := polarityOf("Smoking is forbidden in the building.", "Is smoking forbidden?"); got != "yes" {
-		t.Errorf("forbidden, asked if forbidden: %s", got)
-	}
-	if got := polarityOf("The office is closed on Saturday.", "Is the office closed on Saturday?"); got != "yes" {
-		t.Errorf("closed, asked if closed: %s", got)
-	}
-	if got := polarityOf("Unused hours expire at the end of the year.", "Do unused hours expire?"); got != "yes" {
-		t.Errorf("expire, asked if they expire: %s", got)
-	}
-	// Abolished, repealed: what no longer exists.
-	if got := polarityOf("The old intranet, abolished in 2021, handed its pages to the wiki.", "Does the old intranet still exist?"); got != "no" {
-		t.Errorf("abolished, asked if it exists: %s", got)
-	}
-	if got := polarityOf("Le funzioni dell'albo, soppresso dalla legge, sono passate al registro regionale.", "Il vecchio albo esiste ancora?"); got != "no" {
-		t.Errorf("soppresso, asked if it exists: %s", got)
-	}
-	if got := polarityOf("The rule was repealed last year.", "Was the rule repealed?"); got != "yes" {
-		t.Errorf("repealed, asked if repealed: %s", got)
+	for _, c := range []struct{ sentence, question, want string }{
+		{"Smoking is forbidden in the building.", "Is smoking forbidden?", "yes"},
+		{"The office is closed on Saturday.", "Is the office closed on Saturday?", "yes"},
+		{"Unused hours expire at the end of the year.", "Do unused hours expire?", "yes"},
+		// Abolished, repealed: what no longer exists.
+		{"The old intranet, abolished in 2021, handed its pages to the wiki.", "Does the old intranet still exist?", "no"},
+		{"Le funzioni dell'albo, soppresso dalla legge, sono passate al registro regionale.", "Il vecchio albo esiste ancora?", "no"},
+		{"The rule was repealed last year.", "Was the rule repealed?", "yes"},
+	} {
+		if got := polarityOf(c.sentence, c.question); got != c.want {
+			t.Errorf("polarityOf(%q, %q) = %s, want %s", c.sentence, c.question, got, c.want)
+		}
 	}
 }
 
