@@ -22,6 +22,23 @@
 // "facoltativo" for obbligatorio), drops a name's negation ("dependabot"
 // for no-dependabot) or opens with another name before the reference's
 // ("Nagios, with Pingdom as a second opinion") is misleading too.
+// In an answer without citation marks, every clause is the answer's
+// own: the opposite yes or no said after the right one ("No, not for new
+// projects, although a team may still start one"; "No, …; serve però una
+// richiesta di accesso" where the reference denies it), a yes restricted to
+// some cases ("Only real leaks need it"), another name or code named
+// before the reference's ("Prometheus and Grafana, with Pingdom as a
+// backup"), another count than the question's ("Three: …" to "Which
+// two …"), and a first clause with words of its own where a reference
+// without key facts puts its answer ("The power-user role; admin only
+// when needed" for "A read-only role; …") are misleading. So is a lead
+// that does without what the reference requires ("senza bisogno di
+// documentarlo" for "Redigere un documento …"), and one that keeps
+// only one of the cases a reference offers ("Solo quando …" for "Quando
+// …, oppure quando …"). A name of the reference with one of its words
+// swapped for another ("GOV.UK Pay" for GOV.UK Notify) is another name,
+// and the reference's sentence repeated with one of its codes swapped
+// ("Add a snyk tag" for "Add a no-dependabot tag") another answer.
 // Figures said in words are the figures they mean ("half an hour", "a
 // year", "nove e mezza", "tremila", "noon", "3 del pomeriggio", "once a
 // year", "42 cents"), and everyday synonyms and translations

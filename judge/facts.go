@@ -194,7 +194,11 @@ func wordFacts(toks []token, lower []string, i int, italian bool) ([]fact, int) 
 	if (lower[i] == "once" || lower[i] == "twice") && !frequencyFollows(lower, i+1) {
 		alone = false // "once the report is confirmed" is a conjunction
 	}
-	if v, ok := wordNumber(lower[i]); ok && (!ambiguousNumberWords[lower[i]] || alone || nextUnit(toks, lower, i).known() || multiplier(lower, i+1) || (lower[i] == "once" || lower[i] == "twice") && frequencyFollows(lower, i+1)) && (lower[i] != "due" || italian || alone || italianUnitWords[nextWord(lower, i)]) {
+	// "Due opzioni" in a sentence of names: an Italian plural after
+	// "due" makes it a number, where English follows "due" with a
+	// singular ("due date", "due care").
+	dueCount := lower[i] == "due" && italianPlural(nextWord(lower, i))
+	if v, ok := wordNumber(lower[i]); ok && (!ambiguousNumberWords[lower[i]] || alone || nextUnit(toks, lower, i).known() || multiplier(lower, i+1) || (lower[i] == "once" || lower[i] == "twice") && frequencyFollows(lower, i+1)) && (lower[i] != "due" || italian || alone || dueCount || italianUnitWords[nextWord(lower, i)]) {
 		v, skip := englishCompound(toks, lower, i, v)
 		f := figure{value: v, label: prevLabel(toks, lower, i), clock: -1}
 		f, half := withHalf(f, lower, i+skip)
@@ -675,4 +679,19 @@ func nextToDay(toks []token, lower []string, i int) bool {
 		return err == nil && v >= 1 && v <= 31
 	}
 	return i > 0 && !toks[i].sentStart && day(i-1) || i+1 < len(toks) && !toks[i+1].sentStart && day(i+1)
+}
+
+// italianPlural reports whether a word looks like an Italian plural noun
+// ("opzioni", "licenze" aside): four letters or more ending in i, which
+// English nouns after "due" do not.
+func italianPlural(w string) bool {
+	if len(w) < 4 || !strings.HasSuffix(w, "i") {
+		return false
+	}
+	for _, r := range w {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return true
 }

@@ -55,6 +55,11 @@ func TestExtract(t *testing.T) {
 		{"three thousand five hundred euro", []string{"3500 euro"}},
 		{"twenty four days", []string{"24 day"}},
 		{"one of them", nil},
+		// "Due" before an Italian plural counts, in a sentence of
+		// English names too; before an English word it is not a number.
+		{"Due versioni: Node 20 or Node 22.", []string{"2 versioni", "20", "Node", "22"}},
+		{"The fee is due within thirty days.", []string{"30 day"}},
+		{"Reports are due date-stamped on Friday.", []string{"Friday"}},
 		{"reviewed monthly or quarterly", []string{"monthly", "quarterly"}},
 		{"reviewed every month or every three months", []string{"1 monthly", "1 quarterly"}},
 		{"rivisto ogni tre mesi", []string{"1 quarterly"}},
@@ -144,16 +149,20 @@ func TestPolarity(t *testing.T) {
 }
 
 // TestPolarityAgainstTheQuestion checks that a negative word the question
-// uses itself does not say no.
+// uses itself does not say no, and that one it does not use does.
 func TestPolarityAgainstTheQuestion(t *testing.T) {
-	if got := polarityOf("Smoking is forbidden in the building.", "Is smoking forbidden?"); got != "yes" {
-		t.Errorf("forbidden, asked if forbidden: %s", got)
-	}
-	if got := polarityOf("The office is closed on Saturday.", "Is the office closed on Saturday?"); got != "yes" {
-		t.Errorf("closed, asked if closed: %s", got)
-	}
-	if got := polarityOf("Unused hours expire at the end of the year.", "Do unused hours expire?"); got != "yes" {
-		t.Errorf("expire, asked if they expire: %s", got)
+	for _, c := range []struct{ sentence, question, want string }{
+		{"Smoking is forbidden in the building.", "Is smoking forbidden?", "yes"},
+		{"The office is closed on Saturday.", "Is the office closed on Saturday?", "yes"},
+		{"Unused hours expire at the end of the year.", "Do unused hours expire?", "yes"},
+		// Abolished, repealed: what no longer exists.
+		{"The old intranet, abolished in 2021, handed its pages to the wiki.", "Does the old intranet still exist?", "no"},
+		{"Le funzioni dell'albo, soppresso dalla legge, sono passate al registro regionale.", "Il vecchio albo esiste ancora?", "no"},
+		{"The rule was repealed last year.", "Was the rule repealed?", "yes"},
+	} {
+		if got := polarityOf(c.sentence, c.question); got != c.want {
+			t.Errorf("polarityOf(%q, %q) = %s, want %s", c.sentence, c.question, got, c.want)
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package judge
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -172,6 +173,8 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Contradicted = append(r.Contradicted, onlySome(reference, ref, leadFacts, ld.text)...)
 		r.Contradicted = append(r.Contradicted, onlyWidened(reference, ld.text)...)
 		r.Contradicted = append(r.Contradicted, oneEndOfRange(reference, ld.text, leadFacts)...)
+		r.Contradicted = append(r.Contradicted, countedOtherwise(question, ld.text)...)
+		r.Contradicted = append(r.Contradicted, onlyOneCase(reference, ld.text)...)
 	}
 	r.Contradicted = append(r.Contradicted, codeContradictions(ref, leadFacts, ld)...)
 
@@ -220,9 +223,14 @@ func Judge(question, reference, answer string, abstained bool) Result {
 				// "Only if it is a real leak" to a yes without a
 				// condition says no for every other case.
 				r.Contradicted = append(r.Contradicted, "the lead answers only on a condition, the reference yes without one")
+			case f.key == "yes" && !cited(answer) && restrictingRE.MatchString(ld.sentence) && about(ld.sentence, topicStems(question)) && !conditionWordRE.MatchString(reference):
+				// "Only real leaks need it recorded" to a yes without a
+				// condition says no for the rest.
+				r.Contradicted = append(r.Contradicted, "the lead grants only some cases, the reference yes without a condition")
 			case !explicit && !onTopic && !answersIt:
 			case p == f.key:
 				found = true
+				r.Contradicted = append(r.Contradicted, takesBack(question, reference, answer, f.key)...)
 			case explicit || p == "no" && ref.polarityOnly() || answersIt:
 				r.Contradicted = append(r.Contradicted, fmt.Sprintf("the lead says %s, the reference %s", p, f.key))
 			}
@@ -234,6 +242,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		}
 	}
 	r.Found, r.Missing = countsStated(ref, r.Found, r.Missing, listItems(answer))
+	r.Found, r.Missing = examplesStated(ref, reference, r.Found, r.Missing)
 	// Beside a figure or a code, a yes or no the answer does not
 	// contradict is implied when it states all the other facts ("No:
 	// mypackage_1.0.tar.gz" answered "mypackage_1.0.tar.gz"); names alone
@@ -250,7 +259,19 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		if !cited(answer) {
 			r.Contradicted = append(r.Contradicted, opensWithOtherName(question, reference, ref, ld.sentence)...)
 		}
-		r.Contradicted = append(r.Contradicted, otherNamesStated(question, reference, ref, leadFacts, ld, len(r.Found) > 0 && !(len(r.Found) == 1 && ref.facts[0].kind == polarityFact && r.Found[0] == ref.facts[0].key))...)
+		statesSome := len(r.Found) > 0 && !(len(r.Found) == 1 && ref.facts[0].kind == polarityFact && r.Found[0] == ref.facts[0].key)
+		// A short answer of its own that misses the reference's first
+		// name or code states its own in its place, whatever else it
+		// repeats ("Use dumb-init as the entrypoint" for tini).
+		if first := firstNameOrCode(ref); ld.direct && !ld.long && !cited(answer) && first != "" && !slices.Contains(r.Found, first) {
+			statesSome = false
+		}
+		r.Contradicted = append(r.Contradicted, otherNamesStated(question, reference, ref, leadFacts, ld, statesSome)...)
+		r.Contradicted = append(r.Contradicted, otherNamesFirst(question, reference, ref, answer, ld)...)
+		r.Contradicted = append(r.Contradicted, firstClauseReplaced(question, reference, ref, answer, ld)...)
+		r.Contradicted = append(r.Contradicted, doesWithout(reference, ld.sentence)...)
+		r.Contradicted = append(r.Contradicted, swappedNameWords(question, reference, ld.text)...)
+		r.Contradicted = append(r.Contradicted, oneWordSwapped(ref, reference, answer)...)
 	}
 	cov := coverage(ref.words, ans.stems)
 	own := newWords(ld.sentence, question, reference)
@@ -328,10 +349,11 @@ var referenceConditionRE = regexp.MustCompile(`(?i)\b(?:if|unless|only|provided|
 var conditionWordRE = regexp.MustCompile(`(?i)\b(?:if|when|unless|provided|only|se|quando|qualora|purch|solo|soltanto|previa|previo|subject to|after|dopo)`)
 
 // immediacyRE matches the words that say at once; delayRE those that
-// put something off until later.
+// put something off until later, "then" and "poi" among them ("Finish
+// the changelog first, then ship").
 var (
 	immediacyRE = regexp.MustCompile(`(?i)\b(?:immediately|right away|at once|straight away|without (?:delay|waiting)|as soon as|subito|immediatamente|senza (?:indugio|aspettare|attendere)|non appena)\b`)
-	delayRE     = regexp.MustCompile(`(?i)\b(?:after|later|wait|dopo|più tardi|in seguito|successivamente|aspett|attend)`)
+	delayRE     = regexp.MustCompile(`(?i)\b(?:after|later|then|afterwards|wait|dopo|poi|più tardi|in seguito|successivamente|aspett|attend)`)
 	// universalRE matches an answer that opens with any or all.
 	universalRE = regexp.MustCompile(`(?i)^\W*(?:any|all|every|qualsiasi|qualunque|tutti|tutte|ogni)\b`)
 	// restrictedRE matches a reference that restricts its answer.
@@ -1334,7 +1356,8 @@ func onlySome(reference string, ref reference, lead []fact, leadText string) []s
 		if f.kind != nameFact && f.kind != codeFact || containsBounded(examples, strings.ToLower(f.text)) {
 			continue // "such as 18.x or 20.x" illustrates, it does not list
 		}
-		in := containsBounded(text, strings.ToLower(f.text))
+		// "Solo i Poli Strategici Nazionali" names PSN by its words.
+		in := containsBounded(text, strings.ToLower(f.text)) || nameAbbreviated(f.text, reference, leadText, lead)
 		for _, g := range lead {
 			in = in || g.kind == f.kind && g.key == f.key
 		}
@@ -1643,9 +1666,13 @@ func otherNamesStated(question, reference string, ref reference, lead []fact, ld
 	for _, a := range acronymsOf(question) {
 		qStems[stem(fold(a))] = true
 	}
+	leadExamples := sharedExamples(ref, reference, ld.text)
 	var out []string
 	for _, g := range lead {
 		if g.kind != nameFact && g.kind != codeFact || refHas(ref, g) || g.negated || g.kind == codeFact && spellsReferenceName(g, reference) || abbreviatesWords(g.text, reference) {
+			continue
+		}
+		if g.kind == codeFact && containsBounded(leadExamples, strings.ToLower(g.text)) {
 			continue
 		}
 		if g.kind == nameFact && qStems[g.key] || g.kind == codeFact && containsBounded(qLower, g.key) {
@@ -1656,7 +1683,7 @@ func otherNamesStated(question, reference string, ref reference, lead []fact, ld
 				continue
 			}
 			fk := strings.ToLower(f.text)
-			sameForm := f.kind == codeFact && g.kind == codeFact && codeShape(f.key) == codeShape(g.key)
+			sameForm := f.kind == codeFact && g.kind == codeFact && (codeShape(f.key) == codeShape(g.key) || oneSegmentApart(f.key, g.key))
 			// A code that extends the reference's is another code:
 			// "CC-BY-SA" for CC-BY, "LICENSE.md" for LICENSE.
 			extends := g.kind == codeFact && onlyInCodes(strings.ToLower(g.text), fk)
@@ -1776,7 +1803,11 @@ func alternativeNames(question, reference string, ref reference, lead []fact, le
 			others = append(others, g)
 		}
 	}
+	leadExamples := sharedExamples(ref, reference, leadText)
 	for _, g := range others {
+		if g.kind == codeFact && containsBounded(leadExamples, strings.ToLower(g.text)) {
+			continue
+		}
 		pg := indexBounded(text, strings.ToLower(g.text))
 		for _, h := range refs {
 			ph := indexBounded(text, strings.ToLower(h.text))
@@ -1921,3 +1952,100 @@ var listItemRE = regexp.MustCompile(`(?m)(?:^|[:;]\s)\s*[-•*]\s+\S`)
 
 // listItems counts the items of the lists in an answer.
 func listItems(answer string) int { return len(listItemRE.FindAllString(answer, -1)) }
+
+// sharedExamples returns the lead's examples (see examplesOf) when they
+// hold one of the reference's example codes, else "": another example
+// beside one of the reference's ("like 20.x or 22.x" for "such as 18.x
+// or 20.x") illustrates the same thing, and is neither another answer
+// nor another option.
+func sharedExamples(ref reference, reference, lead string) string {
+	refExamples, leadExamples := examplesOf(reference), examplesOf(lead)
+	for _, f := range ref.facts {
+		if f.kind == codeFact && containsBounded(refExamples, strings.ToLower(f.text)) && containsBounded(leadExamples, strings.ToLower(f.text)) {
+			return leadExamples
+		}
+	}
+	return ""
+}
+
+// examplesOf returns, in lower case, the part of text from its first
+// word that introduces examples ("such as", "like", "ad esempio") to the
+// end of that sentence, or "" without one.
+func examplesOf(text string) string {
+	loc := exampleRE.FindStringIndex(text)
+	if loc == nil {
+		return ""
+	}
+	return strings.ToLower(firstSentence(text[loc[0]:]))
+}
+
+// examplesStated moves to found the reference's example codes ("such as
+// 18.x or 20.x") the answer leaves out when it states another of them:
+// one example illustrates as well as two.
+func examplesStated(ref reference, reference string, found, missing []string) ([]string, []string) {
+	examples := examplesOf(reference)
+	if examples == "" || len(missing) == 0 {
+		return found, missing
+	}
+	isExample := map[string]bool{}
+	for _, f := range ref.facts {
+		if f.kind == codeFact && containsBounded(examples, strings.ToLower(f.text)) {
+			isExample[f.String()] = true
+		}
+	}
+	one := false
+	for _, f := range found {
+		one = one || isExample[f]
+	}
+	if !one {
+		return found, missing
+	}
+	var still []string
+	for _, m := range missing {
+		if isExample[m] {
+			found = append(found, m)
+		} else {
+			still = append(still, m)
+		}
+	}
+	return found, still
+}
+
+// minCodeSegments is how many segments two codes need before one word
+// apart makes them two of a family: "cc-by-nc-4.0" and "cc-by-sa-4.0".
+const minCodeSegments = 3
+
+// oneSegmentApart reports whether two codes of as many segments (split
+// at - _ . / and spaces) differ in one word alone: "CC-BY-NC-4.0" is
+// another licence than CC-BY-SA-4.0, as "18.x" is another version than
+// 20.x.
+func oneSegmentApart(a, b string) bool {
+	split := func(s string) []string {
+		return strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune("-_./ ", r) })
+	}
+	sa, sb := split(a), split(b)
+	if len(sa) != len(sb) || len(sa) < minCodeSegments {
+		return false
+	}
+	differ := -1
+	for i := range sa {
+		if sa[i] != sb[i] {
+			if differ >= 0 {
+				return false
+			}
+			differ = i
+		}
+	}
+	return differ >= 0 && isLetters(sa[differ]) && isLetters(sb[differ])
+}
+
+// firstNameOrCode returns the reference's first name or code, as Found
+// and Missing write it, or "".
+func firstNameOrCode(ref reference) string {
+	for _, f := range ref.facts {
+		if f.kind == nameFact || f.kind == codeFact {
+			return f.String()
+		}
+	}
+	return ""
+}

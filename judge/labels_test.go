@@ -131,9 +131,9 @@ func TestAgree(t *testing.T) {
 	}
 }
 
-// TestAgreementOnDevLabels keeps the judge's agreement with the four
+// TestAgreementOnDevLabels keeps the judge's agreement with the five
 // development label files (evalsets/judge-labels/dev.jsonl, dev2.jsonl,
-// dev3.jsonl and dev4.jsonl) from falling back. All are in-sample: the judge's rules
+// dev3.jsonl, dev4.jsonl and dev5.jsonl) from falling back. All are in-sample: the judge's rules
 // were written after reading their disagreements, so the floors guard
 // against regressions and say nothing of how the judge does on answers
 // nobody tuned it on. The held-out labels.jsonl is not read by any test.
@@ -143,10 +143,11 @@ func TestAgreementOnDevLabels(t *testing.T) {
 		floor                float64 // below the share measured at the last change
 		maxMisleadingAsRight int
 	}{
-		{"dev.jsonl", 0.95, 0},  // measured 241/249 = 96.8%, none
+		{"dev.jsonl", 0.95, 0},  // measured 243/249 = 97.6%, none
 		{"dev2.jsonl", 0.87, 0}, // measured 207/233 = 88.8%, none
-		{"dev3.jsonl", 0.88, 1}, // measured 121/136 = 89.0%, 1
-		{"dev4.jsonl", 0.87, 0}, // measured 103/117 = 88.0%, none (98/117 = 83.8% at its first run)
+		{"dev3.jsonl", 0.88, 1}, // measured 122/136 = 89.7%, 1
+		{"dev4.jsonl", 0.87, 0}, // measured 104/117 = 88.9%, none (98/117 = 83.8% at its first run)
+		{"dev5.jsonl", 0.87, 1}, // measured 177/200 = 88.5%, 1 (155/200 = 77.5%, 11, at its first run)
 	} {
 		ls, err := LoadLabels(filepath.Join("..", "evalsets", "judge-labels", c.file))
 		if err != nil {

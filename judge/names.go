@@ -14,7 +14,11 @@ import (
 // nameRuns returns the runs of two or more capitalised words of text, as
 // written: "Web Analytics Italia", "Creative Commons". Punctuation after
 // a word ends its run, and a function word ("On", "La") is none of it.
-func nameRuns(text string) [][]string {
+func nameRuns(text string) [][]string { return capitalisedRuns(text, false) }
+
+// capitalisedRuns is nameRuns, with words holding dots ("GOV.UK") among
+// the run's words when dotted is set.
+func capitalisedRuns(text string, dotted bool) [][]string {
 	var runs [][]string
 	var run []string
 	flush := func() {
@@ -26,7 +30,7 @@ func nameRuns(text string) [][]string {
 	for _, f := range strings.Fields(text) {
 		w := trimWord(f)
 		r := []rune(w)
-		if w == "" || strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) >= 0 || !unicode.IsUpper(r[0]) || stopwords[fold(w)] || strings.ContainsAny(f[:1], "(\"«“'") {
+		if w == "" || strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !(dotted && r == '.') }) >= 0 || !unicode.IsUpper(r[0]) || stopwords[fold(w)] || strings.ContainsAny(f[:1], "(\"«“'") {
 			flush()
 			continue
 		}
