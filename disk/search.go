@@ -113,7 +113,7 @@ func (s *Store) view(wait bool) (*View, error) {
 		// A writer (one that will persist it) builds a large lexical index
 		// within its memory budget; in memory, the postings of a million
 		// chunks took gigabytes.
-		if lex, err = s.buildLexical(snap, o.Workers); err != nil {
+		if lex, err = s.buildLexical(snap, o.Workers, cur); err != nil {
 			slog.Warn("building the lexical index in memory instead", "dir", s.dir, "err", err)
 			lex = nil
 		} else {
