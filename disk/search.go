@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
+	"time"
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/retrieve"
@@ -120,9 +121,15 @@ func (s *Store) view(wait bool) (*View, error) {
 			o.BM25 = lex.m
 		}
 	}
+	start := time.Now()
 	idx, err := retrieve.NewWith(c, s.analyzers(), o)
 	if err != nil {
 		return nil, fmt.Errorf("disk: indexing %s: %w", s.dir, err)
+	}
+	if lex != nil {
+		// The rest of a writer's build (the graph brought up to date): with
+		// the lexical build's line, where a large write's time goes.
+		slog.Info("search index built", "dir", s.dir, "generation", snap.Generation(), "seconds", time.Since(start).Seconds())
 	}
 	v := &View{Snap: snap, Index: idx, lexical: lex}
 	s.viewMu.Lock()
