@@ -24,6 +24,11 @@ import (
 // is sorted when it is out of order (a store's write moves the survivors
 // of the segments it rewrites behind the segments it keeps, so most lists
 // stay in order and the rest are a few sorted pieces).
+//
+// Memory beyond a builder's own: 4 bytes per old document for the
+// renumbering, and buffers for one term's lists, about 24 bytes per
+// posting of the longest (O(N), as the lengths are), none per posting of
+// the corpus.
 
 // reuse is the previous model an InPlaceBuilder copies documents from.
 type reuse struct {
