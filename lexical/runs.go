@@ -41,7 +41,8 @@ const (
 // O(Budget) for the postings (a posting held costs 16 bytes, a distinct
 // term of a run 64 plus its bytes; the budget is checked after each
 // document, so one document can go past it), plus about 4 MiB of read
-// buffers while Finish merges: nothing is O(P). On disk, the runs hold
+// buffers and one term's postings (8 bytes each, so at most 8·N) while
+// Finish merges: nothing is O(P). On disk, the runs hold
 // the postings as uvarints, a few bytes each. Finish reads the runs three
 // times, merging them by term: once for each term's document frequency,
 // largest weight and the largest frequency (which fix the sections before
