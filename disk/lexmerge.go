@@ -26,6 +26,8 @@ func lexicalReuse(prev *View, snap *Snapshot) ([]int32, string) {
 	}
 	old := prev.Index.BM25()
 	switch {
+	case prev.Snap.storeID != snap.storeID || prev.Snap.Config() != snap.Config():
+		return nil, "the previous view is of another index (a rebuild)"
 	case old == nil:
 		return nil, "the previous view has no lexical index"
 	case old.N() != prev.Snap.NumChunks():

@@ -156,7 +156,7 @@ func TestLexicalMergeRandomWrites(t *testing.T) {
 }
 
 // TestLexicalMergeFallsBack: a previous index that cannot be reused (its
-// form damaged, or built for other BM25 parameters) makes the writer
+// form damaged, built for other BM25 parameters, or another store's) makes the writer
 // analyse every chunk, says why, and the blob is still the right one.
 func TestLexicalMergeFallsBack(t *testing.T) {
 	old := PersistMinChunks
@@ -177,13 +177,22 @@ func TestLexicalMergeFallsBack(t *testing.T) {
 	snap := mustSnapshot(t, s)
 	want := lexicalOfScratch(t, s, snap)
 	an := s.analyzers()
-	prevView := func(m *lexical.BM25) *View {
-		idx, err := retrieve.NewWith(retrieve.Corpus{Source: chunkSource{prevSnap}, Owner: prevSnap, Dim: prevSnap.Dim(), Rows: prevSnap.Rows(), Parts: prevSnap.FlatParts()},
-			an, retrieve.Options{BM25: m, Keys: prevSnap.Keys()})
+	viewOf := func(snap *Snapshot, m *lexical.BM25) *View {
+		idx, err := retrieve.NewWith(retrieve.Corpus{Source: chunkSource{snap}, Owner: snap, Dim: snap.Dim(), Rows: snap.Rows(), Parts: snap.FlatParts()},
+			an, retrieve.Options{BM25: m, Keys: snap.Keys()})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return &View{Snap: prevSnap, Index: idx}
+		return &View{Snap: snap, Index: idx}
+	}
+	prevView := func(m *lexical.BM25) *View { return viewOf(prevSnap, m) }
+	// The same documents in another store (as a rebuild's old view is).
+	elsewhere := mustOpen(t, t.TempDir(), testCfg, Options{})
+	putAll(t, elsewhere, recs...)
+	otherSnap := mustSnapshot(t, elsewhere)
+	otherBuilt, err := elsewhere.buildLexical(otherSnap, 0, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
 
 	// The sound previous index is merged.
@@ -207,13 +216,14 @@ func TestLexicalMergeFallsBack(t *testing.T) {
 	}, an.Default), lexical.BM25Options{K1: 2, B: 0.5})
 	for _, c := range []struct {
 		name string
-		m    *lexical.BM25
+		prev *View
 		why  string
 	}{
-		{"damaged", damaged, "checksum"},
-		{"other parameters", other, "other BM25 parameters"},
+		{"damaged", prevView(damaged), "checksum"},
+		{"other parameters", prevView(other), "other BM25 parameters"},
+		{"another store", viewOf(otherSnap, otherBuilt.m), "another index"},
 	} {
-		lex, err := s.buildLexical(snap, 0, prevView(c.m))
+		lex, err := s.buildLexical(snap, 0, c.prev)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
