@@ -132,7 +132,7 @@ func (s *Store) buildLexicalFrom(snap *Snapshot, workers int, old *lexical.BM25,
 	// The model reads the mapping for as long as it lives (an index keeps
 	// it): unmap when it is gone.
 	runtime.AddCleanup(m, unmapIfMapped, blob)
-	slog.Info("lexical index built", "dir", s.dir, "generation", snap.Generation(), "chunks", snap.NumChunks(),
+	slog.Debug("lexical index built", "dir", s.dir, "generation", snap.Generation(), "chunks", snap.NumChunks(),
 		"reused", b.Reused(), "runs", runs, "add_s", added.Seconds(), "finish_s", (time.Since(start) - added).Seconds())
 	return &builtLexical{gen: snap.Generation(), blob: blob, m: m, runs: runs, reused: b.Reused()}, nil
 }

@@ -129,7 +129,7 @@ func (s *Store) view(wait bool) (*View, error) {
 	if lex != nil {
 		// The rest of a writer's build (the graph brought up to date): with
 		// the lexical build's line, where a large write's time goes.
-		slog.Info("search index built", "dir", s.dir, "generation", snap.Generation(), "seconds", time.Since(start).Seconds())
+		slog.Debug("search index built", "dir", s.dir, "generation", snap.Generation(), "seconds", time.Since(start).Seconds())
 	}
 	v := &View{Snap: snap, Index: idx, lexical: lex}
 	s.viewMu.Lock()
