@@ -3,10 +3,12 @@ package disk
 import (
 	"bufio"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
+	"time"
 	"unsafe"
 
 	"github.com/fonte-rag/fonte/lexical"
@@ -32,6 +34,9 @@ type builtLexical struct {
 	blob []byte
 	m    *lexical.BM25
 	runs int // sorted runs the build spilled
+
+	reused int    // chunks whose postings came from the previous view's index
+	full   string // why every chunk was analysed, when none was reused
 }
 
 // buildLexical builds the lexical index of snap within bounded memory: the
@@ -41,7 +46,32 @@ type builtLexical struct {
 // with the lexical blob's header to a file that is then mapped. Memory
 // grows with the budget and the number of distinct terms, not with the
 // corpus. The chunks are analysed on workers goroutines.
-func (s *Store) buildLexical(snap *Snapshot, workers int) (_ *builtLexical, err error) {
+//
+// When the previous view's lexical index can be reused (see lexmerge.go),
+// only the chunks it lacks are analysed and its postings are merged with
+// theirs; else, and when that merge fails, every chunk is analysed, and
+// the log says why.
+func (s *Store) buildLexical(snap *Snapshot, workers int, prev *View) (*builtLexical, error) {
+	reuse, why := lexicalReuse(prev, snap)
+	if reuse != nil {
+		lex, err := s.buildLexicalFrom(snap, workers, prev.Index.BM25(), reuse)
+		if err == nil {
+			return lex, nil
+		}
+		why = "merging with the previous index failed: " + err.Error()
+	}
+	slog.Info("building the lexical index from every chunk", "dir", s.dir, "generation", snap.Generation(), "chunks", snap.NumChunks(), "reason", why)
+	lex, err := s.buildLexicalFrom(snap, workers, nil, nil)
+	if lex != nil {
+		lex.full = why
+	}
+	return lex, err
+}
+
+// buildLexicalFrom is buildLexical, reusing old's postings for the chunks
+// reuse maps when old is not nil.
+func (s *Store) buildLexicalFrom(snap *Snapshot, workers int, old *lexical.BM25, reuse []int32) (_ *builtLexical, err error) {
+	start := time.Now()
 	an := s.analyzers()
 	dir := s.path(buildDirName)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -54,8 +84,17 @@ func (s *Store) buildLexical(snap *Snapshot, workers int) (_ *builtLexical, err 
 		}
 		os.Remove(dir) // when empty: no other build is running
 	}()
-	if err := s.addChunks(snap, an, b); err != nil {
+	if old != nil {
+		err = s.addChunksReusing(snap, an, b, old, reuse)
+	} else {
+		err = s.addChunks(snap, an, b)
+	}
+	if err != nil {
 		return nil, err
+	}
+	added := time.Since(start)
+	if lexicalAddedHook != nil {
+		lexicalAddedHook(b.Reused())
 	}
 	runs := b.Runs()
 	path := filepath.Join(dir, fmt.Sprintf("lexical-%d.tmp", snap.Generation()))
@@ -93,7 +132,9 @@ func (s *Store) buildLexical(snap *Snapshot, workers int) (_ *builtLexical, err 
 	// The model reads the mapping for as long as it lives (an index keeps
 	// it): unmap when it is gone.
 	runtime.AddCleanup(m, unmapIfMapped, blob)
-	return &builtLexical{gen: snap.Generation(), blob: blob, m: m, runs: runs}, nil
+	slog.Debug("lexical index built", "dir", s.dir, "generation", snap.Generation(), "chunks", snap.NumChunks(),
+		"reused", b.Reused(), "runs", runs, "add_s", added.Seconds(), "finish_s", (time.Since(start) - added).Seconds())
+	return &builtLexical{gen: snap.Generation(), blob: blob, m: m, runs: runs, reused: b.Reused()}, nil
 }
 
 // addChunks analyses every chunk of snap, in order, into b.
@@ -104,6 +145,11 @@ func (s *Store) addChunks(snap *Snapshot, an retrieve.Analyzers, b *lexical.InPl
 	}
 	return snap.damage()
 }
+
+// lexicalAddedHook, when set (by tests), is called once a lexical build
+// has added every chunk, before it writes the index, with the number of
+// chunks it reused.
+var lexicalAddedHook func(reused int)
 
 // mapOrRead returns the first size bytes of f: a read-only mapping (which
 // the caller unmaps with unmapIfMapped), or, where mapping is unavailable,

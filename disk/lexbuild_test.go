@@ -27,7 +27,7 @@ func TestBuildLexicalWithinBudget(t *testing.T) {
 	if snap.Segments() < 2 {
 		t.Fatalf("%d segments, want several for the test", snap.Segments())
 	}
-	lex, err := s.buildLexical(snap, 0)
+	lex, err := s.buildLexical(snap, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

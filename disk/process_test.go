@@ -2,12 +2,14 @@ package disk
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -62,6 +64,25 @@ func TestHelperProcess(t *testing.T) {
 		}
 		f.arm(0, false) // count, never fail
 		exit(s.Write(context.Background(), faultChange))
+	case "merge-crash":
+		// Change a large store and stop dead in the writer's lexical
+		// merge, its runs on disk, for the parent to kill -9.
+		PersistMinChunks = 5
+		lexicalAddedHook = func(reused int) {
+			fmt.Println("merging", reused)
+			time.Sleep(time.Hour)
+		}
+		s, err := Open(dir, testCfg, Options{TxMemory: 2 << 10, SegmentBytes: segBytes})
+		if err == nil {
+			_, err = s.ViewLatest()
+		}
+		if err == nil {
+			err = s.Write(context.Background(), faultChange)
+		}
+		if err == nil {
+			_, err = s.ViewLatest()
+		}
+		exit(err)
 	}
 	exit(fmt.Errorf("unknown helper mode %q", mode))
 }
@@ -214,4 +235,65 @@ func TestKillDuringCommit(t *testing.T) {
 		w.Close()
 	}
 	t.Logf("killed at each of %d operations", len(ops))
+}
+
+// TestKillDuringLexicalMerge kills -9 a writer in the middle of the
+// lexical merge that follows its commit: the commit and the lexical index
+// persisted before it are intact, a new writer's index (built from every
+// chunk, having no previous view) is the right one, and Purge removes the
+// merge's leftover runs.
+func TestKillDuringLexicalMerge(t *testing.T) {
+	skipWithoutFlock(t)
+	old := PersistMinChunks
+	PersistMinChunks = 5
+	t.Cleanup(func() { PersistMinChunks = old })
+	dir, opts := faultBase(t)
+	s := mustOpen(t, dir, testCfg, opts)
+	if err := s.PersistDerived(t.Context(), false); err != nil {
+		t.Fatal(err)
+	}
+	persisted, ok := mustSnapshot(t, s).Blob(BlobLexical)
+	if !ok {
+		t.Fatal("no lexical blob persisted")
+	}
+	persisted = slices.Clone(persisted)
+	s.Close()
+	ref := copyDir(t, dir)
+	tx(t, mustOpen(t, ref, testCfg, opts), faultChange)
+	after := fingerprint(mustSnapshot(t, mustOpen(t, ref, testCfg, Options{ReadOnly: true})))
+
+	cmd, _, line := helper(t, "merge-crash", dir, fmt.Sprintf("FONTE_DISK_SEGBYTES=%d", opts.SegmentBytes))
+	if !strings.HasPrefix(line, "merging ") || line == "merging 0" {
+		t.Fatalf("helper said %q, want it merging reused chunks", line)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if runs, _ := os.ReadDir(filepath.Join(dir, buildDirName)); len(runs) == 0 {
+		t.Fatal("no run left in the build folder: the kill was not mid-merge")
+	}
+
+	w := mustOpen(t, dir, testCfg, opts)
+	snap := mustSnapshot(t, w)
+	if fingerprint(snap) != after {
+		t.Fatal("the store does not hold the committed generation")
+	}
+	if b, ok := snap.Blob(BlobLexical); !ok || !bytes.Equal(b, persisted) {
+		t.Fatal("the lexical blob persisted before the write changed")
+	}
+	v, err := w.ViewLatest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.lexical == nil || v.lexical.full == "" {
+		t.Fatal("the new writer's lexical index was not built from every chunk")
+	}
+	if want := lexicalOfScratch(t, w, snap); !bytes.Equal(v.lexical.blob, want) {
+		t.Fatal("the new writer's lexical index is not the one built from every chunk")
+	}
+	if err := w.Purge(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, buildDirName)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the build folder outlived Purge: %v", err)
+	}
 }

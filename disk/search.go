@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
+	"time"
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/retrieve"
@@ -113,16 +114,22 @@ func (s *Store) view(wait bool) (*View, error) {
 		// A writer (one that will persist it) builds a large lexical index
 		// within its memory budget; in memory, the postings of a million
 		// chunks took gigabytes.
-		if lex, err = s.buildLexical(snap, o.Workers); err != nil {
+		if lex, err = s.buildLexical(snap, o.Workers, cur); err != nil {
 			slog.Warn("building the lexical index in memory instead", "dir", s.dir, "err", err)
 			lex = nil
 		} else {
 			o.BM25 = lex.m
 		}
 	}
+	start := time.Now()
 	idx, err := retrieve.NewWith(c, s.analyzers(), o)
 	if err != nil {
 		return nil, fmt.Errorf("disk: indexing %s: %w", s.dir, err)
+	}
+	if lex != nil {
+		// The rest of a writer's build (the graph brought up to date): with
+		// the lexical build's line, where a large write's time goes.
+		slog.Debug("search index built", "dir", s.dir, "generation", snap.Generation(), "seconds", time.Since(start).Seconds())
 	}
 	v := &View{Snap: snap, Index: idx, lexical: lex}
 	s.viewMu.Lock()

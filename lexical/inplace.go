@@ -224,6 +224,7 @@ func OpenBM25InPlace(data []byte, an analysis.Analyzer) (*BM25, error) {
 	ix := &Index{an: an, total: total}
 	ix.lengths = view[uint32](section(secLengths))[:n]
 	f := &flatIndex{
+		data:   data,
 		ends:   view[uint32](section(secTermEnds))[:nt+1],
 		starts: view[uint64](section(secStarts))[:nt+1],
 		docs:   view[uint32](section(secDocs))[:p],
@@ -310,6 +311,7 @@ func view[T uint8 | uint16 | uint32 | uint64 | float64](b []byte) []T {
 
 // flatIndex is the vocabulary and postings of an index opened in place.
 type flatIndex struct {
+	data   []byte   // the whole form, for VerifyInPlace
 	dict   string   // the terms, concatenated (a view of the form)
 	ends   []uint32 // T+1 offsets into dict
 	starts []uint64 // T+1 offsets into docs and the frequencies

@@ -41,7 +41,8 @@ const (
 // O(Budget) for the postings (a posting held costs 16 bytes, a distinct
 // term of a run 64 plus its bytes; the budget is checked after each
 // document, so one document can go past it), plus about 4 MiB of read
-// buffers while Finish merges: nothing is O(P). On disk, the runs hold
+// buffers and one term's postings (8 bytes each, so at most 8·N) while
+// Finish merges: nothing is O(P). On disk, the runs hold
 // the postings as uvarints, a few bytes each. Finish reads the runs three
 // times, merging them by term: once for each term's document frequency,
 // largest weight and the largest frequency (which fix the sections before
@@ -65,6 +66,7 @@ type InPlaceBuilder struct {
 	mem     int64 // bytes accounted to the run
 
 	runs     []string // run files written, in document order
+	reuse    *reuse   // the previous model documents are copied from (merge.go)
 	finished bool
 	err      error // the first error, returned by every later call
 }
@@ -293,7 +295,11 @@ func (b *InPlaceBuilder) Finish(w io.Writer) (written int64, err error) {
 		sources = append(sources, runSource{name: "the postings held in memory", mem: last.buf})
 	}
 
-	v, err := b.vocabulary(sources)
+	lists := b.runLists(sources)
+	if b.reuse != nil {
+		lists = b.reuse.lists(sources)
+	}
+	v, err := b.vocabulary(lists)
 	if err != nil {
 		b.err = err
 		return 0, err
@@ -308,33 +314,21 @@ func (b *InPlaceBuilder) Finish(w io.Writer) (written int64, err error) {
 		df:      func(t int) uint64 { return v.starts[t+1] - v.starts[t] },
 		idf:     v.idf, upper: v.upper,
 		postings: func(f *formWriter, freqs bool) error {
-			return mergeRuns(sources, func(t int, term []byte, heads []*runReader) error {
+			return lists(func(t int, term []byte, docs, fs []uint32) error {
 				if f.err != nil { // stop at once when w fails
 					return f.err
 				}
-				if t >= len(v.upper) || string(term) != v.dict[v.ends[t]:v.ends[t+1]] {
-					return fmt.Errorf("lexical: BM25 postings run %s changed while the form was written", heads[0].name)
+				if t >= len(v.upper) || string(term) != v.dict[v.ends[t]:v.ends[t+1]] || uint64(len(docs)) != v.starts[t+1]-v.starts[t] {
+					return fmt.Errorf("lexical: BM25 postings runs under %s changed while the form was written", b.opts.Dir)
 				}
-				left := v.starts[t+1] - v.starts[t]
-				for _, r := range heads {
-					if r.df > left {
-						return fmt.Errorf("lexical: BM25 postings run %s changed while the form was written", r.name)
+				if freqs {
+					for _, fr := range fs {
+						f.freq(fr)
 					}
-					left -= r.df
-					for range r.df {
-						d, fr, err := r.posting()
-						if err != nil {
-							return err
-						}
-						if freqs {
-							f.freq(fr)
-						} else {
-							f.u32(d)
-						}
+				} else {
+					for _, d := range docs {
+						f.u32(d)
 					}
-				}
-				if left != 0 {
-					return fmt.Errorf("lexical: BM25 postings run %s changed while the form was written", heads[0].name)
 				}
 				return nil
 			})
@@ -360,41 +354,68 @@ type vocab struct {
 	maxFreq uint32
 }
 
-// vocabulary merges the runs once for the vocabulary and the per-term
+// termLists calls fn with each term of the form in sorted order: its
+// number, its bytes and its postings, documents increasing (all valid
+// during the call only), stopping at fn's first error.
+type termLists func(fn func(t int, term []byte, docs, freqs []uint32) error) error
+
+// runLists lists the terms of the runs: each term's postings are its
+// runs' in run order, which is document order.
+func (b *InPlaceBuilder) runLists(sources []runSource) termLists {
+	return func(fn func(t int, term []byte, docs, freqs []uint32) error) error {
+		var docs, freqs []uint32
+		return mergeRuns(sources, func(t int, term []byte, heads []*runReader) error {
+			var err error
+			if docs, freqs, err = readHeads(heads, docs[:0], freqs[:0]); err != nil {
+				return err
+			}
+			return fn(t, term, docs, freqs)
+		})
+	}
+}
+
+// readHeads appends the current term's postings of every run in heads, in
+// order, to docs and freqs.
+func readHeads(heads []*runReader, docs, freqs []uint32) ([]uint32, []uint32, error) {
+	for _, r := range heads {
+		for range r.df {
+			d, f, err := r.posting()
+			if err != nil {
+				return nil, nil, err
+			}
+			docs, freqs = append(docs, d), append(freqs, f)
+		}
+	}
+	return docs, freqs, nil
+}
+
+// vocabulary lists the terms once for the vocabulary and the per-term
 // values the sections before the postings hold, computed as NewBM25Index
 // computes them, and checks the postings.
-func (b *InPlaceBuilder) vocabulary(sources []runSource) (*vocab, error) {
+func (b *InPlaceBuilder) vocabulary(lists termLists) (*vocab, error) {
 	n := len(b.lengths)
 	avg := avgLen(b.total, uint64(n))
 	k1, bb := b.opts.BM25.K1, b.opts.BM25.B
 	v := &vocab{ends: []uint32{0}, starts: []uint64{0}}
 	var dict []byte
-	err := mergeRuns(sources, func(_ int, term []byte, heads []*runReader) error {
+	err := lists(func(_ int, term []byte, docs, freqs []uint32) error {
 		if uint64(len(dict))+uint64(len(term)) > math.MaxUint32 {
 			return fmt.Errorf("lexical: the in-place BM25 form holds at most %d bytes of terms", uint32(math.MaxUint32))
 		}
 		dict = append(dict, term...)
 		v.ends = append(v.ends, uint32(len(dict)))
-		df := uint64(0)
-		for _, r := range heads {
-			df += r.df
-		}
+		df := uint64(len(docs))
 		idf := bm25IDF(n, int(df))
 		up := 0.0
 		prev := int64(-1)
-		for _, r := range heads {
-			for range r.df {
-				d, f, err := r.posting()
-				if err != nil {
-					return err
-				}
-				if int64(d) <= prev || int(d) >= n || f == 0 {
-					return fmt.Errorf("lexical: BM25 postings run %s is damaged: term %q has document %d (frequency %d) after %d, of %d", r.name, term, d, f, prev, n)
-				}
-				prev = int64(d)
-				v.maxFreq = max(v.maxFreq, f)
-				up = max(up, bm25Weight(idf, float64(f), k1, bb, float64(b.lengths[d]), avg))
+		for i, d := range docs {
+			f := freqs[i]
+			if int64(d) <= prev || int(d) >= n || f == 0 {
+				return fmt.Errorf("lexical: BM25 postings under %s are damaged: term %q has document %d (frequency %d) after %d, of %d", b.opts.Dir, term, d, f, prev, n)
 			}
+			prev = int64(d)
+			v.maxFreq = max(v.maxFreq, f)
+			up = max(up, bm25Weight(idf, float64(f), k1, bb, float64(b.lengths[d]), avg))
 		}
 		v.starts = append(v.starts, v.starts[len(v.starts)-1]+df)
 		v.idf = append(v.idf, idf)

@@ -40,6 +40,7 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -136,6 +137,9 @@ func main() {
 	case strings.HasPrefix(*phase, "store-"):
 		err = emit(storePhase(*dir, *n, *seed, *filterQueries, shares, *storeDrop))
 	case *phase == "concurrency":
+		// The writer's build marks (the store logs its lexical and view
+		// builds' seconds at Debug) say where the write's time goes.
+		slog.SetLogLoggerLevel(slog.LevelDebug)
 		err = emitWithPeak(concurrency(*dir, *n, *seed, *queries, gs, *duration, *slice, shares))
 	case *phase == "":
 		err = parent(options{sizes: *sizes, work: *work, seed: *seed, queries: *queries, json: *jsonFile, memory: *memory,
