@@ -276,10 +276,41 @@ func (ix *Index) denseFor(rv *readerView) dense {
 		}
 		ix.exact = f
 	})
-	if gs, err := ix.access.classCodes(rv, ix.exact); err == nil {
+	if ix.classGraphsOn() {
+		if leg, err := ix.classGraphLegFor(rv); err == nil {
+			return leg
+		}
+	}
+	if gs, err := ix.access.classCodes(rv, ix.exact, nil); err == nil {
 		return classLeg{ix.exact, gs}
 	}
 	return rangedLeg{ix.exact, ix.access.rowRanges(rv)}
+}
+
+// classGraphLegFor returns the leg of a reader with view rv over the class
+// graphs: the graphs of the readable classes large enough to have one
+// (built on the first search that needs them), the int8 copies of the
+// other readable classes. Which classes, and what each costs, follow from
+// the readable classes alone.
+func (ix *Index) classGraphLegFor(rv *readerView) (classGraphLeg, error) {
+	leg := classGraphLeg{f: ix.exact}
+	hasGraph := make([]bool, len(rv.visible))
+	for c, ok := range rv.visible {
+		if !ok {
+			continue
+		}
+		g, err := ix.classGraph(c)
+		if err != nil {
+			return leg, err
+		}
+		if g != nil {
+			leg.graphs = append(leg.graphs, g)
+			hasGraph[c] = true
+		}
+	}
+	gs, err := ix.access.classCodes(rv, ix.exact, func(c int) bool { return hasGraph[c] })
+	leg.small = gs
+	return leg, err
 }
 
 // classLeg scans exactly the rows of the classes' int8 copies alone.
@@ -309,7 +340,7 @@ func (l rangedLeg) search(q []float32, k int, allow func(int) bool) []scored {
 func (ix *Index) denseLegFor(f Filter, rv *readerView) (dense, func(int) bool) {
 	leg := ix.denseFor(rv)
 	switch leg.(type) {
-	case classLeg, rangedLeg:
+	case classLeg, rangedLeg, classGraphLeg:
 		return leg, ix.allowFor(Filter{Prefixes: f.Prefixes, Tags: f.Tags}, nil)
 	}
 	return leg, ix.allowFor(f, rv)
