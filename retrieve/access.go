@@ -69,18 +69,39 @@ type partition struct {
 	chunks []int      // per class
 }
 
+// accessSource is a ChunkSource that tells where documents start and
+// their access tags without decoding a chunk (a store's snapshot).
+type accessSource interface {
+	FirstOfDoc(i int) bool
+	AccessTags(i int) []string
+}
+
 // partitionOf groups src's chunks by access labels, reading one chunk's
 // tags per document.
 func partitionOf(src ChunkSource) *partition {
 	p := &partition{class: make([]uint32, src.Len())}
 	byKey := map[string]uint32{}
+	as, fast := src.(accessSource)
 	lastDoc, last := "", uint32(0)
+	first := func(i int) bool {
+		if fast {
+			return as.FirstOfDoc(i)
+		}
+		doc := src.DocID(i)
+		isFirst := i == 0 || doc != lastDoc
+		lastDoc = doc
+		return isFirst
+	}
 	for i := range p.class {
-		if doc := src.DocID(i); i == 0 || doc != lastDoc {
+		if first(i) {
 			var labels []string
-			for _, t := range src.Tags(i) {
-				if strings.HasPrefix(t, fonte.AccessTagPrefix) {
-					labels = append(labels, t)
+			if fast {
+				labels = as.AccessTags(i)
+			} else {
+				for _, t := range src.Tags(i) {
+					if strings.HasPrefix(t, fonte.AccessTagPrefix) {
+						labels = append(labels, t)
+					}
 				}
 			}
 			slices.Sort(labels)
@@ -92,7 +113,7 @@ func partitionOf(src ChunkSource) *partition {
 				p.tags = append(p.tags, labels)
 				p.chunks = append(p.chunks, 0)
 			}
-			lastDoc, last = doc, c
+			last = c
 		}
 		p.class[i] = last
 		p.chunks[last]++

@@ -334,3 +334,22 @@ func (l classGraphLeg) search(q []float32, k int, allow func(int) bool) []scored
 	})
 	return all[:min(k, len(all))]
 }
+
+// CompactClassGraphs removes the deleted nodes of the class graphs this
+// index brought up to date, so that a store persisting them after a
+// deletion writes no deleted chunk's code. A graph placed as stored is
+// left alone: it maps nodes by number, which compaction changes, and it
+// was written for this very corpus.
+func (ix *Index) CompactClassGraphs() {
+	if !ix.classGraphsOn() || ix.classes == nil {
+		return
+	}
+	for c := range ix.classes.slots {
+		s := &ix.classes.slots[c]
+		s.mu.Lock()
+		if s.leg != nil && s.leg.nodePos == nil {
+			s.leg.g.Compact()
+		}
+		s.mu.Unlock()
+	}
+}

@@ -277,8 +277,10 @@ func (ix *Index) denseFor(rv *readerView) dense {
 		ix.exact = f
 	})
 	if ix.classGraphsOn() {
-		if leg, err := ix.classGraphLegFor(rv); err == nil {
+		if leg, err := ix.classGraphLegFor(rv); err == nil && len(leg.graphs) > 0 {
 			return leg
+		} else if err == nil {
+			return classLeg{ix.exact, leg.small} // every readable class is small
 		}
 	}
 	if gs, err := ix.access.classCodes(rv, ix.exact, nil); err == nil {
