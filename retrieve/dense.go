@@ -105,6 +105,15 @@ type hnswLeg struct {
 	pos     map[uint64]int32
 	nodePos []uint32
 	n       int // the corpus's chunks, with nodePos
+	ef      int // the candidate list of unfiltered searches; 0: the graph's EfSearch
+}
+
+// efSearch is the candidate list of the leg's unfiltered searches.
+func (l hnswLeg) efSearch() int {
+	if l.ef > 0 {
+		return l.ef
+	}
+	return l.g.Options().EfSearch
 }
 
 // placedHNSW is the leg over a graph whose nodes map to the corpus's n
@@ -126,7 +135,7 @@ func (l hnswLeg) search(q []float32, k int, allow func(int) bool) []scored {
 	}
 	var rs []vector.Result
 	if allow == nil {
-		rs = l.g.SearchEf(q, k, hnswEf(k, l.g.Options().EfSearch))
+		rs = l.g.SearchEf(q, k, hnswEf(k, l.efSearch()))
 	} else {
 		rs = l.g.SearchFilter(q, k, filter)
 	}
@@ -208,7 +217,7 @@ func buildHNSW(c Corpus, keys []uint64, g *vector.HNSW, previous []uint64, rowsC
 // with the candidate lists search gives SearchEf and SearchFilter.
 func (l hnswLeg) searchNodes(q []float32, k int, allow func(int) bool) []scored {
 	var accept func(uint32) bool
-	ef := hnswEf(k, l.g.Options().EfSearch)
+	ef := hnswEf(k, l.efSearch())
 	if allow != nil {
 		ef = l.g.Options().EfSearch
 		accept = func(node uint32) bool {

@@ -345,6 +345,7 @@ type Index struct {
 	classOnce sync.Once
 	classes   *classGraphs
 	classMin  int
+	classEf   int
 	hnswOpts  vector.HNSWOptions
 	workers   int
 }
@@ -394,6 +395,9 @@ type Options struct {
 	// (ClassGraphMinChunks when 0; negative: no class graphs, every
 	// restricted reader scans exactly).
 	ClassGraphMin int
+	// ClassEfSearch is the candidate list of class graphs' searches
+	// (ClassEfSearch when 0).
+	ClassEfSearch int
 	// Workers is how many goroutines building the lexical index and
 	// adding to the graph use; <= 0 means GOMAXPROCS. A build beside
 	// live readers leaves them a processor.
