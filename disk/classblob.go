@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/fonte-rag/fonte/retrieve"
+	"github.com/fonte-rag/fonte/vector"
 )
 
 // The class graph blobs: one per access class large enough to have a
@@ -84,8 +85,10 @@ func parseClassBlob(b []byte) (classBlob, error) {
 	return cb, nil
 }
 
-// classGraphsOf opens the class blobs of snap written for this very
-// generation, with their codes left in the mapping; others are skipped.
+// classGraphsOf lists the class blobs of snap written for this very
+// generation, to be opened (their codes left in the mapping) when their
+// class is first searched; others are skipped. It reads each blob's
+// header only.
 func classGraphsOf(snap *Snapshot) []retrieve.ClassGraph {
 	fp := numberingFingerprint(snap)
 	var out []retrieve.ClassGraph
@@ -101,14 +104,17 @@ func classGraphsOf(snap *Snapshot) []retrieve.ClassGraph {
 		if err != nil || !graphBlobFor(cb.graph, fp) {
 			continue
 		}
-		noKeys := func() func(uint64) ([]float32, bool) {
-			return func(uint64) ([]float32, bool) { return nil, false }
+		open := func() (*vector.HNSW, []uint32, error) {
+			noKeys := func() func(uint64) ([]float32, bool) {
+				return func(uint64) ([]float32, bool) { return nil, false }
+			}
+			g, _, nodePos, current, err := openGraphBlobCodes(cb.graph, fp, snap.NumChunks(), snap.Vector, noKeys, false)
+			if err == nil && !current {
+				err = errors.New("class graph blob: written for another generation")
+			}
+			return g, nodePos, err
 		}
-		g, _, nodePos, current, err := openGraphBlobCodes(cb.graph, fp, snap.NumChunks(), snap.Vector, noKeys, false)
-		if err != nil || !current || g.Dim() != snap.Dim() {
-			continue
-		}
-		out = append(out, retrieve.ClassGraph{Labels: cb.labels, Graph: g, Positions: nodePos})
+		out = append(out, retrieve.ClassGraph{Labels: cb.labels, Open: open})
 	}
 	return out
 }

@@ -58,6 +58,10 @@ type ClassGraph struct {
 	// Changed, from Index.ClassGraphs, says that this index built or
 	// changed the graph, which a store then persists.
 	Changed bool
+	// Open, when set instead of Graph, opens a graph stored for this
+	// corpus and its Positions: called when the class is first searched,
+	// so that opening a store touches no class graph.
+	Open func() (*vector.HNSW, []uint32, error)
 }
 
 // classSlot is one class's graph in an index: given (handed over and
@@ -98,10 +102,11 @@ func (ix *Index) classGraphsOn() bool {
 	return graph && ix.classMin > 0
 }
 
-// initClassGraphs sets up the slots and brings the graphs o hands over up
-// to date with this corpus, now: a graph handed over refers to the rows of
-// the corpus it was built for, which may be released once this index
-// exists.
+// initClassGraphs sets up the class graphs o gives: a graph stored for
+// this corpus is kept to be placed when its class is first searched (so
+// that opening a store reads nothing per document), one handed over is
+// brought up to date now, as it refers to the rows of the corpus it was
+// built for, which may be released once this index exists.
 func (ix *Index) initClassGraphs(o Options) error {
 	ix.classMin = o.ClassGraphMin
 	if ix.classMin == 0 {
@@ -114,7 +119,25 @@ func (ix *Index) initClassGraphs(o Options) error {
 	if !ix.classGraphsOn() {
 		return nil
 	}
-	if len(o.ClassGraphs) == 0 {
+	var handed []ClassGraph
+	for _, given := range o.ClassGraphs {
+		switch {
+		case given.Open != nil:
+			if ix.classStored == nil {
+				ix.classStored = map[string]ClassGraph{}
+			}
+			ix.classStored[labelsKey(given.Labels)] = given
+		case given.Graph == nil || given.Graph.Dim() != ix.corpus.Dim:
+		case given.Positions != nil:
+			if ix.classStored == nil {
+				ix.classStored = map[string]ClassGraph{}
+			}
+			ix.classStored[labelsKey(given.Labels)] = given
+		default:
+			handed = append(handed, given)
+		}
+	}
+	if len(handed) == 0 {
 		return nil
 	}
 	p := ix.partition()
@@ -124,15 +147,16 @@ func (ix *Index) initClassGraphs(o Options) error {
 		byKey[labelsKey(tags)] = c
 	}
 	var rows [][]int
-	for _, given := range o.ClassGraphs {
+	for _, given := range handed {
 		c, ok := byKey[labelsKey(given.Labels)]
-		if !ok || p.chunks[c] < cg.min || len(p.tags) < 2 || given.Graph == nil || given.Graph.Dim() != ix.corpus.Dim {
+		if !ok || p.chunks[c] < cg.min || len(p.tags) < 2 {
 			continue // the class is gone or too small now
 		}
 		if rows == nil {
 			rows = ix.classRows()
 		}
-		if _, err := cg.slots[c].get(func() (*hnswLeg, bool, error) { return ix.bringUp(given, rows[c]) }); err != nil {
+		g := given.Graph
+		if _, err := cg.slots[c].get(func() (*hnswLeg, bool, error) { return ix.updateClass(rows[c], g) }); err != nil {
 			return err
 		}
 	}
@@ -173,18 +197,10 @@ func (ix *Index) rowsOfClass(c int) []int {
 	return rows
 }
 
-// bringUp makes the leg of a class whose chunks are rows from a graph
-// handed over: placed as it is when stored for this corpus, else a clone
-// brought up to date (the keys the class lost deleted, those it gained
-// added). A graph that does not fit is replaced by one built anew.
-func (ix *Index) bringUp(given ClassGraph, rows []int) (*hnswLeg, bool, error) {
-	g := given.Graph
-	if given.Positions != nil {
-		if g.Len() == len(rows) && len(given.Positions) == nodeCount(g) && placedFits(given.Positions, rows, ix.partition().class) {
-			return &hnswLeg{g: g, nodePos: given.Positions, n: ix.src.Len(), ef: ix.classEf}, false, nil
-		}
-		return ix.buildClass(rows, nil)
-	}
+// updateClass brings g, the graph of the class whose chunks are rows in
+// an earlier corpus, up to date in a clone; a graph that does not fit is
+// replaced by one built anew.
+func (ix *Index) updateClass(rows []int, g *vector.HNSW) (*hnswLeg, bool, error) {
 	leg, changed, err := ix.buildClass(rows, g.Clone())
 	if err != nil {
 		leg, changed, err = ix.buildClass(rows, nil)
@@ -192,17 +208,31 @@ func (ix *Index) bringUp(given ClassGraph, rows []int) (*hnswLeg, bool, error) {
 	return leg, changed, err
 }
 
+// placeClass returns the leg of class c over its graph stored for this
+// corpus, or nil when its positions do not fit the class.
+func (ix *Index) placeClass(c int, stored ClassGraph) *hnswLeg {
+	p := ix.partition()
+	if stored.Open != nil {
+		g, positions, err := stored.Open()
+		if err != nil || g.Dim() != ix.corpus.Dim {
+			return nil
+		}
+		stored.Graph, stored.Positions = g, positions
+	}
+	g := stored.Graph
+	if g.Len() != p.chunks[c] || len(stored.Positions) != nodeCount(g) || !placedFits(stored.Positions, uint32(c), p.class) {
+		return nil
+	}
+	return &hnswLeg{g: g, nodePos: stored.Positions, n: ix.src.Len(), ef: ix.classEf}
+}
+
 // nodeCount is g's nodes, tombstones included.
 func nodeCount(g *vector.HNSW) int { return len(g.AppendNodeIDs(nil)) }
 
-// placedFits reports whether positions map nodes only to chunks of the
-// class whose chunks are rows: a stored graph must never lead a reader to
-// a chunk of another class.
-func placedFits(positions []uint32, rows []int, class []uint32) bool {
-	if len(rows) == 0 {
-		return false
-	}
-	c := class[rows[0]]
+// placedFits reports whether positions map nodes only to chunks of
+// class c: a stored graph must never lead a reader to a chunk of another
+// class.
+func placedFits(positions []uint32, c uint32, class []uint32) bool {
 	for _, p := range positions {
 		if p != math.MaxUint32 && (int(p) >= len(class) || class[p] != c) {
 			return false
@@ -254,6 +284,11 @@ func (ix *Index) classGraph(c int) (*hnswLeg, error) {
 		return nil, nil
 	}
 	return cg.slots[c].get(func() (*hnswLeg, bool, error) {
+		if stored, ok := ix.classStored[labelsKey(ix.partition().tags[c])]; ok {
+			if leg := ix.placeClass(c, stored); leg != nil {
+				return leg, false, nil
+			}
+		}
 		leg, _, err := ix.buildClass(ix.rowsOfClass(c), nil)
 		return leg, err == nil, err
 	})
@@ -289,17 +324,28 @@ func (ix *Index) ClassGraphs() ([]ClassGraph, error) {
 // building none, for the next corpus to take over (Options.ClassGraphs):
 // Positions is nil, as they are of this corpus.
 func (ix *Index) BuiltClassGraphs() []ClassGraph {
-	if !ix.classGraphsOn() || ix.classes == nil {
+	if !ix.classGraphsOn() {
 		return nil
 	}
 	var out []ClassGraph
-	for c, tags := range ix.partition().tags {
-		s := &ix.classes.slots[c]
-		s.mu.Lock()
-		leg := s.leg
-		s.mu.Unlock()
-		if leg != nil {
-			out = append(out, ClassGraph{Labels: tags, Graph: leg.g})
+	have := map[string]bool{}
+	if ix.classes != nil {
+		for c, tags := range ix.partition().tags {
+			s := &ix.classes.slots[c]
+			s.mu.Lock()
+			leg := s.leg
+			s.mu.Unlock()
+			if leg != nil {
+				out = append(out, ClassGraph{Labels: tags, Graph: leg.g})
+				have[labelsKey(tags)] = true
+			}
+		}
+	}
+	// Stored graphs no search has placed yet are this corpus's too (one
+	// not opened yet is left to the next corpus's store to find).
+	for key, stored := range ix.classStored {
+		if !have[key] && stored.Graph != nil {
+			out = append(out, ClassGraph{Labels: stored.Labels, Graph: stored.Graph})
 		}
 	}
 	return out

@@ -346,8 +346,11 @@ type Index struct {
 	classes   *classGraphs
 	classMin  int
 	classEf   int
-	hnswOpts  vector.HNSWOptions
-	workers   int
+	// classStored are the class graphs stored for this corpus, by
+	// labelsKey, placed when their class is first searched.
+	classStored map[string]ClassGraph
+	hnswOpts    vector.HNSWOptions
+	workers     int
 }
 
 // BM25Params are fonte's BM25 parameters: k1 = 0.9, b = 0.4, the values
