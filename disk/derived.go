@@ -34,7 +34,8 @@ import (
 //	              stored once. Version 1 (still read) held vector.HNSW's
 //	              full encoding, a second copy of every vector.
 //
-// BlobLexical and BlobGraph name the two blobs. A lexical blob whose fingerprint differs from the data is ignored and
+// BlobLexical and BlobGraph name the two blobs; the access classes'
+// graphs are blobs of their own (BlobClassPrefix, classblob.go). A lexical blob whose fingerprint differs from the data is ignored and
 // rebuilt. A graph is keyed by retrieve.ChunkKey, so an older graph is
 // brought up to date in place: the keys the data lost are deleted, the
 // new ones added. A crash between the two commits leaves stale blobs,
