@@ -1,12 +1,14 @@
 package disk
 
 import (
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"testing"
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/retrieve"
+	"github.com/fonte-rag/fonte/vector"
 )
 
 // labelledRecords are n one-chunk records, every third labelled hr.
@@ -160,4 +162,40 @@ func docNumber(id string) int {
 	var n int
 	fmt.Sscanf(id, "doc%d", &n)
 	return n
+}
+
+// TestClassBlobDamaged: a class blob cut short anywhere, or with its
+// labels' length damaged, is refused with an error, never read past its
+// end.
+func TestClassBlobDamaged(t *testing.T) {
+	const n, dim = 50, 8
+	g := vector.NewHNSW(dim, vector.HNSWOptions{External: true})
+	keys := make([]uint64, n)
+	rows := make([][]float32, n)
+	positions := make([]uint32, n)
+	for i := range keys {
+		keys[i], positions[i] = uint64(i)*7919, uint32(i)
+		rows[i] = makeVector(fmt.Sprint(i), 1, 0, dim)
+	}
+	if err := g.AddBatch(keys, rows, 1); err != nil {
+		t.Fatal(err)
+	}
+	labels := []string{"access:fin", "access:hr"}
+	b := encodeClassBlob(retrieve.ClassGraph{Labels: labels, Graph: g, Positions: positions}, [32]byte{3}, func(n int) []byte { return make([]byte, 0, n) })
+	cb, err := parseClassBlob(b)
+	if err != nil || !slices.Equal(cb.labels, labels) || !graphBlobFor(cb.graph, [32]byte{3}) {
+		t.Fatalf("the blob as written: labels %v, err %v", cb.labels, err)
+	}
+	for cut := range len(b) {
+		if cb, err := parseClassBlob(b[:cut]); err == nil && graphBlobFor(cb.graph, [32]byte{3}) {
+			t.Fatalf("a blob cut at %d of %d bytes was taken for a graph", cut, len(b))
+		}
+	}
+	for _, n := range []uint32{0xffffffff, uint32(len(b)), 3} {
+		d := slices.Clone(b)
+		binary.LittleEndian.PutUint32(d[len(classMagic):], n)
+		if _, err := parseClassBlob(d); err == nil {
+			t.Fatalf("labels of %d bytes: no error", n)
+		}
+	}
 }
