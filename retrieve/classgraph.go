@@ -19,12 +19,16 @@ import (
 // one of them, so what its walk reaches, and how long the walk takes,
 // depend on them alone.
 
-// ClassGraphMinChunks is the class size from which a class of a corpus
-// with a graph leg gets a graph of its own (Options.ClassGraphMin
-// overrides it): below it a restricted reader scans the class's int8
-// copy exactly, which costs less than a graph's walk for a class this
-// small. A variable so tests can lower it.
-var ClassGraphMinChunks = 10_000
+// ClassGraphMinChunks turns the class graphs on: when positive, it is
+// the class size from which a class of a corpus with a graph leg gets a
+// graph of its own (Options.ClassGraphMin overrides it; 10,000 was
+// measured at 100,000 chunks), below which a restricted reader scans the
+// class's int8 copy exactly. It is 0, off, by default: at 300,000
+// chunks the readers of whole topic folders got recall@10 of 0.818
+// (folder-50) and 0.875 (folder-10) against the exact scan with a list of
+// 200, and 0.892 for folder-50 at 400 (BENCHMARKS.md, "Per-class graphs
+// for restricted readers"), below the 0.95 the exact scan beats.
+var ClassGraphMinChunks = 0
 
 // ClassEfSearch is the candidate list of a class graph's searches (at
 // least twice the hits asked for). A class graph is smaller than the

@@ -395,7 +395,8 @@ type Options struct {
 	// earlier one (see ClassGraph), brought up to date by NewWith.
 	ClassGraphs []ClassGraph
 	// ClassGraphMin is the class size from which a class gets a graph
-	// (ClassGraphMinChunks when 0; negative: no class graphs, every
+	// (ClassGraphMinChunks when 0; negative, or 0 with
+	// ClassGraphMinChunks 0, the default: no class graphs, every
 	// restricted reader scans exactly).
 	ClassGraphMin int
 	// ClassEfSearch is the candidate list of class graphs' searches
