@@ -34,7 +34,8 @@ import (
 //	              stored once. Version 1 (still read) held vector.HNSW's
 //	              full encoding, a second copy of every vector.
 //
-// BlobLexical and BlobGraph name the two blobs. A lexical blob whose fingerprint differs from the data is ignored and
+// BlobLexical and BlobGraph name the two blobs; the access classes'
+// graphs are blobs of their own (BlobClassPrefix, classblob.go). A lexical blob whose fingerprint differs from the data is ignored and
 // rebuilt. A graph is keyed by retrieve.ChunkKey, so an older graph is
 // brought up to date in place: the keys the data lost are deleted, the
 // new ones added. A crash between the two commits leaves stale blobs,
@@ -108,6 +109,9 @@ const storeEfSearch = 400
 // index, prev) offer to retrieve.NewWith.
 func (s *Store) derivedOptions(snap *Snapshot, prev *retrieve.Index) retrieve.Options {
 	o := retrieve.Options{Dense: s.opts.Dense, Keys: snap.Keys(), HNSW: storeGraph}
+	// The class graphs: those stored for this very generation, searched
+	// in place, else the previous view's, brought up to date by NewWith.
+	o.ClassGraphs = withPrevious(classGraphsOf(snap), prev)
 	if b, err := snap.MapBlob(BlobLexical); err == nil {
 		if m, err := decodeLexicalBlob(b, corpusFingerprint(snap, s.analyzers()), s.analyzers()); err == nil {
 			o.BM25 = m
@@ -215,7 +219,19 @@ func (s *Store) PersistDerived(ctx context.Context, compact bool) error {
 	g, keys := idx.Graph()
 	writeLex := built.BM25 || !haveLex || v.lexical != nil
 	writeGraph := g != nil && (built.Graph || compact || !haveGraph)
-	if !writeLex && !writeGraph {
+	// The class graphs, built here for the classes no reader has searched
+	// yet, so that the next open maps them rather than builds them.
+	if compact {
+		idx.CompactClassGraphs()
+	}
+	cgs, err := idx.ClassGraphs()
+	if err != nil {
+		slog.Warn("not persisting the class graphs", "err", err)
+		cgs = nil
+	}
+	classWrite, classDrop, releaseClass := classBlobsToWrite(snap, cgs, compact)
+	defer releaseClass()
+	if !writeLex && !writeGraph && len(classWrite) == 0 && len(classDrop) == 0 {
 		return nil
 	}
 	var lex, graph []byte
@@ -242,6 +258,12 @@ func (s *Store) PersistDerived(ctx context.Context, compact bool) error {
 		}
 		if graph != nil {
 			tx.SetBlobOwned(BlobGraph, graph)
+		}
+		for name, b := range classWrite {
+			tx.SetBlobOwned(name, b)
+		}
+		for _, name := range classDrop {
+			tx.SetBlob(name, nil)
 		}
 		return nil
 	})
@@ -275,11 +297,12 @@ func (s *Store) Preload() {
 	}
 }
 
-// DropDerived removes the derived blobs in tx, for a commit that deletes
-// documents: their terms must not outlive them in a stale lexical blob.
+// DropDerived removes the derived blobs in tx, the class graphs' too, for
+// a commit that deletes documents: their terms must not outlive them in a
+// stale lexical blob, nor their vectors' codes in a graph.
 func DropDerived(tx *Tx) {
-	for _, name := range []string{BlobLexical, BlobGraph} {
-		if hasBlob(tx.Base(), name) {
+	for _, name := range tx.Base().BlobNames() {
+		if name == BlobLexical || name == BlobGraph || isClassBlob(name) {
 			tx.SetBlob(name, nil)
 		}
 	}

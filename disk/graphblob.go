@@ -49,30 +49,48 @@ func encodeGraphBlobIn(g *vector.HNSW, keys []uint64, fp [32]byte, alloc func(n 
 		pos[k] = uint32(i)
 	}
 	nodeKeys := g.AppendNodeIDs(nil)
-	// The blob's bytes a node, so that appending never grows it by a
-	// copy, which would hold two of its hundreds of megabytes at once: id,
-	// level, upper-layer offset, layer-0 block (whole cache lines), key,
-	// position, upper layers on average, and a quantized graph's code.
+	nodePos := make([]uint32, len(nodeKeys))
+	for n, k := range nodeKeys {
+		p, ok := pos[k]
+		if !ok {
+			p = math.MaxUint32
+		}
+		nodePos[n] = p
+	}
+	return appendGraphBlob(alloc(graphBlobSize(g, len(nodeKeys))), g, nodeKeys, nodePos, fp)
+}
+
+// graphBlobSize is the bytes a graph blob of g, of nodes nodes, takes at
+// most, so that appending never grows it by a copy, which would hold two
+// of its hundreds of megabytes at once: id, level, upper-layer offset,
+// layer-0 block (whole cache lines), key, position, upper layers on
+// average, and a quantized graph's code.
+func graphBlobSize(g *vector.HNSW, nodes int) int {
 	m := g.Options().M
 	perNode := 8 + 1 + 4 + 4*((1+2*m+15)&^15) + 8 + 4 + 8
 	if g.HasCodes() {
 		perNode += vector.Int8Stride(g.Dim())
 	}
-	b := append(alloc(graphFormOff+len(nodeKeys)*perNode+4096), make([]byte, graphFormOff)...)
-	copy(b, graphMagic)
-	copy(b[len(graphMagic):], fp[:])
-	binary.LittleEndian.PutUint64(b[40:], uint64(len(nodeKeys)))
+	return graphFormOff + nodes*perNode + 4096
+}
+
+// appendGraphBlob appends the graph blob of g to b, whose length must be
+// a multiple of 64 (the form is 64-byte aligned where the blob's bytes
+// are): nodeKeys are g's node ids (AppendNodeIDs), nodePos each node's
+// chunk number in the generation of fingerprint fp (MaxUint32 for none).
+func appendGraphBlob(b []byte, g *vector.HNSW, nodeKeys []uint64, nodePos []uint32, fp [32]byte) []byte {
+	at := len(b)
+	b = append(b, make([]byte, graphFormOff)...)
+	copy(b[at:], graphMagic)
+	copy(b[at+len(graphMagic):], fp[:])
+	binary.LittleEndian.PutUint64(b[at+40:], uint64(len(nodeKeys)))
 	b = g.AppendInPlace(b)
-	binary.LittleEndian.PutUint64(b[48:], uint64(len(b)-graphFormOff))
+	binary.LittleEndian.PutUint64(b[at+48:], uint64(len(b)-at-graphFormOff))
 	b = append(b, make([]byte, pad8(len(b))-len(b))...)
 	for _, k := range nodeKeys {
 		b = binary.LittleEndian.AppendUint64(b, k)
 	}
-	for _, k := range nodeKeys {
-		p, ok := pos[k]
-		if !ok {
-			p = math.MaxUint32
-		}
+	for _, p := range nodePos {
 		b = binary.LittleEndian.AppendUint32(b, p)
 	}
 	return b
@@ -117,6 +135,12 @@ var graphBlobsOpened atomic.Int64
 // current is true and nodePos maps its nodes to chunks; otherwise its
 // live rows are found by key.
 func openGraphBlob(b []byte, fp [32]byte, n int, rowAt func(i int) []float32, byKey func() func(key uint64) ([]float32, bool)) (g *vector.HNSW, nodeKeys []uint64, nodePos []uint32, current bool, err error) {
+	return openGraphBlobCodes(b, fp, n, rowAt, byKey, true)
+}
+
+// openGraphBlobCodes is openGraphBlob, reading the graph's codes to the
+// heap when load is set, else leaving them in the mapping.
+func openGraphBlobCodes(b []byte, fp [32]byte, n int, rowAt func(i int) []float32, byKey func() func(key uint64) ([]float32, bool), load bool) (g *vector.HNSW, nodeKeys []uint64, nodePos []uint32, current bool, err error) {
 	gb, err := parseGraphBlob(b)
 	if err != nil {
 		return nil, nil, nil, false, err
@@ -143,7 +167,9 @@ func openGraphBlob(b []byte, fp [32]byte, n int, rowAt func(i int) []float32, by
 	}
 	// The walk reads a code for every node it scores, at random: read
 	// them once, in order, rather than fault them in query by query.
-	g.LoadCodes()
+	if load {
+		g.LoadCodes()
+	}
 	if !current {
 		return g, gb.nodeKeys, nil, false, nil
 	}

@@ -32,6 +32,25 @@ func (c chunkSource) Lang(i int) string       { return c.s.Lang(i) }
 func (c chunkSource) Tags(i int) []string     { return c.s.Tags(i) }
 func (c chunkSource) Languages() []string     { return c.s.Languages() }
 
+// FirstOfDoc reports whether chunk i is its document's first, reading
+// no record: what retrieve's partition of the chunks by access labels
+// asks of every chunk.
+func (c chunkSource) FirstOfDoc(i int) bool {
+	k, local := c.s.segOf(i)
+	dir := &c.s.segs[k].file.dir
+	return int(dir.docChunk[dir.docOfChunk(local)]) == local
+}
+
+// AccessTags returns chunk i's document's access tags (nil for none),
+// decoding its record's head in place: the partition reads them for
+// every document, and Tags's copy of the whole record would be garbage.
+func (c chunkSource) AccessTags(i int) []string {
+	k, local := c.s.segOf(i)
+	sf := c.s.segs[k].file
+	r := metaReader{b: sf.meta[sf.dir.docOff[sf.dir.docOfChunk(local)]:]}
+	return readDocAccessTags(&r, fonte.AccessTagPrefix)
+}
+
 func (c chunkSource) DocID(i int) string {
 	k, local := c.s.segOf(i)
 	dir := &c.s.segs[k].file.dir

@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strings"
 	"unsafe"
 
 	"github.com/fonte-rag/fonte"
@@ -484,6 +485,39 @@ func readDocHead(r *metaReader, d *docData, v3, withMeta bool) int {
 		}
 	}
 	return r.count()
+}
+
+// readDocAccessTags reads a version-3 document record's tags that start
+// with prefix, as readDocHead would, passing over the fields before them
+// without decoding any: a pass over every document's access labels then
+// allocates only for the labels it finds.
+func readDocAccessTags(r *metaReader, prefix string) []string {
+	flags := r.byte()
+	for range 4 { // ID, title, source, language
+		r.bytes()
+	}
+	if flags&docFlagHexSHA != 0 {
+		if r.err == nil && len(r.b) < 32 {
+			r.fail("truncated hash")
+		}
+		if r.err == nil {
+			r.b = r.b[32:]
+		}
+	} else {
+		r.bytes()
+	}
+	r.bytes() // updated
+	r.bytes() // text
+	var out []string
+	for range r.count() {
+		if p := r.bytes(); r.err == nil && strings.HasPrefix(view(p), prefix) {
+			out = append(out, string(p))
+		}
+	}
+	if r.err != nil {
+		return nil
+	}
+	return out
 }
 
 // readChunk reads chunk record j of doc into c and returns its text

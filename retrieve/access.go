@@ -37,38 +37,20 @@ type accessClasses struct {
 	codesErr  []error
 }
 
-func newAccessClasses(src ChunkSource, lex *lexical.Index) *accessClasses {
-	a := &accessClasses{class: make([]uint32, src.Len())}
-	byKey := map[string]uint32{}
-	lastDoc, last := "", uint32(0)
-	for i := range a.class {
+func newAccessClasses(p *partition, src ChunkSource, lex *lexical.Index) *accessClasses {
+	a := &accessClasses{class: p.class, tags: p.tags, chunks: p.chunks}
+	a.total = make([]uint64, len(a.tags))
+	a.langs = make([][]string, len(a.tags))
+	lastDoc := ""
+	for i, c := range a.class {
 		if doc := src.DocID(i); i == 0 || doc != lastDoc {
-			var labels []string
-			for _, t := range src.Tags(i) {
-				if strings.HasPrefix(t, fonte.AccessTagPrefix) {
-					labels = append(labels, t)
-				}
-			}
-			slices.Sort(labels)
-			key := strings.Join(labels, "\x00")
-			c, ok := byKey[key]
-			if !ok {
-				c = uint32(len(a.tags))
-				byKey[key] = c
-				a.tags = append(a.tags, labels)
-				a.chunks = append(a.chunks, 0)
-				a.total = append(a.total, 0)
-				a.langs = append(a.langs, nil)
-			}
+			lastDoc = doc
 			if l := src.Lang(i); !slices.Contains(a.langs[c], l) {
 				a.langs[c] = append(a.langs[c], l)
 				slices.Sort(a.langs[c])
 			}
-			lastDoc, last = doc, c
 		}
-		a.class[i] = last
-		a.chunks[last]++
-		a.total[last] += uint64(lex.DocLen(i))
+		a.total[c] += uint64(lex.DocLen(i))
 	}
 	a.freqs = lex.GroupFreqs(a.class, len(a.tags))
 	a.codesOnce = make([]sync.Once, len(a.tags))
@@ -77,17 +59,88 @@ func newAccessClasses(src ChunkSource, lex *lexical.Index) *accessClasses {
 	return a
 }
 
+// partition is the corpus's chunks grouped by their document's access
+// labels: a class per distinct set (the unlabelled chunks one of them),
+// numbered in order of first appearance. It is what the access classes
+// and the class graphs share, made once per index.
+type partition struct {
+	class  []uint32   // per chunk
+	tags   [][]string // per class: its access tags, sorted
+	chunks []int      // per class
+}
+
+// accessSource is a ChunkSource that tells where documents start and
+// their access tags without decoding a chunk (a store's snapshot).
+type accessSource interface {
+	FirstOfDoc(i int) bool
+	AccessTags(i int) []string
+}
+
+// partitionOf groups src's chunks by access labels, reading one chunk's
+// tags per document.
+func partitionOf(src ChunkSource) *partition {
+	p := &partition{class: make([]uint32, src.Len())}
+	byKey := map[string]uint32{}
+	as, fast := src.(accessSource)
+	lastDoc, last := "", uint32(0)
+	first := func(i int) bool {
+		if fast {
+			return as.FirstOfDoc(i)
+		}
+		doc := src.DocID(i)
+		isFirst := i == 0 || doc != lastDoc
+		lastDoc = doc
+		return isFirst
+	}
+	for i := range p.class {
+		if first(i) {
+			var labels []string
+			if fast {
+				labels = as.AccessTags(i)
+			} else {
+				for _, t := range src.Tags(i) {
+					if strings.HasPrefix(t, fonte.AccessTagPrefix) {
+						labels = append(labels, t)
+					}
+				}
+			}
+			slices.Sort(labels)
+			key := labelsKey(labels)
+			c, ok := byKey[key]
+			if !ok {
+				c = uint32(len(p.tags))
+				byKey[key] = c
+				p.tags = append(p.tags, labels)
+				p.chunks = append(p.chunks, 0)
+			}
+			last = c
+		}
+		p.class[i] = last
+		p.chunks[last]++
+	}
+	return p
+}
+
+// labelsKey names a class by its sorted access tags.
+func labelsKey(labels []string) string { return strings.Join(labels, "\x00") }
+
+// partition returns the index's partition, made on first need.
+func (ix *Index) partition() *partition {
+	ix.partOnce.Do(func() { ix.part = partitionOf(ix.src) })
+	return ix.part
+}
+
 // classCodes returns the int8 copies of the rows of the classes view v
-// shows, from f, the exact view of every chunk's row: what a restricted
+// shows (but those skip skips), from f, the exact view of every chunk's row: what a restricted
 // reader's dense scan reads, contiguous per class however its chunks are
 // scattered, and no hidden row. A class's copy is made by the first
 // search that needs it (one pass over every chunk's class, and a read of
 // the class's rows) and kept: 396 bytes a chunk at 384 dimensions, so at
 // most the whole corpus's int8 copy once readers have read every class.
-func (a *accessClasses) classCodes(v *readerView, f *vector.FlatView) ([]*vector.Gathered, error) {
+func (a *accessClasses) classCodes(v *readerView, f *vector.FlatView, skip func(c int) bool) ([]*vector.Gathered, error) {
 	var gs []*vector.Gathered
 	for c, ok := range v.visible {
-		if !ok || a.chunks[c] == 0 {
+		if !ok || a.chunks[c] == 0 || skip != nil && skip(c) {
 			continue
 		}
 		a.codesOnce[c].Do(func() {
@@ -200,7 +253,7 @@ func (ix *Index) accessView(f fonte.Filter) (*lexical.View, *readerView) {
 	if !f.Restricted {
 		return nil, nil
 	}
-	ix.accessOnce.Do(func() { ix.access = newAccessClasses(ix.src, ix.bm25.Index()) })
+	ix.accessOnce.Do(func() { ix.access = newAccessClasses(ix.partition(), ix.src, ix.bm25.Index()) })
 	rv := ix.access.view(f)
 	if rv.whole {
 		return nil, nil
@@ -280,6 +333,6 @@ func (ix *Index) Languages(f fonte.Filter) []string {
 	if !f.Restricted {
 		return ix.langs
 	}
-	ix.accessOnce.Do(func() { ix.access = newAccessClasses(ix.src, ix.bm25.Index()) })
+	ix.accessOnce.Do(func() { ix.access = newAccessClasses(ix.partition(), ix.src, ix.bm25.Index()) })
 	return ix.access.view(f).langs
 }

@@ -105,6 +105,15 @@ type hnswLeg struct {
 	pos     map[uint64]int32
 	nodePos []uint32
 	n       int // the corpus's chunks, with nodePos
+	ef      int // the candidate list of unfiltered searches; 0: the graph's EfSearch
+}
+
+// efSearch is the candidate list of the leg's unfiltered searches.
+func (l hnswLeg) efSearch() int {
+	if l.ef > 0 {
+		return l.ef
+	}
+	return l.g.Options().EfSearch
 }
 
 // placedHNSW is the leg over a graph whose nodes map to the corpus's n
@@ -126,7 +135,7 @@ func (l hnswLeg) search(q []float32, k int, allow func(int) bool) []scored {
 	}
 	var rs []vector.Result
 	if allow == nil {
-		rs = l.g.SearchEf(q, k, hnswEf(k, l.g.Options().EfSearch))
+		rs = l.g.SearchEf(q, k, hnswEf(k, l.efSearch()))
 	} else {
 		rs = l.g.SearchFilter(q, k, filter)
 	}
@@ -208,7 +217,7 @@ func buildHNSW(c Corpus, keys []uint64, g *vector.HNSW, previous []uint64, rowsC
 // with the candidate lists search gives SearchEf and SearchFilter.
 func (l hnswLeg) searchNodes(q []float32, k int, allow func(int) bool) []scored {
 	var accept func(uint32) bool
-	ef := hnswEf(k, l.g.Options().EfSearch)
+	ef := hnswEf(k, l.efSearch())
 	if allow != nil {
 		ef = l.g.Options().EfSearch
 		accept = func(node uint32) bool {
@@ -276,10 +285,43 @@ func (ix *Index) denseFor(rv *readerView) dense {
 		}
 		ix.exact = f
 	})
-	if gs, err := ix.access.classCodes(rv, ix.exact); err == nil {
+	if ix.classGraphsOn() {
+		if leg, err := ix.classGraphLegFor(rv); err == nil && len(leg.graphs) > 0 {
+			return leg
+		} else if err == nil {
+			return classLeg{ix.exact, leg.small} // every readable class is small
+		}
+	}
+	if gs, err := ix.access.classCodes(rv, ix.exact, nil); err == nil {
 		return classLeg{ix.exact, gs}
 	}
 	return rangedLeg{ix.exact, ix.access.rowRanges(rv)}
+}
+
+// classGraphLegFor returns the leg of a reader with view rv over the class
+// graphs: the graphs of the readable classes large enough to have one
+// (built on the first search that needs them), the int8 copies of the
+// other readable classes. Which classes, and what each costs, follow from
+// the readable classes alone.
+func (ix *Index) classGraphLegFor(rv *readerView) (classGraphLeg, error) {
+	leg := classGraphLeg{f: ix.exact}
+	hasGraph := make([]bool, len(rv.visible))
+	for c, ok := range rv.visible {
+		if !ok {
+			continue
+		}
+		g, err := ix.classGraph(c)
+		if err != nil {
+			return leg, err
+		}
+		if g != nil {
+			leg.graphs = append(leg.graphs, g)
+			hasGraph[c] = true
+		}
+	}
+	gs, err := ix.access.classCodes(rv, ix.exact, func(c int) bool { return hasGraph[c] })
+	leg.small = gs
+	return leg, err
 }
 
 // classLeg scans exactly the rows of the classes' int8 copies alone.
@@ -309,7 +351,7 @@ func (l rangedLeg) search(q []float32, k int, allow func(int) bool) []scored {
 func (ix *Index) denseLegFor(f Filter, rv *readerView) (dense, func(int) bool) {
 	leg := ix.denseFor(rv)
 	switch leg.(type) {
-	case classLeg, rangedLeg:
+	case classLeg, rangedLeg, classGraphLeg:
 		return leg, ix.allowFor(Filter{Prefixes: f.Prefixes, Tags: f.Tags}, nil)
 	}
 	return leg, ix.allowFor(f, rv)

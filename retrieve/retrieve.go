@@ -335,6 +335,22 @@ type Index struct {
 	access     *accessClasses
 	tfidfMu    sync.Mutex
 	tfidfViews map[string]*lexical.TFIDF
+
+	// part groups the chunks by access labels (see partition); classes
+	// are the class graphs a restricted reader searches (classgraph.go),
+	// for classes of classMin chunks or more, built with hnswOpts by
+	// workers goroutines.
+	partOnce  sync.Once
+	part      *partition
+	classOnce sync.Once
+	classes   *classGraphs
+	classMin  int
+	classEf   int
+	// classStored are the class graphs stored for this corpus, by
+	// labelsKey, placed when their class is first searched.
+	classStored map[string]ClassGraph
+	hnswOpts    vector.HNSWOptions
+	workers     int
 }
 
 // BM25Params are fonte's BM25 parameters: k1 = 0.9, b = 0.4, the values
@@ -375,6 +391,17 @@ type Options struct {
 	// building a map of every key. A node without a chunk (a tombstone)
 	// holds a number past the corpus.
 	GraphPositions []uint32
+	// ClassGraphs are access classes' graphs built for this corpus or an
+	// earlier one (see ClassGraph), brought up to date by NewWith.
+	ClassGraphs []ClassGraph
+	// ClassGraphMin is the class size from which a class gets a graph
+	// (ClassGraphMinChunks when 0; negative, or 0 with
+	// ClassGraphMinChunks 0, the default: no class graphs, every
+	// restricted reader scans exactly).
+	ClassGraphMin int
+	// ClassEfSearch is the candidate list of class graphs' searches
+	// (ClassEfSearch when 0).
+	ClassEfSearch int
 	// Workers is how many goroutines building the lexical index and
 	// adding to the graph use; <= 0 means GOMAXPROCS. A build beside
 	// live readers leaves them a processor.
@@ -482,6 +509,10 @@ func NewWith(c Corpus, an Analyzers, o Options) (*Index, error) {
 		return nil, err
 	}
 	ix.dense, ix.graph, ix.keys, ix.built.Graph = leg, leg.g, keys, changed
+	ix.hnswOpts, ix.workers = o.HNSW, o.workers()
+	if err := ix.initClassGraphs(o); err != nil {
+		return nil, err
+	}
 	if c.Parts != nil {
 		// Checked now, so that a restricted reader's exact scan cannot
 		// fail later; the view reads no row until it is searched.

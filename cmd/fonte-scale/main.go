@@ -118,6 +118,17 @@ func main() {
 		}
 		defer pprof.StopCPUProfile()
 	}
+	// FONTE_CLASS_GRAPH_MIN turns on the per-class graphs of restricted
+	// readers (retrieve.ClassGraphMinChunks, off by default) in every
+	// phase: the children inherit it.
+	if v := os.Getenv("FONTE_CLASS_GRAPH_MIN"); v != "" {
+		m, err := strconv.Atoi(v)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "fonte-scale: FONTE_CLASS_GRAPH_MIN:", err)
+			os.Exit(2)
+		}
+		retrieve.ClassGraphMinChunks = m
+	}
 	gs, err := counts(*conc)
 	var shares []float64
 	if err == nil {
