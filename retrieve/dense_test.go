@@ -264,3 +264,30 @@ func TestExactLegOverParts(t *testing.T) {
 		t.Fatal("parts one row short accepted")
 	}
 }
+
+// TestHandedGraphSearchesTheAskedList: the candidate list is a search
+// setting. A graph built with one list and handed to an index whose
+// options ask for another searches the one asked for; with none asked, its
+// own.
+func TestHandedGraphSearchesTheAskedList(t *testing.T) {
+	c := randomCorpus([]int{1, 2, 3, 4, 5, 6, 7, 8}, 8)
+	built, err := NewWith(c, DefaultAnalyzers(), Options{Dense: DenseHNSW, Keys: keysOf(c), HNSW: vector.HNSWOptions{EfSearch: 400}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, keys := built.Graph()
+	for _, tc := range []struct{ asked, want int }{{200, 200}, {0, 400}} {
+		ix, err := NewWith(c, DefaultAnalyzers(), Options{Dense: DenseHNSW, Keys: keysOf(c), Graph: g, PreviousKeys: keys,
+			GraphRowsCurrent: true, HNSW: vector.HNSWOptions{EfSearch: tc.asked}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		leg, ok := ix.dense.(hnswLeg)
+		if !ok {
+			t.Fatalf("dense leg %T, want the graph", ix.dense)
+		}
+		if got := leg.efSearch(); got != tc.want {
+			t.Errorf("asked for a list of %d: searches %d, want %d", tc.asked, got, tc.want)
+		}
+	}
+}

@@ -367,6 +367,9 @@ type Options struct {
 	// Dense chooses the dense leg's index (DenseAuto by default).
 	Dense DenseKind
 	// HNSW configures a graph New builds (vector's defaults when zero).
+	// Its EfSearch, when set, is also the candidate list of every
+	// unfiltered search of the graph, Graph's included, whatever list
+	// that graph was built with.
 	HNSW vector.HNSWOptions
 	// BM25, when set, is the lexical index of exactly this corpus's
 	// chunks, in order, built with the same analysis (see Index.BM25).
@@ -508,6 +511,10 @@ func NewWith(c Corpus, an Analyzers, o Options) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The candidate list is a search setting, not part of the graph: a
+	// graph handed in (a stored blob records the list it was built with)
+	// searches the list o.HNSW asks for.
+	leg.ef = o.HNSW.EfSearch
 	ix.dense, ix.graph, ix.keys, ix.built.Graph = leg, leg.g, keys, changed
 	ix.hnswOpts, ix.workers = o.HNSW, o.workers()
 	if err := ix.initClassGraphs(o); err != nil {
