@@ -41,10 +41,9 @@ func newAccessClasses(p *partition, src ChunkSource, lex *lexical.Index) *access
 	a := &accessClasses{class: p.class, tags: p.tags, chunks: p.chunks}
 	a.total = make([]uint64, len(a.tags))
 	a.langs = make([][]string, len(a.tags))
-	lastDoc := ""
+	first := docStart(src)
 	for i, c := range a.class {
-		if doc := src.DocID(i); i == 0 || doc != lastDoc {
-			lastDoc = doc
+		if first(i) {
 			if l := src.Lang(i); !slices.Contains(a.langs[c], l) {
 				a.langs[c] = append(a.langs[c], l)
 				slices.Sort(a.langs[c])
@@ -82,16 +81,7 @@ func partitionOf(src ChunkSource) *partition {
 	p := &partition{class: make([]uint32, src.Len())}
 	byKey := map[string]uint32{}
 	as, fast := src.(accessSource)
-	lastDoc, last := "", uint32(0)
-	first := func(i int) bool {
-		if fast {
-			return as.FirstOfDoc(i)
-		}
-		doc := src.DocID(i)
-		isFirst := i == 0 || doc != lastDoc
-		lastDoc = doc
-		return isFirst
-	}
+	first, last := docStart(src), uint32(0)
 	for i := range p.class {
 		if first(i) {
 			var labels []string
@@ -119,6 +109,22 @@ func partitionOf(src ChunkSource) *partition {
 		p.chunks[last]++
 	}
 	return p
+}
+
+// docStart returns whether chunk i, asked of every chunk in order, is its
+// document's first: from the source's FirstOfDoc when it has one (no
+// record decoded), else by comparing document ids.
+func docStart(src ChunkSource) func(i int) bool {
+	if as, ok := src.(accessSource); ok {
+		return as.FirstOfDoc
+	}
+	lastDoc := ""
+	return func(i int) bool {
+		doc := src.DocID(i)
+		first := i == 0 || doc != lastDoc
+		lastDoc = doc
+		return first
+	}
 }
 
 // labelsKey names a class by its sorted access tags.
