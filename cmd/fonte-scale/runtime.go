@@ -62,6 +62,11 @@ type runtimeCounts struct {
 	// the machine's other load, which no change to fonte removes. Threads
 	// that ended during the interval are not counted.
 	OSRunDelayS float64 `json:"os_run_delay_s"`
+	// StealS is the machine's steal time over the interval, summed over
+	// its processors (/proc/stat): on a virtual machine, the time its
+	// processors wanted to run while the host ran something else, such
+	// as faulting in guest memory. A stall it covers is the host's.
+	StealS float64 `json:"steal_s"`
 }
 
 // runtimeSample is one reading of the counters runtimeCounts subtracts.
@@ -71,6 +76,7 @@ type runtimeSample struct {
 	pauses, sched         metrics.Float64Histogram
 	minor, major          uint64
 	runDelay              map[string]uint64 // ns per thread id
+	steal                 uint64            // clock ticks, all processors
 }
 
 func readRuntime() (runtimeSample, error) {
@@ -100,8 +106,40 @@ func readRuntime() (runtimeSample, error) {
 	if s.minor, s.major, err = pageFaults(); err != nil {
 		return s, err
 	}
-	s.runDelay, err = runDelays()
+	if s.runDelay, err = runDelays(); err != nil {
+		return s, err
+	}
+	s.steal, err = stealTicks()
 	return s, err
+}
+
+// clockTicks is the kernel's USER_HZ, the unit of /proc/stat's times: 100
+// on every Linux architecture Go supports.
+const clockTicks = 100
+
+// stealTicks reads the machine's steal time, the eighth time of
+// /proc/stat's first line, in clock ticks.
+func stealTicks() (uint64, error) {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, fmt.Errorf("reading steal time: %w (fonte-scale needs Linux's /proc)", err)
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	return parseSteal(line)
+}
+
+// parseSteal reads the steal time from /proc/stat's first line: "cpu",
+// then user, nice, system, idle, iowait, irq, softirq and steal.
+func parseSteal(line string) (uint64, error) {
+	f := strings.Fields(line)
+	if len(f) < 9 || f[0] != "cpu" {
+		return 0, fmt.Errorf("/proc/stat: first line %q has no steal time", line)
+	}
+	n, err := strconv.ParseUint(f[8], 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("/proc/stat: steal time: %w", err)
+	}
+	return n, nil
 }
 
 // runDelays reads, per thread of this process, the nanoseconds it waited
@@ -161,6 +199,7 @@ func (s runtimeSample) since(b runtimeSample) runtimeCounts {
 	c := runtimeCounts{
 		GCCycles: s.gcCycles - b.gcCycles, GCAssistS: s.assist - b.assist, GCTotalS: s.gcTotal - b.gcTotal,
 		MutexWaitS: s.wait - b.wait, MinorFaults: s.minor - b.minor, MajorFaults: s.major - b.major,
+		StealS: float64(s.steal-b.steal) / clockTicks,
 	}
 	for id, ns := range s.runDelay {
 		c.OSRunDelayS += float64(ns-b.runDelay[id]) / 1e9

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"runtime"
+	"testing"
+	"time"
+)
+
+// TestParseSteal reads the eighth time of /proc/stat's first line, and
+// refuses a line that has none.
+func TestParseSteal(t *testing.T) {
+	got, err := parseSteal("cpu  1357046 186256 157465 624139 9472 0 2801 5859 0 0")
+	if err != nil || got != 5859 {
+		t.Fatalf("parseSteal = %d, %v; want 5859", got, err)
+	}
+	for _, bad := range []string{"cpu0 1 2 3 4 5 6 7 8", "cpu 1 2 3", "cpu 1 2 3 4 5 6 7 x"} {
+		if _, err := parseSteal(bad); err == nil {
+			t.Errorf("parseSteal(%q) took a line with no steal time", bad)
+		}
+	}
+}
+
+// TestRuntimeCountsAnInterval checks the counts of an interval in which
+// the process touched fresh memory: its page faults are counted, and no
+// time count exceeds what the interval could hold.
+func TestRuntimeCountsAnInterval(t *testing.T) {
+	before, err := readRuntime()
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	fresh := make([]byte, 64<<20)
+	for i := 0; i < len(fresh); i += 4096 {
+		fresh[i] = 1
+	}
+	runtime.KeepAlive(fresh)
+	after, err := readRuntime()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := after.since(before)
+	if c.MinorFaults < 1000 {
+		t.Errorf("touching 64 MiB counted %d minor faults, want at least 1000", c.MinorFaults)
+	}
+	limit := time.Since(start).Seconds()*float64(runtime.NumCPU()) + 0.02
+	if c.StealS < 0 || c.StealS > limit || c.OSRunDelayS < 0 || c.OSRunDelayS > limit {
+		t.Errorf("steal %.3f s, run delay %.3f s over an interval of at most %.3f processor seconds", c.StealS, c.OSRunDelayS, limit)
+	}
+}
