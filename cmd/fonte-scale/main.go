@@ -101,7 +101,7 @@ func main() {
 	filterQueries := flag.Int("filter-queries", 200, "queries per retrieval mode and reader in the filtered phase")
 	jsonFile := flag.String("json", "", "also append each size's JSON line to this file")
 	memory := flag.String("memory", "", "the build's memory budget, as fonte index --memory (default engine.DefaultMemory(): a quarter of this machine's memory)")
-	phase := flag.String("phase", "", "internal: build, query, filtered or concurrency, run in a child")
+	phase := flag.String("phase", "", "internal: build, query, filtered or concurrency, run in a child; memtouch, run directly, measures what touching fresh memory costs here")
 	n := flag.Int("n", 0, "internal: the corpus size of a child phase")
 	dir := flag.String("dir", "", "internal: the index folder of a child phase")
 	cpuprofile := flag.String("cpuprofile", "", "internal: write a CPU profile of a child phase")
@@ -152,11 +152,13 @@ func main() {
 		// builds' seconds at Debug) say where the write's time goes.
 		slog.SetLogLoggerLevel(slog.LevelDebug)
 		err = emitWithPeak(concurrency(*dir, *n, *seed, *queries, gs, *duration, *slice, shares))
+	case *phase == "memtouch":
+		err = emit(memtouch(touchMiB, touchRounds))
 	case *phase == "":
 		err = parent(options{sizes: *sizes, work: *work, seed: *seed, queries: *queries, json: *jsonFile, memory: *memory,
 			conc: *conc, goroutines: gs, duration: *duration, slice: *slice, filters: *filters, filterQueries: *filterQueries, stores: *storesFlag, storeQueries: *storeQueries})
 	default:
-		err = fmt.Errorf("-phase %q: want build, query, filtered, store-KIND or concurrency", *phase)
+		err = fmt.Errorf("-phase %q: want build, query, filtered, store-KIND, concurrency or memtouch", *phase)
 	}
 	if *memprofile != "" && err == nil {
 		err = writeHeap(*memprofile)

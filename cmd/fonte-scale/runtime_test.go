@@ -47,3 +47,37 @@ func TestRuntimeCountsAnInterval(t *testing.T) {
 		t.Errorf("steal %.3f s, run delay %.3f s over an interval of at most %.3f processor seconds", c.StealS, c.OSRunDelayS, limit)
 	}
 }
+
+// TestMemtouchTouchesEveryRound checks the memtouch phase's rounds and
+// its refusal of a size or count below one.
+func TestMemtouchTouchesEveryRound(t *testing.T) {
+	before, err := readRuntime()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rounds, err := memtouch(16, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := readRuntime()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rounds) != 2 {
+		t.Fatalf("%d rounds, want 2", len(rounds))
+	}
+	for i, r := range rounds {
+		if r.MiB != 16 || r.Seconds <= 0 || r.GiBPerS <= 0 || r.WorstMs <= 0 {
+			t.Errorf("round %d: %+v", i, r)
+		}
+	}
+	// Two rounds of 16 MiB are 8,192 pages, each faulted in once.
+	if f := after.since(before).MinorFaults; f < 8192 {
+		t.Errorf("two rounds of 16 MiB counted %d minor faults, want at least 8192", f)
+	}
+	for _, bad := range [][2]int{{0, 1}, {1, 0}} {
+		if _, err := memtouch(bad[0], bad[1]); err == nil {
+			t.Errorf("memtouch(%d, %d) ran", bad[0], bad[1])
+		}
+	}
+}
