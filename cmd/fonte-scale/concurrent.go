@@ -22,6 +22,10 @@ type concResult struct {
 	Added       int     `json:"added"`
 	ChunksAfter int     `json:"chunks_after"`
 	WriterS     float64 `json:"writer_s"` // the incremental IndexDocuments run, commit and derived indexes included
+	// WriterStart is when the writer began (Unix seconds), the origin of
+	// each slow query's at_s: a trace taken outside the process, such as
+	// another program's wake-ups, can be lined up with the queries.
+	WriterStart float64 `json:"writer_start_unix"`
 	DurationS   float64 `json:"duration_s"`
 	SliceS      float64 `json:"slice_s"`
 	// Cells has one entry per mode and goroutine count, in table order.
@@ -216,6 +220,7 @@ func concurrency(dir string, n int, seed uint64, nq int, goroutines []int, d, sl
 	var werr error
 	var wrote time.Duration
 	start := time.Now()
+	res.WriterStart = float64(start.UnixNano()) / 1e9
 	go func() {
 		defer close(done)
 		rep, err := e.IndexDocuments(ctx, docs, true, nil)

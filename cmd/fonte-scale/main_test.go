@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // runAsTool makes the test binary act as fonte-scale (parent and child
@@ -29,6 +30,7 @@ func TestMain(m *testing.M) {
 // tables. The size is small because the race detector slows the build
 // tenfold.
 func TestEndToEnd(t *testing.T) {
+	began := float64(time.Now().UnixNano()) / 1e9
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +73,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 	for _, path := range []string{"n", "cores", "gomaxprocs", "build.chunks", "build.build_s", "build.peak_rss_mib", "build.disk_bytes",
 		"query.open_s", "query.open_rss_mib", "query.warm_s", "query.peak_rss_mib", "query.p50_ms.hybrid", "query.p99_ms.bm25", "query.p99_ms.vector",
-		"concurrency.writer_s", "concurrency.added", "concurrency.chunks_after", "concurrency.cells",
+		"concurrency.writer_s", "concurrency.writer_start_unix", "concurrency.runtime.steal_s", "concurrency.added", "concurrency.chunks_after", "concurrency.cells",
 		"load.build", "load.query", "load.concurrency", "load.filtered", "build.labelled", "filtered.readers", "filtered.peak_rss_mib"} {
 		var v any = raw
 		for _, k := range strings.Split(path, ".") {
@@ -144,6 +146,9 @@ func TestEndToEnd(t *testing.T) {
 	}
 	if c.Added != 3 || c.ChunksAfter != 303 || c.WriterS <= 0 || c.PeakRSSMiB <= 0 {
 		t.Errorf("writer: added %d, %d chunks after, %.3f s, peak %.1f MiB; want 3 added, 303 after", c.Added, c.ChunksAfter, c.WriterS, c.PeakRSSMiB)
+	}
+	if now := float64(time.Now().UnixNano()) / 1e9; c.WriterStart < began || c.WriterStart > now {
+		t.Errorf("the writer began at %.3f, outside the test's run (%.3f to %.3f)", c.WriterStart, began, now)
 	}
 	if len(c.Cells) != 6 {
 		t.Fatalf("%d cells, want 3 modes × 2 goroutine counts", len(c.Cells))
