@@ -384,5 +384,28 @@ func endsSentence(text string, i, end int, r rune) bool {
 	if utf8.RuneCountInString(word) == 1 && unicode.IsLetter([]rune(word)[0]) {
 		return false
 	}
+	return !itemNumber(text, k, word)
+}
+
+// itemNumber reports whether word, a run ending at a full stop and
+// starting at text[k], numbers a list item ("1. Submit the form"): one to
+// three digits opening a line, or following a colon, a semicolon, a
+// bullet or a sentence's end. Such a dot opens the item rather than
+// ending a sentence, so the number stays with the item's text; a number
+// after a word ("take 10. Then") still ends its sentence.
+func itemNumber(text string, k int, word string) bool {
+	if len(word) > 3 || strings.TrimLeft(word, "0123456789") != "" {
+		return false
+	}
+	for k > 0 {
+		c, size := utf8.DecodeLastRuneInString(text[:k])
+		if c == '\n' {
+			return true
+		}
+		if !unicode.IsSpace(c) {
+			return strings.ContainsRune(":;.!?•·-–*", c)
+		}
+		k -= size
+	}
 	return true
 }

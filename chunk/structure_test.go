@@ -216,6 +216,9 @@ func TestSentenceSpans(t *testing.T) {
 		{"Ask J. Smith. Then wait?  Yes.", []string{"Ask J. Smith.", "Then wait?", "Yes."}},
 		{"- first item\n- second item", []string{"- first item", "- second item"}},
 		{"lower. case does not split", []string{"lower. case does not split"}},
+		{"1. Submit the form. Then wait.\n2. Send it to HR.", []string{"1. Submit the form.", "Then wait.", "2. Send it to HR."}},
+		{"Steps: 1. Fill it in. 2. Sign it.\n- 3. File it.", []string{"Steps: 1. Fill it in.", "2. Sign it.", "- 3. File it."}},
+		{"Refunds take 10. Then 2025. Was it?", []string{"Refunds take 10.", "Then 2025.", "Was it?"}},
 		{"", nil},
 	}
 	for _, c := range cases {
