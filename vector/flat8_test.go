@@ -2,13 +2,9 @@ package vector
 
 import (
 	"bytes"
-	"fmt"
-	"math"
 	"math/rand/v2"
 	"sync"
 	"testing"
-
-	"github.com/fonte-rag/fonte/synth"
 )
 
 // Tests of Flat's int8 path: Search and SearchFilter pre-scan int8 codes
@@ -33,138 +29,6 @@ func withInt8Level(lv int8Level, f func()) {
 	hasVNNI = lv.vnni
 	defer func() { hasVNNI = vnni }()
 	f()
-}
-
-// flat8Case is a data set: vectors by id and queries.
-type flat8Case struct {
-	name    string
-	dim     int
-	vecs    map[uint64][]float32
-	queries [][]float32
-}
-
-// flat8Cases builds random and adversarial data sets.
-func flat8Cases(rng *rand.Rand) []flat8Case {
-	var cases []flat8Case
-	add := func(name string, dim int, rows [][]float32, queries [][]float32) {
-		vecs := make(map[uint64][]float32, len(rows))
-		// Ids in random order with gaps, so that id order is not row
-		// order.
-		for i, p := range rng.Perm(len(rows)) {
-			vecs[uint64(p*3+1)] = rows[i]
-		}
-		cases = append(cases, flat8Case{name, dim, vecs, queries})
-	}
-	gauss := func(n, dim int) [][]float32 {
-		out := make([][]float32, n)
-		for i := range out {
-			out[i] = gaussVector(rng, dim)
-		}
-		return out
-	}
-
-	// Random data at dimensions around the kernels' 64-byte rows, and
-	// tiny indexes, down to one vector.
-	for _, dim := range []int{1, 3, 13, 63, 64, 65, 384} {
-		for _, n := range []int{1, 2, 7, 300} {
-			add(fmt.Sprintf("gauss/dim=%d/n=%d", dim, n), dim, gauss(n, dim), gauss(4, dim))
-		}
-	}
-
-	// Clustered 384-d data, as in the benchmarks, more than one block.
-	mix := synth.NewMixture(rng, 10, 384, 0.5)
-	add("clustered", 384, mix.Sample(rng, 700).Slices(), mix.Sample(rng, 6).Slices())
-
-	// Near-ties: one vector and copies nudged by a few units in the last
-	// place, so float32 scores differ in their last bits and int8 codes
-	// not at all; and exact duplicates under other ids.
-	{
-		const dim = 48
-		base := gaussVector(rng, dim)
-		var rows [][]float32
-		for range 200 {
-			v := append([]float32(nil), base...)
-			for range 3 {
-				j := rng.IntN(dim)
-				for range rng.IntN(4) + 1 {
-					v[j] = math.Nextafter32(v[j], float32(math.Inf(1-2*rng.IntN(2))))
-				}
-			}
-			rows = append(rows, v)
-		}
-		for range 50 {
-			rows = append(rows, base)
-		}
-		rows = append(rows, gauss(300, dim)...)
-		add("near-ties", dim, rows, [][]float32{base, gaussVector(rng, dim), rows[0]})
-	}
-
-	// Exact ties everywhere: coordinates in {-1, 0, 1}.
-	{
-		const dim = 20
-		rows := make([][]float32, 600)
-		for i := range rows {
-			rows[i] = tieVector(rng, dim)
-		}
-		add("ties", dim, rows, [][]float32{tieVector(rng, dim), rows[5], make([]float32, dim)})
-	}
-
-	// Quantisation at its worst: one large coordinate and small ones
-	// (all but one code round to zero), norms from 1e-30 to 1e15,
-	// subnormal values, zero vectors, and queries of the same kinds.
-	{
-		const dim = 40
-		var rows [][]float32
-		for i := range 400 {
-			v := gaussVector(rng, dim)
-			switch i % 5 {
-			case 0:
-				v[rng.IntN(dim)] = 300
-			case 1:
-				s := float32(math.Pow(10, float64(rng.IntN(46)-30)))
-				for j := range v {
-					v[j] *= s
-				}
-			case 2:
-				for j := range v {
-					v[j] = float32(math.Ldexp(float64(rng.IntN(9)-4), -140))
-				}
-			case 3:
-				if i%15 == 3 {
-					clear(v)
-				}
-			}
-			rows = append(rows, v)
-		}
-		spiky := gaussVector(rng, dim)
-		spiky[0] = 1000
-		add("quantisation", dim, rows, [][]float32{gaussVector(rng, dim), spiky, rows[2], rows[1], make([]float32, dim)})
-	}
-	return cases
-}
-
-func TestFlatInt8PathMatchesBruteForce(t *testing.T) {
-	if raceEnabled {
-		t.Skip("slow under -race; TestFlatInt8PathConcurrent covers the races")
-	}
-	defer forceInt8Path()()
-	rng := rand.New(rand.NewPCG(31, 32))
-	cases := flat8Cases(rng)
-	for _, lv := range int8Levels() {
-		for _, tc := range cases {
-			t.Run(lv.name+"/"+tc.name, func(t *testing.T) {
-				withInt8Level(lv, func() {
-					f := NewFlat(tc.dim)
-					for id, v := range tc.vecs {
-						if err := f.Add(id, v); err != nil {
-							t.Fatal(err)
-						}
-					}
-					checkFlat8(t, f, tc.vecs, tc.queries, rng)
-				})
-			})
-		}
-	}
 }
 
 // checkFlat8 compares f's Search and SearchFilter with bruteForce over

@@ -97,39 +97,6 @@ func checkResults(t *testing.T, h *HNSW, vecs func(uint64) []float32, q []float3
 	}
 }
 
-func TestHNSWRecall(t *testing.T) {
-	if raceEnabled {
-		t.Skip("numeric test; -race runs the concurrency tests")
-	}
-	for _, name := range []string{"20k×64", "10k×384"} {
-		t.Run(name, func(t *testing.T) {
-			fx := sharedFixture(t, name)
-			row := func(id uint64) []float32 { return fx.data.Row(int(id)) }
-			all := func(uint64) bool { return true }
-			r := recall(fx, fx.truth, func(q []float32) []Result {
-				got := fx.h.Search(q, 10)
-				checkResults(t, fx.h, row, q, got, all)
-				if len(got) != 10 {
-					t.Fatalf("%d results, want 10", len(got))
-				}
-				return got
-			})
-			t.Logf("recall@10 at default ef %d: %.4f", DefaultEfSearch, r)
-			if r < 0.95 {
-				t.Errorf("recall@10 %.4f at default ef, want ≥ 0.95", r)
-			}
-			// ef is the knob: more of it never costs recall here.
-			lo := recall(fx, fx.truth, func(q []float32) []Result { return fx.h.SearchEf(q, 10, 10) })
-			hi := recall(fx, fx.truth, func(q []float32) []Result { return fx.h.SearchEf(q, 10, 256) })
-			t.Logf("recall@10 at ef 10: %.4f, at ef 256: %.4f", lo, hi)
-			if lo > r || r > hi || hi < 0.99 {
-				t.Errorf("recall by ef 10/64/256: %.4f %.4f %.4f, want increasing to ≥ 0.99", lo, r, hi)
-			}
-			checkGraph(t, fx.h)
-		})
-	}
-}
-
 // checkGraph asserts the graph's invariants: link counts within capacity,
 // no self or duplicate links, links on layer l only to nodes of level ≥ l,
 // no links to tombstones after a compaction, every live node reachable
@@ -440,56 +407,6 @@ func TestHNSWSearchFilter(t *testing.T) {
 		if overlap(got, want) < 9 {
 			t.Fatalf("region filter, query %d:\n got %v\nwant %v", qi, got, want)
 		}
-	}
-}
-
-func TestHNSWQuantized(t *testing.T) {
-	if raceEnabled {
-		t.Skip("numeric test")
-	}
-	fx := sharedFixture(t, "10k×384")
-	q := quantizedCopy(fx.h)
-	if q.codec == nil || len(q.codes) != len(q.ids)*q.codeW {
-		t.Fatal("no codes")
-	}
-	row := func(id uint64) []float32 { return fx.data.Row(int(id)) }
-	all := func(uint64) bool { return true }
-	r := recall(fx, fx.truth, func(qv []float32) []Result {
-		got := q.Search(qv, 10)
-		checkResults(t, q, row, qv, got, all) // re-ranked: exact scores
-		return got
-	})
-	t.Logf("int8 recall@10 at default ef: %.4f", r)
-	if r < 0.95 {
-		t.Errorf("int8 recall %.4f, want ≥ 0.95", r)
-	}
-
-	// Built with Quantize from the start: codes appear at quantizeMin
-	// vectors and are refitted as the index doubles.
-	data := synth.Clustered(rand.New(rand.NewPCG(6, 6)), 2500, 40, 20, 1)
-	h := NewHNSW(40, HNSWOptions{M: 8, EfConstruction: 40, Quantize: true})
-	for i := range data.Rows {
-		h.Add(uint64(i), data.Row(i))
-		switch i + 1 {
-		case quantizeMin - 1:
-			if h.codec != nil {
-				t.Fatal("codec fitted before quantizeMin vectors")
-			}
-		case quantizeMin, 2*quantizeMin - 1:
-			if h.fitAt != quantizeMin {
-				t.Fatalf("at %d vectors fitted at %d", i+1, h.fitAt)
-			}
-		case 2 * quantizeMin:
-			if h.fitAt != 2*quantizeMin {
-				t.Fatalf("not refitted at %d vectors", i+1)
-			}
-		}
-	}
-	if len(h.codes) != len(h.ids)*h.codeW {
-		t.Fatalf("%d code words for %d nodes", len(h.codes), len(h.ids))
-	}
-	if got := h.Search(data.Row(3), 1); got[0].ID != 3 {
-		t.Fatalf("quantized search for a stored vector: %v", got)
 	}
 }
 

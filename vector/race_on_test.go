@@ -2,7 +2,7 @@
 
 package vector
 
-// raceEnabled lets the slowest numeric tests step aside under -race, which
-// slows the inner-product loops about twentyfold; the concurrency tests
-// are the ones -race is for.
+// raceEnabled lets tests that need no full size run smaller under -race,
+// which slows the inner-product loops about twentyfold; the numeric tests
+// that do are in numeric_norace_test.go, built without it.
 const raceEnabled = true
