@@ -216,36 +216,6 @@ func flat8Recall(f *Flat, g *FlatInt8, qs [][]float32, k int) float64 {
 	return float64(hit) / float64(total)
 }
 
-// TestFlatInt8Recall: without the float32 vectors, the int8 scores must
-// still find at least 95% of the exact top 10 on clustered 384-d data.
-func TestFlatInt8Recall(t *testing.T) {
-	if raceEnabled {
-		t.Skip("slow under -race")
-	}
-	rng := rand.New(rand.NewPCG(25, 26))
-	mix := synth.NewMixture(rng, 200, benchDim, 0.5)
-	data := mix.Sample(rng, 20000)
-	f, g := NewFlat(benchDim), NewFlatInt8(benchDim, FlatInt8Options{})
-	for i := range data.Rows {
-		f.Add(uint64(i), data.Row(i))
-		g.Add(uint64(i), data.Row(i))
-	}
-	qs := mix.Sample(rng, 200).Slices()
-	recall := flat8Recall(f, g, qs, 10)
-	t.Logf("int8 recall@10 on 20k × 384 clustered: %.4f", recall)
-	if recall < 0.95 {
-		t.Fatalf("recall@10 %.4f, want at least 0.95", recall)
-	}
-	// Scores are approximations of the exact ones.
-	for _, q := range qs[:10] {
-		for _, r := range g.Search(q, 5) {
-			if d := math.Abs(float64(r.Score) - dot64(q, data.Row(int(r.ID)))); d > 0.01 {
-				t.Fatalf("int8 score %v off the exact one by %v", r.Score, d)
-			}
-		}
-	}
-}
-
 func TestFlatInt8Errors(t *testing.T) {
 	g := NewFlatInt8(8, FlatInt8Options{})
 	if got := g.Search(make([]float32, 8), 3); got != nil {
