@@ -314,28 +314,11 @@ func oneWordSwapped(ref reference, reference, answer string) []string {
 	if cited(answer) {
 		return nil
 	}
-	words := func(s string) []string {
-		var out []string
-		for _, f := range strings.Fields(s) {
-			if w := fold(trimWord(f)); w != "" {
-				out = append(out, w)
-			}
-		}
-		return out
-	}
-	rw, aw := words(asideRE.ReplaceAllString(reference, " ")), words(withoutCitations(answer))
-	if len(rw) != len(aw) || len(rw) < minSwapWords {
+	rw, aw := foldedWords(asideRE.ReplaceAllString(reference, " ")), foldedWords(withoutCitations(answer))
+	if len(rw) < minSwapWords {
 		return nil
 	}
-	at := -1
-	for i := range rw {
-		if stem(rw[i]) != stem(aw[i]) {
-			if at >= 0 {
-				return nil
-			}
-			at = i
-		}
-	}
+	at := oneApart(rw, aw, func(x, y string) bool { return stem(x) == stem(y) })
 	if at < 0 {
 		return nil
 	}

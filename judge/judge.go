@@ -117,9 +117,10 @@ var laterQuestionWordRE = regexp.MustCompile(`(?i)\b(?:what|which|who|whom|where
 // answered "your line manager"): one shared word is chance.
 const minWordsForPartial = 2
 
-// asideRE matches a parenthesised aside (not nested) after a space:
-// "$(DESTDIR)" is a name, not an aside.
-var asideRE = regexp.MustCompile(`\s+\([^()]*\)`)
+// asideRE matches a parenthesised aside after a space, with one level
+// of parentheses inside it ("(see gbp.conf(5))"): "$(DESTDIR)" is a
+// name, not an aside.
+var asideRE = regexp.MustCompile(`\s+\((?:[^()]|\([^()]*\))*\)`)
 
 // exceptionRE matches an exception clause after a comma, to the end of
 // its sentence: ", except for …", ", salvo …", ", tranne …".
@@ -132,6 +133,7 @@ var exceptionRE = regexp.MustCompile(`(?i),\s*(?:except|excepting|save for|apart
 // answer a person wrote for question. abstained is true when the
 // answering system itself reported abstaining.
 func Judge(question, reference, answer string, abstained bool) Result {
+	answer = plainText(answer)
 	ld := leadOf(answer)
 	r := Result{Lead: ld.text}
 	if abstained {
@@ -235,6 +237,9 @@ func Judge(question, reference, answer string, abstained bool) Result {
 				r.Contradicted = append(r.Contradicted, fmt.Sprintf("the lead says %s, the reference %s", p, f.key))
 			}
 		}
+		if !found && (f.kind == nameFact || f.kind == codeFact) {
+			found = aliasStated(f, reference, ans)
+		}
 		if found {
 			r.Found = append(r.Found, f.String())
 		} else {
@@ -273,6 +278,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Contradicted = append(r.Contradicted, swappedNameWords(question, reference, ld.text)...)
 		r.Contradicted = append(r.Contradicted, oneWordSwapped(ref, reference, answer)...)
 	}
+	r.Contradicted = append(r.Contradicted, oneFigureSwapped(reference, answer)...)
 	cov := coverage(ref.words, ans.stems)
 	own := newWords(ld.sentence, question, reference)
 	// A direct answer that misses most of the reference's words, or
@@ -951,6 +957,13 @@ func (a answerText) statesCode(f fact) bool {
 		return containsBounded(a.lower, f.key)
 	case "phone":
 		return strings.Contains(a.digits, f.key)
+	case "key", "ip":
+		for _, g := range a.facts {
+			if g.class == f.class && g.key == f.key {
+				return true
+			}
+		}
+		return false
 	case "quoted":
 		return containsBounded(a.folded, f.key)
 	case "path":
@@ -1333,7 +1346,7 @@ func listWidened(reference, lead string) []string {
 
 // exampleRE matches the words that introduce examples: such as, e.g.,
 // for example, like, come, ad esempio, per esempio.
-var exampleRE = regexp.MustCompile(`(?i)\b(?:such as|e\.g\.|for example|for instance|like|ad esempio|per esempio|come ad esempio|p\. ?es\.)(?:[^\p{L}]|$)`)
+var exampleRE = regexp.MustCompile(`(?i)\b(?:such as|e\.g\.|for example|for instance|like|ad esempio|per esempio|come ad esempio|p\. ?es\.|es\.)(?:[^\p{L}]|$)`)
 
 // onlyOpeningRE matches a lead that opens by restricting: "Only …",
 // "Solo …".
@@ -1547,14 +1560,14 @@ func compatible(f, g figure, bareSpan bool) bool {
 
 // contradictingClasses are the classes of code a lead can state another
 // of: an address, a link, a telephone number, a path, a chat channel.
-var contradictingClasses = map[string]bool{"url": true, "email": true, "phone": true, "path": true, "channel": true}
+var contradictingClasses = map[string]bool{"url": true, "email": true, "phone": true, "path": true, "channel": true, "ip": true, "key": true}
 
 // routeOf groups the classes of code that say how to reach someone: an
 // address, a link, a telephone number and a chat channel are each a way
 // to reach them, so one stated for another is another way ("email them
 // at …" for the #user-support channel). A path is only a path.
 func routeOf(class string) string {
-	if class == "path" {
+	if class == "path" || class == "ip" || class == "key" {
 		return class
 	}
 	return "route"
@@ -2024,18 +2037,10 @@ func oneSegmentApart(a, b string) bool {
 		return strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune("-_./ ", r) })
 	}
 	sa, sb := split(a), split(b)
-	if len(sa) != len(sb) || len(sa) < minCodeSegments {
+	if len(sa) < minCodeSegments {
 		return false
 	}
-	differ := -1
-	for i := range sa {
-		if sa[i] != sb[i] {
-			if differ >= 0 {
-				return false
-			}
-			differ = i
-		}
-	}
+	differ := oneApart(sa, sb, func(x, y string) bool { return x == y })
 	return differ >= 0 && isLetters(sa[differ]) && isLetters(sb[differ])
 }
 
