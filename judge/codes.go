@@ -118,3 +118,46 @@ func aliasStated(f fact, reference string, a answerText) bool {
 	}
 	return false
 }
+
+// unrelatedWordPairs reports whether two codes are words joined by a
+// slash that share no word: "review/processing" is no other path than
+// "mass/public", where "debian/rules" is another file than debian/watch.
+func unrelatedWordPairs(f, g fact) bool {
+	if !wordPairRE.MatchString(f.text) || !wordPairRE.MatchString(g.text) {
+		return false
+	}
+	for _, a := range strings.Split(f.key, "/") {
+		for _, b := range strings.Split(g.key, "/") {
+			if a == b {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// manSectionRE matches a manual page's section after its name:
+// "pbuilder(8)".
+var manSectionRE = regexp.MustCompile(`^(.+)\(\d\w*\)$`)
+
+// namesQuestionCode reports whether code g is the question's own: a
+// manual page of a command the question names ("pbuilder(8)" to "what
+// does pbuilder …"), or a path to a file it names
+// ("/etc/ssh/sshd_config" to "… in sshd_config").
+func namesQuestionCode(g fact, question string) bool {
+	if m := manSectionRE.FindStringSubmatch(g.key); m != nil && containsBounded(question, m[1]) {
+		return true
+	}
+	if i := strings.LastIndexByte(g.key, '/'); i >= 0 && i+1 < len(g.key) {
+		return len(g.key[i+1:]) > 3 && containsBounded(question, g.key[i+1:])
+	}
+	return false
+}
+
+// seeAlsoRE matches a parenthesised pointer to other documentation:
+// "(see pbuilder(8) and pdebuild(1))", "(vedere fakeroot(1).)".
+var seeAlsoRE = regexp.MustCompile(`(?i)\((?:see|see also|vedere|vedi|cf\.|cfr\.)\s(?:[^()]|\([^()]*\))*\)`)
+
+// withoutSeeAlso blanks the pointers to other documentation in text: the
+// pages they name are where to read more, not what the text answers.
+func withoutSeeAlso(text string) string { return seeAlsoRE.ReplaceAllString(text, " ") }

@@ -163,7 +163,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 
 	// What the lead contradicts: a span lead stands as the answer; a
 	// sentence only when it is about the question.
-	leadFacts := extract(ld.text)
+	leadFacts := extract(withoutSeeAlso(ld.text))
 	onTopic := about(ld.sentence, topicStems(question)) || about(ld.sentence, ref.words)
 	opening, _ := openingYesNo(ld.sentence)
 	statesPolarity := len(ref.facts) > 0 && ref.facts[0].kind == polarityFact && ref.facts[0].key == opening
@@ -178,7 +178,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Contradicted = append(r.Contradicted, countedOtherwise(question, ld.text)...)
 		r.Contradicted = append(r.Contradicted, onlyOneCase(reference, ld.text)...)
 	}
-	r.Contradicted = append(r.Contradicted, codeContradictions(ref, leadFacts, ld)...)
+	r.Contradicted = append(r.Contradicted, codeContradictions(question, ref, leadFacts, ld)...)
 
 	// What the answer states.
 	// A sentence without a yes, a no or a negation says yes only when it
@@ -255,6 +255,15 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	// award it").
 	if len(r.Missing) == 1 && ref.facts[0].kind == polarityFact && r.Missing[0] == ref.facts[0].key && len(r.Contradicted) == 0 && ref.hasFigureOrCode() {
 		r.Found, r.Missing = append([]string{r.Missing[0]}, r.Found...), nil
+	}
+	// So is a yes or no whose reason, as the reference gives it, the
+	// answer states in its words: "There is no need to wait; SecOps
+	// award it once confirmed" to "No, SecOps can award it once the
+	// report is confirmed", "… sono tutte scelte pessime" to "No, è una
+	// scelta pessima".
+	if len(r.Missing) > 0 && ref.facts[0].kind == polarityFact && r.Missing[0] == ref.facts[0].key && len(r.Contradicted) == 0 && opening == "" &&
+		len(ref.words) >= minReasonWords && coverage(ref.words, ans.stems) >= rightCoverage && !polarityOpposed(ref.facts[0].key, ld.sentence, question) && !saysAsked(question, ld.sentence) {
+		r.Found, r.Missing = append([]string{r.Missing[0]}, r.Found...), r.Missing[1:]
 	}
 	if ld.span || ld.direct || ld.first {
 		r.Contradicted = append(r.Contradicted, alternativeNames(question, reference, ref, leadFacts, ld.text)...)
@@ -1577,7 +1586,7 @@ func routeOf(class string) string {
 // the lead that differ from the reference's of the same class where the
 // lead states none of those, and a span lead that is one other name or
 // code where the reference's answer is a name or code.
-func codeContradictions(ref reference, lead []fact, ld lead) []string {
+func codeContradictions(question string, ref reference, lead []fact, ld lead) []string {
 	var out []string
 	inLead := func(f fact) bool {
 		for _, g := range lead {
@@ -1592,7 +1601,7 @@ func codeContradictions(ref reference, lead []fact, ld lead) []string {
 			continue
 		}
 		for _, f := range append(ref.facts, ref.asides...) {
-			if f.kind == codeFact && routeOf(f.class) == routeOf(g.class) && f.key != g.key && !inLead(f) && !refHas(ref, g) {
+			if f.kind == codeFact && routeOf(f.class) == routeOf(g.class) && f.key != g.key && !inLead(f) && !refHas(ref, g) && !unrelatedWordPairs(f, g) {
 				out = append(out, g.text+" against "+f.text)
 				break
 			}
@@ -1628,7 +1637,9 @@ func codeContradictions(ref reference, lead []fact, ld lead) []string {
 		if f.kind != codeFact || !negatedNameRE.MatchString(f.text) || containsBounded(text, f.key) {
 			continue
 		}
-		if bare := f.key[strings.IndexByte(f.key, '-')+1:]; containsBounded(text, bare) {
+		// The question's own word is what it asks about, not the name
+		// without its negation: "training budget" to non-training books.
+		if bare := f.key[strings.IndexByte(f.key, '-')+1:]; containsBounded(text, bare) && !containsBounded(strings.ToLower(question), bare) {
 			out = append(out, bare+" against "+f.text)
 		}
 	}
@@ -1688,7 +1699,7 @@ func otherNamesStated(question, reference string, ref reference, lead []fact, ld
 		if g.kind == codeFact && containsBounded(leadExamples, strings.ToLower(g.text)) {
 			continue
 		}
-		if g.kind == nameFact && qStems[g.key] || g.kind == codeFact && containsBounded(qLower, g.key) {
+		if g.kind == nameFact && qStems[g.key] || g.kind == codeFact && (containsBounded(qLower, g.key) || namesQuestionCode(g, qLower)) {
 			continue
 		}
 		for _, f := range target {
@@ -1715,7 +1726,9 @@ func otherNamesStated(question, reference string, ref reference, lead []fact, ld
 			continue
 		}
 		for _, f := range target {
-			if f.kind != figureFact && nameFamily(f) == nameFamily(g) {
+			// A code of digits alone ("6.3.8", a section) is a number,
+			// not a name of the kind of one with letters.
+			if f.kind != figureFact && nameFamily(f) == nameFamily(g) && (hasLetter(g.text) || !hasLetter(f.text)) && !unrelatedWordPairs(f, g) {
 				out = append(out, g.text+" against "+f.text)
 				break
 			}

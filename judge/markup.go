@@ -18,6 +18,9 @@ var (
 	// closed or cut off at the end of the passage; placeholders written
 	// in angle brackets ("/media/<user>/<label>") are not tags.
 	htmlTagRE = regexp.MustCompile(`(?i)</?` + htmlElements + `\b[^<>]*>`)
+	// blockTagRE matches a tag that ends a block or a cell: its text and
+	// the next are apart, as lines are ("…at all</td><td>Within…").
+	blockTagRE = regexp.MustCompile(`(?i)</?(?:br|dd|div|dl|dt|h[1-6]|hr|li|ol|p|pre|table|tbody|td|th|thead|tr|ul)\b[^<>]*>`)
 	// cutTagRE matches a tag cut off at the end of a quoted passage
 	// ("…</p [2]"), keeping the citation marks after it.
 	cutTagRE = regexp.MustCompile(`(?i)</?` + htmlElements + `\b[^<>\[]*((?:\s*\[\d+(?:\s*[,;]\s*\d+)*\])*\s*)$`)
@@ -46,6 +49,7 @@ func plainText(text string) string {
 	text = templateRE.ReplaceAllString(text, " ")
 	text = markdownLinkRE.ReplaceAllString(text, "$1")
 	text = cutTagRE.ReplaceAllString(text, "$1")
+	text = blockTagRE.ReplaceAllString(text, "\n")
 	text = htmlTagRE.ReplaceAllString(text, "")
 	return entityRE.ReplaceAllStringFunc(text, func(m string) string {
 		if r, ok := entities[m]; ok {
