@@ -339,3 +339,30 @@ func oneWordSwapped(ref reference, reference, answer string) []string {
 	}
 	return []string{fmt.Sprintf("the answer says %q where the reference says %q", a, r)}
 }
+
+// ownInFrame reports whether a sentence is the question's and the
+// reference's words around one word of its own in letters: that word is
+// its answer ("Sintassi bash." for "Sintassi POSIX", "Imposta la
+// distribuzione a experimental …" for UNRELEASED). A code or a number
+// of its own ("Enable 2FA.") is judged as one.
+func ownInFrame(own []string, sentence, question, reference string) bool {
+	if len(own) != 1 || !isLetters(own[0]) {
+		return false
+	}
+	known := map[string]bool{}
+	for _, st := range append(contentStems(question), contentStems(reference)...) {
+		known[st] = true
+	}
+	for _, st := range contentStems(sentence) {
+		if st != own[0] && !hasStem(known, st) {
+			return false
+		}
+	}
+	text := strings.ToLower(question + " " + reference)
+	for _, f := range strings.Fields(sentence) {
+		if w := trimWord(f); codeClass(w) != "" && !containsBounded(text, strings.ToLower(w)) {
+			return false
+		}
+	}
+	return true
+}

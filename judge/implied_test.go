@@ -38,3 +38,18 @@ func TestWhatTheQuestionNames(t *testing.T) {
 			"<tr><td>P1</td><td>You cannot work at all</td><td>Within 30 minutes</td></tr [2]", Wrong},
 	})
 }
+
+// TestOwnWordInTheReferenceFrame pins that a short answer of its own
+// that keeps the question's and the reference's words around one word of
+// its own, where the reference names a thing, answers with that word; and that where the reference names nothing, a word of its own is
+// most often a paraphrase ("comms" for communications).
+func TestOwnWordInTheReferenceFrame(t *testing.T) {
+	runJudgeCases(t, []judgeCase{
+		{"one word of its own", "Che shell devo usare negli script di avvio?", "La shell POSIX, per compatibilità con dash.",
+			"Shell zsh.", Misleading},
+	})
+	q, ref, a := "Which two roles does a response team need?", "A response lead and a communications lead.", "You need a response lead and a comms lead."
+	if got := Judge(q, ref, a, false); got.Verdict == Misleading {
+		t.Errorf("Judge(%q, %q) = %s, a paraphrase of a reference that names nothing\n%+v", ref, a, got.Verdict, got)
+	}
+}

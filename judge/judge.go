@@ -302,7 +302,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	case len(r.Contradicted) > 0:
 		r.Verdict, r.Why = Misleading, "the lead contradicts the reference: "+strings.Join(r.Contradicted, "; ")
 	case ld.direct && !ld.long && !cited(answer) && !ref.polarityOnly() && len(r.Found) == 0 && replaces &&
-		(asksForFigure(question) && len(figuresOf(leadFacts)) > 0 || !figureAsked && len(own) >= minNewWords):
+		(asksForFigure(question) && len(figuresOf(leadFacts)) > 0 || !figureAsked && (len(own) >= minNewWords || ref.hasNameOrCode() && ownInFrame(own, ld.sentence, question, reference))):
 		r.Verdict = Misleading
 		r.Why = fmt.Sprintf("the answer states none of the reference's facts (%s) and %.0f%% of its other words, but states something else as the answer (%s)",
 			strings.Join(r.Missing, ", "), 100*coverageOrNone(ref.words, ans.stems), strings.Join(own, ", "))
@@ -571,6 +571,17 @@ func (r reference) hasFigureOrCode() bool {
 
 // polarityOnly reports whether the reference's only key fact is its yes or
 // no.
+// hasNameOrCode reports whether the reference names a thing: a name or
+// a code among its key facts.
+func (r reference) hasNameOrCode() bool {
+	for _, f := range r.facts {
+		if f.kind == nameFact || f.kind == codeFact {
+			return true
+		}
+	}
+	return false
+}
+
 func (r reference) polarityOnly() bool { return len(r.facts) == 1 && r.facts[0].kind == polarityFact }
 
 // readReference reads the key facts of a reference answer. Names the
