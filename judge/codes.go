@@ -161,3 +161,10 @@ var seeAlsoRE = regexp.MustCompile(`(?i)\((?:see|see also|vedere|vedi|cf\.|cfr\.
 // withoutSeeAlso blanks the pointers to other documentation in text: the
 // pages they name are where to read more, not what the text answers.
 func withoutSeeAlso(text string) string { return seeAlsoRE.ReplaceAllString(text, " ") }
+
+// alternativesRE matches two words of lower-case letters alone joined by
+// a slash: one thing named two ways ("software libero/open source",
+// "mass/public transit"), or a folder and a file named by its own word
+// ("debian/watch", the watch file). One of the words states the pair;
+// a path with a dot, a digit or a capital is compared whole.
+var alternativesRE = regexp.MustCompile(`^\p{Ll}+/\p{Ll}+$`)

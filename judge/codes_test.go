@@ -55,6 +55,9 @@ func TestCodesReadAsWritten(t *testing.T) {
 			"Di norma loglevel=high.", Right},
 		{"another value of the setting", "Che livello di log si usa di norma?", "Alto (high), salvo casi particolari.",
 			"Di norma loglevel=debug.", Misleading},
+		// Two words joined by a slash name one thing two ways.
+		{"one of two words joined by a slash", "Quali tipi di soluzione si confrontano?", "Tre: riuso, software libero/open source, cloud.",
+			"Sono tre: riuso, software libero e cloud.", Right},
 		// A plain word offered as the equal of a code is one too.
 		{"one of two packages kept alone", "Quale server web conviene su una macchina piccola?", "php8-fpm o lighttpd, dietro un proxy.",
 			"Solo lighttpd.", Misleading},

@@ -990,11 +990,12 @@ func (a answerText) statesCode(f fact) bool {
 		// Words joined by a slash may be alternatives ("libero/open"
 		// written "libero o open"): every word stated states them.
 		if wordPairRE.MatchString(f.text) {
-			all := true
+			all, any := true, false
 			for _, w := range strings.Split(f.text, "/") {
 				all = all && a.stems[stem(fold(w))]
+				any = any || a.stems[stem(fold(w))]
 			}
-			if all {
+			if all || any && alternativesRE.MatchString(f.text) {
 				return true
 			}
 		}
