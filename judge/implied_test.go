@@ -53,3 +53,15 @@ func TestOwnWordInTheReferenceFrame(t *testing.T) {
 		t.Errorf("Judge(%q, %q) = %s, a paraphrase of a reference that names nothing\n%+v", ref, a, got.Verdict, got)
 	}
 }
+
+// TestAnotherFigureOfTheKindAsked pins that a quoted passage about the
+// question whose only figure of the kind asked is another states it as
+// the answer, and that one about something else does not.
+func TestAnotherFigureOfTheKindAsked(t *testing.T) {
+	runJudgeCases(t, []judgeCase{
+		{"another lead time on the question's topic", "How far ahead must I request approval for a conference that costs more than $3,000?", "Four to six weeks in advance.",
+			"Submit your conference request as early as possible. - Ten days to two weeks in advance for: - conference events that cost less than $3,000, [2]", Misleading},
+		{"another topic's lead time", "How far ahead must I request approval for a conference that costs more than $3,000?", "Four to six weeks in advance.",
+			"Printer toner is reordered two weeks before it runs out. Orders go through the supply portal. [2]", Wrong},
+	})
+}

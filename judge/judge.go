@@ -336,6 +336,12 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	case !(ref.hasFigure() && asksForFigure(question)) && !ref.echoes && len(ref.words) >= minWordsForPartial && cov >= 0.5:
 		r.Verdict = Partial
 		r.Why = fmt.Sprintf("the answer states none of the key facts (%s) but %.0f%% of the reference's other words", strings.Join(r.Missing, ", "), 100*cov)
+	case asksForFigure(question) && ref.hasFigure() && about(withoutCitations(answer), topicStems(question)) && len(otherFigureOfKind(ref, ans.figures, questionFigures)) > 0:
+		// A passage about the question whose only figures of the kind
+		// asked are others states one of them as the answer: "carry over
+		// a maximum of 15 days" for 240 hours.
+		r.Verdict = Misleading
+		r.Why = "the answer states none of the key facts and another figure of the kind asked: " + otherFigureOfKind(ref, ans.figures, questionFigures)
 	default:
 		r.Verdict, r.Why = Wrong, "the answer states none of the key facts"
 	}
@@ -2075,6 +2081,23 @@ func firstNameOrCode(ref reference) string {
 	for _, f := range ref.facts {
 		if f.kind == nameFact || f.kind == codeFact {
 			return f.String()
+		}
+	}
+	return ""
+}
+
+// otherFigureOfKind returns the first of an answer's figures, none of the
+// question's, that claims to be one of the reference's: a unit of the
+// same dimension, another time of day, another date.
+func otherFigureOfKind(ref reference, figures, question []figure) string {
+	for _, g := range figures {
+		if matchesAny(g, question) || g.unit.empty() && g.clock < 0 {
+			continue
+		}
+		for _, f := range figuresOf(ref.facts) {
+			if compatible(f, g, false) {
+				return describe(g) + " against " + describe(f)
+			}
 		}
 	}
 	return ""
