@@ -168,3 +168,21 @@ func withoutSeeAlso(text string) string { return seeAlsoRE.ReplaceAllString(text
 // ("debian/watch", the watch file). One of the words states the pair;
 // a path with a dot, a digit or a capital is compared whole.
 var alternativesRE = regexp.MustCompile(`^\p{Ll}+/\p{Ll}+$`)
+
+// codePairRE matches two codes joined by a slash, one of them with a
+// digit: "SHA1/SHA256", "IPv4/IPv6", not a path.
+var codePairRE = regexp.MustCompile(`^[\p{L}\d][\p{L}\d+-]*/[\p{L}\d][\p{L}\d+-]*$`)
+
+// codePairStated reports whether text states both codes of a pair joined
+// by a slash, written apart ("SHA1 e SHA256" for SHA1/SHA256).
+func codePairStated(code, text string) bool {
+	if !codePairRE.MatchString(code) || !hasDigit(code) {
+		return false
+	}
+	for _, part := range strings.Split(strings.ToLower(code), "/") {
+		if !containsBounded(text, part) {
+			return false
+		}
+	}
+	return true
+}

@@ -58,6 +58,8 @@ func TestCodesReadAsWritten(t *testing.T) {
 		// Two words joined by a slash name one thing two ways.
 		{"one of two words joined by a slash", "Quali tipi di soluzione si confrontano?", "Tre: riuso, software libero/open source, cloud.",
 			"Sono tre: riuso, software libero e cloud.", Right},
+		{"two codes joined by a slash, written apart", "Che cosa contiene il file .sig?", "Le firme RSA2/ED25519 dei pacchetti.",
+			"Contiene le firme RSA2 ed ED25519 dei pacchetti.", Right},
 		// A plain word offered as the equal of a code is one too.
 		{"one of two packages kept alone", "Quale server web conviene su una macchina piccola?", "php8-fpm o lighttpd, dietro un proxy.",
 			"Solo lighttpd.", Misleading},

@@ -1005,6 +1005,9 @@ func (a answerText) statesCode(f fact) bool {
 				return true
 			}
 		}
+		if codePairStated(f.text, a.lower) {
+			return true
+		}
 	}
 	if m := versionRE.FindStringSubmatch(f.key); m != nil && versionSuffixStated(a.facts, m[1]) {
 		return true // "v1.2" written "EUPL-1.2"
