@@ -215,8 +215,8 @@ func wordFacts(toks []token, lower []string, i int, italian bool) ([]fact, int) 
 			return []fact{{kind: figureFact, text: describe(f), fig: f}}, skip + n
 		}
 		skip += half
-		// "alle nove e mezza", "at half past nine" aside: a number said
-		// after the words that name an hour of the day is that time.
+		// A number word after the words that name an hour of the day is
+		// that time: "alle nove e mezza" is 9:30, "at nine" 9:00.
 		if clockWords[prevWord(lower, toks, i)] && v <= 24 && !nextUnit(toks, lower, i+skip).known() {
 			f.clock = int(v)*60 + int((f.value-float64(int(v)))*60+0.5)
 			f.value = float64(f.clock)
