@@ -314,28 +314,11 @@ func oneWordSwapped(ref reference, reference, answer string) []string {
 	if cited(answer) {
 		return nil
 	}
-	words := func(s string) []string {
-		var out []string
-		for _, f := range strings.Fields(s) {
-			if w := fold(trimWord(f)); w != "" {
-				out = append(out, w)
-			}
-		}
-		return out
-	}
-	rw, aw := words(asideRE.ReplaceAllString(reference, " ")), words(withoutCitations(answer))
-	if len(rw) != len(aw) || len(rw) < minSwapWords {
+	rw, aw := foldedWords(asideRE.ReplaceAllString(reference, " ")), foldedWords(withoutCitations(answer))
+	if len(rw) < minSwapWords {
 		return nil
 	}
-	at := -1
-	for i := range rw {
-		if stem(rw[i]) != stem(aw[i]) {
-			if at >= 0 {
-				return nil
-			}
-			at = i
-		}
-	}
+	at := oneApart(rw, aw, func(x, y string) bool { return stem(x) == stem(y) })
 	if at < 0 {
 		return nil
 	}
@@ -355,4 +338,31 @@ func oneWordSwapped(ref reference, reference, answer string) []string {
 		return nil
 	}
 	return []string{fmt.Sprintf("the answer says %q where the reference says %q", a, r)}
+}
+
+// ownInFrame reports whether a sentence is the question's and the
+// reference's words around one word of its own in letters: that word is
+// its answer ("Sintassi bash." for "Sintassi POSIX", "Imposta la
+// distribuzione a experimental …" for UNRELEASED). A code or a number
+// of its own ("Enable 2FA.") is judged as one.
+func ownInFrame(own []string, sentence, question, reference string) bool {
+	if len(own) != 1 || !isLetters(own[0]) {
+		return false
+	}
+	known := map[string]bool{}
+	for _, st := range append(contentStems(question), contentStems(reference)...) {
+		known[st] = true
+	}
+	for _, st := range contentStems(sentence) {
+		if st != own[0] && !hasStem(known, st) {
+			return false
+		}
+	}
+	text := strings.ToLower(question + " " + reference)
+	for _, f := range strings.Fields(sentence) {
+		if w := trimWord(f); codeClass(w) != "" && !containsBounded(text, strings.ToLower(w)) {
+			return false
+		}
+	}
+	return true
 }

@@ -43,7 +43,20 @@
 // year", "nove e mezza", "tremila", "noon", "3 del pomeriggio", "once a
 // year", "42 cents"), and everyday synonyms and translations
 // ("permitted", "consentito" for allowed; "not permitted" for
-// forbidden) are one word. The rules are general
+// forbidden) are one word. An answer is read as a reader sees it: a
+// quoted page's HTML tags, Markdown links and template tags removed.
+// Codes and figures are compared as written in either language: "$VAR"
+// is the variable VAR, "/usr/local/" the folder /usr/local, an IPv4
+// address and a key combination ("Ctrl-A", "Control-A", "^A") are codes,
+// a word in parentheses right after a fact is its other name ("Media
+// (medium)"), "alle nove e mezza" and "9.30" are times of day. The
+// reference repeated with one figure or code changed ("Review takes 4-5
+// days" for 3-5) states that figure; the reason a yes/no reference gives,
+// stated in the answer's words, states its yes or no; and what the
+// question itself names (its word, its file's path, a page to see) is
+// no other answer. A passage about the question that states none of the
+// key facts but another figure of the kind asked states that figure as
+// the answer. The rules are general
 // knowledge of English and Italian, so that the judge holds on questions
 // nobody has seen; Agree measures it against answers labelled by people.
 package judge

@@ -75,7 +75,7 @@ func extract(text string) []fact {
 	var out []fact
 	text = backtickRE.ReplaceAllStringFunc(text, func(m string) string {
 		inner := strings.TrimSpace(m[1 : len(m)-1])
-		out = append(out, fact{kind: codeFact, class: "code", text: inner, key: normalSpace(strings.ToLower(inner))})
+		out = append(out, fact{kind: codeFact, class: "code", text: inner, key: codeKey(normalSpace(inner))})
 		return " "
 	})
 	text = quotedRE.ReplaceAllStringFunc(text, func(m string) string {
@@ -83,9 +83,15 @@ func extract(text string) []fact {
 		if n := len(strings.Fields(inner)); n < 1 || n > 6 || !hasLetter(inner) {
 			return m
 		}
+		if k, ok := keyCombo(inner); ok {
+			out = append(out, fact{kind: codeFact, class: "key", text: inner, key: k})
+			return " "
+		}
 		out = append(out, fact{kind: codeFact, class: "quoted", text: inner, key: normalSpace(fold(inner))})
 		return " "
 	})
+	ips, text := ipFacts(text)
+	out = append(out, ips...)
 	text = phoneRE.ReplaceAllStringFunc(text, func(m string) string {
 		digits := onlyDigits(m)
 		if _, isDate := numericDate(strings.TrimSpace(m)); isDate {
@@ -114,6 +120,7 @@ func extract(text string) []fact {
 		i += skip
 	}
 	shareUnits(words)
+	words = alternativeCodes(toks, lower, words)
 	return append(out, words...)
 }
 
@@ -208,6 +215,13 @@ func wordFacts(toks []token, lower []string, i int, italian bool) ([]fact, int) 
 			return []fact{{kind: figureFact, text: describe(f), fig: f}}, skip + n
 		}
 		skip += half
+		// A number word after the words that name an hour of the day is
+		// that time: "alle nove e mezza" is 9:30, "at nine" 9:00.
+		if clockWords[prevWord(lower, toks, i)] && v <= 24 && !nextUnit(toks, lower, i+skip).known() {
+			f.clock = int(v)*60 + int((f.value-float64(int(v)))*60+0.5)
+			f.value = float64(f.clock)
+			return []fact{{kind: figureFact, text: describe(f), fig: f}}, skip
+		}
 		f.unit = nextUnit(toks, lower, i+skip)
 		if half == 0 && f.unit.known() && halfAfter(lower, i+skip+2) > 0 {
 			f.value += 0.5
@@ -220,8 +234,11 @@ func wordFacts(toks []token, lower []string, i int, italian bool) ([]fact, int) 
 	if _, isUnit := lookupUnit(lower[i]); isUnit && i > 0 && !toks[i].sentStart && hasDigit(lower[i-1]) {
 		return nil, 0 // "10 MB": the unit of the figure before it
 	}
+	if k, ok := keyCombo(w); ok {
+		return []fact{{kind: codeFact, class: "key", text: w, key: k}}, 0
+	}
 	if class := codeClass(w); class != "" {
-		return []fact{{kind: codeFact, class: class, text: w, key: strings.ToLower(w)}}, 0
+		return []fact{{kind: codeFact, class: class, text: w, key: codeKey(w)}}, 0
 	}
 	// A capitalised word opening a sentence starts a name when a name
 	// follows it: "Google Analytics", "Creative Commons".
@@ -505,7 +522,9 @@ func nextWord(lower []string, i int) string {
 // night", "50 per cent"), else the stem of the next content word ("8
 // tentativi"), else none. A unit is not looked for past a sentence's end.
 func nextUnit(toks []token, lower []string, i int) unit {
-	if i+1 >= len(toks) || toks[i+1].sentStart {
+	// A unit follows its number with nothing between: after "alle 8.30,"
+	// the next word is another clause's.
+	if i+1 >= len(toks) || toks[i+1].sentStart || toks[i].closes {
 		return unit{}
 	}
 	a := lower[i+1]
@@ -525,6 +544,15 @@ func nextUnit(toks []token, lower []string, i int) unit {
 		}
 		if u, ok := lookupUnit(b); ok && isLetters(a) && !stopwords[a] {
 			return qualifiedDays(u, a, "")
+		}
+		// Two words before a unit of time or money qualify it: "240
+		// annual leave hours" are hours.
+		if c := after(3); c != "" && isLetters(a) && isLetters(b) && !stopwords[a] && !stopwords[b] {
+			if _, ok := lookupUnit(a); !ok {
+				if u, ok := lookupUnit(c); ok && (u.dim == "time" || u.dim == "money") {
+					return qualifiedDays(u, a, "")
+				}
+			}
 		}
 	}
 	if isLetters(a) && !stopwords[a] && len(a) > 1 {
@@ -564,6 +592,8 @@ func unitSuffix(f figure) string {
 // file name or identifier, or "".
 func codeClass(w string) string {
 	switch {
+	case settingRE.MatchString(w):
+		return "code" // "urgency=low"
 	case strings.HasPrefix(w, "#") && len(w) > 1 && hasLetter(w):
 		return "channel" // "#incident", a chat channel or tag
 	case strings.HasPrefix(w, "$") && len(w) > 1, strings.HasPrefix(w, "--") && len(w) > 2,
@@ -694,4 +724,30 @@ func italianPlural(w string) bool {
 		}
 	}
 	return true
+}
+
+// clockWords are the words after which a number names an hour of the
+// day: "alle nove e mezza", "dalle 9", "at nine".
+var clockWords = setOf("alle dalle ore at")
+
+// prevWord returns the word before word i in its sentence, or "".
+func prevWord(lower []string, toks []token, i int) string {
+	if i == 0 || toks[i].sentStart {
+		return ""
+	}
+	return lower[i-1]
+}
+
+// codeKey is the form in which codes are compared: lower case; a
+// variable without the shell's "$" ("$LC_ALL" is the variable LC_ALL);
+// a folder without its final slash ("/usr/local/" is /usr/local).
+func codeKey(w string) string {
+	k := strings.ToLower(w)
+	if len(k) > 1 && k[0] == '$' && k[1] != '(' && k[1] != '{' {
+		k = k[1:]
+	}
+	if len(k) > 1 && strings.HasSuffix(k, "/") && !strings.Contains(k, "://") {
+		k = strings.TrimSuffix(k, "/")
+	}
+	return k
 }

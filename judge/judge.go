@@ -117,9 +117,10 @@ var laterQuestionWordRE = regexp.MustCompile(`(?i)\b(?:what|which|who|whom|where
 // answered "your line manager"): one shared word is chance.
 const minWordsForPartial = 2
 
-// asideRE matches a parenthesised aside (not nested) after a space:
-// "$(DESTDIR)" is a name, not an aside.
-var asideRE = regexp.MustCompile(`\s+\([^()]*\)`)
+// asideRE matches a parenthesised aside after a space, with one level
+// of parentheses inside it ("(see gbp.conf(5))"): "$(DESTDIR)" is a
+// name, not an aside.
+var asideRE = regexp.MustCompile(`\s+\((?:[^()]|\([^()]*\))*\)`)
 
 // exceptionRE matches an exception clause after a comma, to the end of
 // its sentence: ", except for …", ", salvo …", ", tranne …".
@@ -132,6 +133,7 @@ var exceptionRE = regexp.MustCompile(`(?i),\s*(?:except|excepting|save for|apart
 // answer a person wrote for question. abstained is true when the
 // answering system itself reported abstaining.
 func Judge(question, reference, answer string, abstained bool) Result {
+	answer = plainText(answer)
 	ld := leadOf(answer)
 	r := Result{Lead: ld.text}
 	if abstained {
@@ -161,7 +163,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 
 	// What the lead contradicts: a span lead stands as the answer; a
 	// sentence only when it is about the question.
-	leadFacts := extract(ld.text)
+	leadFacts := extract(withoutSeeAlso(ld.text))
 	onTopic := about(ld.sentence, topicStems(question)) || about(ld.sentence, ref.words)
 	opening, _ := openingYesNo(ld.sentence)
 	statesPolarity := len(ref.facts) > 0 && ref.facts[0].kind == polarityFact && ref.facts[0].key == opening
@@ -176,7 +178,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Contradicted = append(r.Contradicted, countedOtherwise(question, ld.text)...)
 		r.Contradicted = append(r.Contradicted, onlyOneCase(reference, ld.text)...)
 	}
-	r.Contradicted = append(r.Contradicted, codeContradictions(ref, leadFacts, ld)...)
+	r.Contradicted = append(r.Contradicted, codeContradictions(question, ref, leadFacts, ld)...)
 
 	// What the answer states.
 	// A sentence without a yes, a no or a negation says yes only when it
@@ -235,6 +237,9 @@ func Judge(question, reference, answer string, abstained bool) Result {
 				r.Contradicted = append(r.Contradicted, fmt.Sprintf("the lead says %s, the reference %s", p, f.key))
 			}
 		}
+		if !found && (f.kind == nameFact || f.kind == codeFact) {
+			found = aliasStated(f, reference, ans)
+		}
 		if found {
 			r.Found = append(r.Found, f.String())
 		} else {
@@ -250,6 +255,15 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	// award it").
 	if len(r.Missing) == 1 && ref.facts[0].kind == polarityFact && r.Missing[0] == ref.facts[0].key && len(r.Contradicted) == 0 && ref.hasFigureOrCode() {
 		r.Found, r.Missing = append([]string{r.Missing[0]}, r.Found...), nil
+	}
+	// So is a yes or no whose reason, as the reference gives it, the
+	// answer states in its words: "There is no need to wait; SecOps
+	// award it once confirmed" to "No, SecOps can award it once the
+	// report is confirmed", "… sono tutte scelte pessime" to "No, è una
+	// scelta pessima".
+	if len(r.Missing) > 0 && ref.facts[0].kind == polarityFact && r.Missing[0] == ref.facts[0].key && len(r.Contradicted) == 0 && opening == "" &&
+		len(ref.words) >= minReasonWords && coverage(ref.words, ans.stems) >= rightCoverage && !polarityOpposed(ref.facts[0].key, ld.sentence, question) && !saysAsked(question, ld.sentence) {
+		r.Found, r.Missing = append([]string{r.Missing[0]}, r.Found...), r.Missing[1:]
 	}
 	if ld.span || ld.direct || ld.first {
 		r.Contradicted = append(r.Contradicted, alternativeNames(question, reference, ref, leadFacts, ld.text)...)
@@ -273,6 +287,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Contradicted = append(r.Contradicted, swappedNameWords(question, reference, ld.text)...)
 		r.Contradicted = append(r.Contradicted, oneWordSwapped(ref, reference, answer)...)
 	}
+	r.Contradicted = append(r.Contradicted, oneFigureSwapped(reference, answer)...)
 	cov := coverage(ref.words, ans.stems)
 	own := newWords(ld.sentence, question, reference)
 	// A direct answer that misses most of the reference's words, or
@@ -287,7 +302,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	case len(r.Contradicted) > 0:
 		r.Verdict, r.Why = Misleading, "the lead contradicts the reference: "+strings.Join(r.Contradicted, "; ")
 	case ld.direct && !ld.long && !cited(answer) && !ref.polarityOnly() && len(r.Found) == 0 && replaces &&
-		(asksForFigure(question) && len(figuresOf(leadFacts)) > 0 || !figureAsked && len(own) >= minNewWords):
+		(asksForFigure(question) && len(figuresOf(leadFacts)) > 0 || !figureAsked && (len(own) >= minNewWords || ref.hasNameOrCode() && ownInFrame(own, ld.sentence, question, reference))):
 		r.Verdict = Misleading
 		r.Why = fmt.Sprintf("the answer states none of the reference's facts (%s) and %.0f%% of its other words, but states something else as the answer (%s)",
 			strings.Join(r.Missing, ", "), 100*coverageOrNone(ref.words, ans.stems), strings.Join(own, ", "))
@@ -321,6 +336,12 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	case !(ref.hasFigure() && asksForFigure(question)) && !ref.echoes && len(ref.words) >= minWordsForPartial && cov >= 0.5:
 		r.Verdict = Partial
 		r.Why = fmt.Sprintf("the answer states none of the key facts (%s) but %.0f%% of the reference's other words", strings.Join(r.Missing, ", "), 100*cov)
+	case asksForFigure(question) && ref.hasFigure() && about(withoutCitations(answer), topicStems(question)) && len(otherFigureOfKind(ref, ans.figures, questionFigures)) > 0:
+		// A passage about the question whose only figures of the kind
+		// asked are others states one of them as the answer: "carry over
+		// a maximum of 15 days" for 240 hours.
+		r.Verdict = Misleading
+		r.Why = "the answer states none of the key facts and another figure of the kind asked: " + otherFigureOfKind(ref, ans.figures, questionFigures)
 	default:
 		r.Verdict, r.Why = Wrong, "the answer states none of the key facts"
 	}
@@ -556,6 +577,17 @@ func (r reference) hasFigureOrCode() bool {
 
 // polarityOnly reports whether the reference's only key fact is its yes or
 // no.
+// hasNameOrCode reports whether the reference names a thing: a name or
+// a code among its key facts.
+func (r reference) hasNameOrCode() bool {
+	for _, f := range r.facts {
+		if f.kind == nameFact || f.kind == codeFact {
+			return true
+		}
+	}
+	return false
+}
+
 func (r reference) polarityOnly() bool { return len(r.facts) == 1 && r.facts[0].kind == polarityFact }
 
 // readReference reads the key facts of a reference answer. Names the
@@ -951,19 +983,30 @@ func (a answerText) statesCode(f fact) bool {
 		return containsBounded(a.lower, f.key)
 	case "phone":
 		return strings.Contains(a.digits, f.key)
+	case "key", "ip":
+		for _, g := range a.facts {
+			if g.class == f.class && g.key == f.key {
+				return true
+			}
+		}
+		return false
 	case "quoted":
 		return containsBounded(a.folded, f.key)
 	case "path":
 		// Words joined by a slash may be alternatives ("libero/open"
 		// written "libero o open"): every word stated states them.
 		if wordPairRE.MatchString(f.text) {
-			all := true
+			all, any := true, false
 			for _, w := range strings.Split(f.text, "/") {
 				all = all && a.stems[stem(fold(w))]
+				any = any || a.stems[stem(fold(w))]
 			}
-			if all {
+			if all || any && alternativesRE.MatchString(f.text) {
 				return true
 			}
+		}
+		if codePairStated(f.text, a.lower) {
+			return true
 		}
 	}
 	if m := versionRE.FindStringSubmatch(f.key); m != nil && versionSuffixStated(a.facts, m[1]) {
@@ -1333,7 +1376,7 @@ func listWidened(reference, lead string) []string {
 
 // exampleRE matches the words that introduce examples: such as, e.g.,
 // for example, like, come, ad esempio, per esempio.
-var exampleRE = regexp.MustCompile(`(?i)\b(?:such as|e\.g\.|for example|for instance|like|ad esempio|per esempio|come ad esempio|p\. ?es\.)(?:[^\p{L}]|$)`)
+var exampleRE = regexp.MustCompile(`(?i)\b(?:such as|e\.g\.|for example|for instance|like|ad esempio|per esempio|come ad esempio|p\. ?es\.|es\.)(?:[^\p{L}]|$)`)
 
 // onlyOpeningRE matches a lead that opens by restricting: "Only …",
 // "Solo …".
@@ -1547,14 +1590,14 @@ func compatible(f, g figure, bareSpan bool) bool {
 
 // contradictingClasses are the classes of code a lead can state another
 // of: an address, a link, a telephone number, a path, a chat channel.
-var contradictingClasses = map[string]bool{"url": true, "email": true, "phone": true, "path": true, "channel": true}
+var contradictingClasses = map[string]bool{"url": true, "email": true, "phone": true, "path": true, "channel": true, "ip": true, "key": true}
 
 // routeOf groups the classes of code that say how to reach someone: an
 // address, a link, a telephone number and a chat channel are each a way
 // to reach them, so one stated for another is another way ("email them
 // at …" for the #user-support channel). A path is only a path.
 func routeOf(class string) string {
-	if class == "path" {
+	if class == "path" || class == "ip" || class == "key" {
 		return class
 	}
 	return "route"
@@ -1564,7 +1607,7 @@ func routeOf(class string) string {
 // the lead that differ from the reference's of the same class where the
 // lead states none of those, and a span lead that is one other name or
 // code where the reference's answer is a name or code.
-func codeContradictions(ref reference, lead []fact, ld lead) []string {
+func codeContradictions(question string, ref reference, lead []fact, ld lead) []string {
 	var out []string
 	inLead := func(f fact) bool {
 		for _, g := range lead {
@@ -1579,7 +1622,7 @@ func codeContradictions(ref reference, lead []fact, ld lead) []string {
 			continue
 		}
 		for _, f := range append(ref.facts, ref.asides...) {
-			if f.kind == codeFact && routeOf(f.class) == routeOf(g.class) && f.key != g.key && !inLead(f) && !refHas(ref, g) {
+			if f.kind == codeFact && routeOf(f.class) == routeOf(g.class) && f.key != g.key && !inLead(f) && !refHas(ref, g) && !unrelatedWordPairs(f, g) {
 				out = append(out, g.text+" against "+f.text)
 				break
 			}
@@ -1615,7 +1658,9 @@ func codeContradictions(ref reference, lead []fact, ld lead) []string {
 		if f.kind != codeFact || !negatedNameRE.MatchString(f.text) || containsBounded(text, f.key) {
 			continue
 		}
-		if bare := f.key[strings.IndexByte(f.key, '-')+1:]; containsBounded(text, bare) {
+		// The question's own word is what it asks about, not the name
+		// without its negation: "training budget" to non-training books.
+		if bare := f.key[strings.IndexByte(f.key, '-')+1:]; containsBounded(text, bare) && !containsBounded(strings.ToLower(question), bare) {
 			out = append(out, bare+" against "+f.text)
 		}
 	}
@@ -1675,7 +1720,7 @@ func otherNamesStated(question, reference string, ref reference, lead []fact, ld
 		if g.kind == codeFact && containsBounded(leadExamples, strings.ToLower(g.text)) {
 			continue
 		}
-		if g.kind == nameFact && qStems[g.key] || g.kind == codeFact && containsBounded(qLower, g.key) {
+		if g.kind == nameFact && qStems[g.key] || g.kind == codeFact && (containsBounded(qLower, g.key) || namesQuestionCode(g, qLower)) {
 			continue
 		}
 		for _, f := range target {
@@ -1702,7 +1747,9 @@ func otherNamesStated(question, reference string, ref reference, lead []fact, ld
 			continue
 		}
 		for _, f := range target {
-			if f.kind != figureFact && nameFamily(f) == nameFamily(g) {
+			// A code of digits alone ("6.3.8", a section) is a number,
+			// not a name of the kind of one with letters.
+			if f.kind != figureFact && nameFamily(f) == nameFamily(g) && (hasLetter(g.text) || !hasLetter(f.text)) && !unrelatedWordPairs(f, g) {
 				out = append(out, g.text+" against "+f.text)
 				break
 			}
@@ -2024,18 +2071,10 @@ func oneSegmentApart(a, b string) bool {
 		return strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune("-_./ ", r) })
 	}
 	sa, sb := split(a), split(b)
-	if len(sa) != len(sb) || len(sa) < minCodeSegments {
+	if len(sa) < minCodeSegments {
 		return false
 	}
-	differ := -1
-	for i := range sa {
-		if sa[i] != sb[i] {
-			if differ >= 0 {
-				return false
-			}
-			differ = i
-		}
-	}
+	differ := oneApart(sa, sb, func(x, y string) bool { return x == y })
 	return differ >= 0 && isLetters(sa[differ]) && isLetters(sb[differ])
 }
 
@@ -2045,6 +2084,23 @@ func firstNameOrCode(ref reference) string {
 	for _, f := range ref.facts {
 		if f.kind == nameFact || f.kind == codeFact {
 			return f.String()
+		}
+	}
+	return ""
+}
+
+// otherFigureOfKind returns the first of an answer's figures, none of the
+// question's, that claims to be one of the reference's: a unit of the
+// same dimension, another time of day, another date.
+func otherFigureOfKind(ref reference, figures, question []figure) string {
+	for _, g := range figures {
+		if matchesAny(g, question) || g.unit.empty() && g.clock < 0 {
+			continue
+		}
+		for _, f := range figuresOf(ref.facts) {
+			if compatible(f, g, false) {
+				return describe(g) + " against " + describe(f)
+			}
 		}
 	}
 	return ""

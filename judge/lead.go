@@ -310,3 +310,15 @@ func deniedByWithout(sentence, question string) bool {
 	}
 	return false
 }
+
+// minReasonWords is the fewest content words a yes/no reference must add
+// to its yes or no before an answer that states them implies it: a
+// reason of one word ("No, never") says too little to imply anything.
+const minReasonWords = 2
+
+// polarityOpposed reports whether a sentence, read as a yes or no to the
+// question, says the other one than want.
+func polarityOpposed(want, sentence, question string) bool {
+	p := polarityOf(sentence, question)
+	return p != want && (want == "yes" || p == "yes" && len(oppositeOfQuestion(question, sentence)) > 0)
+}

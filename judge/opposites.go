@@ -175,3 +175,22 @@ func dedupeStrings(ss []string) []string {
 	}
 	return out
 }
+
+// saysAsked reports whether sentence states a word of a pair of
+// opposites that the question asks about ("manually" to "by hand?"):
+// then its reason words, whatever else they say, leave the question's
+// yes or no open.
+func saysAsked(question, sentence string) bool {
+	q := stemsAsserted(idioms.Replace(strings.ToLower(question)))
+	said := stemsAsserted(idioms.Replace(strings.ToLower(sentence)))
+	for _, pair := range opposites {
+		for side := 0; side < 2; side++ {
+			_, inQuestion := saysAny(q, pair[side])
+			_, inSentence := saysAny(said, pair[side])
+			if inQuestion && inSentence {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -46,7 +46,9 @@ func spokenFigure(toks []token, lower []string, i int) (figure, int, bool) {
 	// "a year", "an hour", "a fortnight": one of the unit, unless the
 	// article makes a rate of what comes before it ("8 hours a day",
 	// "twice a week", "€50 a night").
-	if (w == "a" || w == "an") && !ratePrefix(toks, lower, i) {
+	// A unit's abbreviation in capitals is an acronym: "a HR" is "to
+	// Human Resources" in Italian, not an hour.
+	if (w == "a" || w == "an") && !ratePrefix(toks, lower, i) && !(i+1 < len(toks) && allCaps(toks[i+1].text)) {
 		if u, ok := timeUnit(next(1)); ok {
 			return figure{value: 1, unit: u, clock: -1, article: true}, 1, true
 		}

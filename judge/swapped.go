@@ -1,6 +1,9 @@
 package judge
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // A name of several capitalised words with one word swapped for another
 // is another name: "GOV.UK Pay" for GOV.UK Notify, "GDS Service Desk" for
@@ -52,4 +55,32 @@ func swapped(want, got []string, known string) bool {
 		}
 	}
 	return false
+}
+
+// An answer that repeats the reference word for word, asides included,
+// but for one figure or code with digits ("Review takes 4-5 business
+// days, …" for 3-5, "an SF-183 is needed" for SF-182, "over $76" for
+// $75, "gbp.conf(6)") states that figure or code as the answer: a model
+// that changed a figure of its source. Every other key fact is there, so
+// the word-by-word figure checks find nothing missing; the one token
+// that differs is what the answer says in the reference's place. A
+// figure inside the reference's example ("es. 1.3-1~bpo70+1") stands
+// for any other.
+
+// oneFigureSwapped returns the token the answer puts in place of one of
+// the reference's tokens with digits, when every other token is the
+// same and in the same order.
+func oneFigureSwapped(reference, answer string) []string {
+	rw, aw := foldedWords(reference), foldedWords(withoutCitations(answer))
+	if len(rw) < minSwapWords {
+		return nil
+	}
+	at := oneApart(rw, aw, func(x, y string) bool { return x == y })
+	if at < 0 || !hasDigit(rw[at]) || !hasDigit(aw[at]) || containsBounded(fold(reference), aw[at]) {
+		return nil
+	}
+	if ex := examplesOf(reference); ex != "" && containsBounded(fold(ex), rw[at]) {
+		return nil
+	}
+	return []string{fmt.Sprintf("the answer repeats the reference with %q for %q", aw[at], rw[at])}
 }

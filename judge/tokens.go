@@ -11,6 +11,10 @@ import (
 type token struct {
 	text      string // as written
 	sentStart bool   // first word of a sentence, a line or a list item
+	// closes is set for a word that a comma, a colon, a semicolon or a
+	// stop follows, or that ends its line: the end of a clause or of a
+	// list's item.
+	closes bool
 }
 
 // citationRE matches fonte's citation marks ("[1]", "[2, 3]"), which are
@@ -29,6 +33,9 @@ var bullets = setOf("- – — • * · > #")
 func tokenize(text string) []token {
 	var out []token
 	for _, line := range strings.Split(text, "\n") {
+		if len(out) > 0 {
+			out[len(out)-1].closes = true
+		}
 		start := true
 		for _, f := range strings.Fields(line) {
 			if bullets[f] {
@@ -37,11 +44,18 @@ func tokenize(text string) []token {
 			}
 			w := trimWord(f)
 			if w != "" {
-				out = append(out, token{text: w, sentStart: start})
+				closes := false
+				if k := strings.LastIndex(f, w); k >= 0 {
+					closes = strings.ContainsAny(f[k+len(w):], ",;:.!?")
+				}
+				out = append(out, token{text: w, sentStart: start, closes: closes})
 			}
 			last, _ := utf8.DecodeLastRuneInString(f)
 			start = strings.ContainsRune(".!?:;", last) && !isAbbreviation(w)
 		}
+	}
+	if len(out) > 0 {
+		out[len(out)-1].closes = true
 	}
 	return out
 }
@@ -89,4 +103,34 @@ func isLetters(s string) bool {
 		}
 	}
 	return true
+}
+
+// foldedWords returns the words of s, folded, without the punctuation
+// around them.
+func foldedWords(s string) []string {
+	var out []string
+	for _, f := range strings.Fields(s) {
+		if w := fold(trimWord(f)); w != "" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// oneApart returns the one index at which two sequences of as many words
+// differ (by same), or -1 when they differ at none or at more than one.
+func oneApart(a, b []string, same func(x, y string) bool) int {
+	if len(a) != len(b) {
+		return -1
+	}
+	at := -1
+	for i := range a {
+		if !same(a[i], b[i]) {
+			if at >= 0 {
+				return -1
+			}
+			at = i
+		}
+	}
+	return at
 }
