@@ -6,6 +6,8 @@ import (
 	"math/bits"
 	"slices"
 	"sync"
+
+	"github.com/fonte-rag/fonte/internal/cores"
 )
 
 // Top-k BM25 without scoring every document: MaxScore (Turtle and Flood,
@@ -95,9 +97,10 @@ const estimateShare = 32
 //
 // allow is called during the search, never for a document that shares no
 // term with the query, and possibly more than once for one document; it
-// must be safe to call concurrently if TopK is. A document it rejects is
-// skipped and never counted: TopK still returns k documents when k allowed
-// ones match. TopK is safe for concurrent use.
+// must be safe for concurrent use: a large query may call it from a
+// helper goroutine as well as the caller's (split.go). A document it
+// rejects is skipped and never counted: TopK still returns k documents
+// when k allowed ones match. TopK is safe for concurrent use.
 func (m *BM25) TopK(tokens []string, k int, allow func(doc int) bool) []Result {
 	return m.topK(tokens, k, allow, 1)
 }
@@ -121,6 +124,8 @@ func (m *BM25) topK(tokens []string, k int, allow func(doc int) bool, div float6
 	if k <= 0 {
 		return nil
 	}
+	cores.Enter() // for helpers to know this core is taken (split.go)
+	defer cores.Leave()
 	s := m.pool.get()
 	defer m.pool.put(s)
 	s.terms = m.ix.termIDs(s.terms, tokens)
@@ -142,8 +147,12 @@ func (m *BM25) topK(tokens []string, k int, allow func(doc int) bool, div float6
 		}
 	}
 
-	// The dense path: Search's accumulation, then a scan for the top k.
+	// The dense path: Search's accumulation, then a scan for the top k
+	// (cut into ranges a helper may share, when the query is large).
 	s.begin(postings)
+	if s.dense && splits(postings) {
+		return m.denseSplit(s, k, allow, div)
+	}
 	for _, t := range s.terms {
 		docs, w := m.termWeights(t, &s.w)
 		s.add(docs, w, 1)
