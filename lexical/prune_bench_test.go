@@ -225,7 +225,7 @@ type scaleQueries struct {
 var scaleOnce sync.Once
 var scaleData scaleQueries
 
-func loadScale(b *testing.B) *scaleQueries {
+func loadScale(b testing.TB) *scaleQueries {
 	scaleOnce.Do(func() {
 		n := *topKScale
 		c := synth.NewCorpus(rand.New(rand.NewPCG(1, 1)), synth.CorpusOptions{})

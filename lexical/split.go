@@ -11,19 +11,21 @@ import (
 	"github.com/fonte-rag/fonte/internal/cores"
 )
 
-// Intra-query parallelism. A query whose lists hold at least
-// splitMinPostings postings, on the two paths that walk its lists whole
-// (block-max's second pass and the dense path), cuts the documents into
+// Intra-query parallelism. A walk over long lists (at least
+// splitMinPostings postings) on any path (block-max's second pass, the
+// dense path, MaxScore's walks to its candidates) cuts the documents into
 // splitParts ranges of whole blocks; the query's own goroutine takes them
 // one by one, and before each it asks internal/cores for an idle core: if
 // one is free, a helper goroutine starts and takes ranges too. Each range
-// is scored as the whole corpus is, token by token into the dense
-// accumulator (its documents are its own), into a top k of the worker's;
-// the tops are merged at the end. So a document's score is the same sum
-// in the same order as without the split, and the merge, by score then
-// document number, keeps exactly the k best: the result is the unsplit
-// one bit for bit. A query that gets no core runs its ranges alone, and
-// a cheap query never splits.
+// is scored as the whole corpus is, token by token into the accumulator
+// (its documents, or candidates, are its own); block-max and the dense
+// path offer each range's documents to a top k of the worker's, merged at
+// the end. So a document's score is the same sum in the same order as
+// without the split, and the merge, by score then document number, keeps
+// exactly the k best: the result is the unsplit one bit for bit. A query
+// that gets no core runs its ranges alone, and a cheap query never
+// splits. MaxScore's other steps (its estimate, the candidates' marks,
+// each narrowing) stay on the query's goroutine.
 //
 // Block-max's ranges share a threshold: each worker, after a range,
 // raises a common θ to its own k-th best score (the k-th best of real

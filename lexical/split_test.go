@@ -88,8 +88,9 @@ func FuzzTopKSplit(f *testing.F) {
 	})
 }
 
-// TestTopKSplitPaths checks that the split runs, with a helper, on both
-// of the paths it cuts (block-max's second pass and the dense path), and
+// TestTopKSplitPaths checks that the split runs, with a helper, on each
+// of the paths it cuts (block-max's second pass, the dense path and
+// MaxScore's walks over the candidates), and
 // returns their unsplit results, on a corpus large enough for every part
 // to hold blocks.
 func TestTopKSplitPaths(t *testing.T) {
@@ -105,12 +106,21 @@ func TestTopKSplitPaths(t *testing.T) {
 			blockRuns := 0
 			blockHook = func(int, int) { blockRuns++ }
 			defer func() { blockHook = nil }()
-			blockHelpers, denseHelpers := 0, 0
+			pruned := 0
+			pruneHook = func(int) { pruned++ }
+			defer func() { pruneHook = nil }()
+			blockHelpers, denseHelpers, scoreHelpers := 0, 0, 0
 			for range 30 {
 				q := commonQuery(rng, words)
+				mixed := randomQuery(rng, words)
 				for _, f := range filters {
 					blockHelpers += checkSplit(t, model.m, q, 50, f.allow, true, 0, 16)
 					denseHelpers += checkSplit(t, model.m, q, 50, f.allow, false, math.MaxInt, 16)
+					before := pruned
+					h := checkSplit(t, model.m, mixed, 10, f.allow, false, 0, 0)
+					if pruned > before {
+						scoreHelpers += h
+					}
 				}
 			}
 			if blockRuns == 0 || blockHelpers == 0 {
@@ -118,6 +128,9 @@ func TestTopKSplitPaths(t *testing.T) {
 			}
 			if denseHelpers == 0 {
 				t.Error("the dense path's splits had no helper")
+			}
+			if scoreHelpers == 0 {
+				t.Errorf("MaxScore ran %d times, its splits had no helper", pruned)
 			}
 		})
 	}
