@@ -42,3 +42,7 @@ func TryHelper() bool {
 		}
 	}
 }
+
+// Busy returns how many goroutines are counted now: for tests that check
+// that every Enter and granted helper was given back.
+func Busy() int { return int(busy.Load()) }
