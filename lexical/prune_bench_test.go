@@ -328,7 +328,8 @@ func BenchmarkTopKScale(b *testing.B) {
 // BenchmarkTopKScaleConcurrent is BenchmarkTopKScale's queries (mixed
 // and common in turn) run by 2 and 4 goroutines at once, unsplit and
 // split: the split must not cost throughput when every core is taken
-// (queries/s, and the mean µs of wall time per query per goroutine).
+// (queries/s, the mean µs of wall time per query per goroutine, and the
+// helpers started per query, which no idle core should leave many of).
 func BenchmarkTopKScaleConcurrent(b *testing.B) {
 	d := loadScale(b)
 	queries := append(slices.Clone(d.mixed), d.common...)
@@ -339,7 +340,9 @@ func BenchmarkTopKScaleConcurrent(b *testing.B) {
 				for _, q := range queries {
 					d.m.TopKShare(q, 50, nil)
 				}
-				var next atomic.Int64
+				var next, helpers atomic.Int64
+				splitHook = func(h int) { helpers.Add(int64(h)) }
+				defer func() { splitHook = nil }()
 				start := time.Now()
 				var wg sync.WaitGroup
 				b.ResetTimer()
@@ -361,6 +364,7 @@ func BenchmarkTopKScaleConcurrent(b *testing.B) {
 				el := time.Since(start)
 				b.ReportMetric(float64(b.N)/el.Seconds(), "queries/s")
 				b.ReportMetric(float64(el.Nanoseconds())*float64(g)/float64(b.N)/1e3, "µs/query")
+				b.ReportMetric(float64(helpers.Load())/float64(b.N), "helpers/query")
 			})
 		}
 	}
