@@ -215,6 +215,10 @@ func BenchmarkSciFactSize(b *testing.B) {
 // topKScale is BenchmarkTopKScale's corpus size, in chunks.
 var topKScale = flag.Int("topk-scale", 100000, "BenchmarkTopKScale's corpus size, in chunks")
 
+// splitMin, when positive, replaces splitMinPostings in the scale
+// benchmarks, to measure other thresholds.
+var splitMin = flag.Int("split-min", 0, "BenchmarkTopKScale's splitMinPostings, when positive")
+
 // scaleQueries is BenchmarkTopKScale's model and queries, built once
 // per process for the benchmarks that share them.
 type scaleQueries struct {
@@ -263,10 +267,13 @@ var scalePaths = []scalePath{
 
 // set puts the path's knobs in place and returns what puts them back.
 func (p scalePath) set() (restore func()) {
-	oldMin, oldBlocks, oldSplit, oldHelpers, oldShare := pruneMinPostings, blockMinShare, splitEnabled, maxHelpers, splitShareTheta
+	oldMin, oldBlocks, oldSplit, oldHelpers, oldShare, oldSplitMin := pruneMinPostings, blockMinShare, splitEnabled, maxHelpers, splitShareTheta, splitMinPostings
 	pruneMinPostings, blockMinShare, splitEnabled, maxHelpers, splitShareTheta = p.min, p.blocks, p.split, p.helpers, p.share
+	if *splitMin > 0 {
+		splitMinPostings = *splitMin
+	}
 	return func() {
-		pruneMinPostings, blockMinShare, splitEnabled, maxHelpers, splitShareTheta = oldMin, oldBlocks, oldSplit, oldHelpers, oldShare
+		pruneMinPostings, blockMinShare, splitEnabled, maxHelpers, splitShareTheta, splitMinPostings = oldMin, oldBlocks, oldSplit, oldHelpers, oldShare, oldSplitMin
 	}
 }
 
@@ -286,7 +293,8 @@ func (p scalePath) set() (restore func()) {
 // on the query's thread (threadCPU: on a loaded machine the wall-time
 // tail is the scheduler's) and of the process's CPU times (processCPU:
 // the helper's too). -topk-scale sets the corpus size (go test -bench
-// TopKScale ./lexical -args -topk-scale 300000).
+// TopKScale ./lexical -args -topk-scale 300000), -split-min the split's
+// threshold.
 func BenchmarkTopKScale(b *testing.B) {
 	d := loadScale(b)
 	for _, set := range []struct {
