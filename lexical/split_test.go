@@ -168,3 +168,28 @@ func TestTopKSplitTakesNoBusyCore(t *testing.T) {
 		t.Fatalf("split with a helper against alone: %s", msg)
 	}
 }
+
+// TestTopKGivesBackItsCore: a top k counts its goroutine busy only while
+// it runs, split or not, through a view or not, so that no query leaves
+// a core counted busy and the helpers stopped for good.
+func TestTopKGivesBackItsCore(t *testing.T) {
+	docs, words := zipfCorpus(3000, 7)
+	m := NewBM25(docs, analysis.Sklearn(), BM25Options{K1: 0.9, B: 0.4})
+	q := commonQuery(rand.New(rand.NewPCG(7, 7)), words)
+	restore := splitKnobs(true, false, 0, 0, 16)
+	defer restore()
+	busy := cores.Busy()
+	m.TopK(q, 10, nil)
+	m.TopKShare(q, 10, func(d int) bool { return d%3 != 0 })
+	even := func(d int) bool { return d%2 == 0 }
+	n, total := 0, uint64(0)
+	for d := range m.N() {
+		if even(d) {
+			n, total = n+1, total+uint64(m.ix.DocLen(d))
+		}
+	}
+	m.View(even, n, total).Query(q).TopK(10, nil)
+	if got := cores.Busy(); got != busy {
+		t.Fatalf("%d goroutines counted busy after the queries, %d before", got, busy)
+	}
+}
