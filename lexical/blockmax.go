@@ -115,6 +115,7 @@ func (m *BM25) blockMax(s *scratch, k int, allow func(int) bool, div float64) (o
 	x.terms, x.token = x.terms[:0], x.token[:0]
 	var reps []float64
 	kept := false
+	postings := 0 // with repeats: what the second pass walks
 	for _, t := range s.terms {
 		i := slices.IndexFunc(x.terms, func(q queryTerm) bool { return q.id == t })
 		if i < 0 {
@@ -125,6 +126,7 @@ func (m *BM25) blockMax(s *scratch, k int, allow func(int) bool, div float64) (o
 		}
 		reps[i]++
 		x.token = append(x.token, int32(i))
+		postings += len(x.terms[i].docs)
 	}
 	if !kept {
 		return nil, false
@@ -200,32 +202,29 @@ func (m *BM25) blockMax(s *scratch, k int, allow func(int) bool, div float64) (o
 	// accumulator, as the dense path adds them, walking each list and
 	// weighing only the postings in those blocks.
 	theta := top.kth() * div * (1 - 0x1p-50) / slack
-	todo := x.first[:0]
-	for b, u := range bound {
-		if u > 0 && u*slack >= theta {
-			todo = append(todo, int32(b))
-		} else {
-			bound[b] = 0
-		}
-	}
-	x.first = todo
-	if len(todo) > 0 {
-		acc := s.acc
-		for _, i := range x.token {
-			x.terms[i].addInBlocks(acc, bound)
-		}
-		for _, b := range todo {
-			lo := int(b) << blockBits
-			for d := lo; d < min(lo+1<<blockBits, n); d++ {
-				if a := acc[d]; a > 0 {
-					if a >= top.cut {
-						top.offer(d, a, allow)
-					}
-					acc[d] = 0
-				}
+	if splits(postings) {
+		scored += m.blockMaxSplit(x, s.acc, bound, theta, slack, &top, allow)
+	} else {
+		todo := x.first[:0]
+		for b, u := range bound {
+			if u > 0 && u*slack >= theta {
+				todo = append(todo, int32(b))
+			} else {
+				bound[b] = 0
 			}
 		}
-		scored += len(todo)
+		x.first = todo
+		if len(todo) > 0 {
+			acc := s.acc
+			for _, i := range x.token {
+				q := &x.terms[i]
+				q.addInBlocks(acc, bound, 0, len(q.docs))
+			}
+			for _, b := range todo {
+				scoreBlock(acc, int(b), n, &top, allow)
+			}
+			scored += len(todo)
+		}
 	}
 	if blockHook != nil {
 		blockHook(scored, nb)
@@ -234,27 +233,43 @@ func (m *BM25) blockMax(s *scratch, k int, allow func(int) bool, div float64) (o
 	return top.sorted(), true
 }
 
-// addInBlocks adds the term's weights into acc for its documents whose
-// block has a positive bound, weighing no other posting.
-func (q *queryTerm) addInBlocks(acc, bound []float64) {
+// scoreBlock offers block b's documents with a score in acc to top, and
+// clears their entries.
+func scoreBlock(acc []float64, b, n int, top *topSet, allow func(int) bool) {
+	lo := b << blockBits
+	for d := lo; d < min(lo+1<<blockBits, n); d++ {
+		if a := acc[d]; a > 0 {
+			if a >= top.cut {
+				top.offer(d, a, allow)
+			}
+			acc[d] = 0
+		}
+	}
+}
+
+// addInBlocks adds the weights of the term's postings j0 to j1 into acc,
+// for those whose block has a positive bound, weighing no other posting.
+func (q *queryTerm) addInBlocks(acc, bound []float64, j0, j1 int) {
+	docs := q.docs[j0:j1]
 	if q.weights != nil {
-		for j, d := range q.docs {
+		weights := q.weights[j0:j1]
+		for j, d := range docs {
 			if bound[d>>blockBits] > 0 {
-				acc[d] += q.weights[j]
+				acc[d] += weights[j]
 			}
 		}
 		return
 	}
 	f := q.flat
-	lo, hi := q.start, q.start+uint64(len(q.docs))
+	lo, hi := q.start+uint64(j0), q.start+uint64(j1)
 	norms := f.docNorms()
 	switch f.ix.width {
 	case 1:
-		addInBlocks(acc, bound, q.docs, f.ix.freq1[lo:hi], norms, q.idf, f.k1)
+		addInBlocks(acc, bound, docs, f.ix.freq1[lo:hi], norms, q.idf, f.k1)
 	case 2:
-		addInBlocks(acc, bound, q.docs, f.ix.freq2[lo:hi], norms, q.idf, f.k1)
+		addInBlocks(acc, bound, docs, f.ix.freq2[lo:hi], norms, q.idf, f.k1)
 	default:
-		addInBlocks(acc, bound, q.docs, f.ix.freq4[lo:hi], norms, q.idf, f.k1)
+		addInBlocks(acc, bound, docs, f.ix.freq4[lo:hi], norms, q.idf, f.k1)
 	}
 }
 
@@ -268,4 +283,65 @@ func addInBlocks[F uint8 | uint16 | uint32](acc, bound []float64, docs []uint32,
 			acc[d] += bm25WeightNorm(idf, float64(freqs[j]), k1, norms[d])
 		}
 	}
+}
+
+// blockMaxSplit is block-max's second pass cut into ranges of blocks
+// that the caller and any helpers share (see split.go): each range
+// zeroes its blocks whose bound is below the shared θ, walks every
+// token's postings in the range into acc, and offers its blocks'
+// documents to the worker's top k; top, the caller's, gets the others'
+// at the end. It returns the blocks scored.
+func (m *BM25) blockMaxSplit(x *blockScratch, acc, bound []float64, theta, slack float64, top *topSet, allow func(int) bool) int {
+	n, nb := m.ix.N(), len(bound)
+	var shared sharedTheta
+	shared.raise(theta)
+	share := splitShareTheta
+	tops := make([]topSet, 1+maxHelpers)
+	for w := range tops[1:] {
+		tops[1+w].init(top.k, top.div)
+		tops[1+w].cut = top.cut
+	}
+	scored := make([]int, 1+maxHelpers)
+	runSplit(func(w, p int) {
+		t := top
+		if w > 0 {
+			t = &tops[w]
+		}
+		b0, b1 := partBlocks(p, nb)
+		th := shared.load()
+		any := false
+		for b := b0; b < b1; b++ {
+			if u := bound[b]; u > 0 {
+				if u*slack >= th {
+					any = true
+					scored[w]++
+				} else {
+					bound[b] = 0
+				}
+			}
+		}
+		if !any {
+			return
+		}
+		lo, hi := uint32(b0)<<blockBits, uint32(min(b1<<blockBits, n))
+		for _, i := range x.token {
+			q := &x.terms[i]
+			j0, j1 := listRange(q.docs, lo, hi)
+			q.addInBlocks(acc, bound, j0, j1)
+		}
+		for b := b0; b < b1; b++ {
+			if bound[b] > 0 {
+				scoreBlock(acc, b, n, t, allow)
+			}
+		}
+		if share {
+			shared.raise(t.kth() * t.div * (1 - 0x1p-50) / slack)
+		}
+	})
+	total := scored[0]
+	for w := 1; w < len(tops); w++ {
+		top.merge(&tops[w])
+		total += scored[w]
+	}
+	return total
 }

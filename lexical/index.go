@@ -9,6 +9,12 @@
 // pool after a garbage collection empties it) except the slice Scores
 // returns. Indexes and models are immutable after construction and safe
 // for concurrent use.
+//
+// A BM25 top-k query with long lists may use a second core: its walks
+// over the lists are cut into ranges of documents that a helper goroutine
+// shares when internal/cores counts a core idle, with the same results
+// bit for bit (split.go). FONTE_LEXICAL_SPLIT=0 in the environment turns
+// that off, for comparison; the package reads it once, at start.
 package lexical
 
 import (

@@ -508,7 +508,13 @@ func (f *flatBM25) weight(idf float64, p uint64, d uint32) float64 {
 
 // fill computes into w the weights of term t's checked documents docs.
 func (f *flatBM25) fill(w []float64, t uint32, docs []uint32, idf float64) {
-	lo, hi := f.ix.starts[t], f.ix.starts[t]+uint64(len(docs))
+	f.fillAt(w, f.ix.starts[t], docs, idf)
+}
+
+// fillAt computes into w the weights of the postings from number lo, of
+// checked documents docs, for a term of idf idf.
+func (f *flatBM25) fillAt(w []float64, lo uint64, docs []uint32, idf float64) {
+	hi := lo + uint64(len(docs))
 	norms := f.docNorms()
 	switch f.ix.width {
 	case 1:

@@ -6,6 +6,8 @@ import (
 	"math/bits"
 	"slices"
 	"sync"
+
+	"github.com/fonte-rag/fonte/internal/cores"
 )
 
 // Top-k BM25 without scoring every document: MaxScore (Turtle and Flood,
@@ -95,9 +97,10 @@ const estimateShare = 32
 //
 // allow is called during the search, never for a document that shares no
 // term with the query, and possibly more than once for one document; it
-// must be safe to call concurrently if TopK is. A document it rejects is
-// skipped and never counted: TopK still returns k documents when k allowed
-// ones match. TopK is safe for concurrent use.
+// must be safe for concurrent use: a large query may call it from a
+// helper goroutine as well as the caller's (split.go). A document it
+// rejects is skipped and never counted: TopK still returns k documents
+// when k allowed ones match. TopK is safe for concurrent use.
 func (m *BM25) TopK(tokens []string, k int, allow func(doc int) bool) []Result {
 	return m.topK(tokens, k, allow, 1)
 }
@@ -121,6 +124,8 @@ func (m *BM25) topK(tokens []string, k int, allow func(doc int) bool, div float6
 	if k <= 0 {
 		return nil
 	}
+	cores.Enter() // for helpers to know this core is taken (split.go)
+	defer cores.Leave()
 	s := m.pool.get()
 	defer m.pool.put(s)
 	s.terms = m.ix.termIDs(s.terms, tokens)
@@ -142,8 +147,12 @@ func (m *BM25) topK(tokens []string, k int, allow func(doc int) bool, div float6
 		}
 	}
 
-	// The dense path: Search's accumulation, then a scan for the top k.
+	// The dense path: Search's accumulation, then a scan for the top k
+	// (cut into ranges a helper may share, when the query is large).
 	s.begin(postings)
+	if s.dense && splits(postings) {
+		return m.denseSplit(s, k, allow, div)
+	}
 	for _, t := range s.terms {
 		docs, w := m.termWeights(t, &s.w)
 		s.add(docs, w, 1)
@@ -548,14 +557,26 @@ func (m *BM25) maxScore(s *scratch, k int, allow func(int) bool, div float64) (o
 		return before[w] + uint32(bits.OnesCount64(marks[w]&(1<<(d%64)-1)))
 	}
 	if len(cands) > narrowEnough(k) {
-		for i := range terms {
-			q := &terms[i]
-			if !q.essential {
-				continue
+		if splits(essential) {
+			// Every posting of an essential list is a candidate's.
+			var qs []*queryTerm
+			var scales []float64
+			for i := range terms {
+				if terms[i].essential {
+					qs, scales = append(qs, &terms[i]), append(scales, terms[i].repeats)
+				}
 			}
-			q.materialize(&x.weights)
-			for j, d := range q.docs {
-				cacc[rank(d)] += q.at(j) * q.repeats
+			addToSplit(qs, scales, cacc, cands, marks, before, m.ix.N())
+		} else {
+			for i := range terms {
+				q := &terms[i]
+				if !q.essential {
+					continue
+				}
+				q.materialize(&x.weights)
+				for j, d := range q.docs {
+					cacc[rank(d)] += q.at(j) * q.repeats
+				}
 			}
 		}
 		next := len(x.order) - aside // the next term set aside to add
@@ -566,7 +587,11 @@ func (m *BM25) maxScore(s *scratch, k int, allow func(int) bool, div float64) (o
 			}
 			q := &terms[x.order[next]]
 			next++
-			q.addTo(x.acc[:len(cands)], cands, marks, before, q.repeats)
+			if splits(q.addCost(len(cands))) {
+				addToSplit([]*queryTerm{q}, []float64{q.repeats}, x.acc[:len(cands)], cands, marks, before, m.ix.N())
+			} else {
+				q.addTo(x.acc[:len(cands)], cands, marks, before, q.repeats)
+			}
 			rest = 0
 			for _, i := range x.order[next:] {
 				rest += terms[i].bound
@@ -580,8 +605,20 @@ func (m *BM25) maxScore(s *scratch, k int, allow func(int) bool, div float64) (o
 	// is galloped through to the candidates or walked with a bitmap test,
 	// whichever costs less.
 	cacc = x.acc[:len(cands)]
+	cost := 0
 	for _, i := range x.token {
-		terms[i].addTo(cacc, cands, marks, before, 1)
+		cost += terms[i].addCost(len(cands))
+	}
+	if splits(cost) {
+		qs, scales := make([]*queryTerm, len(x.token)), make([]float64, len(x.token))
+		for j, i := range x.token {
+			qs[j], scales[j] = &terms[i], 1
+		}
+		addToSplit(qs, scales, cacc, cands, marks, before, m.ix.N())
+	} else {
+		for _, i := range x.token {
+			terms[i].addTo(cacc, cands, marks, before, 1)
+		}
 	}
 
 	if pruneHook != nil {
@@ -652,10 +689,17 @@ func (x *maxScratch) narrow(cands []uint32, marks []uint64, before []uint32, flo
 // holds: galloping through the list to each candidate, or walking it
 // with a bitmap test, whichever costs less.
 func (q *queryTerm) addTo(acc []float64, cands []uint32, marks []uint64, before []uint32, scale float64) {
-	docs := q.docs
-	if costGallop*float64(len(cands)) < costFiltered*float64(len(docs)) {
-		pos := 0
-		for c, d := range cands {
+	q.addToRange(acc, cands, marks, before, scale, 0, len(cands), 0, len(q.docs))
+}
+
+// addToRange is addTo for the candidates c0 to c1 and the postings j0 to
+// j1, which hold the same range of documents.
+func (q *queryTerm) addToRange(acc []float64, cands []uint32, marks []uint64, before []uint32, scale float64, c0, c1, j0, j1 int) {
+	docs := q.docs[:j1]
+	if costGallop*float64(c1-c0) < costFiltered*float64(j1-j0) {
+		pos := j0
+		for c := c0; c < c1; c++ {
+			d := cands[c]
 			if pos = seek(docs, pos, d); pos == len(docs) {
 				break
 			}
@@ -665,11 +709,33 @@ func (q *queryTerm) addTo(acc []float64, cands []uint32, marks []uint64, before 
 		}
 		return
 	}
-	for j, d := range docs {
+	for j := j0; j < j1; j++ {
+		d := docs[j]
 		if w := d / 64; marks[w]&(1<<(d%64)) != 0 {
 			acc[before[w]+uint32(bits.OnesCount64(marks[w]&(1<<(d%64)-1)))] += q.at(j) * scale
 		}
 	}
+}
+
+// addCost is addTo's cost in postings walked, as addTo chooses its way.
+func (q *queryTerm) addCost(cands int) int {
+	return int(min(costGallop*float64(cands), costFiltered*float64(len(q.docs))) / costFiltered)
+}
+
+// addToSplit is addTo for each term of qs in turn (times its scale),
+// cut into ranges of documents that a helper may share (split.go): a
+// candidate's entry gets the same sum in the same order.
+func addToSplit(qs []*queryTerm, scales []float64, acc []float64, cands []uint32, marks []uint64, before []uint32, n int) {
+	nb := (n + (1 << blockBits) - 1) >> blockBits
+	runSplit(func(_, p int) {
+		b0, b1 := partBlocks(p, nb)
+		lo, hi := uint32(b0)<<blockBits, uint32(min(b1<<blockBits, n))
+		c0, c1 := listRange(cands, lo, hi)
+		for i, q := range qs {
+			j0, j1 := listRange(q.docs, lo, hi)
+			q.addToRange(acc, cands, marks, before, scales[i], c0, c1, j0, j1)
+		}
+	})
 }
 
 // Costs per unit, in about nanoseconds, measured on synthetic corpora of

@@ -3,11 +3,13 @@ package lexical
 import (
 	"cmp"
 	"flag"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -213,6 +215,68 @@ func BenchmarkSciFactSize(b *testing.B) {
 // topKScale is BenchmarkTopKScale's corpus size, in chunks.
 var topKScale = flag.Int("topk-scale", 100000, "BenchmarkTopKScale's corpus size, in chunks")
 
+// splitMin, when positive, replaces splitMinPostings in the scale
+// benchmarks, to measure other thresholds.
+var splitMin = flag.Int("split-min", 0, "BenchmarkTopKScale's splitMinPostings, when positive")
+
+// scaleQueries is BenchmarkTopKScale's model and queries, built once
+// per process for the benchmarks that share them.
+type scaleQueries struct {
+	m             *BM25
+	mixed, common [][]string
+}
+
+var scaleOnce sync.Once
+var scaleData scaleQueries
+
+func loadScale(b testing.TB) *scaleQueries {
+	scaleOnce.Do(func() {
+		n := *topKScale
+		c := synth.NewCorpus(rand.New(rand.NewPCG(1, 1)), synth.CorpusOptions{})
+		texts := make([]string, n)
+		for i := range texts {
+			_, texts[i], _ = c.Chunk()
+		}
+		scaleData.m, _ = openInPlace(b, NewBM25(texts, analysis.English(), BM25Options{K1: 0.9, B: 0.4}))
+		for range 300 {
+			_, q, _ := c.Query()
+			scaleData.mixed = append(scaleData.mixed, analysis.English().Analyze(q))
+			scaleData.common = append(scaleData.common, analysis.Italian().Analyze(q))
+		}
+	})
+	return &scaleData
+}
+
+// scalePath is a way BenchmarkTopKScale runs its queries.
+type scalePath struct {
+	name        string
+	min, blocks int
+	split       bool // the split on (split.go)
+	helpers     int  // with at most this many helpers
+	share       bool // block-max's ranges sharing θ
+}
+
+var scalePaths = []scalePath{
+	{"dense", math.MaxInt, blockMinShare, false, maxHelpers, true},
+	{"maxscore", pruneMinPostings, 0, false, maxHelpers, true},
+	{"unsplit", pruneMinPostings, blockMinShare, false, maxHelpers, true},
+	{"default", pruneMinPostings, blockMinShare, true, maxHelpers, true},
+	{"split-alone", pruneMinPostings, blockMinShare, true, 0, true},
+	{"split-noshare", pruneMinPostings, blockMinShare, true, maxHelpers, false},
+}
+
+// set puts the path's knobs in place and returns what puts them back.
+func (p scalePath) set() (restore func()) {
+	oldMin, oldBlocks, oldSplit, oldHelpers, oldShare, oldSplitMin := pruneMinPostings, blockMinShare, splitEnabled, maxHelpers, splitShareTheta, splitMinPostings
+	pruneMinPostings, blockMinShare, splitEnabled, maxHelpers, splitShareTheta = p.min, p.blocks, p.split, p.helpers, p.share
+	if *splitMin > 0 {
+		splitMinPostings = *splitMin
+	}
+	return func() {
+		pruneMinPostings, blockMinShare, splitEnabled, maxHelpers, splitShareTheta, splitMinPostings = oldMin, oldBlocks, oldSplit, oldHelpers, oldShare, oldSplitMin
+	}
+}
+
 // BenchmarkTopKScale is the lexical leg of cmd/fonte-scale at 100,000
 // chunks: its synthetic corpus (synth.Corpus, seed 1) analysed in English
 // and opened in place, as the store serves it, and 300 of its queries,
@@ -221,59 +285,94 @@ var topKScale = flag.Int("topk-scale", 100000, "BenchmarkTopKScale's corpus size
 // the same queries stemmed as Italian, which leaves mostly the corpus's
 // commonest words (how 3259080's language detection searched them):
 // queries whose every list is long. Each runs exhaustively ("dense"),
-// with MaxScore alone, and with MaxScore and block-max pruning as TopK
-// chooses ("default"); besides the mean, the median and 99th percentile
-// of the queries' times, and of their CPU times (threadCPU: on a loaded
-// machine the wall-time tail is the scheduler's). -topk-scale sets the
-// corpus size (go test -bench TopKScale ./lexical -args -topk-scale 300000).
+// with MaxScore alone, with MaxScore and block-max pruning as TopK
+// chooses, without the split ("unsplit") and with it ("default", what
+// the package does; "split-alone" with no helper, the ranges in turn;
+// "split-noshare" without block-max's shared θ); besides the mean, the
+// median and 99th percentile of the queries' times, of their CPU times
+// on the query's thread (threadCPU: on a loaded machine the wall-time
+// tail is the scheduler's) and of the process's CPU times (processCPU:
+// the helper's too). -topk-scale sets the corpus size (go test -bench
+// TopKScale ./lexical -args -topk-scale 300000), -split-min the split's
+// threshold.
 func BenchmarkTopKScale(b *testing.B) {
-	n := *topKScale
-	c := synth.NewCorpus(rand.New(rand.NewPCG(1, 1)), synth.CorpusOptions{})
-	texts := make([]string, n)
-	for i := range texts {
-		_, texts[i], _ = c.Chunk()
-	}
-	m, _ := openInPlace(b, NewBM25(texts, analysis.English(), BM25Options{K1: 0.9, B: 0.4}))
-	texts = nil
-	var mixed, common [][]string
-	for range 300 {
-		_, q, _ := c.Query()
-		mixed = append(mixed, analysis.English().Analyze(q))
-		common = append(common, analysis.Italian().Analyze(q))
-	}
+	d := loadScale(b)
 	for _, set := range []struct {
 		name    string
 		queries [][]string
-	}{{"mixed", mixed}, {"common", common}} {
-		for _, path := range []struct {
-			name        string
-			min, blocks int
-		}{{"dense", math.MaxInt, blockMinShare}, {"maxscore", pruneMinPostings, 0}, {"default", pruneMinPostings, blockMinShare}} {
+	}{{"mixed", d.mixed}, {"common", d.common}} {
+		for _, path := range scalePaths {
 			b.Run(set.name+"/"+path.name, func(b *testing.B) {
-				oldMin, oldBlocks := pruneMinPostings, blockMinShare
-				pruneMinPostings, blockMinShare = path.min, path.blocks
-				defer func() { pruneMinPostings, blockMinShare = oldMin, oldBlocks }()
+				defer path.set()()
 				for _, q := range set.queries { // first use: lists checked, maxima made
-					m.TopKShare(q, 50, nil)
+					d.m.TopKShare(q, 50, nil)
 				}
 				runtime.LockOSThread()
 				defer runtime.UnlockOSThread()
-				var lat, cpu []float64
+				var lat, cpu, proc []float64
 				i := 0
 				for b.Loop() {
-					start, startCPU := time.Now(), threadCPU()
-					m.TopKShare(set.queries[i%len(set.queries)], 50, nil)
+					start, startCPU, startProc := time.Now(), threadCPU(), processCPU()
+					d.m.TopKShare(set.queries[i%len(set.queries)], 50, nil)
 					cpu = append(cpu, float64((threadCPU()-startCPU).Nanoseconds())/1e3)
+					proc = append(proc, float64((processCPU()-startProc).Nanoseconds())/1e3)
 					lat = append(lat, float64(time.Since(start).Nanoseconds())/1e3)
 					i++
 				}
-				slices.Sort(lat)
-				slices.Sort(cpu)
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e3, "µs/query")
-				b.ReportMetric(lat[len(lat)/2], "p50-µs")
-				b.ReportMetric(lat[len(lat)*99/100], "p99-µs")
-				b.ReportMetric(cpu[len(cpu)/2], "p50-cpu-µs")
-				b.ReportMetric(cpu[len(cpu)*99/100], "p99-cpu-µs")
+				for _, m := range []struct {
+					name string
+					xs   []float64
+				}{{"", lat}, {"cpu-", cpu}, {"proc-cpu-", proc}} {
+					slices.Sort(m.xs)
+					b.ReportMetric(m.xs[len(m.xs)/2], "p50-"+m.name+"µs")
+					b.ReportMetric(m.xs[len(m.xs)*99/100], "p99-"+m.name+"µs")
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkTopKScaleConcurrent is BenchmarkTopKScale's queries (mixed
+// and common in turn) run by 2 and 4 goroutines at once, unsplit and
+// split: the split must not cost throughput when every core is taken
+// (queries/s, the mean µs of wall time per query per goroutine, and the
+// helpers started per query, which no idle core should leave many of).
+func BenchmarkTopKScaleConcurrent(b *testing.B) {
+	d := loadScale(b)
+	queries := append(slices.Clone(d.mixed), d.common...)
+	for _, g := range []int{2, 4} {
+		for _, path := range []scalePath{scalePaths[2], scalePaths[3]} {
+			b.Run(fmt.Sprintf("%d/%s", g, path.name), func(b *testing.B) {
+				defer path.set()()
+				for _, q := range queries {
+					d.m.TopKShare(q, 50, nil)
+				}
+				var next, helpers atomic.Int64
+				splitHook = func(h int) { helpers.Add(int64(h)) }
+				defer func() { splitHook = nil }()
+				start := time.Now()
+				var wg sync.WaitGroup
+				b.ResetTimer()
+				for range g {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						for {
+							i := next.Add(1) - 1
+							if i >= int64(b.N) {
+								return
+							}
+							d.m.TopKShare(queries[i%int64(len(queries))], 50, nil)
+						}
+					}()
+				}
+				wg.Wait()
+				b.StopTimer()
+				el := time.Since(start)
+				b.ReportMetric(float64(b.N)/el.Seconds(), "queries/s")
+				b.ReportMetric(float64(el.Nanoseconds())*float64(g)/float64(b.N)/1e3, "µs/query")
+				b.ReportMetric(float64(helpers.Load())/float64(b.N), "helpers/query")
 			})
 		}
 	}

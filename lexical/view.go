@@ -1,6 +1,10 @@
 package lexical
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/fonte-rag/fonte/internal/cores"
+)
 
 // A View is a BM25 model as a reader who may see only some documents
 // would have it: N, the average length and every document frequency are
@@ -147,6 +151,8 @@ func (q *ViewQuery) TopK(k int, allow func(doc int) bool) []Result {
 }
 
 func (q *ViewQuery) topK(k int, allow func(doc int) bool, div float64) []Result {
+	cores.Enter() // it never splits, but holds a core others must not count idle
+	defer cores.Leave()
 	m := q.v.m
 	s := m.pool.get()
 	defer m.pool.put(s)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 
+	"github.com/fonte-rag/fonte/internal/cores"
 	"github.com/fonte-rag/fonte/vector"
 )
 
@@ -342,6 +343,15 @@ type rangedLeg struct {
 
 func (l rangedLeg) search(q []float32, k int, allow func(int) bool) []scored {
 	return scoredOf(l.f.SearchRanges(q, k, l.ranges, byID(allow)))
+}
+
+// searchDense runs leg's search on the calling goroutine counted as a
+// core at work (internal/cores), so that no other query's lexical leg
+// takes this core for a helper while the dense leg holds it.
+func searchDense(leg dense, q []float32, k int, allow func(int) bool) []scored {
+	cores.Enter()
+	defer cores.Leave()
+	return leg.search(q, k, allow)
 }
 
 // denseLegFor returns the dense leg a reader under f with view rv

@@ -40,7 +40,7 @@ func (ix *Index) VectorTopK(q []float32, k int, f Filter) []Scored {
 	_, rv := ix.accessView(f)
 	var out []Scored
 	leg, allow := ix.denseLegFor(f, rv)
-	for _, s := range leg.search(q, k, allow) {
+	for _, s := range searchDense(leg, q, k, allow) {
 		out = append(out, Scored{s.doc, s.score})
 	}
 	return out

@@ -21,6 +21,7 @@ import (
 	"github.com/fonte-rag/fonte/analysis"
 	"github.com/fonte-rag/fonte/chunk"
 	"github.com/fonte-rag/fonte/fusion"
+	"github.com/fonte-rag/fonte/internal/cores"
 	"github.com/fonte-rag/fonte/lexical"
 	"github.com/fonte-rag/fonte/vector"
 )
@@ -708,8 +709,13 @@ func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
 	denseLeg, denseAllow := ix.denseLegFor(req.Filter, cv.rv)
 	if req.Mode == Hybrid && tr == nil {
 		denseDone = make(chan struct{})
+		// Counted busy from here (internal/cores), not from when the
+		// goroutine first runs, so that the lexical leg starts no
+		// helper in between: the dense leg holds the second core.
+		cores.Enter()
 		go func() {
 			defer close(denseDone)
+			defer cores.Leave()
 			denseHits = denseLeg.search(req.Vector, req.Depth, denseAllow)
 		}()
 	}
@@ -730,7 +736,7 @@ func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
 	if denseDone != nil {
 		<-denseDone
 	} else if req.Mode != BM25 {
-		denseHits = denseLeg.search(req.Vector, req.Depth, denseAllow)
+		denseHits = searchDense(denseLeg, req.Vector, req.Depth, denseAllow)
 		if tr != nil {
 			tr.DenseTime = since(&t0)
 			tr.Dense = ix.candidates(denseHits)
