@@ -20,52 +20,6 @@ func commonQuery(rng *rand.Rand, words []string) []string {
 	return q
 }
 
-// TestTopKBlockMax checks that block-max pruning returns the exhaustive
-// top k (documents, order, scores bit for bit; every filter, raw scores
-// and shares), in memory and in place, and that it takes the queries of
-// common words, skipping blocks.
-func TestTopKBlockMax(t *testing.T) {
-	if raceEnabled {
-		t.Skip("one goroutine: scripts/test runs it without -race")
-	}
-	docs, words := zipfCorpus(6000, 3)
-	m := NewBM25(docs, analysis.Sklearn(), BM25Options{K1: 0.9, B: 0.4})
-	flat, _ := openInPlace(t, m)
-	rng := rand.New(rand.NewPCG(8, 9))
-	var queries [][]string
-	for i := range 150 {
-		if i%3 == 0 {
-			queries = append(queries, randomQuery(rng, words))
-		} else {
-			queries = append(queries, commonQuery(rng, words))
-		}
-	}
-	for _, model := range []struct {
-		name string
-		m    *BM25
-	}{{"memory", m}, {"in place", flat}} {
-		t.Run(model.name, func(t *testing.T) {
-			runs, scored, blocks := 0, 0, 0
-			blockHook = func(s, n int) { runs, scored, blocks = runs+1, scored+s, blocks+n }
-			defer func() { blockHook = nil }()
-			for _, q := range queries {
-				compareTopK(t, model.m, q, []int{1, 10, 50})
-			}
-			// 100 common-word queries, each run where pruning is tried
-			// on every query, with 4 filters, raw and shared, at 3 depths.
-			if runs < 100*4*2*3 {
-				t.Fatalf("block-max ran %d times", runs)
-			}
-			// At k = 50 a first pass scores up to 50 of this corpus's
-			// 94 blocks; the bounds must still skip some.
-			if scored >= blocks {
-				t.Errorf("block-max scored %d of %d blocks", scored, blocks)
-			}
-			t.Logf("%d block-max runs scored %d of %d blocks", runs, scored, blocks)
-		})
-	}
-}
-
 // TestTopKBlockMaxConcurrent runs block-max queries from several
 // goroutines on a fresh model, so that block maxima are made while other
 // queries read them (run with -race), against the same queries run one

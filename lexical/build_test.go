@@ -28,16 +28,3 @@ func TestNewIndexParallel(t *testing.T) {
 		}
 	}
 }
-
-func TestNewIndexParallelSciFact(t *testing.T) {
-	if raceEnabled {
-		t.Skip("SciFact costs minutes under -race: TestNewIndexParallel races the same workers, scripts/test runs this without -race")
-	}
-	d := loadSciFact(t)
-	an := analysis.English()
-	got := NewIndexParallel(len(d.docs), func(i int) []string { return an.Analyze(d.docs[i]) }, an, 4)
-	if !reflect.DeepEqual(got.postings, d.m.Index().postings) || !reflect.DeepEqual(got.terms, d.m.Index().terms) ||
-		!reflect.DeepEqual(got.fwdTerms, d.m.Index().fwdTerms) || got.total != d.m.Index().total {
-		t.Fatal("SciFact index differs from NewIndexTokens's")
-	}
-}

@@ -68,29 +68,6 @@ func TestEncodeRoundTrip(t *testing.T) {
 	}
 }
 
-func TestEncodeSciFactSize(t *testing.T) {
-	if raceEnabled {
-		t.Skip("one goroutine: scripts/test runs it without -race")
-	}
-	d := loadSciFact(t)
-	raw := 0
-	for _, doc := range d.beir.Corpus {
-		raw += len(doc.Title) + len(doc.Text)
-	}
-	data, _ := d.m.Index().MarshalBinary()
-	if len(data) > raw/3 {
-		t.Errorf("encoded index %d bytes, more than a third of the %d bytes of text", len(data), raw)
-	}
-	got, err := DecodeIndex(data, d.m.Index().Analyzer())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(got, d.m.Index()) {
-		t.Fatal("decoded SciFact index differs")
-	}
-	t.Logf("encoded %d bytes for %d bytes of text (%.1f%%)", len(data), raw, 100*float64(len(data))/float64(raw))
-}
-
 // reseal replaces the checksum at the end of data after an edit.
 func reseal(data []byte) []byte {
 	n := len(data) - 4

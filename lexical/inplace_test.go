@@ -1,7 +1,6 @@
 package lexical
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -162,36 +161,6 @@ func randomQueries(rng *rand.Rand, words []string, n int) []string {
 	return queries
 }
 
-func TestInPlaceRandomCorpus(t *testing.T) {
-	if raceEnabled {
-		t.Skip("one goroutine: scripts/test runs it without -race")
-	}
-	docs, words := zipfCorpus(4000, 11)
-	queries := randomQueries(rand.New(rand.NewPCG(12, 13)), words, 150)
-	for _, opts := range []BM25Options{DefaultBM25Options(), {K1: 0.9, B: 0.4}, {K1: 0, B: 1}, {K1: 2, B: 0}} {
-		t.Run(fmt.Sprintf("k1=%v,b=%v", opts.K1, opts.B), func(t *testing.T) {
-			m := NewBM25(docs, analysis.Sklearn(), opts)
-			flat, data := openInPlace(t, m)
-			if &flat.ix.lengths[0] != (*uint32)(unsafeAt(data, inplaceHeader)) {
-				t.Fatal("document lengths were copied, not viewed in place")
-			}
-			compareModels(t, m, flat, queries, []int{1, 10, 100})
-			compareIndexes(t, m.ix, flat.ix)
-
-			// Re-encoding the in-place model gives the same bytes, in both
-			// forms.
-			if again := flat.AppendInPlace(nil); !bytes.Equal(again, data) {
-				t.Fatal("re-encoding the in-place model changed its form")
-			}
-			a, _ := flat.MarshalBinary()
-			b, _ := m.MarshalBinary()
-			if !bytes.Equal(a, b) {
-				t.Fatal("the in-place model's binary form differs from the original's")
-			}
-		})
-	}
-}
-
 // TestInPlaceCopied opens the form from a misaligned buffer, where the
 // numeric sections are decoded copies (as on a big-endian machine): the
 // answers are the same.
@@ -278,19 +247,6 @@ func TestInPlaceSeeds(t *testing.T) {
 			compareIndexes(t, m.ix, flat.ix)
 		})
 	}
-}
-
-func TestInPlaceSciFact(t *testing.T) {
-	if raceEnabled {
-		t.Skip("one goroutine: scripts/test runs it without -race")
-	}
-	d := loadSciFact(t)
-	flat, _ := openInPlace(t, d.m)
-	var queries []string
-	for _, q := range d.beir.Queries {
-		queries = append(queries, q.Text)
-	}
-	compareModels(t, d.m, flat, queries[:100], []int{10, 100})
 }
 
 // TestInPlaceWidths covers the three frequency widths, and an empty model.

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/fonte-rag/fonte/analysis"
-	"github.com/fonte-rag/fonte/eval"
 )
 
 // The pruned top k must be the exhaustive one: same documents, same order,
@@ -171,43 +170,6 @@ func compareTopK(t *testing.T, m *BM25, q []string, ks []int) {
 	}
 }
 
-func TestTopKSynthetic(t *testing.T) {
-	if raceEnabled {
-		t.Skip("one goroutine: scripts/test runs it without -race")
-	}
-	docs, words := zipfCorpus(4000, 1)
-	m := NewBM25(docs, analysis.Sklearn(), BM25Options{K1: 0.9, B: 0.4})
-	ks := []int{1, 10, 100, 1000}
-	rng := rand.New(rand.NewPCG(2, 3))
-	queries := make([][]string, 400)
-	for i := range queries {
-		queries[i] = randomQuery(rng, words)
-	}
-	pruned, cands := 0, 0
-	pruneHook = func(c int) { pruned++; cands += c }
-	for _, q := range queries {
-		compareTopK(t, m, q, ks)
-	}
-	pruneHook = nil
-	// The comparisons must have exercised pruning, and pruning must have
-	// left most documents unscored.
-	if pruned < len(queries) {
-		t.Fatalf("only %d query runs pruned", pruned)
-	}
-	if avg := cands / pruned; avg > m.N()/4 {
-		t.Errorf("pruned queries scored %d candidates on average, of %d documents", avg, m.N())
-	}
-	t.Logf("%d pruned runs, %d candidates on average of %d documents", pruned, cands/pruned, m.N())
-	t.Run("other parameters", func(t *testing.T) {
-		for _, opts := range []BM25Options{{K1: 0, B: 0}, {K1: 1.2, B: 1}, {K1: 3, B: 0.75}} {
-			m := NewBM25Index(m.Index(), opts)
-			for _, q := range queries[:100] {
-				compareTopK(t, m, q, []int{1, 10, 100})
-			}
-		}
-	})
-}
-
 // TestTopKTies checks that equal scores are ranked by document number on
 // both paths, whichever part of the numbering the tied documents sit in.
 func TestTopKTies(t *testing.T) {
@@ -269,35 +231,6 @@ func TestTopKEdges(t *testing.T) {
 	a[0].Doc = 99
 	if b := m.TopK(q, 2, nil); b[0].Doc == 99 || q[0] != "refund" {
 		t.Error("results share memory between calls")
-	}
-}
-
-// TestTopKSciFact compares the paths on BEIR SciFact's 1,109 queries (test
-// and train) over its corpus, analysed and weighted as retrieve does.
-func TestTopKSciFact(t *testing.T) {
-	if raceEnabled {
-		t.Skip("one goroutine: scripts/test runs it without -race")
-	}
-	d := loadSciFact(t)
-	train, err := eval.LoadBEIR(sciFact, "train")
-	if err != nil {
-		t.Fatalf("SciFact: %v", err)
-	}
-	queries := d.queries
-	for _, q := range train.Queries {
-		queries = append(queries, analysis.English().Analyze(q.Text))
-	}
-	if len(queries) != 1109 {
-		t.Fatalf("%d queries, want 1,109", len(queries))
-	}
-	pruned := 0
-	pruneHook = func(int) { pruned++ }
-	defer func() { pruneHook = nil }()
-	for _, q := range queries {
-		compareTopK(t, d.m, q, []int{1, 10, 100, 1000})
-	}
-	if pruned < len(queries) {
-		t.Fatalf("only %d query runs pruned", pruned)
 	}
 }
 

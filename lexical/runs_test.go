@@ -170,23 +170,6 @@ func TestInPlaceBuilderSeeds(t *testing.T) {
 	}
 }
 
-func TestInPlaceBuilderZipf(t *testing.T) {
-	if raceEnabled {
-		t.Skip("one goroutine: scripts/test runs it without -race")
-	}
-	docs, words := zipfCorpus(1500, 31)
-	queries := randomQueries(rand.New(rand.NewPCG(32, 33)), words, 30)
-	tokens := analyseAll(docs, analysis.Sklearn())
-	for i, opts := range []BM25Options{DefaultBM25Options(), {K1: 0, B: 1}, {K1: 2, B: 0}} {
-		t.Run(fmt.Sprintf("k1=%v,b=%v", opts.K1, opts.B), func(t *testing.T) {
-			if i > 0 {
-				queries = nil // the bytes are the same: searching them once is enough
-			}
-			checkBuilder(t, tokens, analysis.Sklearn(), opts, queries)
-		})
-	}
-}
-
 // unicodeWords are terms whose byte order differs from their order by
 // letter or by code point length: the form sorts terms by bytes.
 var unicodeWords = []string{

@@ -1,5 +1,0 @@
-//go:build !race
-
-package lexical
-
-const raceEnabled = false
