@@ -23,11 +23,16 @@ import (
 // the class size from which a class of a corpus with a graph leg gets a
 // graph of its own (Options.ClassGraphMin overrides it; 10,000 was
 // measured at 100,000 chunks), below which a restricted reader scans the
-// class's int8 copy exactly. It is 0, off, by default: at 300,000
+// class's int8 copy exactly. It is 0, off, by default. At 300,000
 // chunks the readers of whole topic folders got recall@10 of 0.818
 // (folder-50) and 0.875 (folder-10) against the exact scan with a list of
-// 200, and 0.892 for folder-50 at 400 (BENCHMARKS.md, "Per-class graphs
-// for restricted readers"), below the 0.95 the exact scan beats.
+// 200 (BENCHMARKS.md, "Per-class graphs for restricted readers"); the
+// scan of a query far from every readable class (classnear.go) brought
+// them to 1.000, but a far query then costs the walks and the scan, so a
+// reader of half the chunks in whole folders took more processor time
+// than with the scan alone, and no reader of half the chunks came within
+// twice the unrestricted p99 (BENCHMARKS.md, "Class graphs: why folder
+// readers lost recall").
 var ClassGraphMinChunks = 0
 
 // ClassEfSearch is the candidate list of a class graph's searches (at
