@@ -88,8 +88,12 @@ func (l *hnswLeg) chunk(r vector.NodeResult) int {
 // far reports whether hits, a restricted reader's merged dense hits
 // from its class graphs and scans, lie far from every class it may
 // read: fewer than nearRank of k asked for, or the nearRank-th (or k-th,
-// for a shorter list) scoring below near.
+// for a shorter list) scoring below near. Asked for no hit, a query is
+// not far.
 func far(hits []scored, k int, near float64) bool {
 	r := min(k, nearRank)
+	if r < 1 {
+		return false
+	}
 	return len(hits) < r || hits[r-1].score < near
 }

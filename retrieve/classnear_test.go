@@ -88,7 +88,8 @@ func TestFarQueryScansClasses(t *testing.T) {
 }
 
 // TestFarRanks: far compares the nearRank-th hit, or the last of a
-// shorter list asked for, and a list shorter than asked is far.
+// shorter list asked for, a list shorter than asked is far, and asking
+// for no hit is not.
 func TestFarRanks(t *testing.T) {
 	hits := make([]scored, 12)
 	for i := range hits {
@@ -104,6 +105,7 @@ func TestFarRanks(t *testing.T) {
 		{12, 3, 0.75, false}, // the 3rd scores 0.8
 		{12, 3, 0.85, true},
 		{5, 10, 0, true}, // fewer hits than asked
+		{0, 0, 1, false}, // no hit asked for
 	} {
 		if got := far(hits[:tc.n], tc.k, tc.near); got != tc.want {
 			t.Errorf("far(%d hits, k %d, near %.2f) = %v, want %v", tc.n, tc.k, tc.near, got, tc.want)
