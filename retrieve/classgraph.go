@@ -23,11 +23,16 @@ import (
 // the class size from which a class of a corpus with a graph leg gets a
 // graph of its own (Options.ClassGraphMin overrides it; 10,000 was
 // measured at 100,000 chunks), below which a restricted reader scans the
-// class's int8 copy exactly. It is 0, off, by default: at 300,000
+// class's int8 copy exactly. It is 0, off, by default. At 300,000
 // chunks the readers of whole topic folders got recall@10 of 0.818
 // (folder-50) and 0.875 (folder-10) against the exact scan with a list of
-// 200, and 0.892 for folder-50 at 400 (BENCHMARKS.md, "Per-class graphs
-// for restricted readers"), below the 0.95 the exact scan beats.
+// 200 (BENCHMARKS.md, "Per-class graphs for restricted readers"); the
+// scan of a query far from every readable class (classnear.go) brought
+// them to 1.000, but a far query then costs the walks and the scan, so a
+// reader of half the chunks in whole folders took more processor time
+// than with the scan alone, and no reader of half the chunks came within
+// twice the unrestricted p99 (BENCHMARKS.md, "Class graphs: why folder
+// readers lost recall").
 var ClassGraphMinChunks = 0
 
 // ClassEfSearch is the candidate list of a class graph's searches (at
@@ -209,6 +214,9 @@ func (ix *Index) updateClass(rows []int, g *vector.HNSW) (*hnswLeg, bool, error)
 	if err != nil {
 		leg, changed, err = ix.buildClass(rows, nil)
 	}
+	if err == nil {
+		leg.near = ix.classNear(leg, rows)
+	}
 	return leg, changed, err
 }
 
@@ -288,12 +296,17 @@ func (ix *Index) classGraph(c int) (*hnswLeg, error) {
 		return nil, nil
 	}
 	return cg.slots[c].get(func() (*hnswLeg, bool, error) {
+		rows := ix.rowsOfClass(c)
 		if stored, ok := ix.classStored[labelsKey(ix.partition().tags[c])]; ok {
 			if leg := ix.placeClass(c, stored); leg != nil {
+				leg.near = ix.classNear(leg, rows)
 				return leg, false, nil
 			}
 		}
-		leg, _, err := ix.buildClass(ix.rowsOfClass(c), nil)
+		leg, _, err := ix.buildClass(rows, nil)
+		if err == nil {
+			leg.near = ix.classNear(leg, rows)
+		}
 		return leg, err == nil, err
 	})
 }
@@ -380,6 +393,12 @@ type classGraphLeg struct {
 	graphs []*hnswLeg
 	f      *vector.FlatView
 	small  []*vector.Gathered
+	// near is the lowest near score of graphs: merged hits below it are
+	// far from every class graph the reader may read (classnear.go).
+	near float64
+	// graphCodes returns the int8 copies of the graphs' classes, which a
+	// far query scans exactly.
+	graphCodes func() ([]*vector.Gathered, error)
 }
 
 func (l classGraphLeg) search(q []float32, k int, allow func(int) bool) []scored {
@@ -387,10 +406,28 @@ func (l classGraphLeg) search(q []float32, k int, allow func(int) bool) []scored
 	for _, g := range l.graphs {
 		all = append(all, g.search(q, k, allow)...)
 	}
+	var small []scored
 	if len(l.small) > 0 {
-		all = append(all, scoredOf(l.f.SearchGathered(q, k, l.small, byID(allow)))...)
+		small = scoredOf(l.f.SearchGathered(q, k, l.small, byID(allow)))
 	}
-	// The exact leg's order: higher score, then lower position.
+	hits := mergeScored(all, small, k)
+	if l.graphCodes == nil || !far(hits, k, l.near) {
+		return hits
+	}
+	// Far from every readable class: the walks' hits are unreliable
+	// (classnear.go), so the graphs' classes are scanned exactly and
+	// merged with the small classes' scan.
+	gs, err := l.graphCodes()
+	if err != nil {
+		return hits // the copies were checked when the small ones were gathered
+	}
+	return mergeScored(scoredOf(l.f.SearchGathered(q, k, gs, byID(allow))), small, k)
+}
+
+// mergeScored returns the best k of a and b in the exact leg's order:
+// higher score, then lower position.
+func mergeScored(a, b []scored, k int) []scored {
+	all := append(a, b...)
 	slices.SortFunc(all, func(a, b scored) int {
 		if a.score != b.score {
 			return cmp.Compare(b.score, a.score)

@@ -107,6 +107,9 @@ type hnswLeg struct {
 	nodePos []uint32
 	n       int // the corpus's chunks, with nodePos
 	ef      int // the candidate list of unfiltered searches; 0: the graph's EfSearch
+	// near is, for a class graph, the score below which a query is far
+	// from the class (classNear); 0 for the shared graph.
+	near float64
 }
 
 // efSearch is the candidate list of the leg's unfiltered searches.
@@ -316,12 +319,20 @@ func (ix *Index) classGraphLegFor(rv *readerView) (classGraphLeg, error) {
 			return leg, err
 		}
 		if g != nil {
+			if len(leg.graphs) == 0 || g.near < leg.near {
+				leg.near = g.near
+			}
 			leg.graphs = append(leg.graphs, g)
 			hasGraph[c] = true
 		}
 	}
 	gs, err := ix.access.classCodes(rv, ix.exact, func(c int) bool { return hasGraph[c] })
 	leg.small = gs
+	// A far query scans the graphs' classes too (classnear.go): their
+	// int8 copies are gathered on the first such query.
+	leg.graphCodes = func() ([]*vector.Gathered, error) {
+		return ix.access.classCodes(rv, ix.exact, func(c int) bool { return !hasGraph[c] })
+	}
 	return leg, err
 }
 
