@@ -40,7 +40,10 @@ var questionPatterns = []struct {
 	{PersonAnswer, regexp.MustCompile(`\bwho(m|se)?\b|\bwhich (person|team|office|department|group)\b|\b(a |di |da )?chi\b`)},
 	{PlaceAnswer, regexp.MustCompile(`\bwhere\b|\bwhich (floor|room|building)\b|\baddress\b|\bdove\b|\bindirizzo\b|\bquale (piano|sede|stanza)\b`)},
 	{ProcedureAnswer, regexp.MustCompile(`\bhow (do|can|should|would|to)\b|\bwhat (should|do|must) (i|we) do\b|\bcome (faccio|posso|si|devo|fare|possiamo|dobbiamo)\b|\bcosa (devo|dobbiamo|bisogna) fare\b|\bche cosa (devo|bisogna) fare\b`)},
-	{DefinitionAnswer, regexp.MustCompile(`^(what(?:'s| is| are| does| do)\b|cos(?:'è|a è|a sono|a significa|a vuol dire|a indica)\b|che cos|cosa (?:significa|vuol dire|indica|copre|riguarda)\b)|\bwhat does .* (mean|cover|stand for)\b|\bcosa (significa|vuol dire)\b`)},
+	// "What do we lint Kotlin code with?" asks for a thing, not what a
+	// term means: "what does/do" defines only with mean, cover, stand for
+	// or do ("What does the facilities desk do?").
+	{DefinitionAnswer, regexp.MustCompile(`^(what(?:'s| is| are)\b|cos(?:'è|a è|a sono|a significa|a vuol dire|a indica)\b|che cos|cosa (?:significa|vuol dire|indica|copre|riguarda)\b)|\bwhat (?:does|do) .* (mean|cover|stand for|do)$|\bcosa (significa|vuol dire)\b`)},
 	{YesNoAnswer, regexp.MustCompile(`^(can|could|may|do|does|did|is|are|am|should|must|will|would|have|has|posso|possiamo|si può|si possono|devo|dobbiamo|è|sono|serve|bisogna|ho|c'è)\b`)},
 }
 
@@ -108,10 +111,22 @@ const (
 	// placeModifiers follow an Italian place noun ("il parcheggio nord").
 	placeModifiers = `nord|sud|est|ovest|north|south|east|west|principale|terra|interrato|centrale|riunioni`
 	rangeWord      = `(?:\s?(?:-|–|to|a|or|o)\s?\d[\d.,]*)?`
+	// vagueAmounts are amounts said without a figure of their own, before
+	// a unit: "one and a half hours", "half an hour", "a few days",
+	// "qualche giorno", "un paio di settimane".
+	vagueAmounts = `(?:` + numWords + `) and (?:a )?half|half an?|a few|a couple of|several|qualche|pochi|poche|alcuni|alcune|un paio di`
+	// halfUnits are the Italian halves written as one word with their
+	// unit ("mezz'ora", "un'ora e mezza").
+	halfUnits = `mezz'ora|mezza giornata|un'ora e mezz[ao]|(?:` + numWords + `) ore e mezz[ao]`
+	// countWords are the number words that may count alone ("only one
+	// <h1> element"); the articles uno and una, and sei ("you are"),
+	// are left out. Like a bare figure, one leads only with the
+	// question's noun after it (leader.withNoun).
+	countWords = `one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|due|tre|quattro|cinque|sette|otto|nove|dieci|undici|dodici`
 )
 
 var (
-	quantityRE = regexp.MustCompile(`(?i)` + money + `|(?:\b\d[\d.,]*` + rangeWord + `|\b(?:` + numWords + `))\s*(?:%|\s` + units + `)|\b\d[\d.,]*\b`)
+	quantityRE = regexp.MustCompile(`(?i)` + money + `|(?:\b\d[\d.,]*` + rangeWord + `|\b(?:` + numWords + `))\s*(?:%|\s` + units + `)|\b(?:` + vagueAmounts + `)\s+` + units + `|\b(?:` + halfUnits + `)\b|\b\d[\d.,]*\b|\b(?:` + countWords + `)\b`)
 	// A month name alone is a date only when written out ("in March");
 	// "may" alone is the verb.
 	timeRE = regexp.MustCompile(`(?i)\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:` + datedMonths + `)(?:\s+\d{4})?\b|\b(?:` + datedMonths + `)\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b|\b(?:` + months + `)\s+\d{4}\b|\b\d{1,2}[:.]\d{2}\b(?:\s?(?:am|pm))?|\b\d{1,2}\s?(?:am|pm)\b|\b(?:alle|dalle|entro le|dopo le|prima delle)\s+\d{1,2}(?:[:.]\d{2})?\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b|\b(?:` + weekdays + `)\b|\b(?:` + monthNames + `)\b|\b(?:the|on the)\s+\d{1,2}(?:st|nd|rd|th)\b|\bil\s+\d{1,2}\b|\b(?:within|before|after|by|entro|prima|dopo)\s+(?:\d[\d.,]*|` + numWords + `)\s+` + units + `|\b(?:19|20)\d{2}\b`)
@@ -193,6 +208,16 @@ func typedSpans(s string, t AnswerType) [][]int {
 	}
 	return nil
 }
+
+// seeAlsoRE: a sentence that only points elsewhere ("(see pbuilder(8))",
+// "Vedi il capitolo 3."), naming a source, not an answer.
+var seeAlsoRE = regexp.MustCompile(`(?i)^[\s(\[]*(?:see|see also|vedi|vedere|cfr\.?)\s[^.;:]{0,60}[.)\]\s]*$`)
+
+// countLedRE: a span that opens with a number word ("one key").
+var countLedRE = regexp.MustCompile(`(?i)^(?:` + countWords + `)\s`)
+
+// vagueRE: an amount said without a figure (vagueAmounts, halfUnits).
+var vagueRE = regexp.MustCompile(`(?i)^(?:(?:` + vagueAmounts + `)\s|` + halfUnits + `)`)
 
 // dottedRE: a figure of three or more parts ("3.1.1", "1.2.53").
 var dottedRE = regexp.MustCompile(`\d+(?:[.,]\d+){2,}`)
@@ -435,7 +460,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 	bonus := spanBonus * total / float64(len(want))
 	amounts, bounds := numbers(question), figureBounds(question)
 	verb := askedVerb(question)
-	l := leader{qt: qt, m: askedMeasure(question, qt), unit: askedUnit(question), want: want, topic: topicWords(question), figures: figures(question), amounts: amounts, figureUnits: figureUnits(question)}
+	l := leader{qt: qt, m: askedMeasure(question, qt), unit: askedUnit(question), want: want, topic: topicWords(question), figures: figures(question), amounts: amounts, figureUnits: figureUnits(question), figure: countAskRE.MatchString(askedPart(question))}
 	best := 0.0
 	var bestChunk, bestSent int
 	var bestSpans [][2]int
@@ -502,8 +527,8 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 				score += bonus // "How do I report…?" is answered by "Report … to …"
 			}
 			words := len(wordSpans(s))
-			if strings.HasPrefix(s, "#") || words < 4 && !isTableRow(s) || strings.HasSuffix(strings.TrimSpace(s), "?") {
-				score -= bonus // a heading, a fragment or a question rarely answers
+			if strings.HasPrefix(s, "#") || words < 4 && !isTableRow(s) || strings.HasSuffix(strings.TrimSpace(s), "?") || seeAlsoRE.MatchString(s) {
+				score -= bonus // a heading, a fragment, a question or a pointer elsewhere rarely answers
 			}
 			score /= 1 + rankDecay*float64(i)
 			score -= 1e-4 * float64(utf8.RuneCountInString(s)) / 100
@@ -611,7 +636,7 @@ func (l leader) nextStates(text string, spans [][2]int, j int, want map[string]b
 // questionWords reports whether span is made of the question's words
 // only. A span with a figure says something new (ownFigure judges it).
 func questionWords(span string, want map[string]bool) bool {
-	if strings.ContainsAny(span, "0123456789") {
+	if strings.ContainsAny(span, "0123456789") || countLedRE.MatchString(span) {
 		return false
 	}
 	k := ContentKeys(span)

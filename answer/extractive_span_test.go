@@ -22,6 +22,9 @@ func TestQuestionType(t *testing.T) {
 		"How do I reset my password?":                       ProcedureAnswer,
 		"Come faccio a chiedere le ferie?":                  ProcedureAnswer,
 		"What does SOP-014 cover?":                          DefinitionAnswer,
+		"What does the facilities desk do?":                 DefinitionAnswer,
+		"What do we format Go code with?":                   AnyAnswer,
+		"What do we use to send the alerts?":                AnyAnswer,
 		"Can I work from Spain?":                            YesNoAnswer,
 		"Posso dividere un acquisto?":                       YesNoAnswer,
 		"Tell me about leave":                               AnyAnswer,
@@ -104,5 +107,26 @@ func TestTypedSpansLeaveOutVersionsAndTheVerbMay(t *testing.T) {
 		if !slices.Equal(got, c.want) {
 			t.Errorf("typedSpans(%q) = %q, want %q", c.s, got, c.want)
 		}
+	}
+}
+
+// "What do we X with?" asks for a thing, not for a definition (see
+// TestQuestionType): the sentence naming the tool is quoted, not the one
+// that says what something "is".
+func TestWhatDoIsNoDefinition(t *testing.T) {
+	text := "We format all Go code with gofmt. Its rules are the Go team's and are applied to all code on save."
+	got, _, _ := ExtractSpan("What do we format Go code with?", []fonte.Chunk{{ID: "c", Text: text}})
+	if !strings.HasPrefix(got, "We format all Go code with gofmt.") {
+		t.Errorf("got %q, want the sentence naming the tool", got)
+	}
+}
+
+// A sentence that only points elsewhere ("(see linkcheck(1) and linkrc(5))") is not
+// quoted as the answer.
+func TestSeeAlsoIsNoAnswer(t *testing.T) {
+	text := "- linkcheck - this tool reads every page of the site. Running it before each release prevents broken links from reaching readers. (see linkcheck(1) and linkrc(5))"
+	got, n, _ := ExtractSpan("What does linkcheck prevent?", []fonte.Chunk{{ID: "c", Text: text}})
+	if n != 1 || strings.HasPrefix(got, "(see") {
+		t.Errorf("got %q, want a sentence that answers", got)
 	}
 }
