@@ -149,7 +149,12 @@ var (
 	frequencyPhraseRE = regexp.MustCompile(`(?i)\b(?:every|each|ogni)\s+(?:other\s+)?(?:day|week|month|year|hour|minute|night|morning|evening|working day|business day|weekday|giorno|settimana|mese|anno|ora|notte|mattina|sera|giorno lavorativo)\b|\b(?:once|twice|three times)\s+(?:a|an|per|every)\s+\w+|\b(?:una|due|tre) volt[ae]\s+(?:al|alla|all'|ogni|a|per)\s*\w+|\b(?:daily|weekly|monthly|yearly|annually|hourly|quotidian[ao]|settimanal[ei]|mensil[ei]|annual[ei])\b`)
 	// sectionNumberRE: a section number leading a heading line.
 	sectionNumberRE = regexp.MustCompile(`^\d+(?:\.\d+)+\.?\s+\p{Lu}`)
-	stepRE          = regexp.MustCompile(`(?i)^(?:\d+[.)]\s|[-*•]\s)|:\s*$|\b(?:go to|click|open|select|submit|send|use|fill|contact|call|email|write|ask|request|vai|apri|clicca|seleziona|invia|compila|usa|contatta|chiama|scrivi|chiedi|richiedi)\b`)
+	// stepRE: a step of a procedure: a list item, a line announcing
+	// steps, or an instruction, a verb of action at the start ("Use …",
+	// "Contatta …") or after "you must", "si deve" and the like; the same
+	// verb inside a clause ("a template to use for notes") instructs
+	// nothing.
+	stepRE = regexp.MustCompile(`(?i)^(?:\d+[.)]\s|[-*•]\s)|:\s*$|(?:^|\b(?:you|we|i|they|staff|employees|users?)\s+(?:must|should|can|need to|have to|will need to)\s+|^(?:si\s+)?(?:deve|devono|occorre|bisogna|è necessario)\s+)(?:go to|click|open|select|submit|send|use|fill|contact|call|email|write|ask|request|vai|apri|clicca|seleziona|invia|compila|usa|contatta|chiama|scrivi|chiedi|richiedi|usare|contattare|chiamare|scrivere|chiedere|richiedere|inviare|compilare)\b`)
 )
 
 // typedSpans returns the byte spans of s that have the answer type t.

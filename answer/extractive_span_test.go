@@ -130,3 +130,23 @@ func TestSeeAlsoIsNoAnswer(t *testing.T) {
 		t.Errorf("got %q, want a sentence that answers", got)
 	}
 }
+
+// A verb of action makes a sentence a step only as an instruction ("Use
+// …", "you must send …", "si deve usare …"): "a template to use for
+// notes" does not answer how a score is worked out.
+func TestStepsAreInstructions(t *testing.T) {
+	for _, c := range []struct{ question, text, want string }{
+		{"How do we work out the final risk score?", "You can copy the risk score template to use for noting each risk. The final score equals impact times likelihood.", "The final score equals"},
+		{"Come si calcola il punteggio finale di rischio?", "Il team usa il modello del punteggio di rischio per gli appunti. Il punteggio finale di rischio si ottiene moltiplicando impatto e probabilità.", "Il punteggio finale di rischio"},
+	} {
+		got, _, _ := ExtractSpan(c.question, []fonte.Chunk{{ID: "c", Text: c.text}})
+		if !strings.HasPrefix(got, c.want) {
+			t.Errorf("%q: got %q, want the sentence starting %q", c.question, got, c.want)
+		}
+	}
+	// An instruction still counts as one.
+	got, _, _ := ExtractSpan("How do I get a parking permit?", []fonte.Chunk{{ID: "c", Text: "Parking permits are printed on green paper. You must request a parking permit from reception."}})
+	if !strings.HasPrefix(got, "You must request") {
+		t.Errorf("got %q, want the instruction", got)
+	}
+}
