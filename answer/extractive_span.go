@@ -596,31 +596,51 @@ const maxWidenBytes = 420
 // widen extends sentence j of text with the sentences that follow it in
 // the same paragraph while they stay on the subject (share a content key
 // with the question or with sentence j) and are not suspicious, up to
-// maxWiden sentences and maxBytes bytes in all.
+// maxWiden sentences and maxBytes bytes in all (twice that for a sentence
+// that holds a word of the question the quote does not hold yet: it
+// states what is asked, "il nome dell'area dovrà …" after a sentence on
+// the area).
 func widen(text string, spans [][2]int, j int, want map[string]bool) [2]int {
 	const maxWiden, maxBytes = 2, maxWidenBytes
 	out := spans[j]
 	first := ContentKeys(text[spans[j][0]:spans[j][1]])
+	quoted := maps.Clone(first)
 	for k := j + 1; k < len(spans) && k <= j+maxWiden; k++ {
 		gap := text[out[1]:spans[k][0]]
 		items := listItem(text[spans[k-1][0]:spans[k-1][1]]) && listItem(text[spans[k][0]:spans[k][1]])
 		// "These are even-numbered versions (…)" opening the next
 		// paragraph goes on with the sentence's subject.
 		goesOn := k == j+1 && strings.Count(gap, "\n") <= 2 && pronounLed(text[spans[k][0]:spans[k][1]]) && !listItem(text[spans[k][0]:spans[k][1]])
-		if strings.Contains(gap, "\n") && !(items && !strings.Contains(gap, "\n\n")) && !goesOn || spans[k][1]-out[0] > maxBytes {
+		s := text[spans[k][0]:spans[k][1]]
+		keys := ContentKeys(s)
+		limit := maxBytes
+		if newKey(keys, quoted, want) {
+			limit = 2 * maxBytes // it states what the question asks that the quote does not name yet
+		}
+		if strings.Contains(gap, "\n") && !(items && !strings.Contains(gap, "\n\n")) && !goesOn || spans[k][1]-out[0] > limit {
 			break
 		}
-		s := text[spans[k][0]:spans[k][1]]
 		if guard.Suspicious(s) || strings.HasSuffix(strings.TrimSpace(s), ":") {
 			break
 		}
-		keys := ContentKeys(s)
 		if !hasAny(keys, want) && !hasAny(keys, first) {
 			break
 		}
 		out[1] = spans[k][1]
+		maps.Copy(quoted, keys)
 	}
 	return out
+}
+
+// newKey reports whether keys hold a key of the question (want) that
+// the quote so far (quoted) does not.
+func newKey(keys, quoted, want map[string]bool) bool {
+	for k := range keys {
+		if want[k] && !quoted[k] {
+			return true
+		}
+	}
+	return false
 }
 
 // nextStates reports whether the sentence after sentence j of text, in

@@ -150,3 +150,15 @@ func TestStepsAreInstructions(t *testing.T) {
 		t.Errorf("got %q, want the instruction", got)
 	}
 }
+
+// A sentence that goes on with the quoted one and states what the
+// question asks that the quote does not name yet is quoted with it, even
+// past the usual length.
+func TestWidenToTheAskedWord(t *testing.T) {
+	s1 := "If the team already has a shared mailbox on the mail server, the supplier's staff are given access to it and to its archive, its calendar and its contact lists, and the team keeps owning it."
+	s2 := "Otherwise the supplier opens a new one; its label must describe the project and not the team or the company, and full administrative rights to it, including the rights to add and remove members and to change the retention settings, must be handed over to the team."
+	got, _, _ := ExtractSpan("What label should the supplier give the shared mailbox on the mail server?", []fonte.Chunk{{ID: "c", Text: s1 + " " + s2}})
+	if !strings.HasPrefix(got, s1) || !strings.Contains(got, "its label must describe the project") {
+		t.Errorf("got %q, want the first sentence and the one giving the label", got)
+	}
+}
