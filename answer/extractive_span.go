@@ -44,7 +44,9 @@ var questionPatterns = []struct {
 	// term means: "what does/do" defines only with mean, cover, stand for
 	// or do ("What does the facilities desk do?").
 	{DefinitionAnswer, regexp.MustCompile(`^(what(?:'s| is| are)\b|cos(?:'è|a è|a sono|a significa|a vuol dire|a indica)\b|che cos|cosa (?:significa|vuol dire|indica|copre|riguarda)\b)|\bwhat (?:does|do) .* (mean|cover|stand for|do)$|\bcosa (significa|vuol dire)\b`)},
-	{YesNoAnswer, regexp.MustCompile(`^(can|could|may|do|does|did|is|are|am|should|must|will|would|have|has|posso|possiamo|si può|si possono|devo|dobbiamo|è|sono|serve|bisogna|ho|c'è)\b`)},
+	// (?:\s|$), not \b, ends the opener: Go's \b is ASCII, so "si può"
+	// and "è" never met one.
+	{YesNoAnswer, regexp.MustCompile(`^(can|could|may|do|does|did|is|are|am|should|must|will|would|have|has|posso|possiamo|si può|si possono|devo|dobbiamo|è|sono|serve|bisogna|ho|c'è)(?:\s|$)`)},
 }
 
 // askedPart returns the lower-cased sentence of a question that asks: the
@@ -579,6 +581,11 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			if lead != "" && l.doubtful(chunks, bestChunk, sp, frameKeys(c, subject, s)) {
 				lead = ""
 			}
+		}
+		if qt == YesNoAnswer {
+			s := c.Text[sp[0]:sp[1]]
+			subject := subjectLine(c.Text, bestSpans, bestSent)
+			lead = yesNoWord(question, polarity(question, s, l.heldTopic(ContentKeys(subject+"\n"+s))))
 		}
 	}
 	if lead != "" && outOfRange(amounts, c.Text[sp[0]:sp[1]]) {

@@ -27,6 +27,8 @@ func TestQuestionType(t *testing.T) {
 		"What do we use to send the alerts?":                AnyAnswer,
 		"Can I work from Spain?":                            YesNoAnswer,
 		"Posso dividere un acquisto?":                       YesNoAnswer,
+		"Si può parcheggiare nel cortile?":                  YesNoAnswer,
+		"È obbligatorio il badge?":                          YesNoAnswer,
 		"Tell me about leave":                               AnyAnswer,
 		// A question word past the opening starts a clause.
 		"What schedule am I on when I start?":            AnyAnswer,
