@@ -82,8 +82,19 @@ func QuestionType(question string) AnswerType {
 			return p.t
 		}
 	}
+	if !whWordRE.MatchString(q) && innerModalRE.MatchString(q) {
+		return YesNoAnswer // "il manuale si può pubblicare in PDF?": the subject comes first
+	}
 	return AnyAnswer
 }
+
+var (
+	// whWordRE: a question word anywhere (what, quale, come, …).
+	whWordRE = regexp.MustCompile(`(?:^|\s)(?:what|what's|which|how|who|whom|whose|why|where|when|che|cosa|cos'è|quale|quali|qual|come|chi|dove|quando|quant[oaie]|perché)(?:\s|$)`)
+	// innerModalRE: an Italian modal past the subject that asks yes or
+	// no ("la nota spese va consegnata …?", "il badge è obbligatorio?").
+	innerModalRE = regexp.MustCompile(`(?:^|\s)(?:si può|si possono|può|possono|posso|possiamo|va|vanno|deve|devono|devo|dobbiamo|bisogna|serve|servono|occorre|è possibile|è obbligatori[oa]|è necessari[oa]|sono obbligatori|sono necessari)(?:\s|$)`)
+)
 
 var (
 	// questionOpenerRE: the first word of a question that asks by it (a
@@ -585,7 +596,8 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 		if qt == YesNoAnswer {
 			s := c.Text[sp[0]:sp[1]]
 			subject := subjectLine(c.Text, bestSpans, bestSent)
-			lead = yesNoWord(question, polarity(question, s, l.heldTopic(ContentKeys(subject+"\n"+s))))
+			held, all := l.heldTopic(ContentKeys(subject + "\n" + s))
+			lead = yesNoWord(question, polarity(question, s, held, all))
 		}
 	}
 	if lead != "" && outOfRange(amounts, c.Text[sp[0]:sp[1]]) {

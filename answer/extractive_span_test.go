@@ -29,6 +29,9 @@ func TestQuestionType(t *testing.T) {
 		"Posso dividere un acquisto?":                       YesNoAnswer,
 		"Si può parcheggiare nel cortile?":                  YesNoAnswer,
 		"È obbligatorio il badge?":                          YesNoAnswer,
+		"il manuale si può stampare a colori?":              YesNoAnswer,
+		"la nota spese va consegnata in originale?":         YesNoAnswer,
+		"Quale modulo si deve compilare?":                   AnyAnswer,
 		"Tell me about leave":                               AnyAnswer,
 		// A question word past the opening starts a clause.
 		"What schedule am I on when I start?":            AnyAnswer,

@@ -20,24 +20,41 @@ var (
 	// be done, or must be.
 	mayAskRE  = regexp.MustCompile(`^(?:can|could|may|is it (?:ok|okay|possible|allowed|fine) to|are we allowed to|am i allowed to|posso|possiamo|si può|si possono|è possibile|è consentito|è ammess[oa])(?:\s|$)`)
 	mustAskRE = regexp.MustCompile(`^(?:must|do (?:i|we|you) (?:have|need) to|does (?:it|one) (?:have|need) to|should|devo|dobbiamo|deve|devono|bisogna|serve|servono|occorre|è necessario|è obbligatori[oa]|va|vanno)(?:\s|$)`)
+	// innerMayRE and innerMustRE: the same past an Italian subject.
+	innerMayRE  = regexp.MustCompile(`(?:^|\s)(?:si può|si possono|può|possono|posso|possiamo|è possibile)(?:\s|$)`)
+	innerMustRE = regexp.MustCompile(`(?:^|\s)(?:va|vanno|deve|devono|devo|dobbiamo|bisogna|serve|servono|occorre|è obbligatori[oa]|è necessari[oa])(?:\s|$)`)
 	// forbidRE: what forbids, or says there is no need.
-	forbidRE = regexp.MustCompile(`(?i)\b(?:must not|mustn't|may not|cannot|can't|can not|do not|don't|does not|doesn't|should not|shouldn't|need not|never|not allowed|not permitted|prohibited|forbidden|non (?:si )?(?:deve|devono|può|possono|va|vanno|serve|servono|occorre|bisogna|è (?:ammess|consentit|possibile|permess|necessari|obbligatori)\w*|sono (?:ammess|consentit|permess|necessari|obbligatori)\w*)|vietat\w*|esclus[oaie]|mai)\b`)
+	forbidRE = wordsRE(`must not|mustn't|may not|cannot|can't|can not|do not|don't|does not|doesn't|should not|shouldn't|need not|never|not allowed|not permitted|prohibited|forbidden|non (?:si )?(?:deve|devono|può|possono|va|vanno|serve|servono|occorre|bisogna|è (?:ammess|consentit|possibile|permess|necessari|obbligatori)\w*|sono (?:ammess|consentit|permess|necessari|obbligatori)\w*)|vietat\w*|esclus[oaie]|mai`)
 	// negationRE: any negation, which makes an allowing sentence unsure.
-	negationRE = regexp.MustCompile(`(?i)\b(?:not|no|never|nor|cannot|can't|don't|doesn't|non|né|mai|senza|without|except|unless|tranne|salvo)\b`)
+	negationRE = wordsRE(`not|no|never|nor|cannot|can't|don't|doesn't|non|né|mai|senza|without|except|unless|tranne|salvo`)
 	// allowRE and obligeRE: what allows, and what obliges.
-	allowRE  = regexp.MustCompile(`(?i)\b(?:can|may|allowed|permitted|può|possono|è possibile|è consentit\w*|sono consentit\w*|è ammess\w*|sono ammess\w*|si può)\b`)
-	obligeRE = regexp.MustCompile(`(?i)\b(?:must|have to|has to|need to|needs to|required|mandatory|deve|devono|dovrà|dovranno|è necessari\w*|è obbligatori\w*|occorre|bisogna|va|vanno)(?:\s|$)`)
+	allowRE  = wordsRE(`can|may|allowed|permitted|può|possono|è possibile|è consentit\w*|sono consentit\w*|è ammess\w*|sono ammess\w*|si può`)
+	obligeRE = wordsRE(`must|have to|has to|need to|needs to|required|mandatory|deve|devono|dovrà|dovranno|è necessari\w*|è obbligatori\w*|occorre|bisogna|va|vanno`)
 )
+
+// wordsRE matches any of the alternatives alt as whole words, case
+// folded. Go's \b is ASCII, so it would not bound "può", "né" or "è";
+// letters and digits of any script bound them here.
+func wordsRE(alt string) *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(?:^|[^\p{L}\p{N}])(?:` + alt + `)(?:[^\p{L}\p{N}]|$)`)
+}
 
 // polarity returns "yes", "no" or "" for the quoted sentence s of a
 // yes/no question (see above). held is whether s is bound to the
-// question's topic words.
-func polarity(question, s string, held bool) string {
+// question's topic words; all, whether it holds every one of them, which
+// a yes needs: a rule that allows or obliges something near the
+// question's case ("repository distinti" for "un unico repository")
+// would otherwise say yes to it.
+func polarity(question, s string, held, all bool) string {
 	if !held {
 		return ""
 	}
 	q := askedPart(question)
 	may, must := mayAskRE.MatchString(q), mustAskRE.MatchString(q)
+	if !may && !must && !whWordRE.MatchString(q) {
+		// The subject first: "il manuale si può pubblicare in PDF?".
+		may, must = innerMayRE.MatchString(q), innerMustRE.MatchString(q)
+	}
 	if !may && !must {
 		return ""
 	}
@@ -51,7 +68,7 @@ func polarity(question, s string, held bool) string {
 		return "no"
 	case negationRE.MatchString(s):
 		return ""
-	case may && allows, must && obligeRE.MatchString(s):
+	case all && (may && allows || must && obligeRE.MatchString(s)):
 		return "yes"
 	}
 	return ""
@@ -77,7 +94,8 @@ func yesNoWord(question, p string) string {
 }
 
 // heldTopic reports whether keys hold at least leadCoverage of the
-// question's topic words.
-func (l leader) heldTopic(keys map[string]bool) bool {
-	return len(l.topic) > 0 && float64(l.held(keys)) >= leadCoverage*float64(len(l.topic))
+// question's topic words, and whether they hold all of them.
+func (l leader) heldTopic(keys map[string]bool) (held, all bool) {
+	n := l.held(keys)
+	return len(l.topic) > 0 && float64(n) >= leadCoverage*float64(len(l.topic)), len(l.topic) > 0 && n == len(l.topic)
 }

@@ -18,6 +18,12 @@ func TestYesNoPolarity(t *testing.T) {
 		{"Do we have to sign the visitor log?", "Every visitor must sign the visitor log at reception.", "Yes — Every visitor"},
 		{"Can I use my own laptop?", "You can use your own laptop, but you must not connect it to the office network.", "You can use"},
 		{"Is the canteen open on Sundays?", "The canteen is not open on Sundays.", "The canteen"},
+		// The subject first, as Italian often puts it.
+		{"Il manuale si può stampare a colori?", "Il manuale non può essere stampato a colori.", "No — Il manuale"},
+		// A yes needs every word of the question: a rule on a
+		// neighbouring case ("un repository distinto") says nothing of
+		// "un solo repository".
+		{"Un progetto con più moduli va pubblicato in un solo repository?", "Ogni modulo autonomo va pubblicato in un repository distinto.", "Ogni modulo"},
 	} {
 		got, n, _ := ExtractSpan(c.question, []fonte.Chunk{{ID: "c", Text: c.text}})
 		if n != 1 || !strings.HasPrefix(got, c.want) {
