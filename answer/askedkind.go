@@ -45,6 +45,14 @@ func holdsAskedKind(question string, hits []fonte.Hit, c *Coverage) bool {
 				if ownFigure(span, own) {
 					continue // the question's own condition
 				}
+				if vagueRE.MatchString(span) && countAskRE.MatchString(askedPart(question)) {
+					continue // "alcuni giorni" does not say how many
+				}
+				if countWordRE.MatchString(span) {
+					if _, named := (leader{want: want}).withNoun(s, [2]int{f[0], f[1]}); !named {
+						continue // "one of them" counts nothing the question asks about
+					}
+				}
 				if fits(span, m, true) {
 					return true
 				}
@@ -129,11 +137,11 @@ func missingName(question string, hits []fonte.Hit, docs map[string]fonte.Docume
 	// "PeopleOps" is held by "People Ops", "e-mail" by "email".
 	compact := strings.NewReplacer(" ", "", "-", "", "\u00a0", "")
 	for _, n := range names {
-		low := strings.ToLower(n)
-		keys := ContentKeys(n)
+		low := strings.ToLower(strings.TrimSuffix(n, acronymPlural(n)))
+		keys := ContentKeys(low)
 		found := false
 		for _, t := range texts {
-			if strings.Contains(t, low) || strings.Contains(compact.Replace(t), compact.Replace(low)) || len(keys) > 0 && subsetOf(keys, ContentKeys(t)) {
+			if strings.Contains(t, low) || strings.Contains(compact.Replace(t), compact.Replace(low)) || len(keys) > 0 && subsetOf(keys, ContentKeys(t)) || spelledOut(n, t) {
 				found = true
 				break
 			}
@@ -214,3 +222,54 @@ func nextWordEnd(s string, at int) int {
 }
 
 func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' }
+
+// acronymRE: an acronym, in capitals, with an English plural's "s"
+// ("SLIs", "APIs").
+var acronymRE = regexp.MustCompile(`^\p{Lu}{2,}(s?)$`)
+
+// acronymPlural returns the plural "s" of an acronym ("SLIs"), which the
+// passages may not write ("an SLI"); "" for other names.
+func acronymPlural(name string) string {
+	if m := acronymRE.FindStringSubmatch(name); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// spelledOut reports whether the lower-cased text writes the acronym
+// name out: words whose initials spell it, in order ("CDN" in "content
+// delivery network", "PSN" in "poli strategici nazionali"). Function
+// words between them are skipped ("Data Protection Officer", "Cloud
+// della PA").
+func spelledOut(name, text string) bool {
+	if acronymRE.FindStringSubmatch(name) == nil {
+		return false
+	}
+	letters := []rune(strings.ToLower(strings.TrimSuffix(name, acronymPlural(name))))
+	if len(letters) < 2 || len(letters) > 6 {
+		return false
+	}
+	words := strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	for i := range words {
+		k, j := 0, i
+		for j < len(words) && k < len(letters) {
+			w := []rune(words[j])
+			switch {
+			case w[0] == letters[k]:
+				k++
+			case k > 0 && connectives[words[j]]:
+			default:
+				j = len(words) // the run breaks
+				continue
+			}
+			j++
+		}
+		if k == len(letters) {
+			return true
+		}
+	}
+	return false
+}
+
+// connectives are the function words an acronym skips when spelled out.
+var connectives = map[string]bool{"of": true, "and": true, "for": true, "the": true, "to": true, "di": true, "del": true, "della": true, "dei": true, "delle": true, "per": true, "e": true, "il": true, "la": true, "al": true, "alla": true}

@@ -121,3 +121,23 @@ func TestKindWords(t *testing.T) {
 		}
 	}
 }
+
+// An acronym the question writes in the plural ("SLOs"), or that the
+// passages spell out ("Data Protection Officer", "Responsabile per la
+// Transizione al Digitale"), is held by them.
+func TestAcronymsHeld(t *testing.T) {
+	for _, c := range []struct{ question, text string }{
+		{"How many SLOs should a new service have?", "A new service should start with at most three SLO targets."},
+		{"Who is our DPO?", "The Data Protection Officer is Ada Rossi."},
+		{"Chi nomina il RTD?", "Il Responsabile per la Transizione al Digitale è nominato dal sindaco."},
+	} {
+		hits := []fonte.Hit{{Chunk: fonte.Chunk{Text: c.text}}}
+		if m := missingName(c.question, hits, nil, nil); m != "" {
+			t.Errorf("%q: %q reported missing from %q", c.question, m, c.text)
+		}
+	}
+	hits := []fonte.Hit{{Chunk: fonte.Chunk{Text: "The Data Protection Officer is Ada Rossi."}}}
+	if m := missingName("Who is our CISO?", hits, nil, nil); m != "CISO" {
+		t.Errorf("missingName = %q, want CISO", m)
+	}
+}

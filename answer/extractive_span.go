@@ -40,8 +40,13 @@ var questionPatterns = []struct {
 	{PersonAnswer, regexp.MustCompile(`\bwho(m|se)?\b|\bwhich (person|team|office|department|group)\b|\b(a |di |da )?chi\b`)},
 	{PlaceAnswer, regexp.MustCompile(`\bwhere\b|\bwhich (floor|room|building)\b|\baddress\b|\bdove\b|\bindirizzo\b|\bquale (piano|sede|stanza)\b`)},
 	{ProcedureAnswer, regexp.MustCompile(`\bhow (do|can|should|would|to)\b|\bwhat (should|do|must) (i|we) do\b|\bcome (faccio|posso|si|devo|fare|possiamo|dobbiamo)\b|\bcosa (devo|dobbiamo|bisogna) fare\b|\bche cosa (devo|bisogna) fare\b`)},
-	{DefinitionAnswer, regexp.MustCompile(`^(what(?:'s| is| are| does| do)\b|cos(?:'è|a è|a sono|a significa|a vuol dire|a indica)\b|che cos|cosa (?:significa|vuol dire|indica|copre|riguarda)\b)|\bwhat does .* (mean|cover|stand for)\b|\bcosa (significa|vuol dire)\b`)},
-	{YesNoAnswer, regexp.MustCompile(`^(can|could|may|do|does|did|is|are|am|should|must|will|would|have|has|posso|possiamo|si può|si possono|devo|dobbiamo|è|sono|serve|bisogna|ho|c'è)\b`)},
+	// "What do we lint Kotlin code with?" asks for a thing, not what a
+	// term means: "what does/do" defines only with mean, cover, stand for
+	// or do ("What does the facilities desk do?").
+	{DefinitionAnswer, regexp.MustCompile(`^(what(?:'s| is| are)\b|cos(?:'è|a è|a sono|a significa|a vuol dire|a indica)\b|che cos|cosa (?:significa|vuol dire|indica|copre|riguarda)\b)|\bwhat (?:does|do) .* (mean|cover|stand for|do)$|\bcosa (significa|vuol dire)\b`)},
+	// (?:\s|$), not \b, ends the opener: Go's \b is ASCII, so "si può"
+	// and "è" never met one.
+	{YesNoAnswer, regexp.MustCompile(`^(can|could|may|do|does|did|is|are|am|should|must|will|would|have|has|posso|possiamo|si può|si possono|devo|dobbiamo|è|sono|serve|bisogna|ho|c'è)(?:\s|$)`)},
 }
 
 // askedPart returns the lower-cased sentence of a question that asks: the
@@ -77,8 +82,19 @@ func QuestionType(question string) AnswerType {
 			return p.t
 		}
 	}
+	if !whWordRE.MatchString(q) && innerModalRE.MatchString(q) {
+		return YesNoAnswer // "il manuale si può pubblicare in PDF?": the subject comes first
+	}
 	return AnyAnswer
 }
+
+var (
+	// whWordRE: a question word anywhere (what, quale, come, …).
+	whWordRE = regexp.MustCompile(`(?:^|\s)(?:what|what's|which|how|who|whom|whose|why|where|when|che|cosa|cos'è|quale|quali|qual|come|chi|dove|quando|quant[oaie]|perché)(?:\s|$)`)
+	// innerModalRE: an Italian modal past the subject that asks yes or
+	// no ("la nota spese va consegnata …?", "il badge è obbligatorio?").
+	innerModalRE = regexp.MustCompile(`(?:^|\s)(?:si può|si possono|può|possono|posso|possiamo|va|vanno|deve|devono|devo|dobbiamo|bisogna|serve|servono|occorre|è possibile|è obbligatori[oa]|è necessari[oa]|sono obbligatori|sono necessari)(?:\s|$)`)
+)
 
 var (
 	// questionOpenerRE: the first word of a question that asks by it (a
@@ -108,10 +124,22 @@ const (
 	// placeModifiers follow an Italian place noun ("il parcheggio nord").
 	placeModifiers = `nord|sud|est|ovest|north|south|east|west|principale|terra|interrato|centrale|riunioni`
 	rangeWord      = `(?:\s?(?:-|–|to|a|or|o)\s?\d[\d.,]*)?`
+	// vagueAmounts are amounts said without a figure of their own, before
+	// a unit: "one and a half hours", "half an hour", "a few days",
+	// "qualche giorno", "un paio di settimane".
+	vagueAmounts = `(?:` + numWords + `) and (?:a )?half|half an?|a few|a couple of|several|qualche|pochi|poche|alcuni|alcune|un paio di`
+	// halfUnits are the Italian halves written as one word with their
+	// unit ("mezz'ora", "un'ora e mezza").
+	halfUnits = `mezz'ora|mezza giornata|un'ora e mezz[ao]|(?:` + numWords + `) ore e mezz[ao]`
+	// countWords are the number words that may count alone ("only one
+	// <h1> element"); the articles uno and una, and sei ("you are"),
+	// are left out. Like a bare figure, one leads only with the
+	// question's noun after it (leader.withNoun).
+	countWords = `one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|due|tre|quattro|cinque|sette|otto|nove|dieci|undici|dodici`
 )
 
 var (
-	quantityRE = regexp.MustCompile(`(?i)` + money + `|(?:\b\d[\d.,]*` + rangeWord + `|\b(?:` + numWords + `))\s*(?:%|\s` + units + `)|\b\d[\d.,]*\b`)
+	quantityRE = regexp.MustCompile(`(?i)` + money + `|(?:\b\d[\d.,]*` + rangeWord + `|\b(?:` + numWords + `))\s*(?:%|\s` + units + `)|\b(?:` + vagueAmounts + `)\s+` + units + `|\b(?:` + halfUnits + `)\b|\b\d[\d.,]*\b|\b(?:` + countWords + `)\b`)
 	// A month name alone is a date only when written out ("in March");
 	// "may" alone is the verb.
 	timeRE = regexp.MustCompile(`(?i)\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:` + datedMonths + `)(?:\s+\d{4})?\b|\b(?:` + datedMonths + `)\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b|\b(?:` + months + `)\s+\d{4}\b|\b\d{1,2}[:.]\d{2}\b(?:\s?(?:am|pm))?|\b\d{1,2}\s?(?:am|pm)\b|\b(?:alle|dalle|entro le|dopo le|prima delle)\s+\d{1,2}(?:[:.]\d{2})?\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b|\b(?:` + weekdays + `)\b|\b(?:` + monthNames + `)\b|\b(?:the|on the)\s+\d{1,2}(?:st|nd|rd|th)\b|\bil\s+\d{1,2}\b|\b(?:within|before|after|by|entro|prima|dopo)\s+(?:\d[\d.,]*|` + numWords + `)\s+` + units + `|\b(?:19|20)\d{2}\b`)
@@ -134,7 +162,12 @@ var (
 	frequencyPhraseRE = regexp.MustCompile(`(?i)\b(?:every|each|ogni)\s+(?:other\s+)?(?:day|week|month|year|hour|minute|night|morning|evening|working day|business day|weekday|giorno|settimana|mese|anno|ora|notte|mattina|sera|giorno lavorativo)\b|\b(?:once|twice|three times)\s+(?:a|an|per|every)\s+\w+|\b(?:una|due|tre) volt[ae]\s+(?:al|alla|all'|ogni|a|per)\s*\w+|\b(?:daily|weekly|monthly|yearly|annually|hourly|quotidian[ao]|settimanal[ei]|mensil[ei]|annual[ei])\b`)
 	// sectionNumberRE: a section number leading a heading line.
 	sectionNumberRE = regexp.MustCompile(`^\d+(?:\.\d+)+\.?\s+\p{Lu}`)
-	stepRE          = regexp.MustCompile(`(?i)^(?:\d+[.)]\s|[-*•]\s)|:\s*$|\b(?:go to|click|open|select|submit|send|use|fill|contact|call|email|write|ask|request|vai|apri|clicca|seleziona|invia|compila|usa|contatta|chiama|scrivi|chiedi|richiedi)\b`)
+	// stepRE: a step of a procedure: a list item, a line announcing
+	// steps, or an instruction, a verb of action at the start ("Use …",
+	// "Contatta …") or after "you must", "si deve" and the like; the same
+	// verb inside a clause ("a template to use for notes") instructs
+	// nothing.
+	stepRE = regexp.MustCompile(`(?i)^(?:\d+[.)]\s|[-*•]\s)|:\s*$|(?:^|\b(?:you|we|i|they|staff|employees|users?)\s+(?:must|should|can|need to|have to|will need to)\s+|^(?:si\s+)?(?:deve|devono|occorre|bisogna|è necessario)\s+)(?:go to|click|open|select|submit|send|use|fill|contact|call|email|write|ask|request|vai|apri|clicca|seleziona|invia|compila|usa|contatta|chiama|scrivi|chiedi|richiedi|usare|contattare|chiamare|scrivere|chiedere|richiedere|inviare|compilare)\b`)
 )
 
 // typedSpans returns the byte spans of s that have the answer type t.
@@ -193,6 +226,16 @@ func typedSpans(s string, t AnswerType) [][]int {
 	}
 	return nil
 }
+
+// seeAlsoRE: a sentence that only points elsewhere ("(see pbuilder(8))",
+// "Vedi il capitolo 3."), naming a source, not an answer.
+var seeAlsoRE = regexp.MustCompile(`(?i)^[\s(\[]*(?:see|see also|vedi|vedere|cfr\.?)\s[^.;:]{0,60}[.)\]\s]*$`)
+
+// countLedRE: a span that opens with a number word ("one key").
+var countLedRE = regexp.MustCompile(`(?i)^(?:` + countWords + `)\s`)
+
+// vagueRE: an amount said without a figure (vagueAmounts, halfUnits).
+var vagueRE = regexp.MustCompile(`(?i)^(?:(?:` + vagueAmounts + `)\s|` + halfUnits + `)`)
 
 // dottedRE: a figure of three or more parts ("3.1.1", "1.2.53").
 var dottedRE = regexp.MustCompile(`\d+(?:[.,]\d+){2,}`)
@@ -435,7 +478,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 	bonus := spanBonus * total / float64(len(want))
 	amounts, bounds := numbers(question), figureBounds(question)
 	verb := askedVerb(question)
-	l := leader{qt: qt, m: askedMeasure(question, qt), unit: askedUnit(question), want: want, topic: topicWords(question), figures: figures(question), amounts: amounts, figureUnits: figureUnits(question)}
+	l := leader{qt: qt, m: askedMeasure(question, qt), unit: askedUnit(question), want: want, topic: topicWords(question), figures: figures(question), amounts: amounts, figureUnits: figureUnits(question), figure: countAskRE.MatchString(askedPart(question))}
 	best := 0.0
 	var bestChunk, bestSent int
 	var bestSpans [][2]int
@@ -502,8 +545,8 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 				score += bonus // "How do I report…?" is answered by "Report … to …"
 			}
 			words := len(wordSpans(s))
-			if strings.HasPrefix(s, "#") || words < 4 && !isTableRow(s) || strings.HasSuffix(strings.TrimSpace(s), "?") {
-				score -= bonus // a heading, a fragment or a question rarely answers
+			if strings.HasPrefix(s, "#") || words < 4 && !isTableRow(s) || strings.HasSuffix(strings.TrimSpace(s), "?") || seeAlsoRE.MatchString(s) {
+				score -= bonus // a heading, a fragment, a question or a pointer elsewhere rarely answers
 			}
 			score /= 1 + rankDecay*float64(i)
 			score -= 1e-4 * float64(utf8.RuneCountInString(s)) / 100
@@ -550,6 +593,12 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 				lead = ""
 			}
 		}
+		if qt == YesNoAnswer {
+			s := c.Text[sp[0]:sp[1]]
+			subject := subjectLine(c.Text, bestSpans, bestSent)
+			held, all := l.heldTopic(ContentKeys(subject + "\n" + s))
+			lead = yesNoWord(question, polarity(question, s, held, all))
+		}
 	}
 	if lead != "" && outOfRange(amounts, c.Text[sp[0]:sp[1]]) {
 		lead = "" // the sentence states another case's range than the question's figure
@@ -566,31 +615,51 @@ const maxWidenBytes = 420
 // widen extends sentence j of text with the sentences that follow it in
 // the same paragraph while they stay on the subject (share a content key
 // with the question or with sentence j) and are not suspicious, up to
-// maxWiden sentences and maxBytes bytes in all.
+// maxWiden sentences and maxBytes bytes in all (twice that for a sentence
+// that holds a word of the question the quote does not hold yet: it
+// states what is asked, "il nome dell'area dovrà …" after a sentence on
+// the area).
 func widen(text string, spans [][2]int, j int, want map[string]bool) [2]int {
 	const maxWiden, maxBytes = 2, maxWidenBytes
 	out := spans[j]
 	first := ContentKeys(text[spans[j][0]:spans[j][1]])
+	quoted := maps.Clone(first)
 	for k := j + 1; k < len(spans) && k <= j+maxWiden; k++ {
 		gap := text[out[1]:spans[k][0]]
 		items := listItem(text[spans[k-1][0]:spans[k-1][1]]) && listItem(text[spans[k][0]:spans[k][1]])
 		// "These are even-numbered versions (…)" opening the next
 		// paragraph goes on with the sentence's subject.
 		goesOn := k == j+1 && strings.Count(gap, "\n") <= 2 && pronounLed(text[spans[k][0]:spans[k][1]]) && !listItem(text[spans[k][0]:spans[k][1]])
-		if strings.Contains(gap, "\n") && !(items && !strings.Contains(gap, "\n\n")) && !goesOn || spans[k][1]-out[0] > maxBytes {
+		s := text[spans[k][0]:spans[k][1]]
+		keys := ContentKeys(s)
+		limit := maxBytes
+		if newKey(keys, quoted, want) {
+			limit = 2 * maxBytes // it states what the question asks that the quote does not name yet
+		}
+		if strings.Contains(gap, "\n") && !(items && !strings.Contains(gap, "\n\n")) && !goesOn || spans[k][1]-out[0] > limit {
 			break
 		}
-		s := text[spans[k][0]:spans[k][1]]
 		if guard.Suspicious(s) || strings.HasSuffix(strings.TrimSpace(s), ":") {
 			break
 		}
-		keys := ContentKeys(s)
 		if !hasAny(keys, want) && !hasAny(keys, first) {
 			break
 		}
 		out[1] = spans[k][1]
+		maps.Copy(quoted, keys)
 	}
 	return out
+}
+
+// newKey reports whether keys hold a key of the question (want) that
+// the quote so far (quoted) does not.
+func newKey(keys, quoted, want map[string]bool) bool {
+	for k := range keys {
+		if want[k] && !quoted[k] {
+			return true
+		}
+	}
+	return false
 }
 
 // nextStates reports whether the sentence after sentence j of text, in
@@ -611,7 +680,7 @@ func (l leader) nextStates(text string, spans [][2]int, j int, want map[string]b
 // questionWords reports whether span is made of the question's words
 // only. A span with a figure says something new (ownFigure judges it).
 func questionWords(span string, want map[string]bool) bool {
-	if strings.ContainsAny(span, "0123456789") {
+	if strings.ContainsAny(span, "0123456789") || countLedRE.MatchString(span) {
 		return false
 	}
 	k := ContentKeys(span)

@@ -22,8 +22,16 @@ func TestQuestionType(t *testing.T) {
 		"How do I reset my password?":                       ProcedureAnswer,
 		"Come faccio a chiedere le ferie?":                  ProcedureAnswer,
 		"What does SOP-014 cover?":                          DefinitionAnswer,
+		"What does the facilities desk do?":                 DefinitionAnswer,
+		"What do we format Go code with?":                   AnyAnswer,
+		"What do we use to send the alerts?":                AnyAnswer,
 		"Can I work from Spain?":                            YesNoAnswer,
 		"Posso dividere un acquisto?":                       YesNoAnswer,
+		"Si può parcheggiare nel cortile?":                  YesNoAnswer,
+		"È obbligatorio il badge?":                          YesNoAnswer,
+		"il manuale si può stampare a colori?":              YesNoAnswer,
+		"la nota spese va consegnata in originale?":         YesNoAnswer,
+		"Quale modulo si deve compilare?":                   AnyAnswer,
 		"Tell me about leave":                               AnyAnswer,
 		// A question word past the opening starts a clause.
 		"What schedule am I on when I start?":            AnyAnswer,
@@ -104,5 +112,58 @@ func TestTypedSpansLeaveOutVersionsAndTheVerbMay(t *testing.T) {
 		if !slices.Equal(got, c.want) {
 			t.Errorf("typedSpans(%q) = %q, want %q", c.s, got, c.want)
 		}
+	}
+}
+
+// "What do we X with?" asks for a thing, not for a definition (see
+// TestQuestionType): the sentence naming the tool is quoted, not the one
+// that says what something "is".
+func TestWhatDoIsNoDefinition(t *testing.T) {
+	text := "We format all Go code with gofmt. Its rules are the Go team's and are applied to all code on save."
+	got, _, _ := ExtractSpan("What do we format Go code with?", []fonte.Chunk{{ID: "c", Text: text}})
+	if !strings.HasPrefix(got, "We format all Go code with gofmt.") {
+		t.Errorf("got %q, want the sentence naming the tool", got)
+	}
+}
+
+// A sentence that only points elsewhere ("(see linkcheck(1) and linkrc(5))") is not
+// quoted as the answer.
+func TestSeeAlsoIsNoAnswer(t *testing.T) {
+	text := "- linkcheck - this tool reads every page of the site. Running it before each release prevents broken links from reaching readers. (see linkcheck(1) and linkrc(5))"
+	got, n, _ := ExtractSpan("What does linkcheck prevent?", []fonte.Chunk{{ID: "c", Text: text}})
+	if n != 1 || strings.HasPrefix(got, "(see") {
+		t.Errorf("got %q, want a sentence that answers", got)
+	}
+}
+
+// A verb of action makes a sentence a step only as an instruction ("Use
+// …", "you must send …", "si deve usare …"): "a template to use for
+// notes" does not answer how a score is worked out.
+func TestStepsAreInstructions(t *testing.T) {
+	for _, c := range []struct{ question, text, want string }{
+		{"How do we work out the final risk score?", "You can copy the risk score template to use for noting each risk. The final score equals impact times likelihood.", "The final score equals"},
+		{"Come si calcola il punteggio finale di rischio?", "Il team usa il modello del punteggio di rischio per gli appunti. Il punteggio finale di rischio si ottiene moltiplicando impatto e probabilità.", "Il punteggio finale di rischio"},
+	} {
+		got, _, _ := ExtractSpan(c.question, []fonte.Chunk{{ID: "c", Text: c.text}})
+		if !strings.HasPrefix(got, c.want) {
+			t.Errorf("%q: got %q, want the sentence starting %q", c.question, got, c.want)
+		}
+	}
+	// An instruction still counts as one.
+	got, _, _ := ExtractSpan("How do I get a parking permit?", []fonte.Chunk{{ID: "c", Text: "Parking permits are printed on green paper. You must request a parking permit from reception."}})
+	if !strings.HasPrefix(got, "You must request") {
+		t.Errorf("got %q, want the instruction", got)
+	}
+}
+
+// A sentence that goes on with the quoted one and states what the
+// question asks that the quote does not name yet is quoted with it, even
+// past the usual length.
+func TestWidenToTheAskedWord(t *testing.T) {
+	s1 := "If the team already has a shared mailbox on the mail server, the supplier's staff are given access to it and to its archive, its calendar and its contact lists, and the team keeps owning it."
+	s2 := "Otherwise the supplier opens a new one; its label must describe the project and not the team or the company, and full administrative rights to it, including the rights to add and remove members and to change the retention settings, must be handed over to the team."
+	got, _, _ := ExtractSpan("What label should the supplier give the shared mailbox on the mail server?", []fonte.Chunk{{ID: "c", Text: s1 + " " + s2}})
+	if !strings.HasPrefix(got, s1) || !strings.Contains(got, "its label must describe the project") {
+		t.Errorf("got %q, want the first sentence and the one giving the label", got)
 	}
 }

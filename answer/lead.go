@@ -200,6 +200,15 @@ func digitsOnly(s string) bool {
 	return strings.Trim(s, "0123456789.,:-–/ ") == ""
 }
 
+// countWordRE: a number word alone (countWords).
+var countWordRE = regexp.MustCompile(`(?i)^(?:` + countWords + `)$`)
+
+// bare reports whether span is a figure or a number word alone, which
+// says nothing of what it counts without a noun after it.
+func bare(span string) bool {
+	return digitsOnly(span) || countWordRE.MatchString(strings.TrimSpace(span))
+}
+
 // leader picks the lead of an answer for one question.
 type leader struct {
 	qt      AnswerType
@@ -212,6 +221,10 @@ type leader struct {
 	// figureUnits is the unit of time each figure of the question counts
 	// in (figureUnits).
 	figureUnits map[float64]string
+	// figure is true when the question asks for a figure ("how many
+	// days", "quanti giorni"), which an amount without one ("a few
+	// days", "alcuni giorni") does not give.
+	figure bool
 }
 
 // candidates returns the spans of s that could lead: typed spans of the
@@ -230,7 +243,7 @@ func (l leader) candidates(s string) [][2]int {
 	var out [][2]int
 	for _, sp := range spans {
 		named := false
-		if l.qt == QuantityAnswer && digitsOnly(s[sp[0]:sp[1]]) {
+		if l.qt == QuantityAnswer && bare(s[sp[0]:sp[1]]) {
 			sp, named = l.withNoun(s, sp)
 		}
 		cand := strings.TrimSpace(s[sp[0]:sp[1]])
@@ -244,13 +257,16 @@ func (l leader) candidates(s string) [][2]int {
 			if (l.qt == QuantityAnswer || l.m != anyMeasure) && !fits(cand, l.m, named) {
 				continue // "1" is no duration; any time answers "when"
 			}
+			if l.figure && vagueRE.MatchString(cand) {
+				continue // "a few days" does not say how many
+			}
 			if l.unit != "" && timeUnit(cand) != l.unit {
 				continue // "12 months" does not say how many weeks
 			}
 			if threshold(s[:sp[0]]) {
 				continue // "if the trip lasts over 12 hours" states a condition
 			}
-			if l.qt == QuantityAnswer && digitsOnly(cand) && !named {
+			if l.qt == QuantityAnswer && bare(cand) && !named {
 				continue // a bare figure says nothing of what it counts
 			}
 		}

@@ -1,0 +1,33 @@
+package answer
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fonte-rag/fonte"
+)
+
+// A yes/no question whose quoted rule forbids, allows or obliges without
+// doubt is answered yes or no first; a rule that both allows and forbids,
+// or a question of fact, gets neither.
+func TestYesNoPolarity(t *testing.T) {
+	for _, c := range []struct{ question, text, want string }{
+		{"Can we deploy on Fridays?", "Do not deploy on Fridays; deploy from Monday to Thursday.", "No — Do not deploy"},
+		{"Si può parcheggiare nel cortile?", "Nel cortile è vietato parcheggiare le auto dei dipendenti.", "No — Nel cortile"},
+		{"Posso portare il cane in ufficio?", "I dipendenti possono portare il cane in ufficio il venerdì.", "Sì — I dipendenti"},
+		{"Do we have to sign the visitor log?", "Every visitor must sign the visitor log at reception.", "Yes — Every visitor"},
+		{"Can I use my own laptop?", "You can use your own laptop, but you must not connect it to the office network.", "You can use"},
+		{"Is the canteen open on Sundays?", "The canteen is not open on Sundays.", "The canteen"},
+		// The subject first, as Italian often puts it.
+		{"Il manuale si può stampare a colori?", "Il manuale non può essere stampato a colori.", "No — Il manuale"},
+		// A yes needs every word of the question: a rule on a
+		// neighbouring case ("un repository distinto") says nothing of
+		// "un solo repository".
+		{"Un progetto con più moduli va pubblicato in un solo repository?", "Ogni modulo autonomo va pubblicato in un repository distinto.", "Ogni modulo"},
+	} {
+		got, n, _ := ExtractSpan(c.question, []fonte.Chunk{{ID: "c", Text: c.text}})
+		if n != 1 || !strings.HasPrefix(got, c.want) {
+			t.Errorf("%q: got %q, want it to start %q", c.question, got, c.want)
+		}
+	}
+}
