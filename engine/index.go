@@ -252,6 +252,7 @@ func (r *run) add(d pendingDoc) error {
 // not see and completes the report from the committed state.
 func (e *Engine) update(ctx context.Context, rep *IndexReport, fill func(r *run) error) (*IndexReport, error) {
 	start := time.Now()
+	defer limitHeap(e.settings.Memory)()
 	if e.local != nil {
 		e.local.Preload()
 	}
@@ -264,6 +265,7 @@ func (e *Engine) update(ctx context.Context, rep *IndexReport, fill func(r *run)
 		for _, d := range infos {
 			r.base[d.ID] = d
 		}
+		slog.Debug("the write read its base", "documents", len(infos))
 		if err := fill(r); err != nil {
 			return err
 		}
@@ -278,11 +280,13 @@ func (e *Engine) update(ctx context.Context, rep *IndexReport, fill func(r *run)
 				rep.Removed = append(rep.Removed, d.ID)
 			}
 		}
+		slog.Debug("the write put its documents", "indexed", len(rep.Indexed), "removed", len(rep.Removed))
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	slog.Debug("the write committed", "seconds", time.Since(start).Seconds())
 	st, err := e.store.Status(ctx)
 	if err != nil {
 		return nil, err
@@ -290,9 +294,11 @@ func (e *Engine) update(ctx context.Context, rep *IndexReport, fill func(r *run)
 	rep.Chunks, rep.Generation = st.Chunks, st.Generation
 	if e.local != nil {
 		e.settle()
+		slog.Debug("the write's view is built", "seconds", time.Since(start).Seconds())
 		if err := e.local.PersistDerived(ctx, false); err != nil {
 			slog.Warn("the index is committed, but its derived indexes were not saved; the next open rebuilds them", "err", err)
 		}
+		slog.Debug("the write persisted its derived indexes", "seconds", time.Since(start).Seconds())
 	}
 	rep.Duration += time.Since(start)
 	sort.Strings(rep.Indexed)
@@ -477,6 +483,7 @@ func (e *Engine) chunkText(d fonte.Document) []fonte.Chunk {
 // files, dead rows, orphaned keys).
 func (e *Engine) Delete(ctx context.Context, patterns []string) ([]string, error) {
 	var deleted []string
+	defer limitHeap(e.settings.Memory)()
 	if e.local != nil {
 		e.local.Preload()
 	}

@@ -100,7 +100,7 @@ func main() {
 	filters := flag.String("filters", "50,10,1,0.1", "shares of the documents, in percent, comma-separated, that restricted readers may read (the filtered phase); empty skips the phase")
 	filterQueries := flag.Int("filter-queries", 200, "queries per retrieval mode and reader in the filtered phase")
 	jsonFile := flag.String("json", "", "also append each size's JSON line to this file")
-	memory := flag.String("memory", "", "the build's memory budget, as fonte index --memory (default engine.DefaultMemory(): a quarter of this machine's memory)")
+	memory := flag.String("memory", "", "the memory budget of the build and of the concurrency phase's write, as fonte index --memory (default engine.DefaultMemory(): a quarter of this machine's memory)")
 	phase := flag.String("phase", "", "internal: build, query, filtered or concurrency, run in a child; memtouch, run directly, measures what touching fresh memory costs here")
 	n := flag.Int("n", 0, "internal: the corpus size of a child phase")
 	dir := flag.String("dir", "", "internal: the index folder of a child phase")
@@ -129,6 +129,14 @@ func main() {
 		}
 		retrieve.ClassGraphMinChunks = m
 	}
+	var stopMemTrace func() error
+	if memTraceFile != "" {
+		var err error
+		if stopMemTrace, err = startMemTrace(memTraceFile, heapPeakFile, slog.LevelDebug); err != nil {
+			fmt.Fprintln(os.Stderr, "fonte-scale:", err)
+			os.Exit(2)
+		}
+	}
 	gs, err := counts(*conc)
 	var shares []float64
 	if err == nil {
@@ -151,7 +159,10 @@ func main() {
 		// The writer's build marks (the store logs its lexical and view
 		// builds' seconds at Debug) say where the write's time goes.
 		slog.SetLogLoggerLevel(slog.LevelDebug)
-		err = emitWithPeak(concurrency(*dir, *n, *seed, *queries, gs, *duration, *slice, shares))
+		var budget int64
+		if budget, err = memoryBudget(*memory); err == nil {
+			err = emitWithPeak(concurrency(*dir, *n, *seed, *queries, gs, *duration, *slice, shares, budget))
+		}
 	case *phase == "memtouch":
 		err = emit(memtouch(touchMiB, touchRounds))
 	case *phase == "":
@@ -159,6 +170,11 @@ func main() {
 			conc: *conc, goroutines: gs, duration: *duration, slice: *slice, filters: *filters, filterQueries: *filterQueries, stores: *storesFlag, storeQueries: *storeQueries})
 	default:
 		err = fmt.Errorf("-phase %q: want build, query, filtered, store-KIND, concurrency or memtouch", *phase)
+	}
+	if stopMemTrace != nil {
+		if serr := stopMemTrace(); err == nil {
+			err = serr
+		}
 	}
 	if *memprofile != "" && err == nil {
 		err = writeHeap(*memprofile)

@@ -111,7 +111,7 @@ func parent(o options) error {
 			fmt.Fprintf(os.Stderr, "%d chunks: concurrent queries and a writer (load %s)\n", n, loadavg())
 			r.Concurrency = &concResult{}
 			if err := r.phase("concurrency", r.Concurrency, &r.Concurrency.PeakRSSMiB, "-n", strconv.Itoa(n), "-dir", dir, "-seed", seed,
-				"-queries", strconv.Itoa(o.queries), "-concurrency", o.conc, "-duration", o.duration.String(), "-slice", o.slice.String(), "-filters", o.filters); err != nil {
+				"-queries", strconv.Itoa(o.queries), "-memory", o.memory, "-concurrency", o.conc, "-duration", o.duration.String(), "-slice", o.slice.String(), "-filters", o.filters); err != nil {
 				return err
 			}
 		}

@@ -79,19 +79,24 @@ type runtimeSample struct {
 	steal                 uint64            // clock ticks, all processors
 }
 
+// metricSamples is a sample of each named runtime metric, to be read.
+func metricSamples(names ...string) []metrics.Sample {
+	m := make([]metrics.Sample, len(names))
+	for i, name := range names {
+		m[i].Name = name
+	}
+	return m
+}
+
 func readRuntime() (runtimeSample, error) {
-	names := []string{
+	m := metricSamples(
 		"/gc/cycles/total:gc-cycles",
 		"/cpu/classes/gc/mark/assist:cpu-seconds",
 		"/cpu/classes/gc/total:cpu-seconds",
 		"/sync/mutex/wait/total:seconds",
 		"/sched/pauses/total/gc:seconds",
 		"/sched/latencies:seconds",
-	}
-	m := make([]metrics.Sample, len(names))
-	for i, name := range names {
-		m[i].Name = name
-	}
+	)
 	metrics.Read(m)
 	for _, v := range m {
 		if v.Value.Kind() == metrics.KindBad {
