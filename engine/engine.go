@@ -54,9 +54,11 @@ type Settings struct {
 	DenseIndex retrieve.DenseKind
 	// Memory is the memory budget of indexing in bytes (DefaultMemory
 	// when zero). The embedded store's transaction writes documents out
-	// as segment files once it holds an eighth of it, so a run's data is
-	// never held whole. (The process's garbage collector limit is the
-	// caller's: the fonte command sets it to this budget.)
+	// as segment files once it holds a thirty-second of it (txMemory), so
+	// a run's data is never held whole. While a write runs, the process's
+	// garbage collector soft limit (debug.SetMemoryLimit) is lowered to
+	// this budget unless the caller set a lower one, and restored when the
+	// last write ends (heaplimit.go).
 	Memory int64
 	// Retrieval defaults.
 	Mode          retrieve.Mode
