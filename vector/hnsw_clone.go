@@ -3,7 +3,6 @@ package vector
 import (
 	"maps"
 	"math/rand/v2"
-	"slices"
 )
 
 // Clone returns an independent copy of the index, to be changed while the
@@ -24,12 +23,12 @@ func (h *HNSW) Clone() *HNSW {
 		keepPruned: h.keepPruned, share: h.share, quantize: h.quantize, external: h.external,
 		rng:    rand.New(rand.NewPCG(uint64(len(h.ids)), 0x636c6f6e)),
 		stride: h.stride, linkOff: h.linkOff,
-		rows: slices.Clone(h.rows), ids: slices.Clone(h.ids), level: slices.Clone(h.level),
-		upperOff: slices.Clone(h.upperOff), upper: slices.Clone(h.upper), dead: slices.Clone(h.dead),
+		rows: clonePreemptible(h.rows), ids: clonePreemptible(h.ids), level: clonePreemptible(h.level),
+		upperOff: clonePreemptible(h.upperOff), upper: clonePreemptible(h.upper), dead: clonePreemptible(h.dead),
 		byID: maps.Clone(byID), live: h.live, deleted: h.deleted, entry: h.entry, top: h.top,
-		codec: h.codec, codes: slices.Clone(h.codes), codeW: h.codeW, fitAt: h.fitAt,
+		codec: h.codec, codes: clonePreemptible(h.codes), codeW: h.codeW, fitAt: h.fitAt,
 	}
-	c.setNodes(slices.Clone(h.nodes))
+	c.setNodes(clonePreemptible(h.nodes))
 	h.ownRows(c)
 	h.cutDamaged(c)
 	if err := h.Damage(); err != nil {

@@ -109,9 +109,9 @@ func (h *HNSW) own() {
 	if h.ip == nil {
 		return
 	}
-	h.ids, h.level, h.dead = slices.Clone(h.ids), slices.Clone(h.level), slices.Clone(h.dead)
-	h.upperOff, h.upper, h.codes = slices.Clone(h.upperOff), slices.Clone(h.upper), slices.Clone(h.codes)
-	h.setNodes(slices.Clone(h.nodes))
+	h.ids, h.level, h.dead = clonePreemptible(h.ids), clonePreemptible(h.level), clonePreemptible(h.dead)
+	h.upperOff, h.upper, h.codes = clonePreemptible(h.upperOff), clonePreemptible(h.upper), clonePreemptible(h.codes)
+	h.setNodes(clonePreemptible(h.nodes))
 	h.ownRows(h)
 	h.cutDamaged(h)
 	h.ip = nil

@@ -85,12 +85,12 @@ func (h *HNSW) AddBatch(ids []uint64, vecs [][]float32, workers int) error {
 	}
 	first := len(h.ids)
 	k := len(last)
-	h.setNodes(slices.Grow(h.nodes, k*h.stride))
-	h.ids = slices.Grow(h.ids, k)
-	h.level = slices.Grow(h.level, k)
-	h.upperOff = slices.Grow(h.upperOff, k)
+	h.setNodes(growPreemptible(h.nodes, k*h.stride))
+	h.ids = growPreemptible(h.ids, k)
+	h.level = growPreemptible(h.level, k)
+	h.upperOff = growPreemptible(h.upperOff, k)
 	if h.external {
-		h.rows = slices.Grow(h.rows, k)
+		h.rows = growPreemptible(h.rows, k)
 	}
 	for i, id := range ids {
 		if last[id] != i {
@@ -107,7 +107,7 @@ func (h *HNSW) AddBatch(ids []uint64, vecs [][]float32, workers int) error {
 	}
 	end := len(h.ids)
 	if h.codec != nil {
-		h.codes = slices.Grow(h.codes, (end-first)*h.codeW)
+		h.codes = growPreemptible(h.codes, (end-first)*h.codeW)
 		for n := first; n < end; n++ {
 			h.appendCode(h.vec(uint32(n)))
 		}
