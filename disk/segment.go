@@ -17,6 +17,8 @@ import (
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/vector"
+
+	"github.com/fonte-rag/fonte/internal/piecewise"
 )
 
 // Segment and blob files; the layout is in the package documentation.
@@ -950,7 +952,7 @@ func checkSum(path string, data []byte, manifestSum uint32) error {
 		return corrupt(path, "truncated at %d bytes", len(data))
 	}
 	body := data[:len(data)-trailerLen]
-	got := crc32.Checksum(body, castagnoli)
+	got := piecewise.Checksum(body, castagnoli)
 	want := binary.LittleEndian.Uint32(data[len(body):])
 	if got != want || got != manifestSum {
 		return corrupt(path, "checksum mismatch (file says %08x, content hashes to %08x, manifest says %08x)", want, got, manifestSum)

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/fonte-rag/fonte/analysis"
+
+	"github.com/fonte-rag/fonte/internal/piecewise"
 )
 
 // The binary forms of Index and BM25, version 1. All integers are unsigned
@@ -156,7 +158,7 @@ func checked(data []byte, magic string) ([]byte, error) {
 		return nil, fmt.Errorf("%w: version %d, this package reads version %d", ErrFormat, v, want)
 	}
 	n := len(data) - 4
-	if got, want := crc32.Checksum(data[:n], castagnoli), binary.LittleEndian.Uint32(data[n:]); got != want {
+	if got, want := piecewise.Checksum(data[:n], castagnoli), binary.LittleEndian.Uint32(data[n:]); got != want {
 		return nil, fmt.Errorf("%w: checksum %08x, want %08x", ErrFormat, got, want)
 	}
 	return data[len(magic):n], nil

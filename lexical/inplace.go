@@ -3,7 +3,6 @@ package lexical
 import (
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"math"
 	"slices"
 	"strings"
@@ -12,6 +11,8 @@ import (
 	"unsafe"
 
 	"github.com/fonte-rag/fonte/analysis"
+
+	"github.com/fonte-rag/fonte/internal/piecewise"
 )
 
 // The in-place form of BM25, version 1: laid out so that a model can be
@@ -148,7 +149,7 @@ func VerifyInPlace(data []byte) error {
 		return fmt.Errorf("%w: not a %q encoding of version %d", ErrFormat, inplaceMagic[:len(inplaceMagic)-1], inplaceMagic[len(inplaceMagic)-1])
 	}
 	n := len(data) - 4
-	if got, want := crc32.Checksum(data[:n], castagnoli), binary.LittleEndian.Uint32(data[n:]); got != want {
+	if got, want := piecewise.Checksum(data[:n], castagnoli), binary.LittleEndian.Uint32(data[n:]); got != want {
 		return fmt.Errorf("%w: in-place BM25 checksum %08x, want %08x", ErrFormat, got, want)
 	}
 	return nil

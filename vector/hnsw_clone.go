@@ -3,6 +3,8 @@ package vector
 import (
 	"maps"
 	"math/rand/v2"
+
+	"github.com/fonte-rag/fonte/internal/piecewise"
 )
 
 // Clone returns an independent copy of the index, to be changed while the
@@ -23,12 +25,12 @@ func (h *HNSW) Clone() *HNSW {
 		keepPruned: h.keepPruned, share: h.share, quantize: h.quantize, external: h.external,
 		rng:    rand.New(rand.NewPCG(uint64(len(h.ids)), 0x636c6f6e)),
 		stride: h.stride, linkOff: h.linkOff,
-		rows: clonePreemptible(h.rows), ids: clonePreemptible(h.ids), level: clonePreemptible(h.level),
-		upperOff: clonePreemptible(h.upperOff), upper: clonePreemptible(h.upper), dead: clonePreemptible(h.dead),
+		rows: piecewise.Clone(h.rows), ids: piecewise.Clone(h.ids), level: piecewise.Clone(h.level),
+		upperOff: piecewise.Clone(h.upperOff), upper: piecewise.Clone(h.upper), dead: piecewise.Clone(h.dead),
 		byID: maps.Clone(byID), live: h.live, deleted: h.deleted, entry: h.entry, top: h.top,
-		codec: h.codec, codes: clonePreemptible(h.codes), codeW: h.codeW, fitAt: h.fitAt,
+		codec: h.codec, codes: piecewise.Clone(h.codes), codeW: h.codeW, fitAt: h.fitAt,
 	}
-	c.setNodes(clonePreemptible(h.nodes))
+	c.setNodes(piecewise.Clone(h.nodes))
 	h.ownRows(c)
 	h.cutDamaged(c)
 	if err := h.Damage(); err != nil {

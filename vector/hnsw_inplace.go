@@ -3,12 +3,13 @@ package vector
 import (
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/fonte-rag/fonte/internal/piecewise"
 )
 
 // The in-place form of an External HNSW graph, version 1: laid out so
@@ -184,7 +185,7 @@ func (h *HNSW) AppendInPlace(b []byte) []byte {
 	for uint64(len(b)-start) < l[hsEnd] {
 		b = append(b, 0)
 	}
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b[start:], castagnoli))
+	return binary.LittleEndian.AppendUint32(b, piecewise.Checksum(b[start:], castagnoli))
 }
 
 // VerifyHNSWInPlace checks the CRC-32C trailer of an in-place form, the
@@ -196,7 +197,7 @@ func VerifyHNSWInPlace(form []byte) error {
 		return fmt.Errorf("%w: not an in-place HNSW form of version %d", ErrFormat, hnswFormMagic[len(hnswFormMagic)-1])
 	}
 	n := len(form) - 4
-	if got, want := crc32.Checksum(form[:n], castagnoli), binary.LittleEndian.Uint32(form[n:]); got != want {
+	if got, want := piecewise.Checksum(form[:n], castagnoli), binary.LittleEndian.Uint32(form[n:]); got != want {
 		return fmt.Errorf("%w: in-place HNSW checksum %08x, want %08x: the form is damaged", ErrFormat, got, want)
 	}
 	return nil

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"sync/atomic"
+
+	"github.com/fonte-rag/fonte/internal/piecewise"
 )
 
 // This file holds what keeps a graph opened in place safe: the checks of
@@ -109,9 +111,9 @@ func (h *HNSW) own() {
 	if h.ip == nil {
 		return
 	}
-	h.ids, h.level, h.dead = clonePreemptible(h.ids), clonePreemptible(h.level), clonePreemptible(h.dead)
-	h.upperOff, h.upper, h.codes = clonePreemptible(h.upperOff), clonePreemptible(h.upper), clonePreemptible(h.codes)
-	h.setNodes(clonePreemptible(h.nodes))
+	h.ids, h.level, h.dead = piecewise.Clone(h.ids), piecewise.Clone(h.level), piecewise.Clone(h.dead)
+	h.upperOff, h.upper, h.codes = piecewise.Clone(h.upperOff), piecewise.Clone(h.upper), piecewise.Clone(h.codes)
+	h.setNodes(piecewise.Clone(h.nodes))
 	h.ownRows(h)
 	h.cutDamaged(h)
 	h.ip = nil

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/fonte-rag/fonte/internal/piecewise"
 )
 
 // This file holds insertion: Add and AddBatch, the level draw, the
@@ -85,12 +87,12 @@ func (h *HNSW) AddBatch(ids []uint64, vecs [][]float32, workers int) error {
 	}
 	first := len(h.ids)
 	k := len(last)
-	h.setNodes(growPreemptible(h.nodes, k*h.stride))
-	h.ids = growPreemptible(h.ids, k)
-	h.level = growPreemptible(h.level, k)
-	h.upperOff = growPreemptible(h.upperOff, k)
+	h.setNodes(piecewise.Grow(h.nodes, k*h.stride))
+	h.ids = piecewise.Grow(h.ids, k)
+	h.level = piecewise.Grow(h.level, k)
+	h.upperOff = piecewise.Grow(h.upperOff, k)
 	if h.external {
-		h.rows = growPreemptible(h.rows, k)
+		h.rows = piecewise.Grow(h.rows, k)
 	}
 	for i, id := range ids {
 		if last[id] != i {
@@ -107,7 +109,7 @@ func (h *HNSW) AddBatch(ids []uint64, vecs [][]float32, workers int) error {
 	}
 	end := len(h.ids)
 	if h.codec != nil {
-		h.codes = growPreemptible(h.codes, (end-first)*h.codeW)
+		h.codes = piecewise.Grow(h.codes, (end-first)*h.codeW)
 		for n := first; n < end; n++ {
 			h.appendCode(h.vec(uint32(n)))
 		}

@@ -1,8 +1,9 @@
 package vector
 
 import (
-	"slices"
 	"unsafe"
+
+	"github.com/fonte-rag/fonte/internal/piecewise"
 )
 
 // This file holds the node storage: the flat blocks of vectors and
@@ -68,7 +69,7 @@ func (h *HNSW) setLinks(n uint32, l int, to []uint32) {
 }
 
 func appendZeros(s []uint32, n int) []uint32 {
-	s = slices.Grow(s, n)
+	s = piecewise.Grow(s, n)
 	s = s[:len(s)+n]
 	clear(s[len(s)-n:])
 	return s

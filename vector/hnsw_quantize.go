@@ -1,6 +1,6 @@
 package vector
 
-import "slices"
+import "github.com/fonte-rag/fonte/internal/piecewise"
 
 // This file holds the Int8 codes of a Quantize index: when the codec
 // is fitted, and the codes kept beside the nodes.
@@ -70,7 +70,7 @@ func (h *HNSW) LoadCodes() int {
 	if h.ip == nil || h.ip.codesLoaded || len(h.codes) == 0 {
 		return 0
 	}
-	h.codes = slices.Clone(h.codes)
+	h.codes = piecewise.Clone(h.codes)
 	h.ip.codesLoaded = true
 	return 8 * len(h.codes)
 }

@@ -1,0 +1,74 @@
+// Package piecewise copies and checksums large slices in pieces, so that
+// the goroutine doing it can be preempted between pieces.
+//
+// A copy (copy, slices.Clone, the copy inside slices.Grow or append) is
+// one runtime memmove, and a CRC-32C is one assembly loop: neither can be
+// preempted. Over hundreds of megabytes, a million-chunk graph's arrays
+// or a stored index's bytes, one runs for a long time, and seconds where
+// the copy page-faults through fresh memory on a machine whose faults are
+// slow (a virtual machine under load: BENCHMARKS.md, "A million chunks,
+// session 31"). Meanwhile the garbage collector's mark worker, needing to
+// suspend that goroutine to scan its stack, spins on the other processor,
+// and no query runs: perf showed a query of 2.7 s made of exactly that.
+// A loop's back edge between pieces is a point where the scheduler can
+// preempt the goroutine.
+package piecewise
+
+import (
+	"hash/crc32"
+	"unsafe"
+)
+
+// Piece is how many bytes each piece moves or checksums: about a
+// millisecond of work where memory is slowest.
+const Piece = 1 << 20
+
+// Copy copies src into dst, as copy does, in pieces of about Piece bytes,
+// and returns the number of elements copied.
+func Copy[E any](dst, src []E) int {
+	n := min(len(dst), len(src))
+	step := max(1, Piece/max(int(unsafe.Sizeof(*new(E))), 1))
+	for at := 0; at < n; at += step {
+		end := min(at+step, n)
+		copy(dst[at:end], src[at:end])
+	}
+	return n
+}
+
+// Clone is slices.Clone, copied in pieces. A nil slice stays nil.
+func Clone[S ~[]E, E any](s S) S {
+	if s == nil {
+		return nil
+	}
+	out := make(S, len(s))
+	Copy(out, s)
+	return out
+}
+
+// Grow is slices.Grow, copied in pieces: it returns s with room for at
+// least n more elements, its capacity grown by a quarter or to what is
+// asked, whichever is more, as append grows large slices. It panics if n
+// is negative.
+func Grow[S ~[]E, E any](s S, n int) S {
+	if n < 0 {
+		panic("piecewise.Grow: negative count")
+	}
+	if cap(s)-len(s) >= n {
+		return s
+	}
+	out := make(S, len(s), max(len(s)+n, cap(s)+cap(s)/4))
+	Copy(out, s)
+	return out
+}
+
+// Update is crc32.Update over b, in pieces of Piece bytes.
+func Update(crc uint32, tab *crc32.Table, b []byte) uint32 {
+	for len(b) > Piece {
+		crc = crc32.Update(crc, tab, b[:Piece])
+		b = b[Piece:]
+	}
+	return crc32.Update(crc, tab, b)
+}
+
+// Checksum is crc32.Checksum over b, in pieces of Piece bytes.
+func Checksum(b []byte, tab *crc32.Table) uint32 { return Update(0, tab, b) }
