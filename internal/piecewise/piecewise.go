@@ -10,8 +10,12 @@
 // session 31"). Meanwhile the garbage collector's mark worker, needing to
 // suspend that goroutine to scan its stack, spins on the other processor,
 // and no query runs: perf showed a query of 2.7 s made of exactly that.
-// A loop's back edge between pieces is a point where the scheduler can
-// preempt the goroutine.
+// Each piece is a call of a function that is never inlined: its prologue
+// is where a goroutine asked to stop (by the scheduler or by the
+// collector's stack scan) stops. A loop alone would not do: the signal
+// that preempts a goroutine asynchronously nearly always lands inside the
+// memmove, where it cannot stop, and the collector's suspendG would spin
+// as before (perf showed it, with the copy in a plain loop).
 package piecewise
 
 import (
@@ -30,10 +34,21 @@ func Copy[E any](dst, src []E) int {
 	step := max(1, Piece/max(int(unsafe.Sizeof(*new(E))), 1))
 	for at := 0; at < n; at += step {
 		end := min(at+step, n)
-		copy(dst[at:end], src[at:end])
+		copyPiece(dst[at:end], src[at:end])
 	}
 	return n
 }
+
+// copyPiece is one piece of Copy; its prologue is a preemption point.
+//
+//go:noinline
+func copyPiece[E any](dst, src []E) { copy(dst, src) }
+
+// updatePiece is one piece of Update; its prologue is a preemption
+// point.
+//
+//go:noinline
+func updatePiece(crc uint32, tab *crc32.Table, b []byte) uint32 { return crc32.Update(crc, tab, b) }
 
 // Clone is slices.Clone, copied in pieces. A nil slice stays nil.
 func Clone[S ~[]E, E any](s S) S {
@@ -64,10 +79,10 @@ func Grow[S ~[]E, E any](s S, n int) S {
 // Update is crc32.Update over b, in pieces of Piece bytes.
 func Update(crc uint32, tab *crc32.Table, b []byte) uint32 {
 	for len(b) > Piece {
-		crc = crc32.Update(crc, tab, b[:Piece])
+		crc = updatePiece(crc, tab, b[:Piece])
 		b = b[Piece:]
 	}
-	return crc32.Update(crc, tab, b)
+	return updatePiece(crc, tab, b)
 }
 
 // Checksum is crc32.Checksum over b, in pieces of Piece bytes.
