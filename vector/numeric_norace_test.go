@@ -255,9 +255,6 @@ func TestFlatInt8Recall(t *testing.T) {
 // numpy figures (0.505 … 0.902 … 1.000) cannot be replayed; fonte's own
 // generator with seed 0 gives a curve of the same shape.
 func TestIVFRecallSeed000(t *testing.T) {
-	if testing.Short() {
-		t.Skip("k-means on 20,000 vectors: skipped in -short mode")
-	}
 	cfg := Seed000()
 	rows, err := IVFRecallExperiment(0, cfg)
 	if err != nil {
