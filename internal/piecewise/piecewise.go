@@ -61,9 +61,9 @@ func Clone[S ~[]E, E any](s S) S {
 }
 
 // Grow is slices.Grow, copied in pieces: it returns s with room for at
-// least n more elements, its capacity grown by a quarter or to what is
-// asked, whichever is more, as append grows large slices. It panics if n
-// is negative.
+// least n more elements, its capacity doubled while small and grown by a
+// quarter once large, as append does, or to what is asked if that is
+// more. It panics if n is negative.
 func Grow[S ~[]E, E any](s S, n int) S {
 	if n < 0 {
 		panic("piecewise.Grow: negative count")
@@ -71,7 +71,11 @@ func Grow[S ~[]E, E any](s S, n int) S {
 	if cap(s)-len(s) >= n {
 		return s
 	}
-	out := make(S, len(s), max(len(s)+n, cap(s)+cap(s)/4))
+	grown := cap(s) + cap(s)/4
+	if cap(s) < 256 {
+		grown = 2 * cap(s)
+	}
+	out := make(S, len(s), max(len(s)+n, grown))
 	Copy(out, s)
 	return out
 }
