@@ -522,7 +522,10 @@ func TestPage(t *testing.T) {
 	// cites it and the kept citation reads as stale after a reload.
 	p.do("documents tab again", chromedp.Click(chromedp.CSS("#tab-docs")))
 	p.wait("the parrot row", `document.querySelector('#doc-list tr[data-id="office-parrot.md"] button.danger')`)
-	p.do("delete", chromedp.Click(chromedp.CSS(`#doc-list tr[data-id="office-parrot.md"] button.danger`)))
+	// Clicked from the page itself, in one step: the list re-renders when
+	// the tab opens, and a node chromedp found a moment before can be gone
+	// by the time it clicks ("Could not find node with given id").
+	p.do("delete", chromedp.Evaluate[chromedp.Void](`document.querySelector('#doc-list tr[data-id="office-parrot.md"] button.danger').click()`))
 	p.wait("the confirmation", `document.getElementById('confirm-dialog').open`)
 	p.shot("delete-confirm", 0)
 	p.do("confirm", chromedp.Click(chromedp.CSS("#confirm-ok")))
