@@ -391,10 +391,12 @@ func compound(s string, spans [][2]int) [][2]int {
 // conjunctionRE: words that open a new clause between two spans.
 var conjunctionRE = regexp.MustCompile(`(?i)\b(?:and|but|or|while|whereas|except|unless|e|ed|ma|o|oppure|mentre|invece|tranne|salvo)\b`)
 
-// sentenceLead returns the lead for sentence s, or "".
+// sentenceLead returns the lead for sentence s, or "": the candidate
+// bound to the question's distinguishing words (bound) and near one of
+// its words (near).
 func (l leader) sentenceLead(s string) string {
 	cands := l.candidates(s)
-	if i := bound(s, cands, l.want); i >= 0 {
+	if i := bound(s, cands, l.want); i >= 0 && l.near(s, cands[i]) {
 		return strings.TrimSpace(s[cands[i][0]:cands[i][1]])
 	}
 	return ""

@@ -1,0 +1,39 @@
+package answer
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fonte-rag/fonte"
+)
+
+// A figure a dozen words from every word of the question is quoted
+// without a lead; beside them, it leads.
+func TestLeadNeedsAQuestionWordNearby(t *testing.T) {
+	far := fonte.Chunk{ID: "far", Text: "Refunds are sent to the finance office in Bologna, which reads every letter from customers and suppliers and closes each case within 10 days."}
+	got, n, _ := ExtractSpan("How long does a refund take?", []fonte.Chunk{far})
+	if n != 1 || strings.Contains(got, " — ") || !strings.Contains(got, "within 10 days") {
+		t.Fatalf("far figure: ExtractSpan = %q (chunk %d), want the sentence quoted without a lead", got, n)
+	}
+	near := fonte.Chunk{ID: "near", Text: "Refunds take 10 days, and the finance office in Bologna reads every letter from customers and suppliers."}
+	got, _, _ = ExtractSpan("How long does a refund take?", []fonte.Chunk{near})
+	if !strings.HasPrefix(got, "10 days — ") {
+		t.Fatalf("near figure: ExtractSpan = %q, want it led by \"10 days — \"", got)
+	}
+}
+
+// A figure past a contrast from every word of the question is not bound
+// to it.
+func TestLeadDistancePastAContrast(t *testing.T) {
+	l := leader{topic: topicWords("How long should we set aside for the threat model review?")}
+	s := "Review the threat model every two months; 90 minutes is usually enough."
+	i := strings.Index(s, "90 minutes")
+	if d := l.leadDistance(s, [2]int{i, i + len("90 minutes")}); d != -1 {
+		t.Fatalf("leadDistance = %d, want -1 (only past the semicolon)", d)
+	}
+	s = "Set aside 90 minutes for the review."
+	i = strings.Index(s, "90 minutes")
+	if d := l.leadDistance(s, [2]int{i, i + len("90 minutes")}); d != 0 {
+		t.Fatalf("leadDistance = %d, want 0", d)
+	}
+}
