@@ -221,6 +221,9 @@ type leader struct {
 	// figureUnits is the unit of time each figure of the question counts
 	// in (figureUnits).
 	figureUnits map[float64]string
+	// identity is true when the question asks who someone is (who is,
+	// chi è): the lead must be joined to the role asked about.
+	identity bool
 	// figure is true when the question asks for a figure ("how many
 	// days", "quanti giorni"), which an amount without one ("a few
 	// days", "alcuni giorni") does not give.
@@ -393,10 +396,11 @@ var conjunctionRE = regexp.MustCompile(`(?i)\b(?:and|but|or|while|whereas|except
 
 // sentenceLead returns the lead for sentence s, or "": the candidate
 // bound to the question's distinguishing words (bound) and near one of
-// its words (near).
+// its words (near); for a question that asks who someone is, joined to
+// the question's words by no more than a copula (joined).
 func (l leader) sentenceLead(s string) string {
 	cands := l.candidates(s)
-	if i := bound(s, cands, l.want); i >= 0 && l.near(s, cands[i]) {
+	if i := bound(s, cands, l.want); i >= 0 && l.near(s, cands[i]) && (!l.identity || l.joined(s, cands[i])) {
 		return strings.TrimSpace(s[cands[i][0]:cands[i][1]])
 	}
 	return ""
