@@ -37,3 +37,19 @@ func TestLeadDistancePastAContrast(t *testing.T) {
 		t.Fatalf("leadDistance = %d, want 0", d)
 	}
 }
+
+// A heading gives its figure as the lead of a sentence under it only
+// when the figure sits near a word of the question there too.
+func TestHeadingLeadNeedsAQuestionWordNearby(t *testing.T) {
+	q := "How long are access logs kept?"
+	far := fonte.Chunk{ID: "far", Headings: []string{"Platform", "Set by the platform team and the compliance board after the review of March 2024, 30 days"}, Text: "Access logs are kept in the archive bucket."}
+	got, _, _ := ExtractSpan(q, []fonte.Chunk{far})
+	if strings.Contains(got, " — ") {
+		t.Fatalf("far heading figure: ExtractSpan = %q, want no lead", got)
+	}
+	near := fonte.Chunk{ID: "near", Headings: []string{"Platform", "Logs kept for 30 days"}, Text: "Access logs are kept in the archive bucket."}
+	got, _, _ = ExtractSpan(q, []fonte.Chunk{near})
+	if !strings.HasPrefix(got, "30 days — ") {
+		t.Fatalf("near heading figure: ExtractSpan = %q, want it led by \"30 days — \"", got)
+	}
+}

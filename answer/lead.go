@@ -677,13 +677,13 @@ func (l leader) held(keys map[string]bool) int {
 // states the rule ("Maximum line length of 120 characters") over a
 // sentence that explains it. The nearest heading is read (the one inside
 // the chunk's text, else the chunk's last), and only a single candidate
-// of it leads; "" otherwise.
+// of it leads, near a word of the question (near); "" otherwise.
 func (l leader) headingLead(c fonte.Chunk, inner string) string {
 	h := inner
 	if h == "" && len(c.Headings) > 0 {
 		h = c.Headings[len(c.Headings)-1]
 	}
-	if cands := l.candidates(h); len(cands) == 1 {
+	if cands := l.candidates(h); len(cands) == 1 && l.near(h, cands[0]) {
 		return strings.TrimSpace(h[cands[0][0]:cands[0][1]])
 	}
 	return ""
