@@ -53,3 +53,18 @@ func TestHeadingLeadNeedsAQuestionWordNearby(t *testing.T) {
 		t.Fatalf("near heading figure: ExtractSpan = %q, want it led by \"30 days — \"", got)
 	}
 }
+
+// A table row leads only when a cell of it names the question's case:
+// the row of another city does not say Turin's limit. (fonte chunks a
+// table a row at a time, each cell labelled with its header.)
+func TestRowLeadNeedsTheQuestionsCaseInTheRow(t *testing.T) {
+	row := fonte.Chunk{ID: "t", Text: "City: Rome | Hotel limit per night: 150 euro"}
+	got, _, _ := ExtractSpan("What is the hotel limit per night in Rome?", []fonte.Chunk{row})
+	if !strings.HasPrefix(got, "Hotel limit per night: 150 euro — ") {
+		t.Fatalf("named row: ExtractSpan = %q, want it led by its limit", got)
+	}
+	got, _, _ = ExtractSpan("What is the hotel limit per night in Turin?", []fonte.Chunk{row})
+	if strings.Contains(got, " — ") {
+		t.Fatalf("another city's row: ExtractSpan = %q, want no lead", got)
+	}
+}

@@ -532,6 +532,9 @@ func clauseBreak(s string, from, to int) (int, bool) {
 // under a header that holds a question word when the question names a
 // column; "" when no cell, or more than one, qualifies.
 func (l leader) rowLead(header, row string) string {
+	if l.held(ContentKeys(row)) == 0 {
+		return "" // no cell names the question's case: the row may be a neighbour's
+	}
 	hs, rs := cells(header), cells(row)
 	var fitting, named []int
 	headerWord := false // a column other than the row's key is named by the question
