@@ -478,7 +478,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 	bonus := spanBonus * total / float64(len(want))
 	amounts, bounds := numbers(question), figureBounds(question)
 	verb := askedVerb(question)
-	l := leader{qt: qt, m: askedMeasure(question, qt), unit: askedUnit(question), want: want, topic: topicWords(question), figures: figures(question), amounts: amounts, figureUnits: figureUnits(question), figure: countAskRE.MatchString(askedPart(question))}
+	l := leader{qt: qt, m: askedMeasure(question, qt), unit: askedUnit(question), want: want, topic: topicWords(question), figures: figures(question), amounts: amounts, figureUnits: figureUnits(question), figure: countAskRE.MatchString(askedPart(question)), identity: qt == PersonAnswer && identityAsked(question)}
 	best := 0.0
 	var bestChunk, bestSent int
 	var bestSpans [][2]int

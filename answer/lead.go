@@ -221,6 +221,9 @@ type leader struct {
 	// figureUnits is the unit of time each figure of the question counts
 	// in (figureUnits).
 	figureUnits map[float64]string
+	// identity is true when the question asks who someone is (who is,
+	// chi è): the lead must be joined to the role asked about.
+	identity bool
 	// figure is true when the question asks for a figure ("how many
 	// days", "quanti giorni"), which an amount without one ("a few
 	// days", "alcuni giorni") does not give.
@@ -391,10 +394,13 @@ func compound(s string, spans [][2]int) [][2]int {
 // conjunctionRE: words that open a new clause between two spans.
 var conjunctionRE = regexp.MustCompile(`(?i)\b(?:and|but|or|while|whereas|except|unless|e|ed|ma|o|oppure|mentre|invece|tranne|salvo)\b`)
 
-// sentenceLead returns the lead for sentence s, or "".
+// sentenceLead returns the lead for sentence s, or "": the candidate
+// bound to the question's distinguishing words (bound) and near one of
+// its words (near); for a question that asks who someone is, joined to
+// the question's words by no more than a copula (joined).
 func (l leader) sentenceLead(s string) string {
 	cands := l.candidates(s)
-	if i := bound(s, cands, l.want); i >= 0 {
+	if i := bound(s, cands, l.want); i >= 0 && l.near(s, cands[i]) && (!l.identity || l.joined(s, cands[i])) {
 		return strings.TrimSpace(s[cands[i][0]:cands[i][1]])
 	}
 	return ""
@@ -526,6 +532,9 @@ func clauseBreak(s string, from, to int) (int, bool) {
 // under a header that holds a question word when the question names a
 // column; "" when no cell, or more than one, qualifies.
 func (l leader) rowLead(header, row string) string {
+	if l.held(ContentKeys(row)) == 0 {
+		return "" // no cell names the question's case: the row may be a neighbour's
+	}
 	hs, rs := cells(header), cells(row)
 	var fitting, named []int
 	headerWord := false // a column other than the row's key is named by the question
@@ -671,13 +680,13 @@ func (l leader) held(keys map[string]bool) int {
 // states the rule ("Maximum line length of 120 characters") over a
 // sentence that explains it. The nearest heading is read (the one inside
 // the chunk's text, else the chunk's last), and only a single candidate
-// of it leads; "" otherwise.
+// of it leads, near a word of the question (near); "" otherwise.
 func (l leader) headingLead(c fonte.Chunk, inner string) string {
 	h := inner
 	if h == "" && len(c.Headings) > 0 {
 		h = c.Headings[len(c.Headings)-1]
 	}
-	if cands := l.candidates(h); len(cands) == 1 {
+	if cands := l.candidates(h); len(cands) == 1 && l.near(h, cands[0]) {
 		return strings.TrimSpace(h[cands[0][0]:cands[0][1]])
 	}
 	return ""

@@ -615,12 +615,15 @@ func citation(n int, c fonte.Chunk, docs map[string]fonte.Document, start, end i
 
 // keyAnalyzers extract content keys in both of fonte's languages: stems of
 // the words that are not function words in either, so a key matches
-// inflected forms and an Italian stop word never counts as evidence.
+// inflected forms and an Italian stop word never counts as evidence, and
+// the words less their last vowel, where the two numbers of an Italian
+// noun meet when the stemmer parts them (inflectionKeys).
 var keyAnalyzers = func() []analysis.Analyzer {
 	stops := analysis.NewStopFilter(analysis.ContentStopWords)
 	return []analysis.Analyzer{
 		analysis.NewEnglish(analysis.ContentStopWords),
 		&analysis.Chain{Lowercase: true, Tokenizer: analysis.IdentifierTokenizer{}, Filters: []analysis.Filter{stops, analysis.ItalianStemmer()}},
+		&analysis.Chain{Lowercase: true, Tokenizer: analysis.IdentifierTokenizer{}, Filters: []analysis.Filter{stops, analysis.FilterFunc(inflectionKeys)}},
 	}
 }()
 
