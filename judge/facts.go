@@ -205,7 +205,9 @@ func wordFacts(toks []token, lower []string, i int, italian bool) ([]fact, int) 
 	// "due" makes it a number, where English follows "due" with a
 	// singular ("due date", "due care").
 	dueCount := lower[i] == "due" && italianPlural(nextWord(lower, i))
-	if v, ok := wordNumber(lower[i]); ok && (!ambiguousNumberWords[lower[i]] || alone || nextUnit(toks, lower, i).known() || multiplier(lower, i+1) || (lower[i] == "once" || lower[i] == "twice") && frequencyFollows(lower, i+1)) && (lower[i] != "due" || italian || alone || dueCount || italianUnitWords[nextWord(lower, i)]) {
+	// "one and a half days": the unit follows the half.
+	halfUnit := halfAfter(lower, i+1) > 0 && nextUnit(toks, lower, i+halfAfter(lower, i+1)).known()
+	if v, ok := wordNumber(lower[i]); ok && (!ambiguousNumberWords[lower[i]] || alone || halfUnit || nextUnit(toks, lower, i).known() || multiplier(lower, i+1) || (lower[i] == "once" || lower[i] == "twice") && frequencyFollows(lower, i+1)) && (lower[i] != "due" || italian || alone || dueCount || italianUnitWords[nextWord(lower, i)]) {
 		v, skip := englishCompound(toks, lower, i, v)
 		f := figure{value: v, label: prevLabel(toks, lower, i), clock: -1}
 		f, half := withHalf(f, lower, i+skip)

@@ -11,6 +11,18 @@ func TestSaidInWords(t *testing.T) {
 		want                        Verdict
 	}{
 		// Halves and one unit said with an article.
+		// A half after a unit named by its article or without its own
+		// article, a number word joined to its unit, pixels as "px".
+		{"How long is the induction?", "An hour and a half.", "90 minutes.", Right},
+		{"How long is the induction?", "90 minutes.", "An hour and a half.", Right},
+		{"How long is the induction?", "An hour and a half.", "One hour.", Misleading},
+		{"Quanto dura l'incontro?", "Un'ora e mezza.", "90 minuti.", Right},
+		{"How long does the course last?", "Two and a half days.", "The course lasts two and half days.", Right},
+		{"How long is the induction?", "An hour and a half.", "One and a half days.", Misleading},
+		{"How long is the grace period?", "A five-day grace period.", "5 days.", Right},
+		{"How long is the grace period?", "A five-day grace period.", "A five-week grace period.", Misleading},
+		{"How wide is the margin?", "A margin of 10px.", "Ten pixels.", Right},
+		{"How wide is the margin?", "A margin of 10 pixels.", "10px.", Right},
 		{"How long is the break?", "30 minutes.", "Half an hour.", Right},
 		{"Quanto dura la pausa?", "30 minuti.", "Mezz'ora.", Right},
 		{"Quanto dura la pausa?", "Un'ora.", "60 minuti.", Right},
