@@ -54,7 +54,9 @@
 // days" for 3-5) states that figure; the reason a yes/no reference gives,
 // stated in the answer's words, states its yes or no; and what the
 // question itself names (its word, its file's path, a page to see) is
-// no other answer. A passage about the question that states none of the
+// no other answer. A "non" that says no "no" is no negation: "non
+// designa solo …, ma anche", "un elenco non esaustivo", and "Non bisogna
+// aspettare …", which is at once. A passage about the question that states none of the
 // key facts but another figure of the kind asked states that figure as
 // the answer. The rules are general
 // knowledge of English and Italian, so that the judge holds on questions

@@ -4,7 +4,8 @@ import "testing"
 
 // TestPolarityImpliedByItsReason pins that an answer stating, in its
 // words, the reason a reference gives for its yes or no states the yes
-// or no, and that one saying the opposite does not.
+// or no, and that one saying the opposite does not; and that a "non"
+// which says no "no" is not read as one.
 func TestPolarityImpliedByItsReason(t *testing.T) {
 	runJudgeCases(t, []judgeCase{
 		{"the reason after the no", "Does the refund wait for the audit to finish?", "No, finance can pay it once the claim is approved.",
@@ -15,6 +16,16 @@ func TestPolarityImpliedByItsReason(t *testing.T) {
 			"Finance cannot pay it once the audit is closed. [1]", Misleading},
 		{"a one-word reason implies nothing", "Can I bring a guest?", "No, never.",
 			"Guests are welcome in the lobby. [1]", Wrong},
+		// A "non" that says no "no": "non … solo …, ma anche", a list
+		// said "non esaustivo", a wait denied (which is at once).
+		{"non with its verb before solo", "Il rimborso copre anche i pasti?", "Sì, anche i pasti e il pernottamento.",
+			"Il rimborso non copre solo il viaggio, ma anche i pasti e il pernottamento. [1]", Right},
+		{"a list said open", "Il regolamento vale anche per i tirocinanti?", "Sì, anche per tirocinanti e consulenti.",
+			"Un elenco non esaustivo dei destinatari del regolamento: dipendenti, tirocinanti e consulenti. [1]", Right},
+		{"a wait denied", "Quando va inviata la segnalazione?", "Senza aspettare la chiusura del ticket.",
+			"Non bisogna aspettare la chiusura del ticket.", Right},
+		{"a wait said", "Quando va inviata la segnalazione?", "Senza aspettare la chiusura del ticket.",
+			"Bisogna aspettare la chiusura del ticket.", Misleading},
 	})
 }
 

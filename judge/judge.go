@@ -373,7 +373,9 @@ var conditionWordRE = regexp.MustCompile(`(?i)\b(?:if|when|unless|provided|only|
 // put something off until later, "then" and "poi" among them ("Finish
 // the changelog first, then ship").
 var (
-	immediacyRE = regexp.MustCompile(`(?i)\b(?:immediately|right away|at once|straight away|without (?:delay|waiting)|as soon as|subito|immediatamente|senza (?:indugio|aspettare|attendere)|non appena)\b`)
+	// A wait denied is at once: "don't wait for …", "non bisogna
+	// aspettare …".
+	immediacyRE = regexp.MustCompile(`(?i)\b(?:immediately|right away|at once|straight away|without (?:delay|waiting)|as soon as|subito|immediatamente|senza (?:indugio|aspettare|attendere)|non appena|(?:not|non|don't|no need to)\s+(?:\p{L}+\s+)?(?:wait|aspettare|attendere))\b`)
 	delayRE     = regexp.MustCompile(`(?i)\b(?:after|later|then|afterwards|wait|dopo|poi|più tardi|in seguito|successivamente|aspett|attend)`)
 	// universalRE matches an answer that opens with any or all.
 	universalRE = regexp.MustCompile(`(?i)^\W*(?:any|all|every|qualsiasi|qualunque|tutti|tutte|ogni)\b`)
