@@ -49,7 +49,8 @@
 // is the variable VAR, "/usr/local/" the folder /usr/local, an IPv4
 // address and a key combination ("Ctrl-A", "Control-A", "^A") are codes,
 // a word in parentheses right after a fact is its other name ("Media
-// (medium)"), "alle nove e mezza" and "9.30" are times of day. The
+// (medium)"), a preposition opening a sentence is no word of the name
+// after it ("Through Google Apps Marketplace"), "alle nove e mezza" and "9.30" are times of day. The
 // reference repeated with one figure or code changed ("Review takes 4-5
 // days" for 3-5) states that figure; the reason a yes/no reference gives,
 // stated in the answer's words, states its yes or no; and what the

@@ -243,14 +243,21 @@ func wordFacts(toks []token, lower []string, i int, italian bool) ([]fact, int) 
 		return []fact{{kind: codeFact, class: class, text: w, key: codeKey(w)}}, 0
 	}
 	// A capitalised word opening a sentence starts a name when a name
-	// follows it: "Google Analytics", "Creative Commons".
+	// follows it: "Google Analytics", "Creative Commons"; a function
+	// word does not ("Through Google Apps Marketplace", "Tramite SPID").
 	opensName := toks[i].sentStart && i+1 < len(toks) && !toks[i+1].sentStart && isName(toks[i+1], lower[i+1]) &&
-		isName(token{text: toks[i].text}, lower[i])
+		isName(token{text: toks[i].text}, lower[i]) && !stopwords[lower[i]] && !neverOpensName[lower[i]]
 	if isName(toks[i], lower[i]) || opensName {
 		return []fact{{kind: nameFact, text: w, key: stem(fold(dropElision(w)))}}, 0
 	}
 	return nil, 0
 }
+
+// neverOpensName are the prepositions and adverbs, beyond the
+// stopwords, that a sentence may open with before a name, and that are
+// never its first word.
+var neverOpensName = setOf(`through throughout within without since until during across along towards toward beyond upon onto
+entro tramite attraverso mediante senza durante verso presso oltre fino dopo prima`)
 
 // everyFrequency reads a frequency said with "every", "each" or "ogni"
 // and a unit of time, with a number between or none: "every month" is

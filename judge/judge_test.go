@@ -34,6 +34,11 @@ func TestJudge(t *testing.T) {
 			"Each team keeps a desk for its service; requests go to the right person. [1]", false, Wrong},
 		{"a name written in lower case", "Who handles first-line requests for IT services, and how do I reach them?", "The IT Service Desk, through the #it-help Slack channel.",
 			"The IT service desk answers them. [1]", false, Partial},
+		// A preposition opening the reference is no word of the name after it.
+		{"a preposition before a name", "How do I book a desk?", "Through Desk Planner, the only tool allowed.",
+			"Book it in Desk Planner; there is no other way.", false, Right},
+		{"tramite before a name", "Come si accede al portale?", "Tramite Carta Nazionale dei Servizi.",
+			"Con la Carta Nazionale dei Servizi.", false, Right},
 		// A list of as many items states the count of things.
 		{"a count stated by a list", "Which options may we choose from?", "Three options: the Alpha Plan, the Beta Plan or the Gamma Plan.",
 			"You may choose one of these options: - the Alpha Plan; - the Beta Plan; - the Gamma Plan. [1]", false, Right},
