@@ -39,6 +39,12 @@ func TestJudge(t *testing.T) {
 			"Book it in Desk Planner; there is no other way.", false, Right},
 		{"tramite before a name", "Come si accede al portale?", "Tramite Carta Nazionale dei Servizi.",
 			"Con la Carta Nazionale dei Servizi.", false, Right},
+		// The numbers of a numbered list's items are no figures; one
+		// line opening with a figure is an answer.
+		{"item numbers", "How many reviewers must approve a change?", "2 reviewers, or 3 for a release.",
+			"To get a change merged:\n\n1. Open a pull request.\n2. Ask for reviews.\n3. Merge it. [1]", false, Wrong},
+		{"one line opening with its figure", "What value should the retry limit have?", "0, which turns retries off.",
+			"0. That turns retries off for good.", false, Right},
 		// A list of as many items states the count of things.
 		{"a count stated by a list", "Which options may we choose from?", "Three options: the Alpha Plan, the Beta Plan or the Gamma Plan.",
 			"You may choose one of these options: - the Alpha Plan; - the Beta Plan; - the Gamma Plan. [1]", false, Right},
