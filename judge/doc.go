@@ -60,7 +60,9 @@
 // designa solo …, ma anche", "un elenco non esaustivo", and "Non bisogna
 // aspettare …", which is at once. A passage about the question that states none of the
 // key facts but another figure of the kind asked states that figure as
-// the answer. The rules are general
+// the answer, and a span lead that is a code the reference gives only in
+// an aside ("3:1 —" for "4.5:1 (large text needs 3:1)") states another
+// case's value. The rules are general
 // knowledge of English and Italian, so that the judge holds on questions
 // nobody has seen; Agree measures it against answers labelled by people.
 package judge

@@ -179,6 +179,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Contradicted = append(r.Contradicted, onlyOneCase(reference, ld.text)...)
 	}
 	r.Contradicted = append(r.Contradicted, codeContradictions(question, ref, leadFacts, ld)...)
+	r.Contradicted = append(r.Contradicted, asideLead(ref, leadFacts, ld)...)
 
 	// What the answer states.
 	// A sentence without a yes, a no or a negation says yes only when it

@@ -45,6 +45,12 @@ func TestJudge(t *testing.T) {
 			"To get a change merged:\n\n1. Open a pull request.\n2. Ask for reviews.\n3. Merge it. [1]", false, Wrong},
 		{"one line opening with its figure", "What value should the retry limit have?", "0, which turns retries off.",
 			"0. That turns retries off for good.", false, Right},
+		// A span lead with the code the reference gives only in an aside,
+		// for another case, is misleading.
+		{"a ratio lead from the aside", "What ratio must the main image have?", "16:9 (thumbnails use 4:3).",
+			"4:3 — The main image must be 16:9, thumbnails 4:3. [1]", false, Misleading},
+		{"the answer's lead", "What font size does body text need?", "At least 16px (captions may use 12px).",
+			"16px — Body text needs at least 16px; captions may use 12px. [1]", false, Right},
 		// A list of as many items states the count of things.
 		{"a count stated by a list", "Which options may we choose from?", "Three options: the Alpha Plan, the Beta Plan or the Gamma Plan.",
 			"You may choose one of these options: - the Alpha Plan; - the Beta Plan; - the Gamma Plan. [1]", false, Right},
