@@ -41,7 +41,7 @@
 // ("Add a snyk tag" for "Add a no-dependabot tag") another answer.
 // Figures said in words are the figures they mean ("half an hour", "a
 // year", "an hour and a half", "un'ora e mezza", "three-day", "nove e mezza", "tremila", "noon", "3 del pomeriggio", "once a
-// year", "42 cents"), and everyday synonyms and translations
+// year", "42 cents", "Only one.", "Sei tipologie"), and everyday synonyms and translations
 // ("permitted", "consentito" for allowed; "not permitted" for
 // forbidden) are one word. An answer is read as a reader sees it: a
 // quoted page's HTML tags, Markdown links and template tags removed,

@@ -205,9 +205,15 @@ func wordFacts(toks []token, lower []string, i int, italian bool) ([]fact, int) 
 	// "due" makes it a number, where English follows "due" with a
 	// singular ("due date", "due care").
 	dueCount := lower[i] == "due" && italianPlural(nextWord(lower, i))
+	// "Sei tipologie", "sei opzioni": "sei" before a plural noun counts
+	// it, where the verb ("you are") takes an adjective or a participle.
+	dueCount = dueCount || lower[i] == "sei" && (italianPlural(nextWord(lower, i)) || feminineItalianPlural(nextWord(lower, i)))
+	// "Only one.", "Solo tre.": a number word that is the whole sentence
+	// but for the word that limits it is the count.
+	alone = alone || i > 0 && toks[i-1].sentStart && !toks[i].sentStart && limitingWords[lower[i-1]] && (i+1 == len(toks) || toks[i+1].sentStart)
 	// "one and a half days": the unit follows the half.
 	halfUnit := halfAfter(lower, i+1) > 0 && nextUnit(toks, lower, i+halfAfter(lower, i+1)).known()
-	if v, ok := wordNumber(lower[i]); ok && (!ambiguousNumberWords[lower[i]] || alone || halfUnit || nextUnit(toks, lower, i).known() || multiplier(lower, i+1) || (lower[i] == "once" || lower[i] == "twice") && frequencyFollows(lower, i+1)) && (lower[i] != "due" || italian || alone || dueCount || italianUnitWords[nextWord(lower, i)]) {
+	if v, ok := wordNumber(lower[i]); ok && (!ambiguousNumberWords[lower[i]] || alone || halfUnit || dueCount || nextUnit(toks, lower, i).known() || multiplier(lower, i+1) || (lower[i] == "once" || lower[i] == "twice") && frequencyFollows(lower, i+1)) && (lower[i] != "due" || italian || alone || dueCount || italianUnitWords[nextWord(lower, i)]) {
 		v, skip := englishCompound(toks, lower, i, v)
 		f := figure{value: v, label: prevLabel(toks, lower, i), clock: -1}
 		f, half := withHalf(f, lower, i+skip)
@@ -734,6 +740,15 @@ func italianPlural(w string) bool {
 	}
 	return true
 }
+
+// feminineItalianPlural reports whether w looks like an Italian feminine
+// plural noun ("tipologie", "licenze"): letters ending in "e".
+func feminineItalianPlural(w string) bool {
+	return len(w) >= 4 && strings.HasSuffix(w, "e") && isLetters(w)
+}
+
+// limitingWords limit a count said alone: "Only one.", "Soltanto due.".
+var limitingWords = setOf("only just exactly solo soltanto solamente esattamente")
 
 // clockWords are the words after which a number names an hour of the
 // day: "alle nove e mezza", "dalle 9", "at nine".

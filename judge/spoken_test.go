@@ -11,6 +11,12 @@ func TestSaidInWords(t *testing.T) {
 		want                        Verdict
 	}{
 		// Halves and one unit said with an article.
+		// A count said alone but for its limiting word, and "sei"
+		// before a plural noun.
+		{"How many chairs per desk?", "Only one.", "Just one.", Right},
+		{"How many chairs per desk?", "Only one.", "Exactly two.", Misleading},
+		{"Quante sono le sedi?", "Sei: Roma, Milano, Napoli, Torino, Bari e Genova.", "Sei sedi: Roma, Milano, Napoli, Torino, Bari e Genova.", Right},
+		{"Quante sono le fasi?", "Tre fasi.", "Sei fasi.", Misleading},
 		// A half after a unit named by its article or without its own
 		// article, a number word joined to its unit, pixels as "px".
 		{"How long is the induction?", "An hour and a half.", "90 minutes.", Right},
