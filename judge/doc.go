@@ -62,7 +62,10 @@
 // key facts but another figure of the kind asked states that figure as
 // the answer, and a span lead that is a code the reference gives only in
 // an aside ("3:1 —" for "4.5:1 (large text needs 3:1)") states another
-// case's value. The rules are general
+// case's value; one that is the reference's second figure of the
+// dimension of its first ("8 bytes —" for "1,684 bytes, against 8
+// bytes for a WebSocket packet") gives the figure the answer is compared
+// with. The rules are general
 // knowledge of English and Italian, so that the judge holds on questions
 // nobody has seen; Agree measures it against answers labelled by people.
 package judge

@@ -51,6 +51,15 @@ func TestJudge(t *testing.T) {
 			"4:3 — The main image must be 16:9, thumbnails 4:3. [1]", false, Misleading},
 		{"the answer's lead", "What font size does body text need?", "At least 16px (captions may use 12px).",
 			"16px — Body text needs at least 16px; captions may use 12px. [1]", false, Right},
+		// A span lead with the figure the reference compares its answer
+		// with is misleading; one of another dimension answers another
+		// part of the question.
+		{"the compared figure as the lead", "How much memory does the full build use compared with the slim one?", "512 MB, against 64 MB for the slim build.",
+			"64 MB — the full build uses 512 MB of memory, against 64 MB for the slim build. [1]", false, Misleading},
+		{"the answer's figure as the lead", "How much memory does the full build use compared with the slim one?", "512 MB, against 64 MB for the slim build.",
+			"512 MB — the full build uses 512 MB of memory, against 64 MB for the slim build. [1]", false, Right},
+		{"a lead for the question's other part", "How often is the drill, and how long does it take?", "Every six months; 40 minutes.",
+			"40 minutes — The drill runs every six months and takes 40 minutes. [1]", false, Right},
 		// A list of as many items states the count of things.
 		{"a count stated by a list", "Which options may we choose from?", "Three options: the Alpha Plan, the Beta Plan or the Gamma Plan.",
 			"You may choose one of these options: - the Alpha Plan; - the Beta Plan; - the Gamma Plan. [1]", false, Right},
