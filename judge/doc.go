@@ -65,7 +65,10 @@
 // case's value; one that is the reference's second figure of the
 // dimension of its first ("8 bytes —" for "1,684 bytes, against 8
 // bytes for a WebSocket packet") gives the figure the answer is compared
-// with. The rules are general
+// with. An answer of its own that gives two of the reference's figures
+// each to the thing the reference gives the other to ("1,684 bytes for
+// a WebSocket packet against 8 bytes for an HTTP request") swaps them.
+// The rules are general
 // knowledge of English and Italian, so that the judge holds on questions
 // nobody has seen; Agree measures it against answers labelled by people.
 package judge

@@ -60,6 +60,11 @@ func TestJudge(t *testing.T) {
 			"512 MB — the full build uses 512 MB of memory, against 64 MB for the slim build. [1]", false, Right},
 		{"a lead for the question's other part", "How often is the drill, and how long does it take?", "Every six months; 40 minutes.",
 			"40 minutes — The drill runs every six months and takes 40 minutes. [1]", false, Right},
+		// Two figures of the reference swapped between what they are for.
+		{"figures swapped between their things", "How many days of leave do staff get?", "25 days for full-time staff, against 15 days for part-time staff.",
+			"15 days for full-time staff and 25 days for part-time staff.", false, Misleading},
+		{"figures kept with their things, reordered", "How many days of leave do staff get?", "25 days for full-time staff, against 15 days for part-time staff.",
+			"Part-time staff get 15 days, while 25 days are for full-time staff.", false, Right},
 		// A list of as many items states the count of things.
 		{"a count stated by a list", "Which options may we choose from?", "Three options: the Alpha Plan, the Beta Plan or the Gamma Plan.",
 			"You may choose one of these options: - the Alpha Plan; - the Beta Plan; - the Gamma Plan. [1]", false, Right},
