@@ -68,6 +68,8 @@
 // with. An answer of its own that gives two of the reference's figures
 // each to the thing the reference gives the other to ("1,684 bytes for
 // a WebSocket packet against 8 bytes for an HTTP request") swaps them.
+// A span lead with a provision's bare number ("comma 2 —") names
+// another provision than the reference's "2-bis".
 // The rules are general
 // knowledge of English and Italian, so that the judge holds on questions
 // nobody has seen; Agree measures it against answers labelled by people.

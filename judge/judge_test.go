@@ -65,6 +65,11 @@ func TestJudge(t *testing.T) {
 			"15 days for full-time staff and 25 days for part-time staff.", false, Misleading},
 		{"figures kept with their things, reordered", "How many days of leave do staff get?", "25 days for full-time staff, against 15 days for part-time staff.",
 			"Part-time staff get 15 days, while 25 days are for full-time staff.", false, Right},
+		// A provision's bare number against the one with a Latin suffix.
+		{"the provision without its suffix", "Quale articolo regola le deroghe?", "L'articolo 5-ter.",
+			"articolo 5 — Le deroghe sono regolate dall'articolo 5-ter. [1]", false, Misleading},
+		{"the provision with its suffix", "Quale articolo regola le deroghe?", "L'articolo 5-ter.",
+			"articolo 5-ter — Le deroghe sono regolate dall'articolo 5-ter. [1]", false, Right},
 		// A list of as many items states the count of things.
 		{"a count stated by a list", "Which options may we choose from?", "Three options: the Alpha Plan, the Beta Plan or the Gamma Plan.",
 			"You may choose one of these options: - the Alpha Plan; - the Beta Plan; - the Gamma Plan. [1]", false, Right},
