@@ -16,6 +16,8 @@ func TestPolarityImpliedByItsReason(t *testing.T) {
 			"Finance cannot pay it once the audit is closed. [1]", Misleading},
 		{"a one-word reason implies nothing", "Can I bring a guest?", "No, never.",
 			"Guests are welcome in the lobby. [1]", Wrong},
+		{"a non- prefix", "Does the scan run on every update?", "Yes, on all updates, security or not.",
+			"The scan runs on non-security updates as well as security ones. [1]", Right},
 		// A "non" that says no "no": "non … solo …, ma anche", a list
 		// said "non esaustivo", a wait denied (which is at once).
 		{"non with its verb before solo", "Il rimborso copre anche i pasti?", "Sì, anche i pasti e il pernottamento.",

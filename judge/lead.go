@@ -142,10 +142,12 @@ var negationRE = regexp.MustCompile(`(?i)(?:\b(?:not|cannot|never|no|none|nobody
 // clause instead of saying no: "no later than", "not only", "non oltre",
 // "non solo", "whether or not"; "non designa solo …, ma anche …" with
 // the verb between (Italian puts "non" before the verb, "solo" after
-// it); and "non esaustivo", "non tassativo", which say a list is open,
-// not that its items are denied.
+// it); "non esaustivo", "non tassativo", which say a list is open,
+// not that its items are denied; and "non-" or "no-" joined to a word.
 var notNegationRE = regexp.MustCompile(`(?i)\b(?:no|not) (?:later|earlier|more|less|fewer|sooner) than\b|\bnot only\b|\bwhether or not\b|\bif not\b|\bnon (?:oltre|più di|meno di|prima di|dopo|solo|soltanto|appena)\b|\bnon appena\b` +
-	`|\bnon (?:\p{L}+ ){1,2}(?:solo|soltanto|solamente|unicamente)\b|\bnon (?:esaustiv|tassativ|limitativ)\p{L}*|\bnot (?:exhaustive|limited to)\b`)
+	`|\bnon (?:\p{L}+ ){1,2}(?:solo|soltanto|solamente|unicamente)\b|\bnon (?:esaustiv|tassativ|limitativ)\p{L}*|\bnot (?:exhaustive|limited to)\b` +
+	// "non-security updates", "no-reply": a prefix of a word, not a no.
+	`|\b(?:non|no)-\p{L}`)
 
 // conditionRE matches a conditional clause after its main clause, up to
 // the next comma or the sentence's end: ", even if it is closed", "anche
