@@ -40,7 +40,8 @@
 // and the reference's sentence repeated with one of its codes swapped
 // ("Add a snyk tag" for "Add a no-dependabot tag") another answer.
 // Figures said in words are the figures they mean ("half an hour", "a
-// year", "an hour and a half", "un'ora e mezza", "three-day", "nove e mezza", "tremila", "noon", "3 del pomeriggio", "once a
+// year", "an hour and a half", "un'ora e mezza", "three-day",
+// "a quarter of an hour", "un paio di giorni", "nove e mezza", "tremila", "noon", "3 del pomeriggio", "once a
 // year", "42 cents", "Only one.", "Sei tipologie"), and everyday synonyms and translations
 // ("permitted", "consentito" for allowed; "not permitted" for
 // forbidden) are one word. An answer is read as a reader sees it: a

@@ -45,6 +45,30 @@ func spokenFigure(toks []token, lower []string, i int) (figure, int, bool) {
 		}
 		return ""
 	}
+	// "a quarter of an hour", "un quarto d'ora": 15 minutes.
+	if w == "quarter" && next(1) == "of" && (next(2) == "an" || next(2) == "a") && next(3) == "hour" {
+		return figure{value: 15, unit: units["minute"], clock: -1}, 3, true
+	}
+	if w == "quarto" && strings.ReplaceAll(next(1), "’", "'") == "d'ora" {
+		return figure{value: 15, unit: units["minute"], clock: -1}, 1, true
+	}
+	// "a couple of weeks", "un paio di giorni", "un paio d'ore": two of
+	// the unit.
+	if w == "couple" && next(1) == "of" {
+		if u, ok := lookupUnit(next(2)); ok {
+			return figure{value: 2, unit: u, clock: -1}, 2, true
+		}
+	}
+	if w == "paio" {
+		if u, ok := lookupUnit(next(2)); ok && next(1) == "di" {
+			return figure{value: 2, unit: u, clock: -1}, 2, true
+		}
+		if rest, ok := strings.CutPrefix(strings.ReplaceAll(next(1), "’", "'"), "d'"); ok {
+			if u, ok := lookupUnit(rest); ok {
+				return figure{value: 2, unit: u, clock: -1}, 1, true
+			}
+		}
+	}
 	// "half an hour", "half a day", "mezza giornata", "mezza ora".
 	if w == "half" && (next(1) == "a" || next(1) == "an") {
 		if u, ok := timeUnit(next(2)); ok {

@@ -11,6 +11,13 @@ func TestSaidInWords(t *testing.T) {
 		want                        Verdict
 	}{
 		// Halves and one unit said with an article.
+		// A quarter of an hour; a couple of a unit.
+		{"How long is the break?", "15 minutes.", "A quarter of an hour.", Right},
+		{"Quanto dura la pausa?", "15 minuti.", "Un quarto d'ora.", Right},
+		{"Quanto dura la pausa?", "30 minuti.", "Un quarto d'ora.", Misleading},
+		{"How long does delivery take?", "2 weeks.", "A couple of weeks.", Right},
+		{"Quanto dura la procedura?", "2 ore.", "Un paio d'ore.", Right},
+		{"Quanto dura la procedura?", "2 giorni.", "Un paio di giorni.", Right},
 		// A count said alone but for its limiting word, and "sei"
 		// before a plural noun.
 		{"How many chairs per desk?", "Only one.", "Just one.", Right},
