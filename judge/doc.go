@@ -59,7 +59,9 @@
 // question itself names (its word, its file's path, a page to see) is
 // no other answer. A "non" that says no "no" is no negation: "non
 // designa solo …, ma anche", "un elenco non esaustivo", and "Non bisogna
-// aspettare …", which is at once. A passage about the question that states none of the
+// aspettare …", which is at once (unless the question asks about
+// waiting); an opening that denies an obstacle ("No problem", "Nessun
+// problema", "Non c'è alcun divieto") grants. A passage about the question that states none of the
 // key facts but another figure of the kind asked states that figure as
 // the answer, and a span lead that is a code the reference gives only in
 // an aside ("3:1 —" for "4.5:1 (large text needs 3:1)") states another

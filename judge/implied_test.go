@@ -18,6 +18,18 @@ func TestPolarityImpliedByItsReason(t *testing.T) {
 			"Guests are welcome in the lobby. [1]", Wrong},
 		{"a non- prefix", "Does the scan run on every update?", "Yes, on all updates, security or not.",
 			"The scan runs on non-security updates as well as security ones. [1]", Right},
+		// A negation that grants: an obstacle denied at the opening.
+		{"nessun divieto", "Si può pubblicare il codice su GitHub?", "Sì, GitHub è tra le piattaforme ammesse.",
+			"Non c'è alcun divieto: GitHub è tra le piattaforme ammesse.", Right},
+		{"no problem", "Can we publish the code on GitHub?", "Yes, GitHub is one of the allowed platforms.",
+			"No problem, GitHub is one of the allowed platforms.", Right},
+		{"a plain no stays no", "Can we publish the code on GitHub?", "Yes, GitHub is one of the allowed platforms.",
+			"No, GitHub is not one of the allowed platforms.", Misleading},
+		// A wait denied is no "no" unless the question asks about waiting.
+		{"a wait denied to a yes", "Va pubblicato il codice prima del collaudo?", "Sì, prima del collaudo.",
+			"Non bisogna aspettare il collaudo: va pubblicato prima.", Right},
+		{"a wait denied to a question on waiting", "Bisogna aspettare la firma del contratto?", "No, si procede subito.",
+			"Non bisogna aspettare la firma del contratto: si procede subito.", Right},
 		// A "non" that says no "no": "non … solo …, ma anche", a list
 		// said "non esaustivo", a wait denied (which is at once).
 		{"non with its verb before solo", "Il rimborso copre anche i pasti?", "Sì, anche i pasti e il pernottamento.",

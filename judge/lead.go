@@ -175,6 +175,9 @@ func polarityOf(sentence, question string) string {
 	// A condition says when, not whether: "recorded, even if it is
 	// closed as a false positive" says yes.
 	s = conditionRE.ReplaceAllString(s, " ")
+	if !waitRE.MatchString(question) {
+		s = negatedWaitRE.ReplaceAllString(s, " ")
+	}
 	if negationRE.MatchString(notNegationRE.ReplaceAllString(s, " ")) {
 		return "no"
 	}
@@ -210,6 +213,9 @@ var hedgedYesNoRE = regexp.MustCompile(`(?i)^(?:` +
 // rather than opening a clause ("No personal laptop may …", "Si può …").
 func openingYesNo(text string) (polarity string, alone bool) {
 	t := strings.TrimLeft(strings.TrimSpace(text), "\"'«“*_")
+	if nothingAgainstRE.MatchString(strings.ReplaceAll(t, "’", "'")) {
+		return "yes", true
+	}
 	if m := hedgedYesNoRE.FindStringSubmatch(strings.ReplaceAll(t, "’", "'")); m != nil {
 		if m[1] != "" || m[2] != "" || m[3] != "" {
 			return "no", true
@@ -234,6 +240,21 @@ func openingYesNo(text string) (polarity string, alone bool) {
 	}
 	return "", false
 }
+
+// nothingAgainstRE matches an opening that grants by denying an
+// obstacle: "No problem", "There's nothing against it", "Nessun
+// problema", "Non c'è alcun divieto", "Nulla vieta". Its negation says
+// yes.
+var nothingAgainstRE = regexp.MustCompile(`(?i)^(?:no problem|not a problem|there(?:'s| is) nothing against (?:it|that)|nothing (?:against it|prevents (?:it|you|that|this))|(?:it(?:'s| is) )?not (?:forbidden|prohibited)` +
+	`|nessun (?:problema|divieto|ostacolo)|non c'è (?:alcun |nessun )?(?:problema|divieto|ostacolo)|non ci sono (?:problemi|divieti|ostacoli)|nulla vieta|niente vieta|non è (?:vietat|proibit)\p{L})(?:[^\p{L}]|$)`)
+
+// negatedWaitRE matches a wait denied ("non bisogna aspettare", "no
+// need to wait"): it says at once, not no, unless the question asks
+// about waiting.
+var negatedWaitRE = regexp.MustCompile(`(?i)\b(?:not|non|don't|no need to)\s+(?:\p{L}+\s+)?(?:wait|aspettare|attendere)\b`)
+
+// waitRE matches a question that asks about waiting.
+var waitRE = regexp.MustCompile(`(?i)\b(?:wait|aspett|attend)`)
 
 // openingWordRE matches an answer's first word when it stands alone
 // before a comma, semicolon or colon: "Nagios, with Pingdom as a second
