@@ -217,6 +217,11 @@ func wordFacts(toks []token, lower []string, i int, italian bool) ([]fact, int) 
 		v, skip := englishCompound(toks, lower, i, v)
 		f := figure{value: v, label: prevLabel(toks, lower, i), clock: -1}
 		f, half := withHalf(f, lower, i+skip)
+		// "four and a half to one" is the ratio 4.5:1, a code as written.
+		if n := ratioToOne(lower, i+skip+half+1); n > 0 {
+			text := strconv.FormatFloat(f.value, 'f', -1, 64) + ":1"
+			return []fact{{kind: codeFact, class: "code", text: text, key: codeKey(text)}}, skip + half + n
+		}
 		if ampm, n := dayPart(lower, i+skip+1); ampm != "" && half == 0 && v <= 12 {
 			f.clock = clockOf(v, ampm)
 			f.value = float64(f.clock)
@@ -739,6 +744,18 @@ func italianPlural(w string) bool {
 		}
 	}
 	return true
+}
+
+// ratioToOne returns how many words from j say "to one" or "a uno"
+// after a number, the second term of a ratio, or 0.
+func ratioToOne(lower []string, j int) int {
+	if j+1 >= len(lower) {
+		return 0
+	}
+	if (lower[j] == "to" || lower[j] == "a") && (lower[j+1] == "one" || lower[j+1] == "uno" || lower[j+1] == "1") {
+		return 2
+	}
+	return 0
 }
 
 // feminineItalianPlural reports whether w looks like an Italian feminine

@@ -1027,6 +1027,13 @@ func (a answerText) statesCode(f fact) bool {
 	if m := versionedCodeRE.FindStringSubmatch(f.key); m != nil && baseCodeStated(a.lower, m[1]) {
 		return true // "CC-BY-4.0" written "CC BY, versione 4.0"; another version is contradicted apart
 	}
+	// A code the answer says in words ("four and a half to one" for
+	// 4.5:1) is among its facts, not in its text.
+	for _, g := range a.facts {
+		if g.kind == codeFact && g.class == f.class && g.key == f.key {
+			return true
+		}
+	}
 	// "CC-BY-4.0" is written "CC BY 4.0" as often, but not inside a
 	// longer code ("CC-BY-SA"). A file named only inside a link
 	// ("…/italia/publiccode.yml") is where the link leads, not a file

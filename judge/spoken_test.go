@@ -11,6 +11,10 @@ func TestSaidInWords(t *testing.T) {
 		want                        Verdict
 	}{
 		// Halves and one unit said with an article.
+		// A ratio said in words.
+		{"What contrast does the text need?", "At least 7:1.", "At least seven to one.", Right},
+		{"What contrast does the text need?", "At least 4.5:1.", "Four and a half to one.", Right},
+		{"Che contrasto serve?", "Almeno 3:1.", "Almeno tre a uno.", Right},
 		// A quarter of an hour; a couple of a unit.
 		{"How long is the break?", "15 minutes.", "A quarter of an hour.", Right},
 		{"Quanto dura la pausa?", "15 minuti.", "Un quarto d'ora.", Right},
