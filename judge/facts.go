@@ -283,6 +283,8 @@ func everyFrequency(lower []string, i int) (figure, int, bool) {
 		n, j = v, j+1
 	} else if v, ok := parseDigits(lower[j]); ok && j+1 < len(lower) {
 		n, j = v, j+1
+	} else if j+2 < len(lower) && (lower[j] == "couple" && lower[j+1] == "of" || lower[j] == "paio" && lower[j+1] == "di") {
+		n, j = 2, j+2 // "every couple of months", "ogni paio di mesi"
 	}
 	span := 0.0
 	if u, ok := lookupUnit(lower[j]); ok && u.dim == "time" {

@@ -11,6 +11,8 @@ func TestSaidInWords(t *testing.T) {
 		want                        Verdict
 	}{
 		// Halves and one unit said with an article.
+		{"How often is the review?", "Every two months.", "Every couple of months.", Right},
+		{"Ogni quanto si fa la revisione?", "Ogni due mesi.", "Ogni paio di mesi.", Right},
 		// A ratio said in words.
 		{"What contrast does the text need?", "At least 7:1.", "At least seven to one.", Right},
 		{"What contrast does the text need?", "At least 4.5:1.", "Four and a half to one.", Right},
