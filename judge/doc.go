@@ -72,6 +72,9 @@
 // with. An answer of its own that gives two of the reference's figures
 // each to the thing the reference gives the other to ("1,684 bytes for
 // a WebSocket packet against 8 bytes for an HTTP request") swaps them.
+// A figure stated only in a clause set against the answer ("LTS
+// releases, by contrast, get five years") is another case's, and does not
+// contradict the reference's aside about that case.
 // A span lead with a provision's bare number ("comma 2 —") names
 // another provision than the reference's "2-bis".
 // The rules are general

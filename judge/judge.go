@@ -1511,7 +1511,7 @@ func figureContradictions(ref reference, lead, question []figure, ld lead, state
 			out = append(out, describe(g)+" against "+describe(f))
 			continue
 		}
-		if matchesAny(g, asides) || !answers {
+		if matchesAny(g, asides) || !answers || onlyInContrast(g, ld.text) {
 			continue
 		}
 		if f, ok := contradicted(g, asides, lead, bare); ok {

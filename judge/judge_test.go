@@ -70,6 +70,12 @@ func TestJudge(t *testing.T) {
 			"articolo 5 — Le deroghe sono regolate dall'articolo 5-ter. [1]", false, Misleading},
 		{"the provision with its suffix", "Quale articolo regola le deroghe?", "L'articolo 5-ter.",
 			"articolo 5-ter — Le deroghe sono regolate dall'articolo 5-ter. [1]", false, Right},
+		// A figure of a clause set against the answer, about another case,
+		// does not contradict the reference's aside.
+		{"another case by contrast", "How soon must a contractor return the badge?", "Within 5 days (employees have 10 days).",
+			"Within five days; employees, by contrast, have two weeks.", false, Right},
+		{"another case in Italian", "Entro quando il consulente restituisce il badge?", "Entro 5 giorni (i dipendenti 10).",
+			"Entro cinque giorni. I dipendenti invece hanno due settimane.", false, Right},
 		// A list of as many items states the count of things.
 		{"a count stated by a list", "Which options may we choose from?", "Three options: the Alpha Plan, the Beta Plan or the Gamma Plan.",
 			"You may choose one of these options: - the Alpha Plan; - the Beta Plan; - the Gamma Plan. [1]", false, Right},
