@@ -40,23 +40,44 @@
 // and the reference's sentence repeated with one of its codes swapped
 // ("Add a snyk tag" for "Add a no-dependabot tag") another answer.
 // Figures said in words are the figures they mean ("half an hour", "a
-// year", "nove e mezza", "tremila", "noon", "3 del pomeriggio", "once a
-// year", "42 cents"), and everyday synonyms and translations
+// year", "an hour and a half", "un'ora e mezza", "three-day",
+// "a quarter of an hour", "un paio di giorni", "four and a half to one"
+// for 4.5:1, "nove e mezza", "tremila", "noon", "3 del pomeriggio", "once a
+// year", "42 cents", "Only one.", "Sei tipologie"), and everyday synonyms and translations
 // ("permitted", "consentito" for allowed; "not permitted" for
 // forbidden) are one word. An answer is read as a reader sees it: a
-// quoted page's HTML tags, Markdown links and template tags removed.
+// quoted page's HTML tags, Markdown links and template tags removed,
+// the numbers of a numbered list's items ("1.", "2)") taken for marks.
 // Codes and figures are compared as written in either language: "$VAR"
 // is the variable VAR, "/usr/local/" the folder /usr/local, an IPv4
 // address and a key combination ("Ctrl-A", "Control-A", "^A") are codes,
 // a word in parentheses right after a fact is its other name ("Media
-// (medium)"), "alle nove e mezza" and "9.30" are times of day. The
+// (medium)"), a preposition opening a sentence is no word of the name
+// after it ("Through Google Apps Marketplace"), "alle nove e mezza" and "9.30" are times of day. The
 // reference repeated with one figure or code changed ("Review takes 4-5
 // days" for 3-5) states that figure; the reason a yes/no reference gives,
 // stated in the answer's words, states its yes or no; and what the
 // question itself names (its word, its file's path, a page to see) is
-// no other answer. A passage about the question that states none of the
+// no other answer. A "non" that says no "no" is no negation: "non
+// designa solo …, ma anche", "un elenco non esaustivo", and "Non bisogna
+// aspettare …", which is at once (unless the question asks about
+// waiting); an opening that denies an obstacle ("No problem", "Nessun
+// problema", "Non c'è alcun divieto") grants. A passage about the question that states none of the
 // key facts but another figure of the kind asked states that figure as
-// the answer. The rules are general
+// the answer, and a span lead that is a code the reference gives only in
+// an aside ("3:1 —" for "4.5:1 (large text needs 3:1)") states another
+// case's value; one that is the reference's second figure of the
+// dimension of its first ("8 bytes —" for "1,684 bytes, against 8
+// bytes for a WebSocket packet") gives the figure the answer is compared
+// with. An answer of its own that gives two of the reference's figures
+// each to the thing the reference gives the other to ("1,684 bytes for
+// a WebSocket packet against 8 bytes for an HTTP request") swaps them.
+// A figure stated only in a clause set against the answer ("LTS
+// releases, by contrast, get five years") is another case's, and does not
+// contradict the reference's aside about that case.
+// A span lead with a provision's bare number ("comma 2 —") names
+// another provision than the reference's "2-bis".
+// The rules are general
 // knowledge of English and Italian, so that the judge holds on questions
 // nobody has seen; Agree measures it against answers labelled by people.
 package judge

@@ -205,10 +205,23 @@ func wordFacts(toks []token, lower []string, i int, italian bool) ([]fact, int) 
 	// "due" makes it a number, where English follows "due" with a
 	// singular ("due date", "due care").
 	dueCount := lower[i] == "due" && italianPlural(nextWord(lower, i))
-	if v, ok := wordNumber(lower[i]); ok && (!ambiguousNumberWords[lower[i]] || alone || nextUnit(toks, lower, i).known() || multiplier(lower, i+1) || (lower[i] == "once" || lower[i] == "twice") && frequencyFollows(lower, i+1)) && (lower[i] != "due" || italian || alone || dueCount || italianUnitWords[nextWord(lower, i)]) {
+	// "Sei tipologie", "sei opzioni": "sei" before a plural noun counts
+	// it, where the verb ("you are") takes an adjective or a participle.
+	dueCount = dueCount || lower[i] == "sei" && (italianPlural(nextWord(lower, i)) || feminineItalianPlural(nextWord(lower, i)))
+	// "Only one.", "Solo tre.": a number word that is the whole sentence
+	// but for the word that limits it is the count.
+	alone = alone || i > 0 && toks[i-1].sentStart && !toks[i].sentStart && limitingWords[lower[i-1]] && (i+1 == len(toks) || toks[i+1].sentStart)
+	// "one and a half days": the unit follows the half.
+	halfUnit := halfAfter(lower, i+1) > 0 && nextUnit(toks, lower, i+halfAfter(lower, i+1)).known()
+	if v, ok := wordNumber(lower[i]); ok && (!ambiguousNumberWords[lower[i]] || alone || halfUnit || dueCount || nextUnit(toks, lower, i).known() || multiplier(lower, i+1) || (lower[i] == "once" || lower[i] == "twice") && frequencyFollows(lower, i+1)) && (lower[i] != "due" || italian || alone || dueCount || italianUnitWords[nextWord(lower, i)]) {
 		v, skip := englishCompound(toks, lower, i, v)
 		f := figure{value: v, label: prevLabel(toks, lower, i), clock: -1}
 		f, half := withHalf(f, lower, i+skip)
+		// "four and a half to one" is the ratio 4.5:1, a code as written.
+		if n := ratioToOne(lower, i+skip+half+1); n > 0 {
+			text := strconv.FormatFloat(f.value, 'f', -1, 64) + ":1"
+			return []fact{{kind: codeFact, class: "code", text: text, key: codeKey(text)}}, skip + half + n
+		}
 		if ampm, n := dayPart(lower, i+skip+1); ampm != "" && half == 0 && v <= 12 {
 			f.clock = clockOf(v, ampm)
 			f.value = float64(f.clock)
@@ -241,14 +254,21 @@ func wordFacts(toks []token, lower []string, i int, italian bool) ([]fact, int) 
 		return []fact{{kind: codeFact, class: class, text: w, key: codeKey(w)}}, 0
 	}
 	// A capitalised word opening a sentence starts a name when a name
-	// follows it: "Google Analytics", "Creative Commons".
+	// follows it: "Google Analytics", "Creative Commons"; a function
+	// word does not ("Through Google Apps Marketplace", "Tramite SPID").
 	opensName := toks[i].sentStart && i+1 < len(toks) && !toks[i+1].sentStart && isName(toks[i+1], lower[i+1]) &&
-		isName(token{text: toks[i].text}, lower[i])
+		isName(token{text: toks[i].text}, lower[i]) && !stopwords[lower[i]] && !neverOpensName[lower[i]]
 	if isName(toks[i], lower[i]) || opensName {
 		return []fact{{kind: nameFact, text: w, key: stem(fold(dropElision(w)))}}, 0
 	}
 	return nil, 0
 }
+
+// neverOpensName are the prepositions and adverbs, beyond the
+// stopwords, that a sentence may open with before a name, and that are
+// never its first word.
+var neverOpensName = setOf(`through throughout within without since until during across along towards toward beyond upon onto
+entro tramite attraverso mediante senza durante verso presso oltre fino dopo prima`)
 
 // everyFrequency reads a frequency said with "every", "each" or "ogni"
 // and a unit of time, with a number between or none: "every month" is
@@ -263,6 +283,8 @@ func everyFrequency(lower []string, i int) (figure, int, bool) {
 		n, j = v, j+1
 	} else if v, ok := parseDigits(lower[j]); ok && j+1 < len(lower) {
 		n, j = v, j+1
+	} else if j+2 < len(lower) && (lower[j] == "couple" && lower[j+1] == "of" || lower[j] == "paio" && lower[j+1] == "di") {
+		n, j = 2, j+2 // "every couple of months", "ogni paio di mesi"
 	}
 	span := 0.0
 	if u, ok := lookupUnit(lower[j]); ok && u.dim == "time" {
@@ -725,6 +747,27 @@ func italianPlural(w string) bool {
 	}
 	return true
 }
+
+// ratioToOne returns how many words from j say "to one" or "a uno"
+// after a number, the second term of a ratio, or 0.
+func ratioToOne(lower []string, j int) int {
+	if j+1 >= len(lower) {
+		return 0
+	}
+	if (lower[j] == "to" || lower[j] == "a") && (lower[j+1] == "one" || lower[j+1] == "uno" || lower[j+1] == "1") {
+		return 2
+	}
+	return 0
+}
+
+// feminineItalianPlural reports whether w looks like an Italian feminine
+// plural noun ("tipologie", "licenze"): letters ending in "e".
+func feminineItalianPlural(w string) bool {
+	return len(w) >= 4 && strings.HasSuffix(w, "e") && isLetters(w)
+}
+
+// limitingWords limit a count said alone: "Only one.", "Soltanto due.".
+var limitingWords = setOf("only just exactly solo soltanto solamente esattamente")
 
 // clockWords are the words after which a number names an hour of the
 // day: "alle nove e mezza", "dalle 9", "at nine".

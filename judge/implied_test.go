@@ -4,7 +4,8 @@ import "testing"
 
 // TestPolarityImpliedByItsReason pins that an answer stating, in its
 // words, the reason a reference gives for its yes or no states the yes
-// or no, and that one saying the opposite does not.
+// or no, and that one saying the opposite does not; and that a "non"
+// which says no "no" is not read as one.
 func TestPolarityImpliedByItsReason(t *testing.T) {
 	runJudgeCases(t, []judgeCase{
 		{"the reason after the no", "Does the refund wait for the audit to finish?", "No, finance can pay it once the claim is approved.",
@@ -15,6 +16,30 @@ func TestPolarityImpliedByItsReason(t *testing.T) {
 			"Finance cannot pay it once the audit is closed. [1]", Misleading},
 		{"a one-word reason implies nothing", "Can I bring a guest?", "No, never.",
 			"Guests are welcome in the lobby. [1]", Wrong},
+		{"a non- prefix", "Does the scan run on every update?", "Yes, on all updates, security or not.",
+			"The scan runs on non-security updates as well as security ones. [1]", Right},
+		// A negation that grants: an obstacle denied at the opening.
+		{"nessun divieto", "Si può pubblicare il codice su GitHub?", "Sì, GitHub è tra le piattaforme ammesse.",
+			"Non c'è alcun divieto: GitHub è tra le piattaforme ammesse.", Right},
+		{"no problem", "Can we publish the code on GitHub?", "Yes, GitHub is one of the allowed platforms.",
+			"No problem, GitHub is one of the allowed platforms.", Right},
+		{"a plain no stays no", "Can we publish the code on GitHub?", "Yes, GitHub is one of the allowed platforms.",
+			"No, GitHub is not one of the allowed platforms.", Misleading},
+		// A wait denied is no "no" unless the question asks about waiting.
+		{"a wait denied to a yes", "Va pubblicato il codice prima del collaudo?", "Sì, prima del collaudo.",
+			"Non bisogna aspettare il collaudo: va pubblicato prima.", Right},
+		{"a wait denied to a question on waiting", "Bisogna aspettare la firma del contratto?", "No, si procede subito.",
+			"Non bisogna aspettare la firma del contratto: si procede subito.", Right},
+		// A "non" that says no "no": "non … solo …, ma anche", a list
+		// said "non esaustivo", a wait denied (which is at once).
+		{"non with its verb before solo", "Il rimborso copre anche i pasti?", "Sì, anche i pasti e il pernottamento.",
+			"Il rimborso non copre solo il viaggio, ma anche i pasti e il pernottamento. [1]", Right},
+		{"a list said open", "Il regolamento vale anche per i tirocinanti?", "Sì, anche per tirocinanti e consulenti.",
+			"Un elenco non esaustivo dei destinatari del regolamento: dipendenti, tirocinanti e consulenti. [1]", Right},
+		{"a wait denied", "Quando va inviata la segnalazione?", "Senza aspettare la chiusura del ticket.",
+			"Non bisogna aspettare la chiusura del ticket.", Right},
+		{"a wait said", "Quando va inviata la segnalazione?", "Senza aspettare la chiusura del ticket.",
+			"Bisogna aspettare la chiusura del ticket.", Misleading},
 	})
 }
 

@@ -179,6 +179,10 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Contradicted = append(r.Contradicted, onlyOneCase(reference, ld.text)...)
 	}
 	r.Contradicted = append(r.Contradicted, codeContradictions(question, ref, leadFacts, ld)...)
+	r.Contradicted = append(r.Contradicted, asideLead(ref, leadFacts, ld)...)
+	r.Contradicted = append(r.Contradicted, secondFigureLead(ref, leadFacts, ld)...)
+	r.Contradicted = append(r.Contradicted, swappedBindings(ref, reference, answer)...)
+	r.Contradicted = append(r.Contradicted, latinSuffixLead(ref, leadFacts, ld)...)
 
 	// What the answer states.
 	// A sentence without a yes, a no or a negation says yes only when it
@@ -373,7 +377,9 @@ var conditionWordRE = regexp.MustCompile(`(?i)\b(?:if|when|unless|provided|only|
 // put something off until later, "then" and "poi" among them ("Finish
 // the changelog first, then ship").
 var (
-	immediacyRE = regexp.MustCompile(`(?i)\b(?:immediately|right away|at once|straight away|without (?:delay|waiting)|as soon as|subito|immediatamente|senza (?:indugio|aspettare|attendere)|non appena)\b`)
+	// A wait denied is at once: "don't wait for …", "non bisogna
+	// aspettare …".
+	immediacyRE = regexp.MustCompile(`(?i)\b(?:immediately|right away|at once|straight away|without (?:delay|waiting)|as soon as|subito|immediatamente|senza (?:indugio|aspettare|attendere)|non appena|(?:not|non|don't|no need to)\s+(?:\p{L}+\s+)?(?:wait|aspettare|attendere))\b`)
 	delayRE     = regexp.MustCompile(`(?i)\b(?:after|later|then|afterwards|wait|dopo|poi|più tardi|in seguito|successivamente|aspett|attend)`)
 	// universalRE matches an answer that opens with any or all.
 	universalRE = regexp.MustCompile(`(?i)^\W*(?:any|all|every|qualsiasi|qualunque|tutti|tutte|ogni)\b`)
@@ -1021,6 +1027,13 @@ func (a answerText) statesCode(f fact) bool {
 	if m := versionedCodeRE.FindStringSubmatch(f.key); m != nil && baseCodeStated(a.lower, m[1]) {
 		return true // "CC-BY-4.0" written "CC BY, versione 4.0"; another version is contradicted apart
 	}
+	// A code the answer says in words ("four and a half to one" for
+	// 4.5:1) is among its facts, not in its text.
+	for _, g := range a.facts {
+		if g.kind == codeFact && g.class == f.class && g.key == f.key {
+			return true
+		}
+	}
 	// "CC-BY-4.0" is written "CC BY 4.0" as often, but not inside a
 	// longer code ("CC-BY-SA"). A file named only inside a link
 	// ("…/italia/publiccode.yml") is where the link leads, not a file
@@ -1498,7 +1511,7 @@ func figureContradictions(ref reference, lead, question []figure, ld lead, state
 			out = append(out, describe(g)+" against "+describe(f))
 			continue
 		}
-		if matchesAny(g, asides) || !answers {
+		if matchesAny(g, asides) || !answers || onlyInContrast(g, ld.text) {
 			continue
 		}
 		if f, ok := contradicted(g, asides, lead, bare); ok {

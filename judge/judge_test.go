@@ -34,6 +34,48 @@ func TestJudge(t *testing.T) {
 			"Each team keeps a desk for its service; requests go to the right person. [1]", false, Wrong},
 		{"a name written in lower case", "Who handles first-line requests for IT services, and how do I reach them?", "The IT Service Desk, through the #it-help Slack channel.",
 			"The IT service desk answers them. [1]", false, Partial},
+		// A preposition opening the reference is no word of the name after it.
+		{"a preposition before a name", "How do I book a desk?", "Through Desk Planner, the only tool allowed.",
+			"Book it in Desk Planner; there is no other way.", false, Right},
+		{"tramite before a name", "Come si accede al portale?", "Tramite Carta Nazionale dei Servizi.",
+			"Con la Carta Nazionale dei Servizi.", false, Right},
+		// The numbers of a numbered list's items are no figures; one
+		// line opening with a figure is an answer.
+		{"item numbers", "How many reviewers must approve a change?", "2 reviewers, or 3 for a release.",
+			"To get a change merged:\n\n1. Open a pull request.\n2. Ask for reviews.\n3. Merge it. [1]", false, Wrong},
+		{"one line opening with its figure", "What value should the retry limit have?", "0, which turns retries off.",
+			"0. That turns retries off for good.", false, Right},
+		// A span lead with the code the reference gives only in an aside,
+		// for another case, is misleading.
+		{"a ratio lead from the aside", "What ratio must the main image have?", "16:9 (thumbnails use 4:3).",
+			"4:3 — The main image must be 16:9, thumbnails 4:3. [1]", false, Misleading},
+		{"the answer's lead", "What font size does body text need?", "At least 16px (captions may use 12px).",
+			"16px — Body text needs at least 16px; captions may use 12px. [1]", false, Right},
+		// A span lead with the figure the reference compares its answer
+		// with is misleading; one of another dimension answers another
+		// part of the question.
+		{"the compared figure as the lead", "How much memory does the full build use compared with the slim one?", "512 MB, against 64 MB for the slim build.",
+			"64 MB — the full build uses 512 MB of memory, against 64 MB for the slim build. [1]", false, Misleading},
+		{"the answer's figure as the lead", "How much memory does the full build use compared with the slim one?", "512 MB, against 64 MB for the slim build.",
+			"512 MB — the full build uses 512 MB of memory, against 64 MB for the slim build. [1]", false, Right},
+		{"a lead for the question's other part", "How often is the drill, and how long does it take?", "Every six months; 40 minutes.",
+			"40 minutes — The drill runs every six months and takes 40 minutes. [1]", false, Right},
+		// Two figures of the reference swapped between what they are for.
+		{"figures swapped between their things", "How many days of leave do staff get?", "25 days for full-time staff, against 15 days for part-time staff.",
+			"15 days for full-time staff and 25 days for part-time staff.", false, Misleading},
+		{"figures kept with their things, reordered", "How many days of leave do staff get?", "25 days for full-time staff, against 15 days for part-time staff.",
+			"Part-time staff get 15 days, while 25 days are for full-time staff.", false, Right},
+		// A provision's bare number against the one with a Latin suffix.
+		{"the provision without its suffix", "Quale articolo regola le deroghe?", "L'articolo 5-ter.",
+			"articolo 5 — Le deroghe sono regolate dall'articolo 5-ter. [1]", false, Misleading},
+		{"the provision with its suffix", "Quale articolo regola le deroghe?", "L'articolo 5-ter.",
+			"articolo 5-ter — Le deroghe sono regolate dall'articolo 5-ter. [1]", false, Right},
+		// A figure of a clause set against the answer, about another case,
+		// does not contradict the reference's aside.
+		{"another case by contrast", "How soon must a contractor return the badge?", "Within 5 days (employees have 10 days).",
+			"Within five days; employees, by contrast, have two weeks.", false, Right},
+		{"another case in Italian", "Entro quando il consulente restituisce il badge?", "Entro 5 giorni (i dipendenti 10).",
+			"Entro cinque giorni. I dipendenti invece hanno due settimane.", false, Right},
 		// A list of as many items states the count of things.
 		{"a count stated by a list", "Which options may we choose from?", "Three options: the Alpha Plan, the Beta Plan or the Gamma Plan.",
 			"You may choose one of these options: - the Alpha Plan; - the Beta Plan; - the Gamma Plan. [1]", false, Right},

@@ -140,8 +140,14 @@ var negationRE = regexp.MustCompile(`(?i)(?:\b(?:not|cannot|never|no|none|nobody
 
 // notNegationRE matches negative words that bound a figure or add to a
 // clause instead of saying no: "no later than", "not only", "non oltre",
-// "non solo", "whether or not".
-var notNegationRE = regexp.MustCompile(`(?i)\b(?:no|not) (?:later|earlier|more|less|fewer|sooner) than\b|\bnot only\b|\bwhether or not\b|\bif not\b|\bnon (?:oltre|più di|meno di|prima di|dopo|solo|soltanto|appena)\b|\bnon appena\b`)
+// "non solo", "whether or not"; "non designa solo …, ma anche …" with
+// the verb between (Italian puts "non" before the verb, "solo" after
+// it); "non esaustivo", "non tassativo", which say a list is open,
+// not that its items are denied; and "non-" or "no-" joined to a word.
+var notNegationRE = regexp.MustCompile(`(?i)\b(?:no|not) (?:later|earlier|more|less|fewer|sooner) than\b|\bnot only\b|\bwhether or not\b|\bif not\b|\bnon (?:oltre|più di|meno di|prima di|dopo|solo|soltanto|appena)\b|\bnon appena\b` +
+	`|\bnon (?:\p{L}+ ){1,2}(?:solo|soltanto|solamente|unicamente)\b|\bnon (?:esaustiv|tassativ|limitativ)\p{L}*|\bnot (?:exhaustive|limited to)\b` +
+	// "non-security updates", "no-reply": a prefix of a word, not a no.
+	`|\b(?:non|no)-\p{L}`)
 
 // conditionRE matches a conditional clause after its main clause, up to
 // the next comma or the sentence's end: ", even if it is closed", "anche
@@ -169,6 +175,9 @@ func polarityOf(sentence, question string) string {
 	// A condition says when, not whether: "recorded, even if it is
 	// closed as a false positive" says yes.
 	s = conditionRE.ReplaceAllString(s, " ")
+	if !waitRE.MatchString(question) {
+		s = negatedWaitRE.ReplaceAllString(s, " ")
+	}
 	if negationRE.MatchString(notNegationRE.ReplaceAllString(s, " ")) {
 		return "no"
 	}
@@ -204,6 +213,9 @@ var hedgedYesNoRE = regexp.MustCompile(`(?i)^(?:` +
 // rather than opening a clause ("No personal laptop may …", "Si può …").
 func openingYesNo(text string) (polarity string, alone bool) {
 	t := strings.TrimLeft(strings.TrimSpace(text), "\"'«“*_")
+	if nothingAgainstRE.MatchString(strings.ReplaceAll(t, "’", "'")) {
+		return "yes", true
+	}
 	if m := hedgedYesNoRE.FindStringSubmatch(strings.ReplaceAll(t, "’", "'")); m != nil {
 		if m[1] != "" || m[2] != "" || m[3] != "" {
 			return "no", true
@@ -228,6 +240,21 @@ func openingYesNo(text string) (polarity string, alone bool) {
 	}
 	return "", false
 }
+
+// nothingAgainstRE matches an opening that grants by denying an
+// obstacle: "No problem", "There's nothing against it", "Nessun
+// problema", "Non c'è alcun divieto", "Nulla vieta". Its negation says
+// yes.
+var nothingAgainstRE = regexp.MustCompile(`(?i)^(?:no problem|not a problem|there(?:'s| is) nothing against (?:it|that)|nothing (?:against it|prevents (?:it|you|that|this))|(?:it(?:'s| is) )?not (?:forbidden|prohibited)` +
+	`|nessun (?:problema|divieto|ostacolo)|non c'è (?:alcun |nessun )?(?:problema|divieto|ostacolo)|non ci sono (?:problemi|divieti|ostacoli)|nulla vieta|niente vieta|non è (?:vietat|proibit)\p{L})(?:[^\p{L}]|$)`)
+
+// negatedWaitRE matches a wait denied ("non bisogna aspettare", "no
+// need to wait"): it says at once, not no, unless the question asks
+// about waiting.
+var negatedWaitRE = regexp.MustCompile(`(?i)\b(?:not|non|don't|no need to)\s+(?:\p{L}+\s+)?(?:wait|aspettare|attendere)\b`)
+
+// waitRE matches a question that asks about waiting.
+var waitRE = regexp.MustCompile(`(?i)\b(?:wait|aspett|attend)`)
 
 // openingWordRE matches an answer's first word when it stands alone
 // before a comma, semicolon or colon: "Nagios, with Pingdom as a second

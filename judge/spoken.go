@@ -20,10 +20,23 @@ func spokenFigure(toks []token, lower []string, i int) (figure, int, bool) {
 	if w == "mezz'ora" || w == "mezzora" {
 		return figure{value: 0.5, unit: units["hour"], clock: -1}, 0, true
 	}
-	// "un'ora": the elided article is the number one.
+	// "un'ora": the elided article is the number one; "un'ora e mezza"
+	// one and a half.
 	if rest, ok := strings.CutPrefix(w, "un'"); ok {
 		if u, ok := lookupUnit(rest); ok && u.dim == "time" {
+			if h := halfAfter(lower, i+1); h > 0 {
+				return figure{value: 1.5, unit: u, clock: -1}, h, true
+			}
 			return figure{value: 1, unit: u, clock: -1}, 0, true
+		}
+	}
+	// "three-day", "two-week": a number word joined to its unit is the
+	// figure, as "3-day" is.
+	if a, b, ok := strings.Cut(w, "-"); ok {
+		if v, ok := wordNumber(a); ok {
+			if u, ok := lookupUnit(b); ok && u.known() && u.dim != "occurrence" {
+				return figure{value: v, unit: u, clock: -1}, 0, true
+			}
 		}
 	}
 	next := func(j int) string { // word i+j, in the same sentence
@@ -31,6 +44,30 @@ func spokenFigure(toks []token, lower []string, i int) (figure, int, bool) {
 			return lower[i+j]
 		}
 		return ""
+	}
+	// "a quarter of an hour", "un quarto d'ora": 15 minutes.
+	if w == "quarter" && next(1) == "of" && (next(2) == "an" || next(2) == "a") && next(3) == "hour" {
+		return figure{value: 15, unit: units["minute"], clock: -1}, 3, true
+	}
+	if w == "quarto" && strings.ReplaceAll(next(1), "’", "'") == "d'ora" {
+		return figure{value: 15, unit: units["minute"], clock: -1}, 1, true
+	}
+	// "a couple of weeks", "un paio di giorni", "un paio d'ore": two of
+	// the unit.
+	if w == "couple" && next(1) == "of" {
+		if u, ok := lookupUnit(next(2)); ok {
+			return figure{value: 2, unit: u, clock: -1}, 2, true
+		}
+	}
+	if w == "paio" {
+		if u, ok := lookupUnit(next(2)); ok && next(1) == "di" {
+			return figure{value: 2, unit: u, clock: -1}, 2, true
+		}
+		if rest, ok := strings.CutPrefix(strings.ReplaceAll(next(1), "’", "'"), "d'"); ok {
+			if u, ok := lookupUnit(rest); ok {
+				return figure{value: 2, unit: u, clock: -1}, 1, true
+			}
+		}
 	}
 	// "half an hour", "half a day", "mezza giornata", "mezza ora".
 	if w == "half" && (next(1) == "a" || next(1) == "an") {
@@ -50,6 +87,10 @@ func spokenFigure(toks []token, lower []string, i int) (figure, int, bool) {
 	// Human Resources" in Italian, not an hour.
 	if (w == "a" || w == "an") && !ratePrefix(toks, lower, i) && !(i+1 < len(toks) && allCaps(toks[i+1].text)) {
 		if u, ok := timeUnit(next(1)); ok {
+			// "an hour and a half" is one and a half hours, not one.
+			if h := halfAfter(lower, i+2); h > 0 {
+				return figure{value: 1.5, unit: u, clock: -1}, 1 + h, true
+			}
 			return figure{value: 1, unit: u, clock: -1, article: true}, 1, true
 		}
 	}
@@ -92,7 +133,8 @@ var rateWords = setOf("once twice times per every each volte")
 var namedTimes = map[string]int{"noon": 12 * 60, "midday": 12 * 60, "mezzogiorno": 12 * 60, "midnight": 0, "mezzanotte": 0}
 
 // halfAfter returns how many words after word j say "and a half" or "e
-// mezzo" ("nine and a half", "nove e mezza"), or 0.
+// mezzo" ("nine and a half", "nove e mezza", and the clipped "one and
+// half hours"), or 0.
 func halfAfter(lower []string, j int) int {
 	at := func(k int) string {
 		if j+k < len(lower) {
@@ -103,6 +145,8 @@ func halfAfter(lower []string, j int) int {
 	switch {
 	case at(0) == "and" && at(1) == "a" && at(2) == "half":
 		return 3
+	case at(0) == "and" && at(1) == "half":
+		return 2
 	case at(0) == "e" && (at(1) == "mezzo" || at(1) == "mezza"):
 		return 2
 	}

@@ -11,6 +11,37 @@ func TestSaidInWords(t *testing.T) {
 		want                        Verdict
 	}{
 		// Halves and one unit said with an article.
+		{"How often is the review?", "Every two months.", "Every couple of months.", Right},
+		{"Ogni quanto si fa la revisione?", "Ogni due mesi.", "Ogni paio di mesi.", Right},
+		// A ratio said in words.
+		{"What contrast does the text need?", "At least 7:1.", "At least seven to one.", Right},
+		{"What contrast does the text need?", "At least 4.5:1.", "Four and a half to one.", Right},
+		{"Che contrasto serve?", "Almeno 3:1.", "Almeno tre a uno.", Right},
+		// A quarter of an hour; a couple of a unit.
+		{"How long is the break?", "15 minutes.", "A quarter of an hour.", Right},
+		{"Quanto dura la pausa?", "15 minuti.", "Un quarto d'ora.", Right},
+		{"Quanto dura la pausa?", "30 minuti.", "Un quarto d'ora.", Misleading},
+		{"How long does delivery take?", "2 weeks.", "A couple of weeks.", Right},
+		{"Quanto dura la procedura?", "2 ore.", "Un paio d'ore.", Right},
+		{"Quanto dura la procedura?", "2 giorni.", "Un paio di giorni.", Right},
+		// A count said alone but for its limiting word, and "sei"
+		// before a plural noun.
+		{"How many chairs per desk?", "Only one.", "Just one.", Right},
+		{"How many chairs per desk?", "Only one.", "Exactly two.", Misleading},
+		{"Quante sono le sedi?", "Sei: Roma, Milano, Napoli, Torino, Bari e Genova.", "Sei sedi: Roma, Milano, Napoli, Torino, Bari e Genova.", Right},
+		{"Quante sono le fasi?", "Tre fasi.", "Sei fasi.", Misleading},
+		// A half after a unit named by its article or without its own
+		// article, a number word joined to its unit, pixels as "px".
+		{"How long is the induction?", "An hour and a half.", "90 minutes.", Right},
+		{"How long is the induction?", "90 minutes.", "An hour and a half.", Right},
+		{"How long is the induction?", "An hour and a half.", "One hour.", Misleading},
+		{"Quanto dura l'incontro?", "Un'ora e mezza.", "90 minuti.", Right},
+		{"How long does the course last?", "Two and a half days.", "The course lasts two and half days.", Right},
+		{"How long is the induction?", "An hour and a half.", "One and a half days.", Misleading},
+		{"How long is the grace period?", "A five-day grace period.", "5 days.", Right},
+		{"How long is the grace period?", "A five-day grace period.", "A five-week grace period.", Misleading},
+		{"How wide is the margin?", "A margin of 10px.", "Ten pixels.", Right},
+		{"How wide is the margin?", "A margin of 10 pixels.", "10px.", Right},
 		{"How long is the break?", "30 minutes.", "Half an hour.", Right},
 		{"Quanto dura la pausa?", "30 minuti.", "Mezz'ora.", Right},
 		{"Quanto dura la pausa?", "Un'ora.", "60 minuti.", Right},

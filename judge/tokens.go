@@ -27,18 +27,40 @@ func withoutCitations(text string) string { return citationRE.ReplaceAllString(t
 // bullets are the marks that open a list item or stand between clauses.
 var bullets = setOf("- – — • * · > #")
 
+// listNumberRE matches the number of a numbered list's item.
+var listNumberRE = regexp.MustCompile(`^[1-9]\d?[.)]$`)
+
+// numberedList reports whether lines hold a numbered list: two lines or
+// more that open with an item's number and go on. One such line is
+// more often an answer that opens with its figure ("0. The header is
+// deprecated").
+func numberedList(lines []string) bool {
+	n := 0
+	for _, line := range lines {
+		if f := strings.Fields(line); len(f) > 1 && listNumberRE.MatchString(f[0]) {
+			n++
+		}
+	}
+	return n >= 2
+}
+
 // tokenize splits text into words, marking the first word of each
 // sentence, line and list item, where a capital letter says nothing of a
 // proper name.
 func tokenize(text string) []token {
 	var out []token
-	for _, line := range strings.Split(text, "\n") {
+	lines := strings.Split(text, "\n")
+	numbered := numberedList(lines)
+	for _, line := range lines {
 		if len(out) > 0 {
 			out[len(out)-1].closes = true
 		}
 		start := true
-		for _, f := range strings.Fields(line) {
-			if bullets[f] {
+		fields := strings.Fields(line)
+		for k, f := range fields {
+			// "1." or "2)" opening a line of a numbered list numbers its
+			// item: a mark, not a figure.
+			if bullets[f] || k == 0 && numbered && len(fields) > 1 && listNumberRE.MatchString(f) {
 				start = true
 				continue
 			}

@@ -71,6 +71,7 @@ func init() {
 	add("attempt", "attempt", 1, "attempt attempts tentativo tentativi")
 	add("page", "page", 1, "page pages pagina pagine")
 	add("digit", "digit", 1, "digit digits cifra cifre")
+	add("pixel", "pixel", 1, "px pixel pixels")
 }
 
 // frequencies are the English and Italian adverbs and adjectives of a
