@@ -298,7 +298,7 @@ func (ix *Index) denseFor(rv *readerView) dense {
 	}
 	if SignCandidates > 0 && rv.chunks >= SignMinChunks {
 		if ss, err := ix.access.classSigns(rv, ix.exact); err == nil {
-			return signLeg{ix.exact, ss, SignCandidates}
+			return signLeg{ix.exact, ss, signCands(rv.chunks)}
 		}
 	}
 	if gs, err := ix.access.classCodes(rv, ix.exact, nil); err == nil {

@@ -3,7 +3,6 @@ package vector
 import (
 	"math"
 	"math/bits"
-	"slices"
 )
 
 // This file holds a gathered set's 1-bit copy: one sign bit a value, an
@@ -91,6 +90,7 @@ func (f *FlatView) SignCodes(g *Gathered) *SignCodes {
 // of u_i is), interleaved: word w of plane j is planes[4w+j].
 type signQuery struct {
 	planes   []uint64
+	wide     []uint64 // the planes plane-major, 8 words each, for at most 8 words
 	lo, step float64
 	sum      float64 // Σ of the quantised values
 }
@@ -112,6 +112,14 @@ func newSignQuery(q []float32, words int) signQuery {
 			}
 		}
 		sq.sum += lo + sq.step*float64(u)
+	}
+	if words <= 8 {
+		sq.wide = make([]uint64, 32)
+		for i := range words {
+			for j := range 4 {
+				sq.wide[8*j+i] = sq.planes[4*i+j]
+			}
+		}
 	}
 	return sq
 }
@@ -135,7 +143,7 @@ func signDotsGo(codes, planes []uint64, words int, out []int32) {
 func (s *SignCodes) estimate(sq *signQuery, qc float64, lo int, acc []int32, out []float32) {
 	w := s.words
 	acc = acc[:len(out)]
-	signDots(s.bits[lo*w:(lo+len(out))*w], sq.planes, w, acc)
+	signDots(s.bits[lo*w:(lo+len(out))*w], sq.planes, sq.wide, w, acc)
 	for r, a := range acc {
 		// Σ over set bits of q_i, then <q, u> = 2·that - Σ q_i.
 		set := sq.lo*float64(s.pop[lo+r]) + sq.step*float64(a)
@@ -184,7 +192,8 @@ func (f *FlatView) SearchSigned(q []float32, k, cands int, ss []*SignCodes, filt
 	exact := newTopK(k, make([]Result, 0, k))
 	if !(int8Kernel() || flat8Generic) || !sc.prepareSafe(q, bound) {
 		for _, c := range kept {
-			exact.push(Result{ID: uint64(c.s.g.ids[c.row]), Score: dot(q, f.row(int(c.s.g.ids[c.row])))})
+			id := ss[c.set].g.ids[c.row]
+			exact.push(Result{ID: uint64(id), Score: dot(q, f.row(int(id)))})
 		}
 		return exact.sorted()
 	}
@@ -194,18 +203,26 @@ func (f *FlatView) SearchSigned(q []float32, k, cands int, ss []*SignCodes, filt
 	t := newTopK(k, make([]Result, 0, k))
 	a := make([]float32, len(kept))
 	for i, c := range kept {
-		c.s.g.block.score(&sc.q, c.row, a[i:i+1])
+		if i+signAhead < len(kept) {
+			ahead := kept[i+signAhead]
+			prefetchCodes(&ss[ahead.set].g.block, int(ahead.row))
+		}
+		ss[c.set].g.block.score(&sc.q, int(c.row), a[i:i+1])
 		t.push(Result{ID: uint64(i), Score: a[i]})
 	}
 	thr := lowerThreshold(t.h[0].Score, margin)
 	for i, c := range kept {
 		if a[i] >= thr {
-			id := c.s.g.ids[c.row]
+			id := ss[c.set].g.ids[c.row]
 			exact.push(Result{ID: uint64(id), Score: dot(q, f.row(int(id)))})
 		}
 	}
 	return exact.sorted()
 }
+
+// signAhead is how many kept rows ahead SearchSigned asks for a row's
+// int8 codes: the rows are scattered, and each read a cache miss.
+const signAhead = 8
 
 // prepareSafe prepares s's int8 query from q and reports whether the int8
 // scores of rows within bound cannot overflow.
@@ -214,27 +231,19 @@ func (s *flat8Scratch) prepareSafe(q []float32, bound int8Bound) bool {
 	return bound.overflowSafe(&s.q)
 }
 
-// signKept is a row the 1-bit pass kept: row row of s.
-type signKept struct {
-	s   *SignCodes
-	row int
-}
-
 // signPass returns the cands rows of ss that filter accepts with the
-// best 1-bit estimates for q (fewer when fewer are accepted), in row
-// order over ss.
-func (f *FlatView) signPass(q []float32, cands int, ss []*SignCodes, filter func(id uint64) bool) []signKept {
+// best 1-bit estimates for q (fewer when fewer are accepted), in no
+// particular order.
+func (f *FlatView) signPass(q []float32, cands int, ss []*SignCodes, filter func(id uint64) bool) []signCand {
 	sq := newSignQuery(q, (f.rows.dim+63)/64)
-	// Rows at or above thr are collected, numbered over all of ss in
-	// order; when twice cands are held, the best cands are kept and thr
-	// rises to the worst of them: a few selections a query instead of a
-	// heap operation a row.
-	held := make([]signCand, 0, 2*cands)
+	// Rows at or above thr are collected; when four times cands are held,
+	// the best cands are kept and thr rises to the worst of them: a few
+	// selections a query instead of a heap operation a row.
+	held := make([]signCand, 0, 4*cands)
 	thr := float32(math.Inf(-1))
 	var buf [scoreBlock]float32
 	var acc [scoreBlock]int32
-	start := 0
-	for _, s := range ss {
+	for si, s := range ss {
 		qc := float64(dot(q, s.center))
 		for lo := 0; lo < s.Len(); lo += scoreBlock {
 			sc := buf[:min(scoreBlock, s.Len()-lo)]
@@ -247,51 +256,40 @@ func (f *FlatView) signPass(q []float32, cands int, ss []*SignCodes, filter func
 				if filter != nil && !filter(uint64(s.g.ids[lo+i])) {
 					continue
 				}
-				held = append(held, signCand{row: start + lo + i, score: sc[i]})
-				if len(held) == 2*cands {
+				held = append(held, signCand{set: int32(si), row: int32(lo + i), score: sc[i]})
+				if len(held) == 4*cands {
 					held, thr = bestOf(held, cands)
 				}
 			}
 		}
-		start += s.Len()
 	}
 	if len(held) > cands {
 		held, _ = bestOf(held, cands)
 	}
-	slices.SortFunc(held, func(a, b signCand) int { return a.row - b.row })
-	kept := make([]signKept, len(held))
-	si, start := 0, 0
-	for i, c := range held {
-		for c.row >= start+ss[si].Len() {
-			start += ss[si].Len()
-			si++
-		}
-		kept[i] = signKept{ss[si], c.row - start}
-	}
-	return kept
+	return held
 }
 
-// signCand is a row the 1-bit pass holds, numbered over all the sets.
+// signCand is a row the 1-bit pass holds: row row of set set.
 type signCand struct {
-	row   int
-	score float32
+	set, row int32
+	score    float32
 }
 
 // bestOf reorders cs so that its first n (0 < n < len(cs)) hold the
-// best n scores, ties by lower row, and returns them with the lowest
+// best n scores (of equal scores, which are kept follows cs's order), and returns them with the lowest
 // score among them.
 func bestOf(cs []signCand, n int) ([]signCand, float32) {
-	better := func(a, b signCand) bool { return a.score > b.score || a.score == b.score && a.row < b.row }
 	lo, hi := 0, len(cs)-1
 	for lo < hi {
-		// Hoare-style partition about the middle element.
-		p := cs[lo+(hi-lo)/2]
+		// Hoare-style partition about the middle element's score; equal
+		// scores may fall on either side, in an order fixed by cs's.
+		p := cs[lo+(hi-lo)/2].score
 		i, j := lo, hi
 		for i <= j {
-			for better(cs[i], p) {
+			for cs[i].score > p {
 				i++
 			}
-			for better(p, cs[j]) {
+			for cs[j].score < p {
 				j--
 			}
 			if i <= j {

@@ -66,7 +66,7 @@ func clusteredRows(rng *rand.Rand, n, dim, topics int) []float32 {
 
 func TestSignDotsMatchesGo(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	for _, words := range []int{1, 2, 6, 9} {
+	for _, words := range []int{1, 2, 6, 8, 9} {
 		rows := 37
 		codes := make([]uint64, rows*words)
 		planes := make([]uint64, 4*words)
@@ -76,12 +76,26 @@ func TestSignDotsMatchesGo(t *testing.T) {
 		for i := range planes {
 			planes[i] = rng.Uint64()
 		}
-		got, want := make([]int32, rows), make([]int32, rows)
-		signDots(codes, planes, words, got)
+		wide := make([]uint64, 32)
+		for i := range min(words, 8) {
+			for j := range 4 {
+				wide[8*j+i] = planes[4*i+j]
+			}
+		}
+		if words > 8 {
+			wide = nil
+		}
+		want := make([]int32, rows)
 		signDotsGo(codes, planes, words, want)
-		for r := range got {
-			if got[r] != want[r] {
-				t.Fatalf("%d words, row %d: %d, want %d", words, r, got[r], want[r])
+		for _, level := range levels() {
+			got := make([]int32, rows)
+			restore := setLevel(level)
+			signDots(codes, planes, wide, words, got)
+			restore()
+			for r := range got {
+				if got[r] != want[r] {
+					t.Fatalf("%s kernel, %d words, row %d: %d, want %d", levelName(level), words, r, got[r], want[r])
+				}
 			}
 		}
 	}

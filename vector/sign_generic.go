@@ -2,7 +2,10 @@
 
 package vector
 
-// signDots is signDotsGo without assembly.
-func signDots(codes, planes []uint64, words int, out []int32) {
+// signDots is signDotsGo without assembly; wide is not used.
+func signDots(codes, planes, wide []uint64, words int, out []int32) {
 	signDotsGo(codes, planes, words, out)
 }
+
+// prefetchCodes is a no-op without the assembly prefetch.
+func prefetchCodes(b *Int8Block, r int) {}

@@ -130,6 +130,11 @@ func main() {
 	if m, ok := envInt("FONTE_SIGN_CANDS"); ok {
 		retrieve.SignCandidates = m
 	}
+	// FONTE_SIGN_PERMILLE sets the share of the readable rows, in
+	// thousandths, the 1-bit pass keeps (retrieve.SignPermille).
+	if m, ok := envInt("FONTE_SIGN_PERMILLE"); ok {
+		retrieve.SignPermille = m
+	}
 	var stopMemTrace func() error
 	if memTraceFile != "" {
 		var err error
