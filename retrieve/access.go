@@ -35,6 +35,11 @@ type accessClasses struct {
 	codesOnce []sync.Once
 	codes     []*vector.Gathered
 	codesErr  []error
+
+	// signs is each class's 1-bit copy, made on the first search that
+	// takes the 1-bit pass over it (see classSigns).
+	signsOnce []sync.Once
+	signs     []*vector.SignCodes
 }
 
 func newAccessClasses(p *partition, src ChunkSource, lex *lexical.Index) *accessClasses {
@@ -55,6 +60,8 @@ func newAccessClasses(p *partition, src ChunkSource, lex *lexical.Index) *access
 	a.codesOnce = make([]sync.Once, len(a.tags))
 	a.codes = make([]*vector.Gathered, len(a.tags))
 	a.codesErr = make([]error, len(a.tags))
+	a.signsOnce = make([]sync.Once, len(a.tags))
+	a.signs = make([]*vector.SignCodes, len(a.tags))
 	return a
 }
 

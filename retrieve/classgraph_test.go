@@ -2,7 +2,6 @@ package retrieve
 
 import (
 	"math"
-	"reflect"
 	"slices"
 	"testing"
 
@@ -304,20 +303,7 @@ func TestClassGraphHiddenMovesNothing(t *testing.T) {
 	reader := Filter{Restricted: true, Labels: []string{"legal"}}
 	for i := range 30 {
 		q := unevenClasses([]int{50_000 + i}).Vectors
-		for _, mode := range []Mode{Dense, Hybrid} {
-			req := Request{Query: "word", Lang: "en", Vector: q, K: 10, Mode: mode, Filter: reader}
-			got, err := ch.Search(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := c.Search(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(got) != 10 || !reflect.DeepEqual(got, want) {
-				t.Fatalf("query %d, %s: over C ∪ H\n%v\nover C\n%v", i, mode, got, want)
-			}
-		}
+		sameHits(t, ch, c, Request{Query: "word", Lang: "en", Vector: q, K: 10, Filter: reader}, i)
 	}
 	_, rv := ch.accessView(reader)
 	if leg, ok := ch.denseFor(rv).(classGraphLeg); !ok || len(leg.graphs) != 1 {

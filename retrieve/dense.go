@@ -296,6 +296,11 @@ func (ix *Index) denseFor(rv *readerView) dense {
 			return classLeg{ix.exact, leg.small} // every readable class is small
 		}
 	}
+	if SignCandidates > 0 && rv.chunks >= SignMinChunks {
+		if ss, err := ix.access.classSigns(rv, ix.exact); err == nil {
+			return signLeg{ix.exact, ss, signCands(rv.chunks)}
+		}
+	}
 	if gs, err := ix.access.classCodes(rv, ix.exact, nil); err == nil {
 		return classLeg{ix.exact, gs}
 	}
@@ -372,7 +377,7 @@ func searchDense(leg dense, q []float32, k int, allow func(int) bool) []scored {
 func (ix *Index) denseLegFor(f Filter, rv *readerView) (dense, func(int) bool) {
 	leg := ix.denseFor(rv)
 	switch leg.(type) {
-	case classLeg, rangedLeg, classGraphLeg:
+	case classLeg, rangedLeg, classGraphLeg, signLeg:
 		return leg, ix.allowFor(Filter{Prefixes: f.Prefixes, Tags: f.Tags}, nil)
 	}
 	return leg, ix.allowFor(f, rv)

@@ -121,13 +121,19 @@ func main() {
 	// FONTE_CLASS_GRAPH_MIN turns on the per-class graphs of restricted
 	// readers (retrieve.ClassGraphMinChunks, off by default) in every
 	// phase: the children inherit it.
-	if v := os.Getenv("FONTE_CLASS_GRAPH_MIN"); v != "" {
-		m, err := strconv.Atoi(v)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "fonte-scale: FONTE_CLASS_GRAPH_MIN:", err)
-			os.Exit(2)
-		}
+	if m, ok := envInt("FONTE_CLASS_GRAPH_MIN"); ok {
 		retrieve.ClassGraphMinChunks = m
+	}
+	// FONTE_SIGN_CANDS turns on the 1-bit first pass of restricted
+	// readers' dense scans (retrieve.SignCandidates) with that many
+	// candidates; 0 turns it off.
+	if m, ok := envInt("FONTE_SIGN_CANDS"); ok {
+		retrieve.SignCandidates = m
+	}
+	// FONTE_SIGN_PERMILLE sets the share of the readable rows, in
+	// thousandths, the 1-bit pass keeps (retrieve.SignPermille).
+	if m, ok := envInt("FONTE_SIGN_PERMILLE"); ok {
+		retrieve.SignPermille = m
 	}
 	var stopMemTrace func() error
 	if memTraceFile != "" {
@@ -252,6 +258,21 @@ func (r *buildResult) setPeakRSS(mib float64)    { r.PeakRSSMiB = mib }
 func (r *queryResult) setPeakRSS(mib float64)    { r.PeakRSSMiB = mib }
 func (r *filteredResult) setPeakRSS(mib float64) { r.PeakRSSMiB = mib }
 func (r *concResult) setPeakRSS(mib float64)     { r.PeakRSSMiB = mib }
+
+// envInt returns the integer the environment variable name holds and
+// whether it is set; a value that is not an integer ends the program.
+func envInt(name string) (int, bool) {
+	v := os.Getenv(name)
+	if v == "" {
+		return 0, false
+	}
+	m, err := strconv.Atoi(v)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "fonte-scale: %s: %v\n", name, err)
+		os.Exit(2)
+	}
+	return m, true
+}
 
 func corpus(seed uint64) *synth.Corpus {
 	return synth.NewCorpus(rand.New(rand.NewPCG(seed, 1)), synth.CorpusOptions{})
