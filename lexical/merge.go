@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+
+	"github.com/fonte-rag/fonte/internal/yield"
 )
 
 // An InPlaceBuilder given a previous model (Reuse) builds the form of a
@@ -114,8 +116,10 @@ func (b *InPlaceBuilder) AddBatchedReusing(n, batch int, old func(i int) int, to
 		var wg sync.WaitGroup
 		for w := range min(workers, len(fresh)) {
 			wg.Go(func() {
+				y := yield.NewEvery(analysedPerYield)
 				for k := w; k < len(fresh); k += workers {
 					tokens[k] = tokensOf(fresh[k])
+					y.Step(1)
 				}
 			})
 		}

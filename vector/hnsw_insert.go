@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/fonte-rag/fonte/internal/piecewise"
+	"github.com/fonte-rag/fonte/internal/yield"
 )
 
 // This file holds insertion: Add and AddBatch, the level draw, the
@@ -131,6 +132,7 @@ func (h *HNSW) AddBatch(ids []uint64, vecs [][]float32, workers int) error {
 		sc := h.getScratch()
 		for n := first; n < end; n++ {
 			h.link(sc, uint32(n))
+			yield.ToSearches() // a node's link takes about a millisecond at most
 		}
 		h.scratch.Put(sc)
 	} else {
@@ -148,6 +150,7 @@ func (h *HNSW) AddBatch(ids []uint64, vecs [][]float32, workers int) error {
 						break
 					}
 					h.link(sc, uint32(n))
+					yield.ToSearches()
 				}
 				sc.lk = nil
 				h.scratch.Put(sc)
