@@ -11,24 +11,43 @@
 // a million chunks (BENCHMARKS.md, "Readers beside a write").
 //
 // ToSearches, called by the write between small steps of its work, hands
-// the processor to any goroutine waiting for one while every core is
-// counted busy with a search (internal/cores): the search waits for one
-// step, not for a time slice. When a core is free it does nothing, so a
-// write beside one search, or none, runs at full speed.
+// the processor to any goroutine waiting for one while a search is in
+// flight (Searching) or every core is counted busy with a search's costly
+// part (internal/cores): a search waits for one step, not for a time
+// slice. With no search it does nothing. The cores' count alone was not
+// enough: it covers a search's costly parts only, and a search preempted
+// outside them (reading its hits' chunks, fusing) waited as before
+// (session 32: the readers' waits for a processor in the execution trace
+// barely moved).
 package yield
 
 import (
 	"runtime"
+	"sync/atomic"
 
 	"github.com/fonte-rag/fonte/internal/cores"
 )
 
-// ToSearches yields the processor (runtime.Gosched) if every core is
-// counted busy with a search, and reports whether it did. The caller
-// keeps its place in the queue: it runs again as soon as a processor has
-// nothing else to run.
+// searching counts the searches in flight (Searching).
+var searching atomic.Int64
+
+// Searching counts a search in flight until the returned function is
+// called: the engine's Search calls it, so that a write gives way to the
+// whole search, not only to its costly parts.
+func Searching() (done func()) {
+	searching.Add(1)
+	return searchDone
+}
+
+func searchDone() { searching.Add(-1) }
+
+// ToSearches yields the processor (runtime.Gosched) if a search is in
+// flight or every core is counted busy, and reports whether it did. The
+// caller keeps its place in the queue: it runs again as soon as a
+// processor has nothing else to run, so beside a search that needs no
+// processor it runs on, a microsecond later.
 func ToSearches() bool {
-	if !cores.Saturated() {
+	if searching.Load() == 0 && !cores.Saturated() {
 		return false
 	}
 	runtime.Gosched()

@@ -84,3 +84,24 @@ func TestEveryStep(t *testing.T) {
 		t.Fatalf("after a step of 10 units %d left, want 4", e.left)
 	}
 }
+
+// TestToSearchesWhileSearching: a search in flight makes ToSearches yield
+// with no core counted busy, and its end stops it.
+func TestToSearchesWhileSearching(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	done := Searching()
+	ran := make(chan struct{})
+	go close(ran)
+	if !ToSearches() {
+		t.Fatal("ToSearches did not yield with a search in flight")
+	}
+	select {
+	case <-ran:
+	default:
+		t.Fatal("the waiting goroutine did not run at ToSearches")
+	}
+	done()
+	if ToSearches() {
+		t.Fatal("ToSearches yielded after the search ended")
+	}
+}
