@@ -110,7 +110,11 @@ func (h *HNSW) AddBatch(ids []uint64, vecs [][]float32, workers int) error {
 	}
 	end := len(h.ids)
 	if h.codec != nil {
+		old := h.codes
 		h.codes = piecewise.Grow(h.codes, (end-first)*h.codeW)
+		if cap(h.codes) != cap(old) { // moved to a new array of its own
+			h.codesShared.Store(false)
+		}
 		for n := first; n < end; n++ {
 			h.appendCode(h.vec(uint32(n)))
 		}
