@@ -184,6 +184,11 @@ func (r *reuse) lists(sources []runSource) termLists {
 			}
 			inOrder, prev := true, int32(-1)
 			for j, d := range ds {
+				if j&(postingsPerYield-1) == postingsPerYield-1 {
+					// A common term's postings are seconds' worth at a
+					// million chunks under load: give way within them.
+					yield.ToSearches()
+				}
 				nd := r.oldToNew[d]
 				if nd < 0 {
 					continue
