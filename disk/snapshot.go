@@ -1,6 +1,7 @@
 package disk
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"maps"
@@ -42,8 +43,11 @@ type Snapshot struct {
 	rowsOnce sync.Once
 	rows     [][]float32 // per chunk, into its segment's vector block
 
-	hashOnce sync.Once
-	byHash   map[string]int
+	// The embedding cache's index (VectorForText), built on first use
+	// and dropped when the write that used it ends (dropTextHashes).
+	hashMu sync.Mutex
+	byHash map[[sha256.Size]byte]int // hex SHA-256 text hashes, by their bytes
+	byText map[string]int            // any other text hash
 }
 
 // segInfo is one segment of the generation.
@@ -313,32 +317,71 @@ func (s *Snapshot) VectorForText(textHash string) ([]float32, bool) {
 	if textHash == "" {
 		return nil, false
 	}
-	// Built on first use: most snapshots, a writer's included, never need
-	// it. Its keys are views of the segments' meta sections, which the
-	// snapshot keeps mapped as long as the map lives.
-	s.hashOnce.Do(func() {
-		s.byHash = make(map[string]int, s.NumChunks())
-		for k, sg := range s.segs {
-			sf := sg.file
-			for j := range sf.numDocs() {
-				d, err := sf.decodeDoc(j)
-				if err != nil {
-					continue
-				}
-				first := s.chunkBase[k] + int(sf.dir.docChunk[j])
-				for c, h := range d.hashes {
-					if _, dup := s.byHash[h]; h != "" && !dup {
-						s.byHash[h] = first + c
-					}
-				}
-			}
-		}
-	})
-	i, ok := s.byHash[textHash]
+	s.hashMu.Lock()
+	if s.byHash == nil {
+		s.indexTextHashes()
+	}
+	var i int
+	var ok bool
+	if raw, hexed := rawHash(textHash); hexed {
+		i, ok = s.byHash[raw]
+	} else {
+		i, ok = s.byText[textHash]
+	}
+	s.hashMu.Unlock()
 	if !ok {
 		return nil, false
 	}
 	return s.Vector(i), true
+}
+
+// indexTextHashes maps every chunk's text hash to its row, the first row
+// of a hash held by several. A hex SHA-256 (every hash fonte computes) is
+// keyed by its 32 bytes: keyed by the hex string, decoded anew for the
+// map, a million chunks' index held 108 MB through the whole write
+// (BENCHMARKS.md, "The write's memory at a million chunks"). The caller
+// holds hashMu.
+func (s *Snapshot) indexTextHashes() {
+	s.byHash = make(map[[sha256.Size]byte]int, s.NumChunks())
+	s.byText = map[string]int{}
+	for k, sg := range s.segs {
+		sf := sg.file
+		for j := range sf.numDocs() {
+			d, err := sf.decodeDoc(j)
+			if err != nil {
+				continue
+			}
+			first := s.chunkBase[k] + int(sf.dir.docChunk[j])
+			for c, h := range d.hashes {
+				if h == "" {
+					continue
+				}
+				if raw, hexed := rawHash(h); hexed {
+					if _, dup := s.byHash[raw]; !dup {
+						s.byHash[raw] = first + c
+					}
+				} else if _, dup := s.byText[h]; !dup {
+					s.byText[h] = first + c
+				}
+			}
+		}
+	}
+}
+
+// dropTextHashes lets the embedding cache's index go: a write builds it
+// for its own lookups, and the base snapshot outlives the write (the
+// previous view holds it until the new one is built, the memory peak of a
+// large write).
+func (s *Snapshot) dropTextHashes() {
+	s.hashMu.Lock()
+	s.byHash, s.byText = nil, nil
+	s.hashMu.Unlock()
+}
+
+// rawHash is h's bytes if h is a SHA-256 in lower-case hex (the form a
+// segment stores as bytes, hexBytes).
+func rawHash(h string) (raw [sha256.Size]byte, ok bool) {
+	return raw, copy(raw[:], hexBytes(h)) == sha256.Size
 }
 
 // Blob returns a blob committed with the generation, or false when there

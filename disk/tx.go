@@ -176,6 +176,7 @@ func (s *Store) Write(ctx context.Context, fn func(tx *Tx) error) error {
 	tx := &Tx{store: s, base: base, puts: map[string]*docData{}, dels: map[string]bool{}, blobs: map[string][]byte{},
 		gen: m.Generation + 1, spillIDs: map[string]int{}, stale: map[int]bool{}}
 	err = fn(tx)
+	base.dropTextHashes() // the write's embedding cache; the base outlives it
 	tx.mu.Lock()
 	tx.done = true
 	tx.mu.Unlock()

@@ -9,6 +9,7 @@ import (
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/answer"
 	"github.com/fonte-rag/fonte/chunk"
+	"github.com/fonte-rag/fonte/internal/yield"
 	"github.com/fonte-rag/fonte/retrieve"
 )
 
@@ -28,6 +29,7 @@ type SearchOptions struct {
 
 // Search retrieves the chunks that best match query.
 func (e *Engine) Search(ctx context.Context, query string, o SearchOptions) ([]fonte.Hit, error) {
+	defer yield.Searching()() // a write beside it gives way (internal/yield)
 	v, err := e.view(ctx)
 	if err != nil {
 		return nil, err

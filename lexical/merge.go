@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+
+	"github.com/fonte-rag/fonte/internal/yield"
 )
 
 // An InPlaceBuilder given a previous model (Reuse) builds the form of a
@@ -114,8 +116,10 @@ func (b *InPlaceBuilder) AddBatchedReusing(n, batch int, old func(i int) int, to
 		var wg sync.WaitGroup
 		for w := range min(workers, len(fresh)) {
 			wg.Go(func() {
+				y := yield.NewEvery(analysedPerYield)
 				for k := w; k < len(fresh); k += workers {
 					tokens[k] = tokensOf(fresh[k])
+					y.Step(1)
 				}
 			})
 		}
@@ -180,6 +184,11 @@ func (r *reuse) lists(sources []runSource) termLists {
 			}
 			inOrder, prev := true, int32(-1)
 			for j, d := range ds {
+				if j&(postingsPerYield-1) == postingsPerYield-1 {
+					// A common term's postings are seconds' worth at a
+					// million chunks under load: give way within them.
+					yield.ToSearches()
+				}
 				nd := r.oldToNew[d]
 				if nd < 0 {
 					continue

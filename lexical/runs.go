@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/fonte-rag/fonte/internal/yield"
 )
 
 // DefaultInPlaceBudget is the postings memory an InPlaceBuilder keeps when
@@ -126,8 +128,10 @@ func (b *InPlaceBuilder) AddBatched(n, batch int, tokensOf func(i int) []string)
 		var wg sync.WaitGroup
 		for w := range workers {
 			wg.Go(func() {
+				y := yield.NewEvery(analysedPerYield)
 				for i := lo + w; i < hi; i += workers {
 					tokens[i-lo] = tokensOf(i)
+					y.Step(1)
 				}
 			})
 		}
@@ -299,6 +303,7 @@ func (b *InPlaceBuilder) Finish(w io.Writer) (written int64, err error) {
 	if b.reuse != nil {
 		lists = b.reuse.lists(sources)
 	}
+	lists = yielding(lists)
 	v, err := b.vocabulary(lists)
 	if err != nil {
 		b.err = err

@@ -201,6 +201,12 @@ type HNSW struct {
 	codes []uint64 // node i is codes[i*codeW : (i+1)*codeW], zero padded
 	codeW int      // codec.codeWords(): whole cache lines per code
 	fitAt int      // node count when the codec was fitted
+	// codesShared is set when codes' array is shared with a clone (in
+	// the original and the clone; the clone's capacity is cut to its
+	// length, so its appends copy): a rewrite in place (encodeAll, reset)
+	// must first drop it. Atomic: Clone sets it in the original under
+	// the read lock.
+	codesShared atomic.Bool
 
 	scratch sync.Pool // *hnswScratch
 

@@ -50,6 +50,7 @@ func (h *HNSW) reset() {
 	h.setNodes(h.nodes[:0])
 	h.ids, h.level = h.ids[:0], h.level[:0]
 	h.upperOff, h.upper = h.upperOff[:0], h.upper[:0]
+	h.dropSharedCodes(0)
 	h.dead, h.codes = h.dead[:0], h.codes[:0]
 	clear(h.rows) // drop the references to the caller's rows
 	h.rows = h.rows[:0]
@@ -161,6 +162,7 @@ func (h *HNSW) compact() {
 	h.setNodes(nh.nodes)
 	h.ids, h.level = nh.ids, nh.level
 	h.upperOff, h.upper, h.codes = nh.upperOff, nh.upper, nh.codes
+	h.codesShared.Store(false)
 	h.rows = nh.rows
 	h.dead = make([]uint64, (live+63)/64)
 	h.entry = newNum[h.entry]

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/fonte-rag/fonte/internal/piecewise"
+	"github.com/fonte-rag/fonte/internal/yield"
 )
 
 // This file holds insertion: Add and AddBatch, the level draw, the
@@ -109,7 +110,11 @@ func (h *HNSW) AddBatch(ids []uint64, vecs [][]float32, workers int) error {
 	}
 	end := len(h.ids)
 	if h.codec != nil {
+		old := h.codes
 		h.codes = piecewise.Grow(h.codes, (end-first)*h.codeW)
+		if cap(h.codes) != cap(old) { // moved to a new array of its own
+			h.codesShared.Store(false)
+		}
 		for n := first; n < end; n++ {
 			h.appendCode(h.vec(uint32(n)))
 		}
@@ -131,6 +136,7 @@ func (h *HNSW) AddBatch(ids []uint64, vecs [][]float32, workers int) error {
 		sc := h.getScratch()
 		for n := first; n < end; n++ {
 			h.link(sc, uint32(n))
+			yield.ToSearches() // a node's link takes about a millisecond at most
 		}
 		h.scratch.Put(sc)
 	} else {
@@ -148,6 +154,7 @@ func (h *HNSW) AddBatch(ids []uint64, vecs [][]float32, workers int) error {
 						break
 					}
 					h.link(sc, uint32(n))
+					yield.ToSearches()
 				}
 				sc.lk = nil
 				h.scratch.Put(sc)

@@ -31,6 +31,7 @@ func (h *HNSW) fitPrefix(n int) {
 
 func (h *HNSW) encodeAll() {
 	h.codeW = h.codec.codeWords()
+	h.dropSharedCodes(cap(h.ids) * h.codeW)
 	if cap(h.codes) < len(h.ids)*h.codeW {
 		h.codes = make([]uint64, 0, cap(h.ids)*h.codeW)
 	}

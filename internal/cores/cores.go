@@ -46,3 +46,8 @@ func TryHelper() bool {
 // Busy returns how many goroutines are counted now: for tests that check
 // that every Enter and granted helper was given back.
 func Busy() int { return int(busy.Load()) }
+
+// Saturated reports whether as many goroutines as GOMAXPROCS (as at the
+// start of the process), or more, are counted: every core has a search's
+// work. Background work that can wait, a write's build, gives way then.
+func Saturated() bool { return busy.Load() >= limit }

@@ -79,3 +79,31 @@ func TestTryHelperConcurrent(t *testing.T) {
 		t.Fatalf("busy %d at the end, want 0", got)
 	}
 }
+
+// TestSaturated: saturated once limit goroutines are counted, helpers
+// included, and not before.
+func TestSaturated(t *testing.T) {
+	old := limit
+	limit = 2
+	defer func() { limit = old }()
+	if Saturated() {
+		t.Fatal("saturated with nothing counted")
+	}
+	Enter()
+	if Saturated() {
+		t.Fatal("saturated with 1 counted, limit 2")
+	}
+	if !TryHelper() {
+		t.Fatal("no helper with 1 counted, limit 2")
+	}
+	if !Saturated() {
+		t.Fatal("not saturated with 2 counted, limit 2")
+	}
+	Enter()
+	if !Saturated() {
+		t.Fatal("not saturated with 3 counted, limit 2")
+	}
+	Leave()
+	Leave()
+	Leave()
+}

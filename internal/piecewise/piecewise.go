@@ -15,11 +15,15 @@
 // collector's stack scan) stops. A loop alone would not do: the signal
 // that preempts a goroutine asynchronously nearly always lands inside the
 // memmove, where it cannot stop, and the collector's suspendG would spin
-// as before (perf showed it, with the copy in a plain loop).
+// as before (perf showed it, with the copy in a plain loop). Between
+// pieces the goroutine also gives way to searches when every core has one
+// (internal/yield): the copies are a write's, and the searches come first.
 package piecewise
 
 import (
 	"hash/crc32"
+
+	"github.com/fonte-rag/fonte/internal/yield"
 	"unsafe"
 )
 
@@ -35,6 +39,7 @@ func Copy[E any](dst, src []E) int {
 	for at := 0; at < n; at += step {
 		end := min(at+step, n)
 		copyPiece(dst[at:end], src[at:end])
+		yield.ToSearches()
 	}
 	return n
 }
@@ -84,6 +89,7 @@ func Grow[S ~[]E, E any](s S, n int) S {
 func Update(crc uint32, tab *crc32.Table, b []byte) uint32 {
 	for len(b) > Piece {
 		crc = updatePiece(crc, tab, b[:Piece])
+		yield.ToSearches()
 		b = b[Piece:]
 	}
 	return updatePiece(crc, tab, b)
