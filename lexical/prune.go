@@ -77,10 +77,12 @@ var pruneMinPostings = 1 << 14
 
 // forcePrune makes every query that MaxScore can prune take that path,
 // whatever its cost estimate says; pruneHook, when set, is told how many
-// candidates each pruned query scored. Both are for tests.
+// candidates each pruned query scored; listHook, the estimate's k-th
+// score and the candidates first listed. All are for tests.
 var (
 	forcePrune bool
 	pruneHook  func(candidates int)
+	listHook   func(kth float64, cands []uint32)
 )
 
 // estimateShare sets the postings MaxScore accumulates, highest-bound terms
@@ -554,6 +556,9 @@ func (m *BM25) maxScore(s *scratch, k int, allow func(int) bool, div float64) (o
 		}
 	}
 	x.cands = cands
+	if listHook != nil {
+		listHook(kth, cands)
+	}
 
 	// Go on only if the essential lists cost less than the dense path, in
 	// rough nanoseconds: they are walked into a small accumulator before
