@@ -470,7 +470,7 @@ func (m *BM25) maxScore(s *scratch, k int, allow func(int) bool, div float64) (o
 		nest++
 	}
 	var kth float64
-	if splits(estimateCost * used) {
+	if splitSteps && splits(estimateCost*used) {
 		est := make([]*queryTerm, nest)
 		for n, i := range x.order[:nest] {
 			est[n] = &terms[i]
@@ -537,7 +537,7 @@ func (m *BM25) maxScore(s *scratch, k int, allow func(int) bool, div float64) (o
 		}
 	}
 	var cands []uint32
-	if splits(essential) {
+	if splitSteps && splits(essential) {
 		cands = listSplit(terms, marks, before, x.cands, m.ix.N())
 	} else {
 		for i := range terms {

@@ -20,6 +20,10 @@ import (
 // about 16 ns at a million chunks against 1.5 to 3 for a walked one.
 const estimateCost = 8
 
+// splitSteps turns the split of these steps on; false is for measuring
+// what it is worth (BenchmarkTopKScale's "default-nosteps").
+var splitSteps = true
+
 // estimateSplit is MaxScore's estimate over the terms est, cut into
 // ranges: each range adds the terms' postings in it into acc, term by
 // term as the unsplit estimate does (the same sums), then offers its
