@@ -77,10 +77,12 @@ var pruneMinPostings = 1 << 14
 
 // forcePrune makes every query that MaxScore can prune take that path,
 // whatever its cost estimate says; pruneHook, when set, is told how many
-// candidates each pruned query scored. Both are for tests.
+// candidates each pruned query scored; listHook, the estimate's k-th
+// score and the candidates first listed. All are for tests.
 var (
 	forcePrune bool
 	pruneHook  func(candidates int)
+	listHook   func(kth float64, cands []uint32)
 )
 
 // estimateShare sets the postings MaxScore accumulates, highest-bound terms
@@ -458,32 +460,45 @@ func (m *BM25) maxScore(s *scratch, k int, allow func(int) bool, div float64) (o
 
 	// Estimate: the highest-bound terms' partial scores, a lower bound on
 	// each document's final score (within rounding).
-	acc, touched := s.acc, s.touched[:0]
-	used := 0
+	used, nest := 0, 0
 	for _, i := range x.order {
 		q := &terms[i]
 		if used > 0 && used+len(q.docs) > total/estimateShare {
 			break
 		}
 		used += len(q.docs)
-		q.materialize(&x.weights)
-		for j, d := range q.docs {
-			if acc[d] == 0 {
-				touched = append(touched, d)
+		nest++
+	}
+	var kth float64
+	if splitSteps && splits(estimateCost*used) {
+		est := make([]*queryTerm, nest)
+		for n, i := range x.order[:nest] {
+			est[n] = &terms[i]
+		}
+		kth = estimateSplit(est, s.acc, &x.weights, k, allow, m.ix.N())
+	} else {
+		acc, touched := s.acc, s.touched[:0]
+		for _, i := range x.order[:nest] {
+			q := &terms[i]
+			q.materialize(&x.weights)
+			for j, d := range q.docs {
+				if acc[d] == 0 {
+					touched = append(touched, d)
+				}
+				acc[d] += q.at(j) * q.repeats
 			}
-			acc[d] += q.at(j) * q.repeats
 		}
-	}
-	var est topSet
-	est.init(k, 1)
-	for _, d := range touched {
-		if a := acc[d]; a >= est.cut {
-			est.offer(int(d), a, allow)
+		var est topSet
+		est.init(k, 1)
+		for _, d := range touched {
+			if a := acc[d]; a >= est.cut {
+				est.offer(int(d), a, allow)
+			}
+			acc[d] = 0
 		}
-		acc[d] = 0
+		s.touched = touched[:0]
+		kth = est.kth()
 	}
-	s.touched = touched[:0]
-	kth := est.kth()
 	if kth == 0 {
 		return nil, false
 	}
@@ -519,19 +534,31 @@ func (m *BM25) maxScore(s *scratch, k int, allow func(int) bool, div float64) (o
 	for i := range terms {
 		if terms[i].essential {
 			essential += len(terms[i].docs)
-			for _, d := range terms[i].docs {
-				marks[d/64] |= 1 << (d % 64)
+		}
+	}
+	var cands []uint32
+	if splitSteps && splits(essential) {
+		cands = listSplit(terms, marks, before, x.cands, m.ix.N())
+	} else {
+		for i := range terms {
+			if terms[i].essential {
+				for _, d := range terms[i].docs {
+					marks[d/64] |= 1 << (d % 64)
+				}
+			}
+		}
+		cands = x.cands[:0]
+		for w, bitsw := range marks {
+			before[w] = uint32(len(cands))
+			for b := bitsw; b != 0; b &= b - 1 {
+				cands = append(cands, uint32(w*64+bits.TrailingZeros64(b)))
 			}
 		}
 	}
-	cands := x.cands[:0]
-	for w, bitsw := range marks {
-		before[w] = uint32(len(cands))
-		for b := bitsw; b != 0; b &= b - 1 {
-			cands = append(cands, uint32(w*64+bits.TrailingZeros64(b)))
-		}
-	}
 	x.cands = cands
+	if listHook != nil {
+		listHook(kth, cands)
+	}
 
 	// Go on only if the essential lists cost less than the dense path, in
 	// rough nanoseconds: they are walked into a small accumulator before

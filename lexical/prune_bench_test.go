@@ -254,26 +254,28 @@ type scalePath struct {
 	split       bool // the split on (split.go)
 	helpers     int  // with at most this many helpers
 	share       bool // block-max's ranges sharing θ
+	steps       bool // MaxScore's estimate and listing split (prune_split.go)
 }
 
 var scalePaths = []scalePath{
-	{"dense", math.MaxInt, blockMinShare, false, maxHelpers, true},
-	{"maxscore", pruneMinPostings, 0, false, maxHelpers, true},
-	{"unsplit", pruneMinPostings, blockMinShare, false, maxHelpers, true},
-	{"default", pruneMinPostings, blockMinShare, true, maxHelpers, true},
-	{"split-alone", pruneMinPostings, blockMinShare, true, 0, true},
-	{"split-noshare", pruneMinPostings, blockMinShare, true, maxHelpers, false},
+	{"dense", math.MaxInt, blockMinShare, false, maxHelpers, true, true},
+	{"maxscore", pruneMinPostings, 0, false, maxHelpers, true, true},
+	{"unsplit", pruneMinPostings, blockMinShare, false, maxHelpers, true, true},
+	{"default", pruneMinPostings, blockMinShare, true, maxHelpers, true, true},
+	{"split-alone", pruneMinPostings, blockMinShare, true, 0, true, true},
+	{"split-noshare", pruneMinPostings, blockMinShare, true, maxHelpers, false, true},
+	{"default-nosteps", pruneMinPostings, blockMinShare, true, maxHelpers, true, false},
 }
 
 // set puts the path's knobs in place and returns what puts them back.
 func (p scalePath) set() (restore func()) {
-	oldMin, oldBlocks, oldSplit, oldHelpers, oldShare, oldSplitMin := pruneMinPostings, blockMinShare, splitEnabled, maxHelpers, splitShareTheta, splitMinPostings
-	pruneMinPostings, blockMinShare, splitEnabled, maxHelpers, splitShareTheta = p.min, p.blocks, p.split, p.helpers, p.share
+	oldMin, oldBlocks, oldSplit, oldHelpers, oldShare, oldSplitMin, oldSteps := pruneMinPostings, blockMinShare, splitEnabled, maxHelpers, splitShareTheta, splitMinPostings, splitSteps
+	pruneMinPostings, blockMinShare, splitEnabled, maxHelpers, splitShareTheta, splitSteps = p.min, p.blocks, p.split, p.helpers, p.share, p.steps
 	if *splitMin > 0 {
 		splitMinPostings = *splitMin
 	}
 	return func() {
-		pruneMinPostings, blockMinShare, splitEnabled, maxHelpers, splitShareTheta, splitMinPostings = oldMin, oldBlocks, oldSplit, oldHelpers, oldShare, oldSplitMin
+		pruneMinPostings, blockMinShare, splitEnabled, maxHelpers, splitShareTheta, splitMinPostings, splitSteps = oldMin, oldBlocks, oldSplit, oldHelpers, oldShare, oldSplitMin, oldSteps
 	}
 }
 
@@ -288,7 +290,8 @@ func (p scalePath) set() (restore func()) {
 // with MaxScore alone, with MaxScore and block-max pruning as TopK
 // chooses, without the split ("unsplit") and with it ("default", what
 // the package does; "split-alone" with no helper, the ranges in turn;
-// "split-noshare" without block-max's shared θ); besides the mean, the
+// "split-noshare" without block-max's shared θ; "default-nosteps"
+// without MaxScore's estimate and listing split); besides the mean, the
 // median and 99th percentile of the queries' times, of their CPU times
 // on the query's thread (threadCPU: on a loaded machine the wall-time
 // tail is the scheduler's) and of the process's CPU times (processCPU:

@@ -13,7 +13,8 @@ import (
 
 // Intra-query parallelism. A walk over long lists (at least
 // splitMinPostings postings) on any path (block-max's second pass, the
-// dense path, MaxScore's walks to its candidates) cuts the documents into
+// dense path, MaxScore's estimate, its candidates' listing and its walks
+// to them) cuts the documents into
 // splitParts ranges of whole blocks; the query's own goroutine takes them
 // one by one, and before each it asks internal/cores for an idle core: if
 // one is free, a helper goroutine starts and takes ranges too. Each range
@@ -24,8 +25,9 @@ import (
 // without the split, and the merge, by score then document number, keeps
 // exactly the k best: the result is the unsplit one bit for bit. A query
 // that gets no core runs its ranges alone, and a cheap query never
-// splits. MaxScore's other steps (its estimate, the candidates' marks,
-// each narrowing) stay on the query's goroutine.
+// splits. MaxScore's estimate and the marking and listing of its
+// candidates split too (prune_split.go); each narrowing's selection stays
+// on the query's goroutine.
 //
 // Block-max's ranges share a threshold: each worker, after a range,
 // raises a common θ to its own k-th best score (the k-th best of real

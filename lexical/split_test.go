@@ -3,6 +3,7 @@ package lexical
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/fonte-rag/fonte/analysis"
@@ -191,5 +192,58 @@ func TestTopKGivesBackItsCore(t *testing.T) {
 	m.View(even, n, total).Query(q).TopK(10, nil)
 	if got := cores.Busy(); got != busy {
 		t.Fatalf("%d goroutines counted busy after the queries, %d before", got, busy)
+	}
+}
+
+// TestMaxScoreStepsSplit: MaxScore's estimate and candidate listing,
+// split with a helper, give the unsplit estimate's k-th score bit for bit
+// and the same candidates, in memory and in place.
+func TestMaxScoreStepsSplit(t *testing.T) {
+	docs, words := zipfCorpus(3000, 7)
+	m := NewBM25(docs, analysis.Sklearn(), BM25Options{K1: 0.9, B: 0.4})
+	flat, _ := openInPlace(t, m)
+	rng := rand.New(rand.NewPCG(7, 7))
+	type listed struct {
+		kth   float64
+		cands []uint32
+	}
+	var got []listed
+	listHook = func(kth float64, cands []uint32) { got = append(got, listed{kth, slices.Clone(cands)}) }
+	defer func() { listHook = nil }()
+	helpers := 0
+	splitHook = func(h int) { helpers += h }
+	defer func() { splitHook = nil }()
+	compared := 0
+	for range 40 {
+		q := randomQuery(rng, words)
+		k := 1 + rng.IntN(60)
+		for _, model := range []*BM25{m, flat} {
+			for _, f := range filters {
+				got = got[:0]
+				restore := splitKnobs(false, false, 0, 0, 0)
+				model.TopK(q, k, f.allow)
+				restore()
+				if len(got) == 0 {
+					continue // MaxScore did not reach its candidates
+				}
+				want := got[0]
+				restore = splitKnobs(true, true, 0, 0, 0)
+				model.TopK(q, k, f.allow)
+				restore()
+				if len(got) != 2 {
+					t.Fatalf("query %q k %d: the split query listed candidates %d times", q, k, len(got)-1)
+				}
+				if math.Float64bits(got[1].kth) != math.Float64bits(want.kth) {
+					t.Fatalf("query %q k %d: split estimate %v, unsplit %v", q, k, got[1].kth, want.kth)
+				}
+				if !slices.Equal(got[1].cands, want.cands) {
+					t.Fatalf("query %q k %d: split listing gave %d candidates, unsplit %d", q, k, len(got[1].cands), len(want.cands))
+				}
+				compared++
+			}
+		}
+	}
+	if compared == 0 || helpers == 0 {
+		t.Fatalf("%d queries compared, %d helpers", compared, helpers)
 	}
 }
