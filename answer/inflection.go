@@ -1,10 +1,11 @@
 package answer
 
 import (
-	"github.com/fonte-rag/fonte/analysis"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/fonte-rag/fonte/analysis"
 )
 
 // An Italian noun or adjective changes its last vowel between singular
