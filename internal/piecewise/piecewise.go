@@ -16,15 +16,16 @@
 // that preempts a goroutine asynchronously nearly always lands inside the
 // memmove, where it cannot stop, and the collector's suspendG would spin
 // as before (perf showed it, with the copy in a plain loop). Between
-// pieces the goroutine also gives way to searches when every core has one
-// (internal/yield): the copies are a write's, and the searches come first.
+// pieces the goroutine also gives way to searches (internal/yield: while
+// a search is in flight or every core is busy with one): the large copies
+// and checksums are a write's or an open's, and the searches come first.
 package piecewise
 
 import (
 	"hash/crc32"
+	"unsafe"
 
 	"github.com/fonte-rag/fonte/internal/yield"
-	"unsafe"
 )
 
 // Piece is how many bytes each piece moves or checksums: about a
