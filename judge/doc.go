@@ -77,6 +77,9 @@
 // contradict the reference's aside about that case.
 // A span lead with a provision's bare number ("comma 2 —") names
 // another provision than the reference's "2-bis".
+// Words are compared by family: the inflections of English and Italian
+// ("closed" and "closure", "migrazione" and "migrare", "apertura" and
+// "aperto") are one word.
 // The rules are general
 // knowledge of English and Italian, so that the judge holds on questions
 // nobody has seen; Agree measures it against answers labelled by people.

@@ -144,7 +144,7 @@ func TestAgreementOnDevLabels(t *testing.T) {
 		maxMisleadingAsRight int
 	}{
 		{"dev.jsonl", 0.95, 0},  // measured 243/249 = 97.6%, none
-		{"dev2.jsonl", 0.88, 0}, // measured 209/233 = 89.7%, none
+		{"dev2.jsonl", 0.90, 0}, // measured 211/233 = 90.6%, none
 		{"dev3.jsonl", 0.88, 1}, // measured 123/136 = 90.4%, 1
 		{"dev4.jsonl", 0.90, 0}, // measured 107/117 = 91.5%, none (98/117 = 83.8% at its first run)
 		{"dev5.jsonl", 0.89, 1}, // measured 180/200 = 90.0%, 1 (155/200 = 77.5%, 11, at its first run)
