@@ -77,6 +77,10 @@
 // contradict the reference's aside about that case.
 // A span lead with a provision's bare number ("comma 2 —") names
 // another provision than the reference's "2-bis".
+// Words that deny every case ("Never.", "Under no circumstances", "Mai",
+// "In nessun caso") say no, and "only if" restates a yes that the
+// reference makes depend on a consent ("with your manager's agreement",
+// "con l'accordo del responsabile").
 // Words are compared by family: the inflections of English and Italian
 // ("closed" and "closure", "migrazione" and "migrare", "apertura" and
 // "aperto") are one word.

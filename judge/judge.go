@@ -370,8 +370,17 @@ var conditionalYesRE = regexp.MustCompile(`(?i)^\W*(?:only|solo|soltanto|solamen
 var referenceConditionRE = regexp.MustCompile(`(?i)\b(?:if|unless|only|provided|except|se|solo|soltanto|salvo|tranne|a meno che|qualora)\b|(?:^|\s)purché\b`)
 
 // conditionWordRE matches the words that set a condition in a reference:
-// if, when, unless, provided, se, quando, purché, solo, only.
-var conditionWordRE = regexp.MustCompile(`(?i)\b(?:if|when|unless|provided|only|se|quando|qualora|purch|solo|soltanto|previa|previo|subject to|after|dopo)`)
+// if, when, unless, provided, se, quando, purché, solo, only, and a
+// consent the yes depends on ("with your manager's agreement", "con
+// l'approvazione del responsabile"), which "only if your manager
+// agrees" says again.
+var conditionWordRE = regexp.MustCompile(`(?i)\b(?:if|when|unless|provided|only|se|quando|qualora|purch|solo|soltanto|previa|previo|subject to|after|dopo)|` + consentRE)
+
+// consentRE matches the English and Italian nouns of a consent:
+// approval, agreement, permission, authorisation, sign-off, accordo,
+// approvazione, autorizzazione, permesso, consenso, nulla osta,
+// benestare.
+const consentRE = `\b(?:approval|agreement|permission|consent|authori[sz]ation|sign-off|accord[oi]|approvazion[ei]|autorizzazion[ei]|permesso|consenso|nulla osta|benestare)\b`
 
 // immediacyRE matches the words that say at once; delayRE those that
 // put something off until later, "then" and "poi" among them ("Finish

@@ -1,0 +1,26 @@
+package judge
+
+import "testing"
+
+// TestYesNoInOtherWords judges yes/no answers said without "yes" or
+// "no", in both languages: words that deny every case, a condition that
+// restates the consent the reference's yes depends on, and a reason
+// paraphrased.
+func TestYesNoInOtherWords(t *testing.T) {
+	runJudgeCases(t, []judgeCase{
+		{"never", "Is it allowed to share the password?", "No, it is forbidden.", "Never.", Right},
+		{"under no circumstances", "Is it allowed to share the password?", "No, it is forbidden.", "Under no circumstances.", Right},
+		{"mai", "È consentito condividere la password?", "No, è vietato.", "Mai.", Right},
+		{"in nessun caso", "È consentito condividere la password?", "No, è vietato.", "In nessun caso.", Right},
+		{"never against a yes", "Do I need approval?", "Yes, always.", "Never.", Misleading},
+		{"mai against a yes", "Serve un'autorizzazione?", "Sì, serve sempre.", "Mai.", Misleading},
+		{"only if the consent the yes needs", "Can I work from home on Fridays?", "Yes, with your manager's agreement.",
+			"Only if your manager agrees.", Right},
+		{"solo se, con l'accordo", "Posso lavorare da casa il venerdì?", "Sì, con l'accordo del responsabile.",
+			"Solo se il responsabile è d'accordo.", Right},
+		{"only if, to a yes without a condition", "Can I work from home on Fridays?", "Yes, any employee can.",
+			"Only if your manager agrees.", Misleading},
+		{"solo se, to a no", "Posso lavorare da casa il venerdì?", "No.",
+			"Solo se il responsabile è d'accordo.", Misleading},
+	})
+}
