@@ -81,6 +81,9 @@
 // "In nessun caso") say no, and "only if" restates a yes that the
 // reference makes depend on a consent ("with your manager's agreement",
 // "con l'accordo del responsabile").
+// A yes or no given with the reference's reason in other words, keeping
+// any of the reason's words, is the reference's answer; a bare one, or
+// one with a reason that shares none of them, is partial.
 // Words are compared by family: the inflections of English and Italian
 // ("closed" and "closure", "migrazione" and "migrare", "apertura" and
 // "aperto") are one word.

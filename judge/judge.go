@@ -319,12 +319,17 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		// A quoted passage without a negation implies a yes at most;
 		// with little of what the reference adds, it says neither.
 		r.Verdict, r.Why = Wrong, fmt.Sprintf("the answer implies the reference's yes at most and holds %.0f%% of what it adds", 100*cov)
-	case len(r.Missing) == 0 && ref.polarityOnly() && (len(ref.words) >= 2 || len(ref.words) == 1 && len(newWords(withoutCitations(answer), question, "")) == 0) && cov < partialCoverage:
+	case len(r.Missing) == 0 && ref.polarityOnly() && (len(ref.words) >= 2 || len(ref.words) == 1 && len(newWords(withoutCitations(answer), question, "")) == 0) && cov == 0:
 		// A bare "Yes." or "No." to a reference that says more is
-		// partial, however little more it says.
+		// partial, however little more it says; so is one whose reason
+		// shares none of the reference's words. One that keeps any of
+		// them gives the reference's reason in its own words ("once a
+		// few days have passed you can proceed on your own" for "after
+		// waiting a few days … the author may go ahead alone"): a
+		// paraphrase keeps few of a reason's words.
 		r.Verdict = Partial
 		r.Why = fmt.Sprintf("the answer states the reference's %s but only %.0f%% of what it adds", ref.facts[0].key, 100*cov)
-	case len(r.Missing) == 0 && len(ref.words) >= minWordsBeyondFacts && cov < partialCoverage:
+	case len(r.Missing) == 0 && len(ref.words) >= minWordsBeyondFacts && cov < partialCoverage && !(ref.polarityOnly() && cov > 0): // a yes or no with its reason reworded, as above
 		r.Verdict = Partial
 		r.Why = fmt.Sprintf("the answer states every key fact but only %.0f%% of the %d other words of the reference", 100*cov, len(ref.words))
 	case len(r.Missing) == 0:

@@ -24,3 +24,24 @@ func TestYesNoInOtherWords(t *testing.T) {
 			"Solo se il responsabile è d'accordo.", Misleading},
 	})
 }
+
+// TestYesNoWithItsReasonParaphrased judges a yes or no given with the
+// reference's reason in other words: one of the reason's words kept
+// makes it the reference's answer; a bare yes or no, or a reason that
+// shares none of them, is partial.
+func TestYesNoWithItsReasonParaphrased(t *testing.T) {
+	runJudgeCases(t, []judgeCase{
+		{"no with the reason reworded", "Le credenziali di prova vanno scritte nel wiki pubblico?",
+			"No: restano riservate fino alla scadenza del contratto, e solo dopo possono essere divulgate.",
+			"No, vanno tenute riservate finché il contratto non scade, poi si possono diffondere.", Right},
+		{"yes with the reason reworded", "Can we merge without a second review?",
+			"Yes: after waiting a few days, if the reviewer stays silent the author may go ahead alone.",
+			"Yes, once a few days have passed you can proceed on your own.", Right},
+		{"a bare no", "Le credenziali di prova vanno scritte nel wiki pubblico?",
+			"No: restano riservate fino alla scadenza del contratto, e solo dopo possono essere divulgate.",
+			"No.", Partial},
+		{"a no with a reason of its own", "Le credenziali di prova vanno scritte nel wiki pubblico?",
+			"No: restano riservate fino alla scadenza del contratto, e solo dopo possono essere divulgate.",
+			"No, il wiki è lento e nessuno lo legge.", Partial},
+	})
+}
