@@ -84,6 +84,11 @@
 // A yes or no given with the reference's reason in other words, keeping
 // any of the reason's words, is the reference's answer; a bare one, or
 // one with a reason that shares none of them, is partial.
+// An answer that states one part of the reference whole (a clause, a
+// list's item: "Collect your building badge" for "Sign the contract, …,
+// and collect your building badge from reception") and none of its key
+// facts is partial, not wrong; in a quoted passage, only where the
+// passage is about the question.
 // Words are compared by family: the inflections of English and Italian
 // ("closed" and "closure", "migrazione" and "migrare", "apertura" and
 // "aperto") are one word.

@@ -315,6 +315,10 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	case len(ref.facts) == 0:
 		r.Verdict = coverageVerdict(cov)
 		r.Why = fmt.Sprintf("the reference has no key facts; the answer holds %.0f%% of its content words", 100*cov)
+		if r.Verdict == Wrong && statesAPart(question, reference, answer) {
+			r.Verdict = Partial
+			r.Why += ", one of its parts whole"
+		}
 	case len(r.Missing) == 0 && ref.polarityOnly() && ref.facts[0].key == "yes" && opening == "" && cited(answer) && cov < partialCoverage:
 		// A quoted passage without a negation implies a yes at most;
 		// with little of what the reference adds, it says neither.
@@ -342,6 +346,9 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Verdict, r.Why = Partial, "the answer misses "+strings.Join(r.Missing, ", ")
 	case len(linkedOnly(ref, ans)) > 0:
 		r.Verdict, r.Why = Partial, "the answer names "+strings.Join(linkedOnly(ref, ans), ", ")+" only inside a link"
+	case !(ref.hasFigure() && asksForFigure(question)) && statesAPart(question, reference, answer):
+		r.Verdict = Partial
+		r.Why = fmt.Sprintf("the answer states none of the key facts (%s) but one part of the reference whole", strings.Join(r.Missing, ", "))
 	case !(ref.hasFigure() && asksForFigure(question)) && !ref.echoes && len(ref.words) >= minWordsForPartial && cov >= 0.5:
 		r.Verdict = Partial
 		r.Why = fmt.Sprintf("the answer states none of the key facts (%s) but %.0f%% of the reference's other words", strings.Join(r.Missing, ", "), 100*cov)
