@@ -89,6 +89,9 @@
 // and collect your building badge from reception") and none of its key
 // facts is partial, not wrong; in a quoted passage, only where the
 // passage is about the question.
+// A rate is compared with what it is counted per: "3 giorni al mese"
+// and "0.42 euro per mile" are other figures than "3 giorni a settimana"
+// and "0.42 euro per kilometre"; a rate without its "per" is the same.
 // Words are compared by family: the inflections of English and Italian
 // ("closed" and "closure", "migrazione" and "migrare", "apertura" and
 // "aperto") are one word.

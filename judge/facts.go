@@ -40,6 +40,9 @@ type figure struct {
 	// article is set for one unit said with an article ("a week"),
 	// whose 1 is no number written to be compared with another unit's.
 	article bool
+	// per is what a rate is counted per ("week" of "3 days a week"; see
+	// rateOf), "" for a figure that is no rate.
+	per string
 }
 
 func (f fact) String() string {
@@ -503,6 +506,9 @@ func figureOf(s string, u unit, sign float64, toks []token, lower []string, i in
 			f.unit = nextUnit(toks, lower, i+half)
 			if half == 0 && f.unit.known() && halfAfter(lower, i+2) > 0 {
 				f.value += 0.5
+			}
+			if !f.unit.empty() {
+				f.per = rateOf(toks, lower, i+half)
 			}
 		}
 	}

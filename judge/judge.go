@@ -945,6 +945,9 @@ func (a answerText) statesFigure(f figure) bool {
 // figure whose unit is said elsewhere ("the cap is 250; amounts in euro").
 func sameFigure(f, g figure, units map[string]bool) bool {
 	f, g = inCurrency(f, g)
+	if !sameRate(f, g) {
+		return false // "3 giorni al mese" for 3 giorni a settimana
+	}
 	if f.clock >= 0 || g.clock >= 0 {
 		return sameClock(f, g)
 	}
@@ -1529,7 +1532,7 @@ func figureContradictions(ref reference, lead, question []figure, ld lead, state
 			against = withoutNameCounts(ref, main)
 		}
 		if f, ok := contradicted(g, against, lead, bare); ok {
-			out = append(out, describe(g)+" against "+describe(f))
+			out = append(out, describeRate(g)+" against "+describeRate(f))
 			continue
 		}
 		if matchesAny(g, asides) || !answers || onlyInContrast(g, ld.text) {
