@@ -92,6 +92,9 @@
 // A rate is compared with what it is counted per: "3 giorni al mese"
 // and "0.42 euro per mile" are other figures than "3 giorni a settimana"
 // and "0.42 euro per kilometre"; a rate without its "per" is the same.
+// Working days said for the reference's plain days add a qualifier and
+// are another figure ("60 giorni lavorativi" for 60 giorni); plain days
+// for working days leave one out.
 // Words are compared by family: the inflections of English and Italian
 // ("closed" and "closure", "migrazione" and "migrare", "apertura" and
 // "aperto") are one word.

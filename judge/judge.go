@@ -954,12 +954,13 @@ func sameFigure(f, g figure, units map[string]bool) bool {
 	switch {
 	case f.unit == workingDay || g.unit == workingDay:
 		// Plain days state working days (a qualifier left out), calendar
-		// days and hours do not.
+		// days and hours do not; nor do working days state plain days
+		// (a qualifier added: "60 giorni lavorativi" for 60 giorni).
 		other := g.unit
 		if g.unit == workingDay {
 			other = f.unit
 		}
-		return (other == workingDay || other.name == "day") && equalValues(f.value, g.value)
+		return (other == workingDay || other.name == "day" && f.unit == workingDay) && equalValues(f.value, g.value)
 	case f.unit.known() && g.unit.known():
 		return f.unit.dim == g.unit.dim && equalValues(f.value*f.unit.factor, g.value*g.unit.factor)
 	case !f.unit.empty() && !g.unit.empty():
@@ -1522,6 +1523,10 @@ func figureContradictions(ref reference, lead, question []figure, ld lead, state
 	}
 	var out []string
 	for _, g := range lead {
+		if f, ok := qualifierAdded(g, main); ok && !matchesAny(g, question) {
+			out = append(out, describe(g)+" against "+describe(f))
+			continue
+		}
 		if matchesAny(g, main) || matchesAny(g, question) {
 			continue
 		}
