@@ -95,6 +95,8 @@
 // Working days said for the reference's plain days add a qualifier and
 // are another figure ("60 giorni lavorativi" for 60 giorni); plain days
 // for working days leave one out.
+// A reference's bare number counts what the question asks how many of
+// ("8" to "Quanti tipi …?" is 8 tipi), so "6 tipi —" is another count.
 // Words are compared by family: the inflections of English and Italian
 // ("closed" and "closure", "migrazione" and "migrare", "apertura" and
 // "aperto") are one word.

@@ -719,6 +719,7 @@ func readReference(question, text string) reference {
 	if len(ref.words) == 0 {
 		ref.words, ref.echoes = all, true
 	}
+	countedByQuestion(question, ref.facts)
 	return ref
 }
 
