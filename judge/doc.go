@@ -97,6 +97,10 @@
 // for working days leave one out.
 // A reference's bare number counts what the question asks how many of
 // ("8" to "Quanti tipi …?" is 8 tipi), so "6 tipi —" is another count.
+// An answer of its own that gives, in a clause of its own, another
+// figure of the kind asked to what the question asks ("la seconda nel
+// 2009" to "In che anno è uscita la seconda versione?") states that
+// figure as the answer, whatever else it states.
 // Words are compared by family: the inflections of English and Italian
 // ("closed" and "closure", "migrazione" and "migrare", "apertura" and
 // "aperto") are one word.

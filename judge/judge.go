@@ -182,6 +182,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	r.Contradicted = append(r.Contradicted, asideLead(ref, leadFacts, ld)...)
 	r.Contradicted = append(r.Contradicted, secondFigureLead(ref, leadFacts, ld)...)
 	r.Contradicted = append(r.Contradicted, swappedBindings(ref, reference, answer)...)
+	r.Contradicted = append(r.Contradicted, askedFigureClauses(question, ref, reference, answer)...)
 	r.Contradicted = append(r.Contradicted, latinSuffixLead(ref, leadFacts, ld)...)
 
 	// What the answer states.
