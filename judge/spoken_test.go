@@ -10,6 +10,10 @@ func TestSaidInWords(t *testing.T) {
 		question, reference, answer string
 		want                        Verdict
 	}{
+		// Italian approximate numerals.
+		{"Dopo quanti giorni entra in testing?", "Circa 10 giorni.", "Dopo una decina di giorni.", Right},
+		{"Quanto dura la pausa?", "Circa 20 minuti.", "Una ventina di minuti.", Right},
+		{"Quanto dura la pausa?", "Circa 30 minuti.", "Una ventina di minuti.", Misleading},
 		// Halves and one unit said with an article.
 		{"How often is the review?", "Every two months.", "Every couple of months.", Right},
 		{"Ogni quanto si fa la revisione?", "Ogni due mesi.", "Ogni paio di mesi.", Right},
