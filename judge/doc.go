@@ -78,7 +78,8 @@
 // A span lead with a provision's bare number ("comma 2 —") names
 // another provision than the reference's "2-bis".
 // Words that deny every case ("Never.", "Under no circumstances", "Mai",
-// "In nessun caso") say no, and "only if" restates a yes that the
+// "In nessun caso") or advise against it ("Better not", "Meglio di no")
+// say no, and "only if" restates a yes that the
 // reference makes depend on a consent ("with your manager's agreement",
 // "con l'accordo del responsabile").
 // A yes or no given with the reference's reason in other words, keeping
