@@ -855,7 +855,7 @@ func readAnswer(text string) answerText {
 	clean := withoutCitations(text)
 	a := answerText{facts: extract(clean), stems: map[string]bool{}, units: map[string]bool{},
 		lower: normalSpace(strings.ToLower(clean)), spaced: unhyphen(fold(clean)), folded: normalSpace(fold(clean)), digits: onlyDigits(clean)}
-	a.figures = figuresOf(a.facts)
+	a.figures = append(figuresOf(a.facts), proportions(clean)...)
 	// "direttiva 8/2009" states the directive's number 8 and its year.
 	for _, f := range a.facts {
 		if m := numberOfYearRE.FindStringSubmatch(f.key); f.kind == codeFact && m != nil {

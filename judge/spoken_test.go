@@ -10,6 +10,11 @@ func TestSaidInWords(t *testing.T) {
 		question, reference, answer string
 		want                        Verdict
 	}{
+		// A proportion as a count out of a total.
+		{"What share of packages build unchanged?", "About 90%.", "About nine out of ten.", Right},
+		{"Su che percentuale di pacchetti funziona?", "Quasi il 90%.", "Circa nove pacchetti su dieci.", Right},
+		{"Quanti utenti usano la app?", "Il 75%.", "3 su 4.", Right},
+		{"What share of packages build unchanged?", "About 90%.", "About two out of three.", Wrong},
 		// Italian approximate numerals.
 		{"Dopo quanti giorni entra in testing?", "Circa 10 giorni.", "Dopo una decina di giorni.", Right},
 		{"Quanto dura la pausa?", "Circa 20 minuti.", "Una ventina di minuti.", Right},
