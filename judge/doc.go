@@ -102,6 +102,10 @@
 // figure of the kind asked to what the question asks ("la seconda nel
 // 2009" to "In che anno è uscita la seconda versione?") states that
 // figure as the answer, whatever else it states.
+// An answer of its own whose first clause names another thing, a name
+// the question does not hold ("In the incident's own Google Doc, linked
+// from #incident") or a tool it says to run ("Run dpkg-buildpackage;
+// debi then installs …"), before the reference's is misleading.
 // Words are compared by family: the inflections of English and Italian
 // ("closed" and "closure", "migrazione" and "migrare", "apertura" and
 // "aperto") are one word.
