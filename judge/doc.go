@@ -42,7 +42,7 @@
 // Figures said in words are the figures they mean ("half an hour", "a
 // year", "an hour and a half", "un'ora e mezza", "three-day",
 // "a quarter of an hour", "un paio di giorni", "four and a half to one"
-// for 4.5:1, "nove e mezza", "tremila", "una decina", "nove su dieci" for 90%, "noon", "3 del pomeriggio", "once a
+// for 4.5:1, "nove e mezza", "tremila", "una decina", "nove su dieci" for 90%, "the end of March" for 31 March, "noon", "3 del pomeriggio", "once a
 // year", "42 cents", "Only one.", "Sei tipologie"), and everyday synonyms and translations
 // ("permitted", "consentito" for allowed; "not permitted" for
 // forbidden) are one word. An answer is read as a reader sees it: a

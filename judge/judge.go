@@ -856,6 +856,7 @@ func readAnswer(text string) answerText {
 	a := answerText{facts: extract(clean), stems: map[string]bool{}, units: map[string]bool{},
 		lower: normalSpace(strings.ToLower(clean)), spaced: unhyphen(fold(clean)), folded: normalSpace(fold(clean)), digits: onlyDigits(clean)}
 	a.figures = append(figuresOf(a.facts), proportions(clean)...)
+	a.figures = append(a.figures, monthEnds(clean)...)
 	// "direttiva 8/2009" states the directive's number 8 and its year.
 	for _, f := range a.facts {
 		if m := numberOfYearRE.FindStringSubmatch(f.key); f.kind == codeFact && m != nil {

@@ -10,6 +10,11 @@ func TestSaidInWords(t *testing.T) {
 		question, reference, answer string
 		want                        Verdict
 	}{
+		// The end of a month is its last day.
+		{"By when must carried-over days be used?", "By 31 March.", "Before the end of March.", Right},
+		{"Entro quando vanno usati i giorni residui?", "Entro il 31 marzo.", "Entro fine marzo.", Right},
+		{"Entro quando va consegnato il modulo?", "Entro il 28 febbraio.", "Entro la fine di febbraio.", Right},
+		{"By when must carried-over days be used?", "By 31 March.", "Before the end of April.", Misleading},
 		// A proportion as a count out of a total.
 		{"What share of packages build unchanged?", "About 90%.", "About nine out of ten.", Right},
 		{"Su che percentuale di pacchetti funziona?", "Quasi il 90%.", "Circa nove pacchetti su dieci.", Right},
