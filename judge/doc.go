@@ -48,6 +48,8 @@
 // forbidden) are one word. An answer is read as a reader sees it: a
 // quoted page's HTML tags, Markdown links and template tags removed,
 // the numbers of a numbered list's items ("1.", "2)") taken for marks.
+// A number after an elided Italian article ("l'80%", "nell'11%") is a
+// figure.
 // Codes and figures are compared as written in either language: "$VAR"
 // is the variable VAR, "/usr/local/" the folder /usr/local, an IPv4
 // address and a key combination ("Ctrl-A", "Control-A", "^A") are codes,

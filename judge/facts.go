@@ -71,10 +71,16 @@ var (
 	wordPairRE = regexp.MustCompile(`^\p{L}[\p{L}'-]*(?:/\p{L}[\p{L}'-]*){1,2}$`)
 )
 
+// elidedNumberRE matches an Italian article or preposition elided
+// before a number: "l'80%", "dell'11%", "nell'8 marzo". The number is a
+// figure, not part of a code.
+var elidedNumberRE = regexp.MustCompile(`(?i)\b(l|dell|all|dall|nell|sull|coll|quell|un)(['’])(\d)`)
+
 // extract returns the key facts of text in order: codes in backticks and
 // quoted labels, telephone numbers, then each word's figure, code or name.
 func extract(text string) []fact {
 	text = withoutCitations(text)
+	text = elidedNumberRE.ReplaceAllString(text, "$1$2 $3")
 	var out []fact
 	text = backtickRE.ReplaceAllStringFunc(text, func(m string) string {
 		inner := strings.TrimSpace(m[1 : len(m)-1])
