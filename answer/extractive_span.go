@@ -49,14 +49,19 @@ var questionPatterns = []struct {
 	{YesNoAnswer, regexp.MustCompile(`^(can|could|may|do|does|did|is|are|am|should|must|will|would|have|has|posso|possiamo|si può|si possono|devo|dobbiamo|è|sono|serve|bisogna|ho|c'è)(?:\s|$)`)},
 }
 
+// sentenceEndRE: the end of a sentence inside a question's text.
+var sentenceEndRE = regexp.MustCompile(`[.!?]\s+`)
+
 // askedPart returns the lower-cased sentence of a question that asks: the
 // last one that ends in "?" when there is one.
 func askedPart(question string) string {
 	q := strings.ToLower(strings.ReplaceAll(question, "’", "'"))
 	if i := strings.LastIndex(q, "?"); i >= 0 {
 		q = q[:i]
-		if j := strings.LastIndexAny(q, ".!?"); j >= 0 && j+1 < len(q) {
-			q = q[j+1:]
+		// A sentence ends at a mark followed by a space: the dots of
+		// "internal.digital.gov.uk" or "2.5" end none.
+		if loc := sentenceEndRE.FindAllStringIndex(q, -1); len(loc) > 0 {
+			q = q[loc[len(loc)-1][1]:]
 		}
 	}
 	return strings.TrimSpace(q)
@@ -74,10 +79,14 @@ func askedPart(question string) string {
 func QuestionType(question string) AnswerType {
 	q := askedPart(question)
 	opened := questionOpenerRE.MatchString(q)
+	yesNo := questionPatterns[len(questionPatterns)-1].re.MatchString(q)
 	for _, p := range questionPatterns {
 		for _, m := range p.re.FindAllStringIndex(q, -1) {
 			if opened && m[0] > 0 && subordinateRE.MatchString(q[m[0]:m[1]]) && !indirectRE.MatchString(q[:m[0]]) {
 				continue
+			}
+			if yesNo && nounTriggerRE.MatchString(q[m[0]:m[1]]) {
+				continue // "Can a service use an internal address?" asks yes or no
 			}
 			return p.t
 		}
@@ -103,6 +112,11 @@ var (
 	// subordinateRE: a question word that, past the opening, introduces a
 	// clause (whose ends at a word boundary, so "whose" is kept apart).
 	subordinateRE = regexp.MustCompile(`^(?:when|where|who|whom|whose|quando|dove|chi)\b`)
+	// nounTriggerRE: the words that type a question by naming what it
+	// asks for ("the address", "the deadline") rather than by asking;
+	// in a question opened by a yes/no verb they are its topic, not the
+	// answer it wants.
+	nounTriggerRE = regexp.MustCompile(`^(?:address|indirizzo|deadline|scadenza|the most)$`)
 	// indirectRE: the words before an indirect question, whose question
 	// word still asks ("Can you tell me who approves?").
 	indirectRE = regexp.MustCompile(`\b(?:tell (?:me|us)|know|show (?:me|us)|find out|dirmi|dirci|sapere|sai|sapete|indicarmi)\s*$`)

@@ -44,6 +44,12 @@ func TestQuestionType(t *testing.T) {
 		"Can you tell me who approves a purchase?":   PersonAnswer,
 		"If I am sick, when must I tell my manager?": TimeAnswer,
 		"And where is the meeting point?":            PlaceAnswer,
+		// A noun that names what is asked for does not type a question
+		// opened by a yes/no verb.
+		"Can a service for citizens use an internal.digital.gov.uk address?": YesNoAnswer,
+		"Is there a deadline for the expense report?":                        YesNoAnswer,
+		"What is the address of the office?":                                 PlaceAnswer,
+		"What is the deadline for the expense report?":                       TimeAnswer,
 	} {
 		if got := QuestionType(q); got != want {
 			t.Errorf("QuestionType(%q) = %d, want %d", q, got, want)
