@@ -299,7 +299,11 @@ func spanType(t AnswerType) bool {
 
 // headingLine reports whether span sp of text is a paragraph of its own
 // of a few words without end punctuation: a heading inside the chunk's
-// text ("To receive donated hours"), which names a subject, not an answer.
+// text ("To receive donated hours"), which names a subject, not an answer;
+// or such a line opening a paragraph whose next line defines it, the term
+// of a glossary or a list of references ("Codice privacy" over "Decreto
+// legislativo 30 giugno 2003, n. 196 …"), which names the subject of the
+// definition under it and of no other.
 func headingLine(text string, sp [2]int) bool {
 	s := strings.TrimSpace(text[sp[0]:sp[1]])
 	if s == "" || strings.ContainsAny(s[len(s)-1:], ".!?:;") || isTableRow(s) || listItem(s) || len(wordSpans(s)) > 8 {
@@ -307,7 +311,24 @@ func headingLine(text string, sp [2]int) bool {
 	}
 	before := strings.TrimRight(text[:sp[0]], " \t")
 	after := strings.TrimLeft(text[sp[1]:], " \t")
-	return (before == "" || strings.HasSuffix(before, "\n\n")) && (after == "" || strings.HasPrefix(after, "\n\n"))
+	if before != "" && !strings.HasSuffix(before, "\n\n") {
+		return false
+	}
+	return after == "" || strings.HasPrefix(after, "\n\n") || definedBelow(after[min(1, len(after)):], len(wordSpans(s)))
+}
+
+// definedBelow reports whether text, the line after a short line, is the
+// definition of it: a line of its own (no list item, table row or
+// heading) of at least twice as many words, and more than 8, that ends
+// a sentence.
+func definedBelow(text string, words int) bool {
+	line, _, _ := strings.Cut(text, "\n")
+	line = strings.TrimSpace(line)
+	if line == "" || strings.HasPrefix(text, "\n") || listItem(line) || isTableRow(line) || strings.HasPrefix(line, "#") {
+		return false
+	}
+	n := len(wordSpans(line))
+	return n > 8 && n >= 2*words && strings.ContainsAny(line[len(line)-1:], ".;»)")
 }
 
 // innerHeadings returns, for each sentence of text (spans), the heading

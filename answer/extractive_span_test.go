@@ -173,3 +173,20 @@ func TestWidenToTheAskedWord(t *testing.T) {
 		t.Errorf("got %q, want the first sentence and the one giving the label", got)
 	}
 }
+
+// A term over the line that defines it (a glossary, a list of
+// references) names that definition's subject and no other's: asked for
+// the Codice privacy's decree, the answerer quoted the CAD's, which came
+// first and shares "decreto" and "codice" with the question.
+func TestTermLineNamesTheDefinitionUnderIt(t *testing.T) {
+	c := fonte.Chunk{ID: "refs", Text: "CAD\n" +
+		"Decreto legislativo 7 marzo 2005, n. 82 e s.m.i. recante «Codice dell'amministrazione digitale».\n\n" +
+		"Codice privacy\n" +
+		"Decreto legislativo 30 giugno 2003, n. 196 e s.m.i. recante «Codice in materia di protezione dei dati personali».\n\n" +
+		"GDPR\n" +
+		"Regolamento (UE) 2016/679 del Parlamento europeo e del Consiglio, del 27 aprile 2016, relativo alla protezione delle persone fisiche."}
+	text, n, _ := ExtractSpan("Qual è il decreto del Codice privacy?", []fonte.Chunk{c})
+	if n != 1 || !strings.Contains(text, "30 giugno 2003") || strings.Contains(text, "7 marzo 2005") {
+		t.Errorf("ExtractSpan = %q (chunk %d), want the Codice privacy's decree of 30 giugno 2003", text, n)
+	}
+}
