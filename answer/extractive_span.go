@@ -513,6 +513,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 	bonus := spanBonus * total / float64(len(want))
 	amounts, bounds := numbers(question), figureBounds(question)
 	verb := askedVerb(question)
+	acr := acronymsOf(question)
 	l := leader{qt: qt, m: askedMeasure(question, qt), unit: askedUnit(question), want: want, topic: topicWords(question), figures: figures(question), amounts: amounts, figureUnits: figureUnits(question), figure: countAskRE.MatchString(askedPart(question)), identity: qt == PersonAnswer && identityAsked(question)}
 	best := 0.0
 	var bestChunk, bestSent int
@@ -533,7 +534,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			if inner[j] != "" {
 				heading = ContentKeys(strings.Join(c.Headings, " ") + "\n" + inner[j])
 			}
-			keys := withImplied(ContentKeys(s), s)
+			keys := acr.with(withImplied(ContentKeys(s), s), s)
 			var header, before map[string]bool
 			if h, ok := tableHeader(c.Text, spans, j); ok {
 				// A row is read with its header: "Response | 1 hour".
