@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/analysis"
@@ -659,7 +660,7 @@ func withList(text string, spans [][2]int, j int) [2]int {
 		}
 		opens[k] = strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") ||
 			d > 0 && d < len(t) && (t[d] == '.' || t[d] == ')') && (d+1 == len(t) || t[d+1] == ' ')
-		inItem[k] = opens[k] || k > 0 && inItem[k-1] && !strings.Contains(text[spans[k-1][1]:sp[0]], "\n")
+		inItem[k] = opens[k] || k > 0 && inItem[k-1] && (!strings.Contains(text[spans[k-1][1]:sp[0]], "\n") || wrapped(text, spans[k-1], sp))
 	}
 	cut := func(k int) bool { return inItem[k] && !opens[k] }
 	// items counts the items among spans a..b.
@@ -699,11 +700,17 @@ func withList(text string, spans [][2]int, j int) [2]int {
 	}
 	start, end := j, j
 	if isItem(j) {
-		for start > 0 && isItem(start-1) && (items(start, j) < maxItems || cut(start)) {
+		// An item that ends in ":" introduces the items under it ("- the
+		// guidelines to follow, for example:" / "- Design guidelines"),
+		// which a flattened list no longer indents.
+		for start > 0 && isItem(start-1) && !intro(start-1) && (items(start, j) < maxItems || cut(start)) {
 			start--
 		}
 		if start > 0 && intro(start-1) {
 			start--
+			for start > 0 && cut(start) {
+				start-- // an item's own intro ("… su Developers Italia. In particolare:") is read with the item
+			}
 		} else {
 			start = j // not an introduced list: the item alone
 		}
@@ -736,6 +743,19 @@ func withList(text string, spans [][2]int, j int) [2]int {
 		}
 	}
 	return [2]int{spans[start][0], spans[end][1]}
+}
+
+// wrapped reports whether span b of text goes on the list item that span
+// a ends: it is on the next line, opens no item and starts with a small
+// letter or a bracket, and a ends no sentence or clause ("- Linee Guida
+// AgID sul Design" / "(che includono … la Legge 4/2004);").
+func wrapped(text string, a, b [2]int) bool {
+	gap, prev, next := text[a[1]:b[0]], strings.TrimSpace(text[a[0]:a[1]]), text[b[0]:b[1]]
+	if strings.Count(gap, "\n") != 1 || strings.Trim(gap, " \t\n") != "" || prev == "" || strings.ContainsAny(prev[len(prev)-1:], ".;:!?") || listItem(next) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(next)
+	return r == '(' || unicode.IsLower(r)
 }
 
 // announcesListRE: the words with which a sentence announces the list

@@ -116,3 +116,24 @@ func TestQuotesTheListASentenceAnnounces(t *testing.T) {
 		}
 	}
 }
+
+// An item that goes on on the next line is quoted whole, under the item
+// that introduces it: asked which accessibility law the design
+// guidelines include, the answerer quoted the list's first intro and
+// first items, and the item "- Linee Guida AgID sul Design" without its
+// next line, which names the law.
+func TestQuotesAWrappedItemUnderTheItemThatIntroducesIt(t *testing.T) {
+	text := "Le attività previste in questa fase sono:\n\n" +
+		"- individuazione della disponibilità di bilancio per assicurare la disponibilità;\n" +
+		"- stima dei tempi per la messa in esercizio della soluzione;\n" +
+		"- eventuali norme e linee guida che il software dovrà seguire, come per esempio:\n\n" +
+		"- Linee Guida AgID sul Design\n(che includono anche l'adempimento alla Legge 4/2004 sull'accessibilità);\n" +
+		"- Linee Guida AgID sull'Interoperabilità;"
+	got, _, _ := ExtractSpan("Quale legge sull'accessibilità è inclusa nelle linee guida sul design?", []fonte.Chunk{{ID: "c", Text: text}})
+	if !strings.Contains(got, "Legge 4/2004") {
+		t.Errorf("answer %q, want the item with its next line, Legge 4/2004", got)
+	}
+	if strings.Contains(got, "bilancio") {
+		t.Errorf("answer %q quotes the list's first items, not the item that introduces the asked one", got)
+	}
+}
