@@ -742,7 +742,38 @@ func withList(text string, spans [][2]int, j int) [2]int {
 			end++
 		}
 	}
+	if intro(j) && end == j {
+		end = example(text, spans, j)
+	}
 	return [2]int{spans[start][0], spans[end][1]}
+}
+
+// example returns the last span of the example that intro sentence j
+// of text announces when no list follows it ("structure your commit
+// message like:" / "TICKET-123: Add a new feature" / "Co-authored-by:
+// …"): the whole lines after it that are no sentence of prose nor a
+// quotation ("| …"), up to
+// maxExample of them and maxWidenBytes in all; j itself when there are
+// none.
+func example(text string, spans [][2]int, j int) int {
+	const maxExample = 3
+	end := j
+	for k := j + 1; k < len(spans) && k <= j+maxExample; k++ {
+		line := text[spans[k][0]:spans[k][1]]
+		whole := spans[k][1] == len(text) || text[spans[k][1]] == '\n'
+		if strings.Count(text[spans[k-1][1]:spans[k][0]], "\n") > 2 || spans[k][1]-spans[j][0] > maxWidenBytes || prose(line) || !whole || strings.HasPrefix(line, "|") {
+			break // prose, a quotation or a line cut short is no example
+		}
+		end = k
+	}
+	return end
+}
+
+// prose reports whether s is a sentence of prose: six words or more,
+// ended by a full stop, an exclamation or a question mark.
+func prose(s string) bool {
+	s = strings.TrimSpace(s)
+	return s != "" && strings.ContainsAny(s[len(s)-1:], ".!?") && len(wordSpans(s)) >= 6
 }
 
 // wrapped reports whether span b of text goes on the list item that span
