@@ -68,3 +68,18 @@ func TestRowLeadNeedsTheQuestionsCaseInTheRow(t *testing.T) {
 		t.Fatalf("another city's row: ExtractSpan = %q, want no lead", got)
 	}
 }
+
+// A figure of a clause is not one of the purpose clause after it: "within
+// 3 months" is when to migrate, not how long security updates last, so
+// asked the second it does not lead; asked the first, it does.
+func TestPurposeClauseUnbindsTheFigureBeforeIt(t *testing.T) {
+	c := fonte.Chunk{ID: "os", Text: "If you do use standard Ubuntu, you must migrate to the latest release within 3 months to ensure you stay within the support period and receive security updates."}
+	got, _, _ := ExtractSpan("For how long does a standard Ubuntu release get security updates?", []fonte.Chunk{c})
+	if strings.HasPrefix(got, "3 months —") {
+		t.Errorf("answer %q leads with the migration deadline for how long updates last", got)
+	}
+	got, _, _ = ExtractSpan("How soon must we migrate to the latest standard Ubuntu release?", []fonte.Chunk{c})
+	if !strings.HasPrefix(got, "3 months —") {
+		t.Errorf("answer %q, want the lead 3 months for when to migrate", got)
+	}
+}

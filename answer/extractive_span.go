@@ -49,14 +49,19 @@ var questionPatterns = []struct {
 	{YesNoAnswer, regexp.MustCompile(`^(can|could|may|do|does|did|is|are|am|should|must|will|would|have|has|posso|possiamo|si può|si possono|devo|dobbiamo|è|sono|serve|bisogna|ho|c'è)(?:\s|$)`)},
 }
 
+// sentenceEndRE: the end of a sentence inside a question's text.
+var sentenceEndRE = regexp.MustCompile(`[.!?]\s+`)
+
 // askedPart returns the lower-cased sentence of a question that asks: the
 // last one that ends in "?" when there is one.
 func askedPart(question string) string {
 	q := strings.ToLower(strings.ReplaceAll(question, "’", "'"))
 	if i := strings.LastIndex(q, "?"); i >= 0 {
 		q = q[:i]
-		if j := strings.LastIndexAny(q, ".!?"); j >= 0 && j+1 < len(q) {
-			q = q[j+1:]
+		// A sentence ends at a mark followed by a space: the dots of
+		// "internal.digital.gov.uk" or "2.5" end none.
+		if loc := sentenceEndRE.FindAllStringIndex(q, -1); len(loc) > 0 {
+			q = q[loc[len(loc)-1][1]:]
 		}
 	}
 	return strings.TrimSpace(q)
@@ -74,10 +79,14 @@ func askedPart(question string) string {
 func QuestionType(question string) AnswerType {
 	q := askedPart(question)
 	opened := questionOpenerRE.MatchString(q)
+	yesNo := questionPatterns[len(questionPatterns)-1].re.MatchString(q)
 	for _, p := range questionPatterns {
 		for _, m := range p.re.FindAllStringIndex(q, -1) {
 			if opened && m[0] > 0 && subordinateRE.MatchString(q[m[0]:m[1]]) && !indirectRE.MatchString(q[:m[0]]) {
 				continue
+			}
+			if yesNo && nounTriggerRE.MatchString(q[m[0]:m[1]]) {
+				continue // "Can a service use an internal address?" asks yes or no
 			}
 			return p.t
 		}
@@ -103,6 +112,11 @@ var (
 	// subordinateRE: a question word that, past the opening, introduces a
 	// clause (whose ends at a word boundary, so "whose" is kept apart).
 	subordinateRE = regexp.MustCompile(`^(?:when|where|who|whom|whose|quando|dove|chi)\b`)
+	// nounTriggerRE: the words that type a question by naming what it
+	// asks for ("the address", "the deadline") rather than by asking;
+	// in a question opened by a yes/no verb they are its topic, not the
+	// answer it wants.
+	nounTriggerRE = regexp.MustCompile(`^(?:address|indirizzo|deadline|scadenza|the most)$`)
 	// indirectRE: the words before an indirect question, whose question
 	// word still asks ("Can you tell me who approves?").
 	indirectRE = regexp.MustCompile(`\b(?:tell (?:me|us)|know|show (?:me|us)|find out|dirmi|dirci|sapere|sai|sapete|indicarmi)\s*$`)
@@ -285,7 +299,11 @@ func spanType(t AnswerType) bool {
 
 // headingLine reports whether span sp of text is a paragraph of its own
 // of a few words without end punctuation: a heading inside the chunk's
-// text ("To receive donated hours"), which names a subject, not an answer.
+// text ("To receive donated hours"), which names a subject, not an answer;
+// or such a line opening a paragraph whose next line defines it, the term
+// of a glossary or a list of references ("Codice privacy" over "Decreto
+// legislativo 30 giugno 2003, n. 196 …"), which names the subject of the
+// definition under it and of no other.
 func headingLine(text string, sp [2]int) bool {
 	s := strings.TrimSpace(text[sp[0]:sp[1]])
 	if s == "" || strings.ContainsAny(s[len(s)-1:], ".!?:;") || isTableRow(s) || listItem(s) || len(wordSpans(s)) > 8 {
@@ -293,7 +311,24 @@ func headingLine(text string, sp [2]int) bool {
 	}
 	before := strings.TrimRight(text[:sp[0]], " \t")
 	after := strings.TrimLeft(text[sp[1]:], " \t")
-	return (before == "" || strings.HasSuffix(before, "\n\n")) && (after == "" || strings.HasPrefix(after, "\n\n"))
+	if before != "" && !strings.HasSuffix(before, "\n\n") {
+		return false
+	}
+	return after == "" || strings.HasPrefix(after, "\n\n") || definedBelow(after[min(1, len(after)):], len(wordSpans(s)))
+}
+
+// definedBelow reports whether text, the line after a short line, is the
+// definition of it: a line of its own (no list item, table row or
+// heading) of at least twice as many words, and more than 8, that ends
+// a sentence.
+func definedBelow(text string, words int) bool {
+	line, _, _ := strings.Cut(text, "\n")
+	line = strings.TrimSpace(line)
+	if line == "" || strings.HasPrefix(text, "\n") || listItem(line) || isTableRow(line) || strings.HasPrefix(line, "#") {
+		return false
+	}
+	n := len(wordSpans(line))
+	return n > 8 && n >= 2*words && strings.ContainsAny(line[len(line)-1:], ".;»)")
 }
 
 // innerHeadings returns, for each sentence of text (spans), the heading
@@ -478,6 +513,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 	bonus := spanBonus * total / float64(len(want))
 	amounts, bounds := numbers(question), figureBounds(question)
 	verb := askedVerb(question)
+	acr := acronymsOf(question)
 	l := leader{qt: qt, m: askedMeasure(question, qt), unit: askedUnit(question), want: want, topic: topicWords(question), figures: figures(question), amounts: amounts, figureUnits: figureUnits(question), figure: countAskRE.MatchString(askedPart(question)), identity: qt == PersonAnswer && identityAsked(question)}
 	best := 0.0
 	var bestChunk, bestSent int
@@ -498,7 +534,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			if inner[j] != "" {
 				heading = ContentKeys(strings.Join(c.Headings, " ") + "\n" + inner[j])
 			}
-			keys := withImplied(ContentKeys(s), s)
+			keys := acr.with(withImplied(ContentKeys(s), s), s)
 			var header, before map[string]bool
 			if h, ok := tableHeader(c.Text, spans, j); ok {
 				// A row is read with its header: "Response | 1 hour".

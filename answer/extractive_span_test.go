@@ -44,6 +44,12 @@ func TestQuestionType(t *testing.T) {
 		"Can you tell me who approves a purchase?":   PersonAnswer,
 		"If I am sick, when must I tell my manager?": TimeAnswer,
 		"And where is the meeting point?":            PlaceAnswer,
+		// A noun that names what is asked for does not type a question
+		// opened by a yes/no verb.
+		"Can a service for citizens use an internal.digital.gov.uk address?": YesNoAnswer,
+		"Is there a deadline for the expense report?":                        YesNoAnswer,
+		"What is the address of the office?":                                 PlaceAnswer,
+		"What is the deadline for the expense report?":                       TimeAnswer,
 	} {
 		if got := QuestionType(q); got != want {
 			t.Errorf("QuestionType(%q) = %d, want %d", q, got, want)
@@ -165,5 +171,22 @@ func TestWidenToTheAskedWord(t *testing.T) {
 	got, _, _ := ExtractSpan("What label should the supplier give the shared mailbox on the mail server?", []fonte.Chunk{{ID: "c", Text: s1 + " " + s2}})
 	if !strings.HasPrefix(got, s1) || !strings.Contains(got, "its label must describe the project") {
 		t.Errorf("got %q, want the first sentence and the one giving the label", got)
+	}
+}
+
+// A term over the line that defines it (a glossary, a list of
+// references) names that definition's subject and no other's: asked for
+// the Codice privacy's decree, the answerer quoted the CAD's, which came
+// first and shares "decreto" and "codice" with the question.
+func TestTermLineNamesTheDefinitionUnderIt(t *testing.T) {
+	c := fonte.Chunk{ID: "refs", Text: "CAD\n" +
+		"Decreto legislativo 7 marzo 2005, n. 82 e s.m.i. recante «Codice dell'amministrazione digitale».\n\n" +
+		"Codice privacy\n" +
+		"Decreto legislativo 30 giugno 2003, n. 196 e s.m.i. recante «Codice in materia di protezione dei dati personali».\n\n" +
+		"GDPR\n" +
+		"Regolamento (UE) 2016/679 del Parlamento europeo e del Consiglio, del 27 aprile 2016, relativo alla protezione delle persone fisiche."}
+	text, n, _ := ExtractSpan("Qual è il decreto del Codice privacy?", []fonte.Chunk{c})
+	if n != 1 || !strings.Contains(text, "30 giugno 2003") || strings.Contains(text, "7 marzo 2005") {
+		t.Errorf("ExtractSpan = %q (chunk %d), want the Codice privacy's decree of 30 giugno 2003", text, n)
 	}
 }

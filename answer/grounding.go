@@ -63,9 +63,12 @@ func (k Keys) missing(text string, ctx map[string]bool) []string {
 // text (so "5.5" and "v1.2" stay whole), keeping any citation markers right
 // after the stop ("… 5 days. [1]"), and at every line break. Pieces are
 // trimmed and empty ones dropped.
-func Sentences(text string) []string {
+func Sentences(text string) []string { return pieces(text, sentenceSpans(text)) }
+
+// pieces returns the pieces of text at spans.
+func pieces(text string, spans [][2]int) []string {
 	var out []string
-	for _, sp := range sentenceSpans(text) {
+	for _, sp := range spans {
 		out = append(out, text[sp[0]:sp[1]])
 	}
 	return out

@@ -474,16 +474,24 @@ func bound(s string, cands [][2]int, want map[string]bool) int {
 // with its own subject: a semicolon, or a conjunction that contrasts.
 var contrastRE = regexp.MustCompile(`(?i);|\s(?:but|while|whereas|however|otherwise|ma|mentre|invece|tuttavia|altrimenti)\s`)
 
+// purposeRE: what opens a clause that says why the clause before is
+// done ("migrate within 3 months to ensure you receive security
+// updates"): a figure of the first clause is not one of the second's.
+var purposeRE = regexp.MustCompile(`(?i)\s(?:to ensure|to make sure|so that|in order to|so as to|per garantire|per assicurar\w*|affinché|in modo da|al fine di)\s`)
+
 // strayFigure reports whether the only candidate of s sits in a clause
 // that lacks a question word another clause of s holds ("Domestic
 // refunds take 10 days; refunds abroad are set by finance" for "how long
 // do refunds abroad take"): the figure belongs to the other clause's
-// case, not the question's. A sentence of one clause keeps it bound.
+// case, not the question's. Clauses are cut at a contrast (contrastRE)
+// and before a purpose (purposeRE). A sentence of one clause keeps it
+// bound.
 func strayFigure(s string, cand [2]int, want map[string]bool) bool {
-	cuts := contrastRE.FindAllStringIndex(s, -1)
+	cuts := append(contrastRE.FindAllStringIndex(s, -1), purposeRE.FindAllStringIndex(s, -1)...)
 	if len(cuts) == 0 {
 		return false
 	}
+	slices.SortFunc(cuts, func(a, b []int) int { return a[0] - b[0] })
 	from, to := 0, len(s)
 	for _, c := range cuts {
 		if c[1] <= cand[0] {

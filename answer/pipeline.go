@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/analysis"
@@ -659,7 +660,7 @@ func withList(text string, spans [][2]int, j int) [2]int {
 		}
 		opens[k] = strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") ||
 			d > 0 && d < len(t) && (t[d] == '.' || t[d] == ')') && (d+1 == len(t) || t[d+1] == ' ')
-		inItem[k] = opens[k] || k > 0 && inItem[k-1] && !strings.Contains(text[spans[k-1][1]:sp[0]], "\n")
+		inItem[k] = opens[k] || k > 0 && inItem[k-1] && (!strings.Contains(text[spans[k-1][1]:sp[0]], "\n") || wrapped(text, spans[k-1], sp))
 	}
 	cut := func(k int) bool { return inItem[k] && !opens[k] }
 	// items counts the items among spans a..b.
@@ -699,11 +700,17 @@ func withList(text string, spans [][2]int, j int) [2]int {
 	}
 	start, end := j, j
 	if isItem(j) {
-		for start > 0 && isItem(start-1) && (items(start, j) < maxItems || cut(start)) {
+		// An item that ends in ":" introduces the items under it ("- the
+		// guidelines to follow, for example:" / "- Design guidelines"),
+		// which a flattened list no longer indents.
+		for start > 0 && isItem(start-1) && !intro(start-1) && (items(start, j) < maxItems || cut(start)) {
 			start--
 		}
 		if start > 0 && intro(start-1) {
 			start--
+			for start > 0 && cut(start) {
+				start-- // an item's own intro ("… su Developers Italia. In particolare:") is read with the item
+			}
 		} else {
 			start = j // not an introduced list: the item alone
 		}
@@ -735,7 +742,51 @@ func withList(text string, spans [][2]int, j int) [2]int {
 			end++
 		}
 	}
+	if intro(j) && end == j {
+		end = example(text, spans, j)
+	}
 	return [2]int{spans[start][0], spans[end][1]}
+}
+
+// example returns the last span of the example that intro sentence j
+// of text announces when no list follows it ("structure your commit
+// message like:" / "TICKET-123: Add a new feature" / "Co-authored-by:
+// …"): the whole lines after it that are no sentence of prose nor a
+// quotation ("| …"), up to
+// maxExample of them and maxWidenBytes in all; j itself when there are
+// none.
+func example(text string, spans [][2]int, j int) int {
+	const maxExample = 3
+	end := j
+	for k := j + 1; k < len(spans) && k <= j+maxExample; k++ {
+		line := text[spans[k][0]:spans[k][1]]
+		whole := spans[k][1] == len(text) || text[spans[k][1]] == '\n'
+		if strings.Count(text[spans[k-1][1]:spans[k][0]], "\n") > 2 || spans[k][1]-spans[j][0] > maxWidenBytes || prose(line) || !whole || strings.HasPrefix(line, "|") {
+			break // prose, a quotation or a line cut short is no example
+		}
+		end = k
+	}
+	return end
+}
+
+// prose reports whether s is a sentence of prose: six words or more,
+// ended by a full stop, an exclamation or a question mark.
+func prose(s string) bool {
+	s = strings.TrimSpace(s)
+	return s != "" && strings.ContainsAny(s[len(s)-1:], ".!?") && len(wordSpans(s)) >= 6
+}
+
+// wrapped reports whether span b of text goes on the list item that span
+// a ends: it is on the next line, opens no item and starts with a small
+// letter or a bracket, and a ends no sentence or clause ("- Linee Guida
+// AgID sul Design" / "(che includono … la Legge 4/2004);").
+func wrapped(text string, a, b [2]int) bool {
+	gap, prev, next := text[a[1]:b[0]], strings.TrimSpace(text[a[0]:a[1]]), text[b[0]:b[1]]
+	if strings.Count(gap, "\n") != 1 || strings.Trim(gap, " \t\n") != "" || prev == "" || strings.ContainsAny(prev[len(prev)-1:], ".;:!?") || listItem(next) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(next)
+	return r == '(' || unicode.IsLower(r)
 }
 
 // announcesListRE: the words with which a sentence announces the list

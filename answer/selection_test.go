@@ -116,3 +116,35 @@ func TestQuotesTheListASentenceAnnounces(t *testing.T) {
 		}
 	}
 }
+
+// What an intro ending in ":" introduces is quoted with it. An item
+// that goes on on the next line is quoted whole, under the item that
+// introduces it: asked which accessibility law the design guidelines
+// include, the answerer quoted the list's first intro and first items,
+// and the item "- Linee Guida AgID sul Design" without its next line,
+// which names the law. An example is quoted up to the prose after it:
+// asked how to credit both people of a pair, the answerer quoted "…
+// structure your commit message like:" and stopped there.
+func TestQuotesWhatAnIntroIntroduces(t *testing.T) {
+	for _, c := range []struct{ question, text, want, not string }{
+		{"Quale legge sull'accessibilità è inclusa nelle linee guida sul design?",
+			"Le attività previste in questa fase sono:\n\n" +
+				"- individuazione della disponibilità di bilancio per assicurare la disponibilità;\n" +
+				"- stima dei tempi per la messa in esercizio della soluzione;\n" +
+				"- eventuali norme e linee guida che il software dovrà seguire, come per esempio:\n\n" +
+				"- Linee Guida AgID sul Design\n(che includono anche l'adempimento alla Legge 4/2004 sull'accessibilità);\n" +
+				"- Linee Guida AgID sull'Interoperabilità;",
+			"Legge 4/2004", "bilancio"},
+		{"How do we credit both people in a commit we wrote as a pair?",
+			"For example, if you had two or more contributing as part of a pair, you would structure your commit message like:\n\n" +
+				"TICKET-123: Add a new feature\n\n" +
+				"Co-authored-by: Person One <person.one@example.com>\n\n" +
+				"This is visible within the normal Git log and within GitHub too.",
+			"Co-authored-by: Person One", "visible within"},
+	} {
+		got, _, _ := ExtractSpan(c.question, []fonte.Chunk{{ID: "c", Text: c.text}})
+		if !strings.Contains(got, c.want) || strings.Contains(got, c.not) {
+			t.Errorf("%s: answer %q, want %q and not %q", c.question, got, c.want, c.not)
+		}
+	}
+}
