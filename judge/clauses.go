@@ -113,7 +113,23 @@ func otherNamesFirst(question, reference string, ref reference, answer string, l
 			others = append(others, g)
 		}
 	}
-	return otherNamesStated(question, reference, ref, others, lead{text: first, sentence: first, direct: true}, false)
+	if out := otherNamesStated(question, reference, ref, others, lead{text: first, sentence: first, direct: true}, false); len(out) > 0 {
+		return out
+	}
+	// A name or code that the question does not hold, or a tool the
+	// clause says to run ("Run dpkg-buildpackage"), put first where the
+	// reference names its own thing only after it, is another thing.
+	lowerQ := strings.ToLower(question)
+	var out []string
+	for _, g := range others {
+		if (g.kind == nameFact || g.kind == codeFact) && !containsBounded(lowerQ, strings.ToLower(g.text)) {
+			out = append(out, g.text+" named before the reference's")
+		}
+	}
+	if m := runToolRE.FindStringSubmatch(first); m != nil && !containsBounded(lowerRef, strings.ToLower(m[1])) && !containsBounded(lowerQ, strings.ToLower(m[1])) {
+		out = append(out, m[1]+" named before the reference's")
+	}
+	return out
 }
 
 // countedOtherwise returns the count a lead opens with ("Three: …") where
@@ -366,3 +382,8 @@ func ownInFrame(own []string, sentence, question, reference string) bool {
 	}
 	return true
 }
+
+// runToolRE matches a first clause that tells to run or use a tool
+// named in lower case with a hyphen, the way command-line tools are
+// named: "Run dpkg-buildpackage", "Usa dh-make".
+var runToolRE = regexp.MustCompile(`(?i)^\W*(?:run|use|install|execute|call|try|esegui|usa|usare|installa|lancia|prova)\s+` + "`?" + `([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\b`)

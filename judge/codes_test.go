@@ -88,11 +88,15 @@ func TestFigureOrCodeSwapped(t *testing.T) {
 }
 
 // TestTimesAndUnitsAsWritten pins a time of day said in words or with
-// Italian's full stop, an acronym that spells a unit, and a unit after
-// two words that qualify it.
+// Italian's full stop, an acronym that spells a unit, a unit after two
+// words that qualify it, and a number after an elided article.
 func TestTimesAndUnitsAsWritten(t *testing.T) {
 	runJudgeCases(t, []judgeCase{
 		{"half past in words", "A che ora apre lo sportello?", "Alle 8:30, al piano terra.", "Alle otto e mezza, al piano terra.", Right},
+		// An elided article before a number leaves the number a figure.
+		{"another figure after l'", "Che percentuale di test passa?", "Quasi il 90%.", "Quasi l'80%.", Misleading},
+		{"the figure after nell'", "Che percentuale di test passa?", "Quasi il 90%.", "Passano nell'89,9% dei casi, quasi il 90%.", Right},
+		{"the figure after l'", "Quale quota va al fondo?", "8% del totale.", "Va al fondo l'8% del totale.", Right},
 		{"an Italian time", "A che ora apre lo sportello?", "Alle 8:30, al piano terra.", "Alle 8.30, piano terra.", Right},
 		{"HR is no hour", "Entro quando devo avvisare?", "Entro le 10:00, al responsabile e a HR.", "Entro le 10, avvisando il responsabile e HR.", Right},
 		{"qualified hours", "How much leave can I carry over?", "Up to 80 hours of annual leave.", "You may carry over at most 80 annual leave hours from one year to the next.", Right},

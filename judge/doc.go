@@ -42,12 +42,14 @@
 // Figures said in words are the figures they mean ("half an hour", "a
 // year", "an hour and a half", "un'ora e mezza", "three-day",
 // "a quarter of an hour", "un paio di giorni", "four and a half to one"
-// for 4.5:1, "nove e mezza", "tremila", "noon", "3 del pomeriggio", "once a
+// for 4.5:1, "nove e mezza", "tremila", "una decina", "nove su dieci" for 90%, "the end of March" for 31 March, "noon", "3 del pomeriggio", "once a
 // year", "42 cents", "Only one.", "Sei tipologie"), and everyday synonyms and translations
 // ("permitted", "consentito" for allowed; "not permitted" for
 // forbidden) are one word. An answer is read as a reader sees it: a
 // quoted page's HTML tags, Markdown links and template tags removed,
 // the numbers of a numbered list's items ("1.", "2)") taken for marks.
+// A number after an elided Italian article ("l'80%", "nell'11%") is a
+// figure.
 // Codes and figures are compared as written in either language: "$VAR"
 // is the variable VAR, "/usr/local/" the folder /usr/local, an IPv4
 // address and a key combination ("Ctrl-A", "Control-A", "^A") are codes,
@@ -77,6 +79,38 @@
 // contradict the reference's aside about that case.
 // A span lead with a provision's bare number ("comma 2 —") names
 // another provision than the reference's "2-bis".
+// Words that deny every case ("Never.", "Under no circumstances", "Mai",
+// "In nessun caso") or advise against it ("Better not", "Meglio di no")
+// say no, and "only if" restates a yes that the
+// reference makes depend on a consent ("with your manager's agreement",
+// "con l'accordo del responsabile").
+// A yes or no given with the reference's reason in other words, keeping
+// any of the reason's words, is the reference's answer; a bare one, or
+// one with a reason that shares none of them, is partial.
+// An answer that states one part of the reference whole (a clause, a
+// list's item: "Collect your building badge" for "Sign the contract, …,
+// and collect your building badge from reception") and none of its key
+// facts is partial, not wrong; in a quoted passage, only where the
+// passage is about the question.
+// A rate is compared with what it is counted per: "3 giorni al mese"
+// and "0.42 euro per mile" are other figures than "3 giorni a settimana"
+// and "0.42 euro per kilometre"; a rate without its "per" is the same.
+// Working days said for the reference's plain days add a qualifier and
+// are another figure ("60 giorni lavorativi" for 60 giorni); plain days
+// for working days leave one out.
+// A reference's bare number counts what the question asks how many of
+// ("8" to "Quanti tipi …?" is 8 tipi), so "6 tipi —" is another count.
+// An answer of its own that gives, in a clause of its own, another
+// figure of the kind asked to what the question asks ("la seconda nel
+// 2009" to "In che anno è uscita la seconda versione?") states that
+// figure as the answer, whatever else it states.
+// An answer of its own whose first clause names another thing, a name
+// the question does not hold ("In the incident's own Google Doc, linked
+// from #incident") or a tool it says to run ("Run dpkg-buildpackage;
+// debi then installs …"), before the reference's is misleading.
+// Words are compared by family: the inflections of English and Italian
+// ("closed" and "closure", "migrazione" and "migrare", "apertura" and
+// "aperto") are one word.
 // The rules are general
 // knowledge of English and Italian, so that the judge holds on questions
 // nobody has seen; Agree measures it against answers labelled by people.

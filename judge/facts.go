@@ -40,6 +40,9 @@ type figure struct {
 	// article is set for one unit said with an article ("a week"),
 	// whose 1 is no number written to be compared with another unit's.
 	article bool
+	// per is what a rate is counted per ("week" of "3 days a week"; see
+	// rateOf), "" for a figure that is no rate.
+	per string
 }
 
 func (f fact) String() string {
@@ -68,10 +71,16 @@ var (
 	wordPairRE = regexp.MustCompile(`^\p{L}[\p{L}'-]*(?:/\p{L}[\p{L}'-]*){1,2}$`)
 )
 
+// elidedNumberRE matches an Italian article or preposition elided
+// before a number: "l'80%", "dell'11%", "nell'8 marzo". The number is a
+// figure, not part of a code.
+var elidedNumberRE = regexp.MustCompile(`(?i)\b(l|dell|all|dall|nell|sull|coll|quell|un)(['’])(\d)`)
+
 // extract returns the key facts of text in order: codes in backticks and
 // quoted labels, telephone numbers, then each word's figure, code or name.
 func extract(text string) []fact {
 	text = withoutCitations(text)
+	text = elidedNumberRE.ReplaceAllString(text, "$1$2 $3")
 	var out []fact
 	text = backtickRE.ReplaceAllStringFunc(text, func(m string) string {
 		inner := strings.TrimSpace(m[1 : len(m)-1])
@@ -503,6 +512,9 @@ func figureOf(s string, u unit, sign float64, toks []token, lower []string, i in
 			f.unit = nextUnit(toks, lower, i+half)
 			if half == 0 && f.unit.known() && halfAfter(lower, i+2) > 0 {
 				f.value += 0.5
+			}
+			if !f.unit.empty() {
+				f.per = rateOf(toks, lower, i+half)
 			}
 		}
 	}

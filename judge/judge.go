@@ -182,6 +182,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	r.Contradicted = append(r.Contradicted, asideLead(ref, leadFacts, ld)...)
 	r.Contradicted = append(r.Contradicted, secondFigureLead(ref, leadFacts, ld)...)
 	r.Contradicted = append(r.Contradicted, swappedBindings(ref, reference, answer)...)
+	r.Contradicted = append(r.Contradicted, askedFigureClauses(question, ref, reference, answer)...)
 	r.Contradicted = append(r.Contradicted, latinSuffixLead(ref, leadFacts, ld)...)
 
 	// What the answer states.
@@ -315,16 +316,25 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	case len(ref.facts) == 0:
 		r.Verdict = coverageVerdict(cov)
 		r.Why = fmt.Sprintf("the reference has no key facts; the answer holds %.0f%% of its content words", 100*cov)
+		if r.Verdict == Wrong && statesAPart(question, reference, answer) {
+			r.Verdict = Partial
+			r.Why += ", one of its parts whole"
+		}
 	case len(r.Missing) == 0 && ref.polarityOnly() && ref.facts[0].key == "yes" && opening == "" && cited(answer) && cov < partialCoverage:
 		// A quoted passage without a negation implies a yes at most;
 		// with little of what the reference adds, it says neither.
 		r.Verdict, r.Why = Wrong, fmt.Sprintf("the answer implies the reference's yes at most and holds %.0f%% of what it adds", 100*cov)
-	case len(r.Missing) == 0 && ref.polarityOnly() && (len(ref.words) >= 2 || len(ref.words) == 1 && len(newWords(withoutCitations(answer), question, "")) == 0) && cov < partialCoverage:
+	case len(r.Missing) == 0 && ref.polarityOnly() && (len(ref.words) >= 2 || len(ref.words) == 1 && len(newWords(withoutCitations(answer), question, "")) == 0) && cov == 0:
 		// A bare "Yes." or "No." to a reference that says more is
-		// partial, however little more it says.
+		// partial, however little more it says; so is one whose reason
+		// shares none of the reference's words. One that keeps any of
+		// them gives the reference's reason in its own words ("once a
+		// few days have passed you can proceed on your own" for "after
+		// waiting a few days … the author may go ahead alone"): a
+		// paraphrase keeps few of a reason's words.
 		r.Verdict = Partial
 		r.Why = fmt.Sprintf("the answer states the reference's %s but only %.0f%% of what it adds", ref.facts[0].key, 100*cov)
-	case len(r.Missing) == 0 && len(ref.words) >= minWordsBeyondFacts && cov < partialCoverage:
+	case len(r.Missing) == 0 && len(ref.words) >= minWordsBeyondFacts && cov < partialCoverage && !(ref.polarityOnly() && cov > 0): // a yes or no with its reason reworded, as above
 		r.Verdict = Partial
 		r.Why = fmt.Sprintf("the answer states every key fact but only %.0f%% of the %d other words of the reference", 100*cov, len(ref.words))
 	case len(r.Missing) == 0:
@@ -337,6 +347,9 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Verdict, r.Why = Partial, "the answer misses "+strings.Join(r.Missing, ", ")
 	case len(linkedOnly(ref, ans)) > 0:
 		r.Verdict, r.Why = Partial, "the answer names "+strings.Join(linkedOnly(ref, ans), ", ")+" only inside a link"
+	case !(ref.hasFigure() && asksForFigure(question)) && statesAPart(question, reference, answer):
+		r.Verdict = Partial
+		r.Why = fmt.Sprintf("the answer states none of the key facts (%s) but one part of the reference whole", strings.Join(r.Missing, ", "))
 	case !(ref.hasFigure() && asksForFigure(question)) && !ref.echoes && len(ref.words) >= minWordsForPartial && cov >= 0.5:
 		r.Verdict = Partial
 		r.Why = fmt.Sprintf("the answer states none of the key facts (%s) but %.0f%% of the reference's other words", strings.Join(r.Missing, ", "), 100*cov)
@@ -370,8 +383,17 @@ var conditionalYesRE = regexp.MustCompile(`(?i)^\W*(?:only|solo|soltanto|solamen
 var referenceConditionRE = regexp.MustCompile(`(?i)\b(?:if|unless|only|provided|except|se|solo|soltanto|salvo|tranne|a meno che|qualora)\b|(?:^|\s)purché\b`)
 
 // conditionWordRE matches the words that set a condition in a reference:
-// if, when, unless, provided, se, quando, purché, solo, only.
-var conditionWordRE = regexp.MustCompile(`(?i)\b(?:if|when|unless|provided|only|se|quando|qualora|purch|solo|soltanto|previa|previo|subject to|after|dopo)`)
+// if, when, unless, provided, se, quando, purché, solo, only, and a
+// consent the yes depends on ("with your manager's agreement", "con
+// l'approvazione del responsabile"), which "only if your manager
+// agrees" says again.
+var conditionWordRE = regexp.MustCompile(`(?i)\b(?:if|when|unless|provided|only|se|quando|qualora|purch|solo|soltanto|previa|previo|subject to|after|dopo)|` + consentRE)
+
+// consentRE matches the English and Italian nouns of a consent:
+// approval, agreement, permission, authorisation, sign-off, accordo,
+// approvazione, autorizzazione, permesso, consenso, nulla osta,
+// benestare.
+const consentRE = `\b(?:approval|agreement|permission|consent|authori[sz]ation|sign-off|accord[oi]|approvazion[ei]|autorizzazion[ei]|permesso|consenso|nulla osta|benestare)\b`
 
 // immediacyRE matches the words that say at once; delayRE those that
 // put something off until later, "then" and "poi" among them ("Finish
@@ -698,6 +720,7 @@ func readReference(question, text string) reference {
 	if len(ref.words) == 0 {
 		ref.words, ref.echoes = all, true
 	}
+	countedByQuestion(question, ref.facts)
 	return ref
 }
 
@@ -832,7 +855,8 @@ func readAnswer(text string) answerText {
 	clean := withoutCitations(text)
 	a := answerText{facts: extract(clean), stems: map[string]bool{}, units: map[string]bool{},
 		lower: normalSpace(strings.ToLower(clean)), spaced: unhyphen(fold(clean)), folded: normalSpace(fold(clean)), digits: onlyDigits(clean)}
-	a.figures = figuresOf(a.facts)
+	a.figures = append(figuresOf(a.facts), proportions(clean)...)
+	a.figures = append(a.figures, monthEnds(clean)...)
 	// "direttiva 8/2009" states the directive's number 8 and its year.
 	for _, f := range a.facts {
 		if m := numberOfYearRE.FindStringSubmatch(f.key); f.kind == codeFact && m != nil {
@@ -924,18 +948,22 @@ func (a answerText) statesFigure(f figure) bool {
 // figure whose unit is said elsewhere ("the cap is 250; amounts in euro").
 func sameFigure(f, g figure, units map[string]bool) bool {
 	f, g = inCurrency(f, g)
+	if !sameRate(f, g) {
+		return false // "3 giorni al mese" for 3 giorni a settimana
+	}
 	if f.clock >= 0 || g.clock >= 0 {
 		return sameClock(f, g)
 	}
 	switch {
 	case f.unit == workingDay || g.unit == workingDay:
 		// Plain days state working days (a qualifier left out), calendar
-		// days and hours do not.
+		// days and hours do not; nor do working days state plain days
+		// (a qualifier added: "60 giorni lavorativi" for 60 giorni).
 		other := g.unit
 		if g.unit == workingDay {
 			other = f.unit
 		}
-		return (other == workingDay || other.name == "day") && equalValues(f.value, g.value)
+		return (other == workingDay || other.name == "day" && f.unit == workingDay) && equalValues(f.value, g.value)
 	case f.unit.known() && g.unit.known():
 		return f.unit.dim == g.unit.dim && equalValues(f.value*f.unit.factor, g.value*g.unit.factor)
 	case !f.unit.empty() && !g.unit.empty():
@@ -1498,6 +1526,10 @@ func figureContradictions(ref reference, lead, question []figure, ld lead, state
 	}
 	var out []string
 	for _, g := range lead {
+		if f, ok := qualifierAdded(g, main); ok && !matchesAny(g, question) {
+			out = append(out, describe(g)+" against "+describe(f))
+			continue
+		}
 		if matchesAny(g, main) || matchesAny(g, question) {
 			continue
 		}
@@ -1508,7 +1540,7 @@ func figureContradictions(ref reference, lead, question []figure, ld lead, state
 			against = withoutNameCounts(ref, main)
 		}
 		if f, ok := contradicted(g, against, lead, bare); ok {
-			out = append(out, describe(g)+" against "+describe(f))
+			out = append(out, describeRate(g)+" against "+describeRate(f))
 			continue
 		}
 		if matchesAny(g, asides) || !answers || onlyInContrast(g, ld.text) {

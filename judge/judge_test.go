@@ -197,7 +197,7 @@ func TestJudge(t *testing.T) {
 		{"number word", "How many references do I need?", "Two references.",
 			"You need 2 references from former employers.", false, Right},
 		{"italian number word", "Quanti giorni ho?", "Hai 3 giorni.",
-			"Hai tre giorni lavorativi per presentarla.", false, Right},
+			"Hai tre giorni per presentarla.", false, Right},
 		{"italian format", "What is the cap?", "1,500.50 euro.",
 			"Il tetto è di 1.500,50 euro.", false, Right},
 		{"a date in digits", "Quando è stata adottata la determinazione?", "Il 9 maggio 2019.",
@@ -453,8 +453,10 @@ func TestJudge(t *testing.T) {
 			"Label the PR no-autoupdate and it is skipped.", false, Right},
 		{"when asks for a condition, not a figure", "Quando un dipendente può lavorare da casa?", "Quando il responsabile approva il piano individuale di lavoro agile.",
 			"Solo se il contratto collettivo lo prevede espressamente.", false, Misleading},
+		// "apertura" is a form of "aperto" (a word family), so the
+		// paraphrase holds the reference's words: right, as dev2-it-088.
 		{"a derived form is no word of its own", "Entro quando va attivata la casella dell'ufficio?", "Subito, non appena l'ufficio è stato aperto.",
-			"Va attivata subito dopo l'apertura dell'ufficio.", false, Partial},
+			"Va attivata subito dopo l'apertura dell'ufficio.", false, Right},
 		{"codes without their version, the version said apart", "Which fonts may the site use?", "Only two: OFL-1.1 and Apache-2.0 (version 1.1 or later for the first).",
 			"OFL and Apache, at version 1.1 or later.", false, Right},
 		{"another version of a code", "Which fonts may the site use?", "Only two: OFL-1.1 and Apache-2.0 (version 1.1 or later for the first).",

@@ -131,9 +131,9 @@ func TestAgree(t *testing.T) {
 	}
 }
 
-// TestAgreementOnDevLabels keeps the judge's agreement with the seven
+// TestAgreementOnDevLabels keeps the judge's agreement with the eight
 // development label files (evalsets/judge-labels/dev.jsonl to
-// dev7.jsonl) from falling back. All are in-sample: the judge's rules
+// dev8.jsonl) from falling back. All are in-sample: the judge's rules
 // were written after reading their disagreements, so the floors guard
 // against regressions and say nothing of how the judge does on answers
 // nobody tuned it on. The held-out labels.jsonl is not read by any test.
@@ -143,13 +143,14 @@ func TestAgreementOnDevLabels(t *testing.T) {
 		floor                float64 // below the share measured at the last change
 		maxMisleadingAsRight int
 	}{
-		{"dev.jsonl", 0.95, 0},  // measured 243/249 = 97.6%, none
-		{"dev2.jsonl", 0.88, 0}, // measured 209/233 = 89.7%, none
-		{"dev3.jsonl", 0.88, 1}, // measured 123/136 = 90.4%, 1
+		{"dev.jsonl", 0.96, 0},  // measured 244/249 = 98.0%, none
+		{"dev2.jsonl", 0.90, 0}, // measured 213/233 = 91.4%, none
+		{"dev3.jsonl", 0.91, 0}, // measured 125/136 = 91.9%, none
 		{"dev4.jsonl", 0.90, 0}, // measured 107/117 = 91.5%, none (98/117 = 83.8% at its first run)
-		{"dev5.jsonl", 0.89, 1}, // measured 180/200 = 90.0%, 1 (155/200 = 77.5%, 11, at its first run)
+		{"dev5.jsonl", 0.90, 1}, // measured 182/200 = 91.0%, 1 (155/200 = 77.5%, 11, at its first run)
 		{"dev6.jsonl", 0.89, 1}, // measured 412/453 = 90.9%, 1 (380/453 = 83.9%, 5, at its first run)
-		{"dev7.jsonl", 0.91, 0}, // measured 243/262 = 92.7%, none (223/262 = 85.1%, 4, at its first run)
+		{"dev7.jsonl", 0.93, 0}, // measured 246/262 = 93.9%, none (223/262 = 85.1%, 4, at its first run)
+		{"dev8.jsonl", 0.90, 3}, // measured 245/270 = 90.7%, 3 (234/270 = 86.7%, 9, at its first run)
 	} {
 		ls, err := LoadLabels(filepath.Join("..", "evalsets", "judge-labels", c.file))
 		if err != nil {

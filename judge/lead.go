@@ -197,13 +197,17 @@ func polarityOf(sentence, question string) string {
 // hedgedYesNoRE matches an answer that opens with a yes or a no said
 // with a hedge or by its verb alone: "Probably not.", "Not really.", "I
 // think so", "I don't think so", "It does:", "They aren't.", "Credo di
-// sì", "Direi di no", "Non credo", "Absolutely not", "Of course". One
-// of its groups is set for a no.
+// sì", "Direi di no", "Non credo", "Absolutely not", "Of course", and
+// the words that deny every case ("Never.", "Under no circumstances",
+// "Mai", "In nessun caso") or advise against it ("Better not", "Meglio
+// di no"). One of its groups is set for a no.
 var hedgedYesNoRE = regexp.MustCompile(`(?i)^(?:` +
 	`(?:probably|likely|most likely|i think|i believe|i guess|i'd say|probabilmente|credo|penso|direi)[\s,]+(?:` +
 	`(not\b|no\b|di no\b)|(?:so|yes|sì|si|di sì|di si)(?:[^\p{L}]|$))` +
 	`|(not really|i don't think so|i do not think so|non credo|non penso|non direi` +
-	`|(?:absolutely|certainly|definitely|of course|assolutamente|certamente|certo che|sicuramente|proprio) (?:not|no|non)|nope|affatto|per niente|niente affatto)(?:[^\p{L}]|$)` +
+	`|(?:absolutely|certainly|definitely|of course|assolutamente|certamente|certo che|sicuramente|proprio) (?:not|no|non)|nope|affatto|per niente|niente affatto` +
+	`|never|under no circumstances|in no case|by no means|not at all|mai|in nessun caso|per nessun motivo|in nessun modo|in alcun modo` +
+	`|better not|best not|meglio di no|meglio no|preferibilmente no)(?:[^\p{L}]|$)` +
 	`|(?:of course|certo che s[iì])(?:[^\p{L}]|$)` +
 	`|(?:it|they|you|we|that|this)\s+(?:does|do|is|are|can|must|will|did|has|have|should)(n't|\s+not)?\s*[:;,.!—–]` +
 	`)`)

@@ -114,6 +114,11 @@ var numberWords = map[string]float64{
 	"quindici": 15, "sedici": 16, "diciassette": 17, "diciotto": 18, "diciannove": 19, "venti": 20,
 	"trenta": 30, "quaranta": 40, "cinquanta": 50, "sessanta": 60, "settanta": 70, "ottanta": 80,
 	"novanta": 90, "cento": 100, "mille": 1000, "duemila": 2000,
+	// Italian approximate numerals ("una decina di giorni", "una
+	// ventina di minuti") say about their number, as "circa 10" does.
+	"decina": 10, "dozzina": 12, "quindicina": 15, "ventina": 20, "trentina": 30, "quarantina": 40,
+	"cinquantina": 50, "sessantina": 60, "settantina": 70, "ottantina": 80, "novantina": 90,
+	"centinaio": 100, "migliaio": 1000,
 }
 
 // ambiguousNumberWords are number words that are also articles or verbs.

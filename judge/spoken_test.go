@@ -10,6 +10,20 @@ func TestSaidInWords(t *testing.T) {
 		question, reference, answer string
 		want                        Verdict
 	}{
+		// The end of a month is its last day.
+		{"By when must carried-over days be used?", "By 31 March.", "Before the end of March.", Right},
+		{"Entro quando vanno usati i giorni residui?", "Entro il 31 marzo.", "Entro fine marzo.", Right},
+		{"Entro quando va consegnato il modulo?", "Entro il 28 febbraio.", "Entro la fine di febbraio.", Right},
+		{"By when must carried-over days be used?", "By 31 March.", "Before the end of April.", Misleading},
+		// A proportion as a count out of a total.
+		{"What share of packages build unchanged?", "About 90%.", "About nine out of ten.", Right},
+		{"Su che percentuale di pacchetti funziona?", "Quasi il 90%.", "Circa nove pacchetti su dieci.", Right},
+		{"Quanti utenti usano la app?", "Il 75%.", "3 su 4.", Right},
+		{"What share of packages build unchanged?", "About 90%.", "About two out of three.", Wrong},
+		// Italian approximate numerals.
+		{"Dopo quanti giorni entra in testing?", "Circa 10 giorni.", "Dopo una decina di giorni.", Right},
+		{"Quanto dura la pausa?", "Circa 20 minuti.", "Una ventina di minuti.", Right},
+		{"Quanto dura la pausa?", "Circa 30 minuti.", "Una ventina di minuti.", Misleading},
 		// Halves and one unit said with an article.
 		{"How often is the review?", "Every two months.", "Every couple of months.", Right},
 		{"Ogni quanto si fa la revisione?", "Ogni due mesi.", "Ogni paio di mesi.", Right},

@@ -174,3 +174,19 @@ func inCurrency(f, g figure) (figure, figure) {
 	}
 	return f, g
 }
+
+// qualifierAdded returns the reference figure of plain days that lead
+// figure g says in working days ("60 giorni lavorativi" for "60
+// giorni"): README's rule 2 calls a qualifier added another figure,
+// where one left out is the same.
+func qualifierAdded(g figure, main []figure) (figure, bool) {
+	if g.unit != workingDay {
+		return figure{}, false
+	}
+	for _, f := range main {
+		if f.unit.name == "day" && f.unit != calendarDay && equalValues(f.value, g.value) && f.clock < 0 {
+			return f, true
+		}
+	}
+	return figure{}, false
+}

@@ -87,6 +87,7 @@ func rawStem(w string) string {
 	case n > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
 		w = strings.TrimSuffix(w, "s")
 	}
+	w = inflection(w)
 	if utf8.RuneCountInString(w) > 3 && strings.ContainsAny(w[len(w)-1:], "aeio") {
 		w = w[:len(w)-1]
 	}
