@@ -25,7 +25,7 @@ type SignCodes struct {
 	g      *Gathered
 	center []float32
 	words  int      // uint64 words a row
-	bits   []uint64 // row r's words: bit i set when x_i > c_i
+	bits   []uint64 // the rows' words, in blocks (see signLanes): bit i set when x_i > c_i
 	factor []float32
 	pop    []uint16 // set bits a row
 }
@@ -57,11 +57,14 @@ func (f *FlatView) SignCodes(g *Gathered) *SignCodes {
 	for i := range sum {
 		s.center[i] = float32(sum[i] / float64(n))
 	}
-	s.bits = make([]uint64, n*s.words)
-	s.factor = make([]float32, n)
-	s.pop = make([]uint16, n)
+	s.bits = make([]uint64, signRows(n)*s.words)
+	// Padded to whole blocks: a kernel reads a block's factors and counts
+	// at once.
+	s.factor = make([]float32, signRows(n))
+	s.pop = make([]uint16, signRows(n))
+	w := make([]uint64, s.words)
 	for r, id := range g.ids {
-		w := s.bits[r*s.words : (r+1)*s.words]
+		clear(w)
 		var l1, l2 float64
 		for i, v := range f.row(int(id)) {
 			d := float64(v) - float64(s.center[i])
@@ -77,12 +80,28 @@ func (f *FlatView) SignCodes(g *Gathered) *SignCodes {
 			s.factor[r] = float32(l2 / l1)
 		}
 		pc := 0
-		for _, x := range w {
+		for i, x := range w {
 			pc += bits.OnesCount64(x)
+			s.bits[signWord(r, i, s.words)] = x
 		}
 		s.pop[r] = uint16(pc)
 	}
 	return s
+}
+
+// signLanes is the rows of a block of a SignCodes' bits: a block holds
+// word 0 of its signLanes rows side by side, then word 1, and so on, so
+// that a vector kernel counts the bits of signLanes rows at once, one
+// word of each per load, with no sum across a register's lanes.
+const signLanes = 8
+
+// signRows is n rounded up to whole blocks of signLanes rows.
+func signRows(n int) int { return (n + signLanes - 1) / signLanes * signLanes }
+
+// signWord is the index in a SignCodes' bits of word i of row r, with
+// words words a row.
+func signWord(r, i, words int) int {
+	return (r/signLanes*words+i)*signLanes + r%signLanes
 }
 
 // signQuery is a query quantised to 4 bits a value, q_i ≈ lo + step·u_i,
@@ -90,7 +109,6 @@ func (f *FlatView) SignCodes(g *Gathered) *SignCodes {
 // of u_i is), interleaved: word w of plane j is planes[4w+j].
 type signQuery struct {
 	planes   []uint64
-	wide     []uint64 // the planes plane-major, 8 words each, for at most 8 words
 	lo, step float64
 	sum      float64 // Σ of the quantised values
 }
@@ -113,23 +131,16 @@ func newSignQuery(q []float32, words int) signQuery {
 		}
 		sq.sum += lo + sq.step*float64(u)
 	}
-	if words <= 8 {
-		sq.wide = make([]uint64, 32)
-		for i := range words {
-			for j := range 4 {
-				sq.wide[8*j+i] = sq.planes[4*i+j]
-			}
-		}
-	}
 	return sq
 }
 
-// signDotsGo is signDots in Go.
+// signDotsGo is signDots in Go: codes in blocks of signLanes rows (see
+// signLanes), len(out) a multiple of signLanes.
 func signDotsGo(codes, planes []uint64, words int, out []int32) {
 	for r := range out {
-		row := codes[r*words : (r+1)*words]
 		acc := 0
-		for i, x := range row {
+		for i := range words {
+			x := codes[signWord(r, i, words)]
 			p := planes[4*i : 4*i+4]
 			acc += bits.OnesCount64(x&p[0]) + 2*bits.OnesCount64(x&p[1]) + 4*bits.OnesCount64(x&p[2]) + 8*bits.OnesCount64(x&p[3])
 		}
@@ -138,17 +149,38 @@ func signDotsGo(codes, planes []uint64, words int, out []int32) {
 }
 
 // estimate writes the estimated scores of rows lo..lo+len(out)-1 of s
-// with query sq, whose inner product with s's mean is qc; acc holds
-// len(out) counts.
-func (s *SignCodes) estimate(sq *signQuery, qc float64, lo int, acc []int32, out []float32) {
+// with query sq, whose inner product with s's mean is qc, and sets bit l
+// of masks[b] when out[signLanes·b+l] >= thr: lo is a multiple of
+// signLanes, out, acc and masks hold whole blocks (len(out) rounded up to
+// signLanes rows; the scores past the set's rows are to be ignored).
+func (s *SignCodes) estimate(sq *signQuery, qc float64, thr float32, lo int, acc []int32, out []float32, masks []uint8) {
 	w := s.words
+	c := signConsts{lo2: float32(2 * sq.lo), step2: float32(2 * sq.step), sum: float32(sq.sum), qc: float32(qc), thr: thr}
+	if signEstimateKernel(s.bits[lo*w:(lo+len(out))*w], sq.planes, w, s.pop[lo:lo+len(out)], s.factor[lo:lo+len(out)], &c, out, masks) {
+		return
+	}
 	acc = acc[:len(out)]
-	signDots(s.bits[lo*w:(lo+len(out))*w], sq.planes, sq.wide, w, acc)
+	signDots(s.bits[lo*w:(lo+len(acc))*w], sq.planes, w, acc)
 	for r, a := range acc {
 		// Σ over set bits of q_i, then <q, u> = 2·that - Σ q_i.
 		set := sq.lo*float64(s.pop[lo+r]) + sq.step*float64(a)
 		out[r] = float32(qc + float64(s.factor[lo+r])*(2*set-sq.sum))
 	}
+	for b := range masks {
+		var m uint8
+		for l, x := range out[b*signLanes : (b+1)*signLanes] {
+			if x >= thr {
+				m |= 1 << l
+			}
+		}
+		masks[b] = m
+	}
+}
+
+// signConsts are the constants of a block of estimates, as a kernel
+// reads them: est = qc + factor·(lo2·pop + step2·count - sum), in float32.
+type signConsts struct {
+	lo2, step2, sum, qc, thr float32
 }
 
 // SearchSigned returns the top k of the rows ss hold (sets of distinct
@@ -236,37 +268,106 @@ func (s *flat8Scratch) prepareSafe(q []float32, bound int8Bound) bool {
 // particular order.
 func (f *FlatView) signPass(q []float32, cands int, ss []*SignCodes, filter func(id uint64) bool) []signCand {
 	sq := newSignQuery(q, (f.rows.dim+63)/64)
-	// Rows at or above thr are collected; when four times cands are held,
-	// the best cands are kept and thr rises to the worst of them: a few
-	// selections a query instead of a heap operation a row.
-	held := make([]signCand, 0, 4*cands)
-	thr := float32(math.Inf(-1))
-	var buf [scoreBlock]float32
-	var acc [scoreBlock]int32
-	for si, s := range ss {
-		qc := float64(dot(q, s.center))
-		for lo := 0; lo < s.Len(); lo += scoreBlock {
-			sc := buf[:min(scoreBlock, s.Len()-lo)]
-			s.estimate(&sq, qc, lo, acc[:], sc)
-			for i := 0; i < len(sc); i++ {
-				i += firstGE(sc[i:], thr)
-				if i == len(sc) {
-					break
-				}
-				if filter != nil && !filter(uint64(s.g.ids[lo+i])) {
-					continue
-				}
-				held = append(held, signCand{set: int32(si), row: int32(lo + i), score: sc[i]})
-				if len(held) == 4*cands {
-					held, thr = bestOf(held, cands)
-				}
-			}
-		}
+	qcs := make([]float64, len(ss)) // <q, each set's mean>
+	for i, s := range ss {
+		qcs[i] = float64(dot(q, s.center))
+	}
+	none := float32(math.Inf(-1))
+	thr := none
+	if filter == nil {
+		thr = signSampleThreshold(&sq, qcs, ss, cands)
+	}
+	held := signScan(&sq, qcs, ss, cands, thr, filter)
+	if len(held) < cands && thr != none {
+		// The sample's threshold was above the cands-th best: again,
+		// from none.
+		held = signScan(&sq, qcs, ss, cands, none, filter)
 	}
 	if len(held) > cands {
 		held, _ = bestOf(held, cands)
 	}
 	return held
+}
+
+// signScan returns the rows of ss that filter accepts with estimates at
+// or above thr: at least the best cands of them (all of them when fewer),
+// unordered. Rows at or above thr are collected; when four times cands
+// are held, the best cands are kept and thr rises to the worst of them:
+// a few selections a query instead of a heap operation a row.
+func signScan(sq *signQuery, qcs []float64, ss []*SignCodes, cands int, thr float32, filter func(id uint64) bool) []signCand {
+	held := make([]signCand, 0, 4*cands)
+	// scoreBlock is whole blocks of signLanes rows.
+	var buf [scoreBlock]float32
+	var acc [scoreBlock]int32
+	var masks [scoreBlock / signLanes]uint8
+	for si, s := range ss {
+		for lo := 0; lo < s.Len(); lo += scoreBlock {
+			m := min(scoreBlock, s.Len()-lo)
+			rows := signRows(m)
+			sc := buf[:rows]
+			s.estimate(sq, qcs[si], thr, lo, acc[:], sc, masks[:rows/signLanes])
+			for b, mb := range masks[:rows/signLanes] {
+				for ; mb != 0; mb &= mb - 1 {
+					i := b*signLanes + bits.TrailingZeros8(mb)
+					// thr may have risen since the block was marked.
+					if i >= m || sc[i] < thr {
+						continue
+					}
+					if filter != nil && !filter(uint64(s.g.ids[lo+i])) {
+						continue
+					}
+					held = append(held, signCand{set: int32(si), row: int32(lo + i), score: sc[i]})
+					if len(held) == 4*cands {
+						held, thr = bestOf(held, cands)
+					}
+				}
+			}
+		}
+	}
+	return held
+}
+
+// signSampleEvery is the rows of which the threshold sample estimates
+// one block of signLanes, and signSampleMinRank the fewest sampled rows
+// the threshold may stand above: fewer say too little of where the
+// cands-th best lies.
+const (
+	signSampleEvery   = 16 * signLanes
+	signSampleMinRank = 32
+)
+
+// signSampleThreshold estimates a first block of signLanes rows in every
+// signSampleEvery of ss and returns the score above which the sample
+// holds its share of twice cands rows: a threshold that about 2·cands of
+// all the rows pass, so that signScan keeps few more than it needs from
+// the start, instead of every row until its buffer first fills (at
+// 500,000 rows, selections over 40,000 held rows were half the pass's
+// time besides the kernel). It returns -Inf when the sample is too small
+// to say.
+func signSampleThreshold(sq *signQuery, qcs []float64, ss []*SignCodes, cands int) float32 {
+	none := float32(math.Inf(-1))
+	n := 0
+	for _, s := range ss {
+		n += s.Len()
+	}
+	sample := make([]signCand, 0, n/signSampleEvery+len(ss))
+	var buf [signLanes]float32
+	var acc [signLanes]int32
+	var masks [1]uint8
+	for si, s := range ss {
+		for lo := 0; lo < s.Len(); lo += signSampleEvery {
+			s.estimate(sq, qcs[si], none, lo, acc[:], buf[:], masks[:])
+			for _, x := range buf[:min(signLanes, s.Len()-lo)] {
+				sample = append(sample, signCand{score: x})
+			}
+		}
+	}
+	r := int(2 * float64(cands) * float64(len(sample)) / float64(n))
+	if r < signSampleMinRank || r >= len(sample) {
+		return none
+	}
+	_, thr := bestOf(sample, r)
+	return thr
 }
 
 // signCand is a row the 1-bit pass holds: row row of set set.

@@ -5,10 +5,10 @@ package vector
 import "unsafe"
 
 //go:noescape
-func signDotsPOPCNT(codes *uint64, planes *uint64, words, rows int, out *int32)
+func signDotsPOPCNT(codes *uint64, planes *uint64, words, blocks int, out *int32)
 
 //go:noescape
-func signDotsVPOPCNT(codes *uint64, planes *uint64, words, rows int, out *int32)
+func signEstimateVPOPCNT(codes *uint64, planes *uint64, words, blocks int, pop *uint16, factor *float32, c *signConsts, out *float32, masks *uint8)
 
 // hasVPOPCNT says the CPU counts bits in vector registers (AVX-512
 // VPOPCNTDQ, CPUID leaf 7, ECX bit 14).
@@ -20,27 +20,42 @@ var hasVPOPCNT = func() bool {
 	return c7&(1<<14) != 0
 }()
 
-// signDots writes to out, for each row of codes (words words a row), the
-// weighted popcount Σ_j 2^j popcount(row & plane j), planes interleaved
-// (word i's four at planes[4i:4i+4]) and, for the AVX-512 kernel,
-// plane-major in wide (plane j at wide[8j:8j+8]). The scalar assembly
-// needs POPCNT, which every CPU with AVX2 has; the vector one a row of at
-// most 8 words.
-func signDots(codes, planes, wide []uint64, words int, out []int32) {
-	if len(out) == 0 {
+// signDots writes to out, for each row of codes (words words a row, in
+// blocks of signLanes rows: see signLanes), the weighted popcount
+// Σ_j 2^j popcount(row & plane j), planes interleaved (word i's four at
+// planes[4i:4i+4]); len(out) is a multiple of signLanes. The assembly
+// needs POPCNT, which every CPU with AVX2 has; with AVX-512 VPOPCNTDQ,
+// estimate takes signEstimateKernel instead.
+func signDots(codes, planes []uint64, words int, out []int32) {
+	if len(out) == 0 || words == 0 {
 		return
 	}
-	if len(codes) < len(out)*words || len(planes) < 4*words {
-		panic("vector: signDots: codes or planes too short")
+	if len(out)%signLanes != 0 || len(codes) < len(out)*words || len(planes) < 4*words {
+		panic("vector: signDots: codes, planes or out of the wrong length")
 	}
 	switch {
-	case kernelLevel == levelAVX512 && hasVPOPCNT && words <= 8 && len(wide) == 32:
-		signDotsVPOPCNT(&codes[0], &wide[0], words, len(out), &out[0])
 	case kernelLevel >= levelAVX2:
-		signDotsPOPCNT(&codes[0], &planes[0], words, len(out), &out[0])
+		signDotsPOPCNT(&codes[0], &planes[0], words, len(out)/signLanes, &out[0])
 	default:
 		signDotsGo(codes, planes, words, out)
 	}
+}
+
+// signEstimateKernel writes, with AVX-512 VPOPCNTDQ, the estimates of
+// whole blocks of rows (codes, their counts pop and factors factor) to
+// out and their marks at or above c.thr to masks, as estimate does in Go
+// but in float32 throughout, and reports whether it did; without the
+// instructions it does nothing.
+func signEstimateKernel(codes, planes []uint64, words int, pop []uint16, factor []float32, c *signConsts, out []float32, masks []uint8) bool {
+	if kernelLevel != levelAVX512 || !hasVPOPCNT || words == 0 || len(out) == 0 {
+		return false
+	}
+	blocks := len(out) / signLanes
+	if len(out)%signLanes != 0 || len(codes) < len(out)*words || len(planes) < 4*words || len(pop) < len(out) || len(factor) < len(out) || len(masks) < blocks {
+		panic("vector: signEstimateKernel: slices of the wrong length")
+	}
+	signEstimateVPOPCNT(&codes[0], &planes[0], words, blocks, &pop[0], &factor[0], c, &out[0], &masks[0])
+	return true
 }
 
 // prefetchCodes asks for row r's int8 codes of b to be brought into the
