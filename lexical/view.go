@@ -33,10 +33,21 @@ type View struct {
 	visibleGroups []bool
 }
 
+// sees reports whether document d is visible: from its group when the
+// view has groups (an index into two arrays, which the walks over long
+// lists inline), else by asking visible.
+func (v *View) sees(d uint32) bool {
+	if v.groups != nil {
+		return v.visibleGroups[v.groups.of[d]]
+	}
+	return v.visible(int(d))
+}
+
 // View returns the model restricted to the documents visible accepts, of
 // which there are n with total analysed length total (the caller keeps
 // those sums, e.g. per access label, rather than counting per query).
-// visible must be safe for concurrent use if the view is used so.
+// visible must be safe for concurrent use: a long query's walks share it
+// with a helper on another core (view_prune.go).
 func (m *BM25) View(visible func(doc int) bool, n int, total uint64) *View {
 	return &View{m: m, visible: visible, n: n, avg: avgLen(total, uint64(n))}
 }
@@ -81,7 +92,7 @@ func (v *View) docFreq(id int) int {
 	}
 	df := 0
 	for _, d := range v.m.ix.docs(uint32(id)) {
-		if v.visible(int(d)) {
+		if v.sees(d) {
 			df++
 		}
 	}
@@ -151,7 +162,7 @@ func (q *ViewQuery) TopK(k int, allow func(doc int) bool) []Result {
 }
 
 func (q *ViewQuery) topK(k int, allow func(doc int) bool, div float64) []Result {
-	cores.Enter() // it never splits, but holds a core others must not count idle
+	cores.Enter() // for helpers to know this core is taken (split.go)
 	defer cores.Leave()
 	m := q.v.m
 	s := m.pool.get()
@@ -178,7 +189,7 @@ func (q *ViewQuery) topK(k int, allow func(doc int) bool, div float64) []Result 
 			continue
 		}
 		for j, d := range m.ix.docs(uint32(id)) {
-			if !q.v.visible(int(d)) {
+			if !q.v.sees(d) {
 				continue
 			}
 			if !s.dense && s.acc[d] == 0 {
@@ -211,6 +222,7 @@ func (q *ViewQuery) topK(k int, allow func(doc int) bool, div float64) []Result 
 // over the term's postings, so it costs the same whether the hidden
 // documents hold the term or not.
 type GroupFreqs struct {
+	of    []uint32 // per document: its group (the caller's slice, not copied)
 	start []uint32 // per term: its first entry, and one past the last term's
 	group []uint32 // per entry: a group holding the term
 	count []uint32 // per entry: how many of the group's documents hold it
@@ -219,10 +231,11 @@ type GroupFreqs struct {
 // GroupFreqs counts each term's documents per group, group[d] being
 // document d's group among groups: one pass over every postings list. A
 // list found damaged on an index opened in place counts as empty, as
-// searches read it.
+// searches read it. g keeps group, not a copy: it must not change while
+// g is used.
 func (ix *Index) GroupFreqs(group []uint32, groups int) *GroupFreqs {
 	terms := ix.NumTerms()
-	g := &GroupFreqs{start: make([]uint32, terms+1)}
+	g := &GroupFreqs{of: group, start: make([]uint32, terms+1)}
 	counts := make([]uint32, groups)
 	var touched []uint32
 	for t := range terms {
@@ -259,7 +272,8 @@ func (g *GroupFreqs) DocFreq(id int, visible []bool) int {
 
 // WithGroups makes the view take its document frequencies from g, whose
 // groups visible marks those the view shows (the documents visible
-// accepts must be exactly theirs), instead of counting postings.
+// accepts must be exactly theirs), instead of counting postings, and
+// tells a document's visibility from its group in g.
 func (v *View) WithGroups(g *GroupFreqs, visible []bool) *View {
 	v.groups, v.visibleGroups = g, visible
 	return v

@@ -32,6 +32,21 @@ func TestPrunedViewIsTheModelOfTheVisibleDocuments(t *testing.T) {
 	t.Logf("%d queries pruned", pruned)
 }
 
+// TestSplitPrunedViewIsTheModelOfTheVisibleDocuments: the same with the
+// pruned walks cut into ranges and a helper forced on each, which must
+// take some of them.
+func TestSplitPrunedViewIsTheModelOfTheVisibleDocuments(t *testing.T) {
+	defer splitKnobs(true, true, 0, 0, blockMinShare)()
+	pruned, helped := 0, 0
+	pruneHook = func(int) { pruned++ }
+	splitHook = func(helpers int) { helped += helpers }
+	defer func() { pruneHook, splitHook = nil, nil }()
+	checkViewModels(t)
+	if pruned == 0 || helped == 0 {
+		t.Fatalf("%d queries pruned, %d helpers: want some of each", pruned, helped)
+	}
+}
+
 func checkViewModels(t *testing.T) {
 	t.Helper()
 	opts := BM25Options{K1: 0.9, B: 0.4}
