@@ -1,6 +1,7 @@
 package lexical
 
 import (
+	"math"
 	"slices"
 
 	"github.com/fonte-rag/fonte/internal/cores"
@@ -101,6 +102,19 @@ func (v *View) docFreq(id int) int {
 	}
 	v.df[id] = df
 	return df
+}
+
+// tfBound bounds the weight of term id, over its idf, in the documents
+// the view shows: from the groups' frequencies and lengths when the view
+// has groups, else k1 + 1 (f / (f + norm) < 1 whatever the length).
+func (v *View) tfBound(id int) float64 {
+	k1 := v.m.opts.K1
+	if v.groups != nil {
+		if b, ok := v.groups.tfBound(id, v.visibleGroups, k1, v.m.opts.B, v.avg); ok {
+			return min(b, k1+1)
+		}
+	}
+	return k1 + 1
 }
 
 // MaxScore is MaxScoreTokens over the view: the sum of the tokens' idf
@@ -226,6 +240,11 @@ type GroupFreqs struct {
 	start []uint32 // per term: its first entry, and one past the last term's
 	group []uint32 // per entry: a group holding the term
 	count []uint32 // per entry: how many of the group's documents hold it
+	// Per entry, what bounds the term's weight in the group's documents
+	// whatever the average length (see tfBound): its largest frequency
+	// there, and the smallest length over frequency, rounded down.
+	maxFreq   []uint32
+	minLenPer []float32
 }
 
 // GroupFreqs counts each term's documents per group, group[d] being
@@ -237,19 +256,28 @@ func (ix *Index) GroupFreqs(group []uint32, groups int) *GroupFreqs {
 	terms := ix.NumTerms()
 	g := &GroupFreqs{of: group, start: make([]uint32, terms+1)}
 	counts := make([]uint32, groups)
+	maxFreq := make([]uint32, groups)
+	minLenPer := make([]float64, groups)
 	var touched []uint32
 	for t := range terms {
-		for _, d := range ix.docs(uint32(t)) {
+		for j, d := range ix.docs(uint32(t)) {
 			c := group[d]
+			f := ix.freqAt(uint32(t), j)
+			r := float64(ix.lengths[d]) / float64(f)
 			if counts[c] == 0 {
 				touched = append(touched, c)
+				maxFreq[c], minLenPer[c] = f, r
 			}
 			counts[c]++
+			maxFreq[c] = max(maxFreq[c], f)
+			minLenPer[c] = min(minLenPer[c], r)
 		}
 		slices.Sort(touched)
 		for _, c := range touched {
 			g.group = append(g.group, c)
 			g.count = append(g.count, counts[c])
+			g.maxFreq = append(g.maxFreq, maxFreq[c])
+			g.minLenPer = append(g.minLenPer, roundDown32(minLenPer[c]))
 			counts[c] = 0
 		}
 		touched = touched[:0]
@@ -268,6 +296,39 @@ func (g *GroupFreqs) DocFreq(id int, visible []bool) int {
 		}
 	}
 	return df
+}
+
+// tfBound is a bound on the part of term id's weight that is not its
+// idf, f·(k1+1) / (f + k1·(1 − b + b·len/avg)), over the documents of the
+// groups visible marks, for the average length avg, from the groups'
+// own frequencies and lengths (so hidden documents move nothing): the
+// weight is (k1+1) / (1 + k1·(1−b)/f + k1·b·(len/f)/avg), which only
+// grows as f grows and len/f shrinks, so the groups' largest f and
+// smallest len/f bound it, each on its own. ok is false when no group
+// shown holds the term.
+func (g *GroupFreqs) tfBound(id int, visible []bool, k1, b, avg float64) (bound float64, ok bool) {
+	var maxFreq uint32
+	minLenPer := math.Inf(1)
+	for e := g.start[id]; e < g.start[id+1]; e++ {
+		if visible[g.group[e]] {
+			ok = true
+			maxFreq = max(maxFreq, g.maxFreq[e])
+			minLenPer = min(minLenPer, float64(g.minLenPer[e]))
+		}
+	}
+	if !ok {
+		return 0, false
+	}
+	return (k1 + 1) / (1 + k1*(1-b)/float64(maxFreq) + k1*b*minLenPer/avg), true
+}
+
+// roundDown32 is x as a float32 no larger than x.
+func roundDown32(x float64) float32 {
+	f := float32(x)
+	if float64(f) > x {
+		f = math.Nextafter32(f, float32(math.Inf(-1)))
+	}
+	return f
 }
 
 // WithGroups makes the view take its document frequencies from g, whose

@@ -9,9 +9,10 @@ import (
 
 // A view's top k with candidates chosen first (MaxScore's essential
 // terms, over the view's own idf): a view has no stored weights or
-// bounds, so each term's bound is the largest weight any document could
-// get from it, idf · (k1 + 1) (f / (f + norm) < 1 whatever the length),
-// times its repeats in the query.
+// bounds, so each term's bound is its idf times a bound on the rest of
+// the weight taken from the visible groups' own largest frequency and
+// smallest length per occurrence (GroupFreqs.tfBound; k1 + 1 without
+// groups), times its repeats in the query.
 //
 // The highest-bound terms are accumulated until their postings reach
 // 1/estimateShare of the query's, which gives θ, the k-th best partial
@@ -56,7 +57,7 @@ func (q *ViewQuery) topKPruned(k int, allow func(doc int) bool, div float64, s *
 		if id < 0 {
 			continue
 		}
-		bound := q.idf[i] * (m.opts.K1 + 1)
+		bound := q.idf[i] * q.v.tfBound(id)
 		if j := slices.IndexFunc(terms, func(t viewTerm) bool { return q.ids[t.tok] == id }); j >= 0 {
 			terms[j].bound += bound
 			continue

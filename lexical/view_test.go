@@ -2,6 +2,8 @@ package lexical
 
 import (
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fonte-rag/fonte/analysis"
@@ -143,5 +145,63 @@ func checkViewModels(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A view's term bounds (GroupFreqs.tfBound) bound every visible weight of
+// the term, come from the visible groups alone (a hidden document with
+// the term at its highest frequency in the shortest length moves no
+// bound), and are tighter than k1 + 1 for some terms, or the pruning
+// gains nothing from them.
+func TestViewTermBounds(t *testing.T) {
+	opts := BM25Options{K1: 1.2, B: 0.75}
+	an := analysis.Sklearn()
+	docs, _ := zipfCorpus(500, 3)
+	hiddenDoc := strings.Repeat(strings.Fields(docs[0])[0]+" ", 50)
+	withHidden := append(slices.Clone(docs), hiddenDoc)
+	tighter := 0
+	var bounds []float64
+	for pass, corpus := range [][]string{docs, withHidden} {
+		m := NewBM25(corpus, an, opts)
+		group := make([]uint32, len(corpus))
+		var total uint64
+		n := 0
+		for d := range corpus {
+			group[d] = uint32(d % 3) // groups 0 and 1 visible, 2 hidden
+			if d == len(docs) {
+				group[d] = 2
+			}
+			if group[d] != 2 {
+				total += uint64(m.ix.DocLen(d))
+				n++
+			}
+		}
+		shown := []bool{true, true, false}
+		v := m.View(func(d int) bool { return shown[group[d]] }, n, total).WithGroups(m.ix.GroupFreqs(group, 3), shown)
+		i := 0
+		for id := range m.ix.NumTerms() {
+			b := v.tfBound(id)
+			if b < opts.K1+1 {
+				tighter++
+			}
+			for j, d := range m.ix.docs(uint32(id)) {
+				if !shown[group[d]] {
+					continue
+				}
+				w := bm25Weight(1, float64(m.ix.freqAt(uint32(id), j)), opts.K1, opts.B, float64(m.ix.lengths[d]), v.avg)
+				if w > b*(1+1e-12) {
+					t.Fatalf("term %q: document %d weighs %v over its idf, above the bound %v", m.ix.terms[id], d, w, b)
+				}
+			}
+			if pass == 0 {
+				bounds = append(bounds, b)
+			} else if b != bounds[i] {
+				t.Fatalf("term %q: bound %v with a hidden document, %v without", m.ix.terms[id], b, bounds[i])
+			}
+			i++
+		}
+	}
+	if tighter == 0 {
+		t.Fatal("no bound is tighter than k1 + 1")
 	}
 }
