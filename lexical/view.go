@@ -32,6 +32,8 @@ type View struct {
 	// documents, visibleGroups the groups shown (see WithGroups).
 	groups        *GroupFreqs
 	visibleGroups []bool
+	// ranges, when set, are the visible documents as runs (WithRanges).
+	ranges []uint32
 }
 
 // sees reports whether document d is visible: from its group when the
@@ -189,6 +191,15 @@ func (q *ViewQuery) topK(k int, allow func(doc int) bool, div float64) []Result 
 	}
 	if postings == 0 {
 		return nil
+	}
+	lists := 0
+	for i, id := range q.ids {
+		if id >= 0 && !slices.Contains(q.ids[:i], id) {
+			lists++
+		}
+	}
+	if q.useRanges(lists, postings) {
+		return q.topKRanges(k, allow, div, s)
 	}
 	if postings >= pruneMinPostings {
 		if out, ok := q.topKPruned(k, allow, div, s); ok {

@@ -49,6 +49,31 @@ func TestSplitPrunedViewIsTheModelOfTheVisibleDocuments(t *testing.T) {
 	}
 }
 
+// TestRangedViewIsTheModelOfTheVisibleDocuments: the same with every
+// query scored over the visible runs where the view has them.
+func TestRangedViewIsTheModelOfTheVisibleDocuments(t *testing.T) {
+	old := rangeSeekCost
+	rangeSeekCost = 0
+	defer func() { rangeSeekCost = old }()
+	checkViewModels(t)
+}
+
+// gallop finds the first position holding at least d, from j on.
+func TestGallop(t *testing.T) {
+	docs := []uint32{1, 3, 4, 9, 10, 11, 20, 40, 41, 90}
+	for j := range len(docs) + 1 {
+		for d := range uint32(100) {
+			want := j
+			for want < len(docs) && docs[want] < d {
+				want++
+			}
+			if got := gallop(docs, j, d); got != want {
+				t.Fatalf("gallop(docs, %d, %d) = %d, want %d", j, d, got, want)
+			}
+		}
+	}
+}
+
 func checkViewModels(t *testing.T) {
 	t.Helper()
 	opts := BM25Options{K1: 0.9, B: 0.4}
@@ -84,7 +109,21 @@ func checkViewModels(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		var ranges []uint32
+		for d := 0; d < len(docs); {
+			for d < len(docs) && hidden[d] {
+				d++
+			}
+			lo := d
+			for d < len(docs) && !hidden[d] {
+				d++
+			}
+			if lo < d {
+				ranges = append(ranges, uint32(lo), uint32(d))
+			}
+		}
 		for name, v := range map[string]*View{
+			"inplace/ranges": inplace.View(visible, len(visibleDocs), total).WithGroups(inplace.ix.GroupFreqs(group, 4), visibleGroups).WithRanges(ranges),
 			"memory":         whole.View(visible, len(visibleDocs), total),
 			"inplace":        inplace.View(visible, len(visibleDocs), total),
 			"memory/groups":  whole.View(visible, len(visibleDocs), total).WithGroups(whole.ix.GroupFreqs(group, 4), visibleGroups),

@@ -27,8 +27,9 @@ type accessClasses struct {
 	// postings that hidden chunks share.
 	freqs *lexical.GroupFreqs
 
-	rangesMu sync.Mutex
-	ranges   map[string][]vector.RowRange // by view key (see rowRanges)
+	rangesMu  sync.Mutex
+	ranges    map[string][]vector.RowRange // by view key (see rowRanges)
+	docRanges map[string][]uint32          // by view key (see lexicalRanges)
 
 	// codes is each class's int8 copy of its rows, made on the first
 	// search of a reader who may read the class (see classCodes).
@@ -214,6 +215,38 @@ func (a *accessClasses) rowRanges(v *readerView) []vector.RowRange {
 	return rs
 }
 
+// lexicalShare: a reader who may read at most 1/lexicalShare of the
+// chunks has its BM25 lists walked over the runs it may read
+// (lexical.View.WithRanges), each query choosing the runs when seeking
+// them costs less than walking its lists.
+const lexicalShare = 8
+
+// lexicalRanges returns rowRanges(v) as lexical.View.WithRanges takes
+// them, kept as rowRanges keeps its own.
+func (a *accessClasses) lexicalRanges(v *readerView) []uint32 {
+	key := v.key()
+	a.rangesMu.Lock()
+	rs, ok := a.docRanges[key]
+	a.rangesMu.Unlock()
+	if ok {
+		return rs
+	}
+	rows := a.rowRanges(v)
+	rs = make([]uint32, 0, 2*len(rows))
+	for _, r := range rows {
+		rs = append(rs, uint32(r.Lo), uint32(r.Hi))
+	}
+	a.rangesMu.Lock()
+	defer a.rangesMu.Unlock()
+	if a.docRanges == nil {
+		a.docRanges = map[string][]uint32{}
+	}
+	if len(a.docRanges) < maxRangeViews {
+		a.docRanges[key] = rs
+	}
+	return rs
+}
+
 // readerView is what one reader may see of the corpus: the visible
 // classes, their chunks and length. whole says the reader sees every
 // chunk, so the corpus's own statistics (and stored weights) are theirs.
@@ -273,7 +306,11 @@ func (ix *Index) accessView(f fonte.Filter) (*lexical.View, *readerView) {
 	}
 	class := ix.access.class
 	visible := func(d int) bool { return rv.visible[class[d]] }
-	return ix.bm25.View(visible, rv.chunks, rv.total).WithGroups(ix.access.freqs, rv.visible), &rv
+	v := ix.bm25.View(visible, rv.chunks, rv.total).WithGroups(ix.access.freqs, rv.visible)
+	if rv.chunks*lexicalShare <= len(class) {
+		v.WithRanges(ix.access.lexicalRanges(&rv))
+	}
+	return v, &rv
 }
 
 // allowFor returns the filter f as a predicate over chunk numbers, or nil
