@@ -27,9 +27,8 @@ type accessClasses struct {
 	// postings that hidden chunks share.
 	freqs *lexical.GroupFreqs
 
-	rangesMu  sync.Mutex
-	ranges    map[string][]vector.RowRange // by view key (see rowRanges)
-	docRanges map[string][]uint32          // by view key (see lexicalRanges)
+	rangesMu sync.Mutex
+	ranges   map[string]viewRanges // by view key (see runs)
 
 	// codes is each class's int8 copy of its rows, made on the first
 	// search of a reader who may read the class (see classCodes).
@@ -178,41 +177,19 @@ func (a *accessClasses) classCodes(v *readerView, f *vector.FlatView, skip func(
 // holds up to one range per readable document.
 const maxRangeViews = 8
 
+// viewRanges are the runs of chunks a view shows, in the two forms the
+// legs read them: the dense scan's rows, and lexical.View.WithRanges's
+// bounds.
+type viewRanges struct {
+	rows []vector.RowRange
+	docs []uint32
+}
+
 // rowRanges returns the runs of chunks view v shows, in order: what a
 // restricted reader's exact dense scan reads, so that it touches no
-// hidden row. They are kept for the next search of the same view (up to
-// maxRangeViews views); a view not kept costs one pass over the class of
-// every chunk, the same pass whoever the reader is.
+// hidden row.
 func (a *accessClasses) rowRanges(v *readerView) []vector.RowRange {
-	key := v.key()
-	a.rangesMu.Lock()
-	rs, ok := a.ranges[key]
-	a.rangesMu.Unlock()
-	if ok {
-		return rs
-	}
-	rs = []vector.RowRange{}
-	for i := 0; i < len(a.class); {
-		for i < len(a.class) && !v.visible[a.class[i]] {
-			i++
-		}
-		lo := i
-		for i < len(a.class) && v.visible[a.class[i]] {
-			i++
-		}
-		if lo < i {
-			rs = append(rs, vector.RowRange{Lo: lo, Hi: i})
-		}
-	}
-	a.rangesMu.Lock()
-	defer a.rangesMu.Unlock()
-	if a.ranges == nil {
-		a.ranges = map[string][]vector.RowRange{}
-	}
-	if len(a.ranges) < maxRangeViews {
-		a.ranges[key] = rs
-	}
-	return rs
+	return a.runs(v).rows
 }
 
 // lexicalShare: a reader who may read at most 1/lexicalShare of the
@@ -222,27 +199,44 @@ func (a *accessClasses) rowRanges(v *readerView) []vector.RowRange {
 const lexicalShare = 8
 
 // lexicalRanges returns rowRanges(v) as lexical.View.WithRanges takes
-// them, kept as rowRanges keeps its own.
+// them.
 func (a *accessClasses) lexicalRanges(v *readerView) []uint32 {
+	return a.runs(v).docs
+}
+
+// runs returns the runs of chunks view v shows. They are kept for the
+// next search of the same view (up to maxRangeViews views); a view not
+// kept costs one pass over the class of every chunk, the same pass
+// whoever the reader is.
+func (a *accessClasses) runs(v *readerView) viewRanges {
 	key := v.key()
 	a.rangesMu.Lock()
-	rs, ok := a.docRanges[key]
+	rs, ok := a.ranges[key]
 	a.rangesMu.Unlock()
 	if ok {
 		return rs
 	}
-	rows := a.rowRanges(v)
-	rs = make([]uint32, 0, 2*len(rows))
-	for _, r := range rows {
-		rs = append(rs, uint32(r.Lo), uint32(r.Hi))
+	rs = viewRanges{rows: []vector.RowRange{}}
+	for i := 0; i < len(a.class); {
+		for i < len(a.class) && !v.visible[a.class[i]] {
+			i++
+		}
+		lo := i
+		for i < len(a.class) && v.visible[a.class[i]] {
+			i++
+		}
+		if lo < i {
+			rs.rows = append(rs.rows, vector.RowRange{Lo: lo, Hi: i})
+			rs.docs = append(rs.docs, uint32(lo), uint32(i))
+		}
 	}
 	a.rangesMu.Lock()
 	defer a.rangesMu.Unlock()
-	if a.docRanges == nil {
-		a.docRanges = map[string][]uint32{}
+	if a.ranges == nil {
+		a.ranges = map[string]viewRanges{}
 	}
-	if len(a.docRanges) < maxRangeViews {
-		a.docRanges[key] = rs
+	if len(a.ranges) < maxRangeViews {
+		a.ranges[key] = rs
 	}
 	return rs
 }

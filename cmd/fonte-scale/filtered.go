@@ -251,21 +251,16 @@ func measureReaders(ctx context.Context, e, exact *engine.Engine, seed uint64, n
 // threadCPU is the processor time the calling thread has used, from
 // CLOCK_THREAD_CPUTIME_ID (getrusage counts in whole clock ticks, 4 ms
 // here, longer than most queries).
-func threadCPU() time.Duration {
-	const clockThreadCPUTime = 3
-	var ts syscall.Timespec
-	if _, _, errno := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0); errno != 0 {
-		return 0
-	}
-	return time.Duration(ts.Nano())
-}
+func threadCPU() time.Duration { return clockCPU(3) }
 
 // processCPU is the processor time the process has used, every thread's,
-// from CLOCK_PROCESS_CPUTIME_ID (exact, where getrusage counts ticks).
-func processCPU() time.Duration {
-	const clockProcessCPUTime = 2
+// from CLOCK_PROCESS_CPUTIME_ID.
+func processCPU() time.Duration { return clockCPU(2) }
+
+// clockCPU reads the processor-time clock id.
+func clockCPU(id uintptr) time.Duration {
 	var ts syscall.Timespec
-	if _, _, errno := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockProcessCPUTime, uintptr(unsafe.Pointer(&ts)), 0); errno != 0 {
+	if _, _, errno := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, id, uintptr(unsafe.Pointer(&ts)), 0); errno != 0 {
 		return 0
 	}
 	return time.Duration(ts.Nano())
