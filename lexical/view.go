@@ -206,6 +206,9 @@ func (q *ViewQuery) topK(k int, allow func(doc int) bool, div float64) []Result 
 			return out
 		}
 	}
+	if splits(postings) {
+		return q.topKSplit(k, allow, div, s)
+	}
 	// Token by token, as ScoresTokens adds them, so each sum is the one
 	// an index of the visible documents alone would make.
 	s.begin(postings)

@@ -76,14 +76,8 @@ func (q *ViewQuery) topKPruned(k int, allow func(doc int) bool, div float64, s *
 	// idle: a document lies in one range, where its sums are added in the
 	// order the unsplit walk adds them, and the workers' tops are merged
 	// by score then document number, so the result is the unsplit one.
-	lists := make([][]uint32, len(q.ids))
-	for i, id := range q.ids {
-		if id >= 0 {
-			lists[i] = m.ix.docs(uint32(id)) // checked here, once, not by every range
-		}
-	}
+	lists := q.lists()
 	n := m.ix.N()
-	nb := (n + (1 << blockBits) - 1) >> blockBits
 	split := splits(postings)
 	acc := s.acc
 
@@ -98,13 +92,9 @@ func (q *ViewQuery) topKPruned(k int, allow func(doc int) bool, div float64, s *
 		ne++
 	}
 	est := terms[:ne]
-	tops := make([]topSet, 1+maxHelpers)
-	for w := range tops {
-		tops[w].init(k, 1)
-	}
+	tops := newTops(k, 1)
 	eachPart(split, func(w, p int) {
-		b0, b1 := partBlocks(p, nb)
-		lo, hi := uint32(b0)<<blockBits, uint32(min(b1<<blockBits, n))
+		lo, hi := partDocs(p, n)
 		for _, t := range est {
 			docs := lists[t.tok]
 			j0, j1 := listRange(docs, lo, hi)
@@ -128,10 +118,7 @@ func (q *ViewQuery) topKPruned(k int, allow func(doc int) bool, div float64, s *
 			}
 		}
 	})
-	for w := 1; w < len(tops); w++ {
-		tops[0].merge(&tops[w])
-	}
-	theta := tops[0].kth() * (1 - viewPruneSlack)
+	theta := mergeTops(tops).kth() * (1 - viewPruneSlack)
 	if !(theta > 0) {
 		return nil, false
 	}
@@ -155,14 +142,10 @@ func (q *ViewQuery) topKPruned(k int, allow func(doc int) bool, div float64, s *
 		*pm = make([]uint64, words)
 	}
 	marks := *pm
-	for w := range tops {
-		tops[w] = topSet{}
-		tops[w].init(k, div)
-	}
+	tops = newTops(k, div)
 	cands := make([]int, len(tops))
 	eachPart(split, func(w, p int) {
-		b0, b1 := partBlocks(p, nb)
-		lo, hi := uint32(b0)<<blockBits, uint32(min(b1<<blockBits, n))
+		lo, hi := partDocs(p, n)
 		// The candidates: the essential lists' visible documents.
 		for _, t := range terms[:essential] {
 			docs := lists[t.tok]
@@ -195,9 +178,7 @@ func (q *ViewQuery) topKPruned(k int, allow func(doc int) bool, div float64, s *
 			marks[wd] = 0
 		}
 	})
-	for w := 1; w < len(tops); w++ {
-		tops[0].merge(&tops[w])
-	}
+	top := mergeTops(tops)
 	if pruneHook != nil {
 		total := 0
 		for _, c := range cands {
@@ -207,7 +188,43 @@ func (q *ViewQuery) topKPruned(k int, allow func(doc int) bool, div float64, s *
 	}
 	// Every accumulator the walks set is clear again.
 	s.dense, s.touched = false, s.touched[:0]
-	return tops[0].sorted(), true
+	return top.sorted(), true
+}
+
+// topKSplit is topK's exhaustive path cut into split.go's ranges, as
+// BM25's dense path is (denseSplit): each range adds every token's
+// visible postings in it, token by token, then offers its documents to
+// the worker's top k and clears their entries.
+func (q *ViewQuery) topKSplit(k int, allow func(doc int) bool, div float64, s *scratch) []Result {
+	lists, n := q.lists(), q.v.m.ix.N()
+	tops := newTops(k, div)
+	acc := s.acc
+	runSplit(func(w, p int) {
+		lo, hi := partDocs(p, n)
+		for i, docs := range lists {
+			j0, j1 := listRange(docs, lo, hi)
+			for j := j0; j < j1; j++ {
+				if d := docs[j]; q.v.sees(d) {
+					acc[d] += q.weight(i, j, d)
+				}
+			}
+		}
+		tops[w].offerRange(acc, int(lo), int(hi), allow)
+	})
+	s.dense, s.touched = false, s.touched[:0] // acc is clear
+	return mergeTops(tops).sorted()
+}
+
+// lists returns each token's postings list (nil outside the
+// vocabulary), checked once here rather than by every range.
+func (q *ViewQuery) lists() [][]uint32 {
+	lists := make([][]uint32, len(q.ids))
+	for i, id := range q.ids {
+		if id >= 0 {
+			lists[i] = q.v.m.ix.docs(uint32(id))
+		}
+	}
+	return lists
 }
 
 // eachPart calls part(w, p) for every range p of split.go's: through

@@ -74,6 +74,20 @@ func TestGallop(t *testing.T) {
 	}
 }
 
+// TestSplitViewIsTheModelOfTheVisibleDocuments: the same with every
+// query long enough to split on the exhaustive path (no pruning), a
+// helper forced.
+func TestSplitViewIsTheModelOfTheVisibleDocuments(t *testing.T) {
+	defer splitKnobs(true, true, 0, 1<<30, blockMinShare)()
+	helped := 0
+	splitHook = func(helpers int) { helped += helpers }
+	defer func() { splitHook = nil }()
+	checkViewModels(t)
+	if helped == 0 {
+		t.Fatal("no helper took a range")
+	}
+}
+
 func checkViewModels(t *testing.T) {
 	t.Helper()
 	opts := BM25Options{K1: 0.9, B: 0.4}
