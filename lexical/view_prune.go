@@ -146,6 +146,7 @@ func (q *ViewQuery) topKPruned(k int, allow func(doc int) bool, div float64, s *
 	cands := make([]int, len(tops))
 	eachPart(split, func(w, p int) {
 		lo, hi := partDocs(p, n)
+		before := cands[w]
 		// The candidates: the essential lists' visible documents.
 		for _, t := range terms[:essential] {
 			docs := lists[t.tok]
@@ -157,12 +158,26 @@ func (q *ViewQuery) topKPruned(k int, allow func(doc int) bool, div float64, s *
 				}
 			}
 		}
-		// Token by token, as the exhaustive path adds them.
+		// Token by token, as the exhaustive path adds them: a list much
+		// longer than the range's candidates is searched for each of
+		// them (a galloping search, view_ranges.go) rather than walked.
 		for i, docs := range lists {
 			j0, j1 := listRange(docs, lo, hi)
-			for j := j0; j < j1; j++ {
-				if d := docs[j]; marks[d/64]&(1<<(d%64)) != 0 {
-					acc[d] += q.weight(i, j, d)
+			if (cands[w]-before)*rangeSeekCost >= j1-j0 {
+				for j := j0; j < j1; j++ {
+					if d := docs[j]; marks[d/64]&(1<<(d%64)) != 0 {
+						acc[d] += q.weight(i, j, d)
+					}
+				}
+				continue
+			}
+			list, j := docs[:j1], j0
+			for wd := lo / 64; wd < (hi+63)/64 && j < j1; wd++ {
+				for word := marks[wd]; word != 0 && j < j1; word &= word - 1 {
+					d := wd*64 + uint32(bits.TrailingZeros64(word))
+					if j = gallop(list, j, d); j < j1 && docs[j] == d {
+						acc[d] += q.weight(i, j, d)
+					}
 				}
 			}
 		}

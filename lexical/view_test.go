@@ -31,6 +31,11 @@ func TestPrunedViewIsTheModelOfTheVisibleDocuments(t *testing.T) {
 	if pruned == 0 {
 		t.Fatal("no query was pruned")
 	}
+	// Again with every list searched for the candidates, not walked.
+	oldSeek := rangeSeekCost
+	rangeSeekCost = 0
+	defer func() { rangeSeekCost = oldSeek }()
+	checkViewModels(t)
 	t.Logf("%d queries pruned", pruned)
 }
 
