@@ -119,6 +119,22 @@ func partBlocks(p, nb int) (lo, hi int) {
 	return p * nb / splitParts, (p + 1) * nb / splitParts
 }
 
+// newTops returns a top k for the caller and for each helper of a split
+// query.
+func newTops(k int, div float64) []topSet {
+	tops := make([]topSet, 1+maxHelpers)
+	for w := range tops {
+		tops[w].init(k, div)
+	}
+	return tops
+}
+
+// partDocs returns the documents [lo, hi) of part p of n documents.
+func partDocs(p, n int) (lo, hi uint32) {
+	b0, b1 := partBlocks(p, (n+(1<<blockBits)-1)>>blockBits)
+	return uint32(b0) << blockBits, uint32(min(b1<<blockBits, n))
+}
+
 // listRange returns the positions in docs (increasing) of the documents
 // in [lo, hi).
 func listRange(docs []uint32, lo, hi uint32) (int, int) {
@@ -166,20 +182,15 @@ func (t *topSet) merge(u *topSet) {
 // top k and clears their entries. s.terms holds the query.
 func (m *BM25) denseSplit(s *scratch, k int, allow func(int) bool, div float64) []Result {
 	n := m.ix.N()
-	nb := (n + (1 << blockBits) - 1) >> blockBits
 	lists := make([][]uint32, len(s.terms))
 	for i, t := range s.terms {
 		lists[i] = m.ix.docs(t) // checked here, once, not by every worker
 	}
-	tops := make([]topSet, 1+maxHelpers)
+	tops := newTops(k, div)
 	bufs := make([][]float64, 1+maxHelpers)
-	for w := range tops {
-		tops[w].init(k, div)
-	}
 	acc := s.acc
 	runSplit(func(w, p int) {
-		b0, b1 := partBlocks(p, nb)
-		lo, hi := uint32(b0)<<blockBits, uint32(min(b1<<blockBits, n))
+		lo, hi := partDocs(p, n)
 		for i, t := range s.terms {
 			j0, j1 := listRange(lists[i], lo, hi)
 			docs := lists[i][j0:j1]
@@ -188,21 +199,31 @@ func (m *BM25) denseSplit(s *scratch, k int, allow func(int) bool, div float64) 
 				acc[d] += weights[j]
 			}
 		}
-		t := &tops[w]
-		for d := int(lo); d < int(hi); d++ {
-			if a := acc[d]; a > 0 {
-				if a >= t.cut {
-					t.offer(d, a, allow)
-				}
-				acc[d] = 0
-			}
-		}
+		tops[w].offerRange(acc, int(lo), int(hi), allow)
 	})
+	s.dense = false // acc is clear: nothing for put to do
+	return mergeTops(tops).sorted()
+}
+
+// offerRange offers the documents of [lo, hi) with a score in acc to t,
+// and clears their entries.
+func (t *topSet) offerRange(acc []float64, lo, hi int, allow func(int) bool) {
+	for d := lo; d < hi; d++ {
+		if a := acc[d]; a > 0 {
+			if a >= t.cut {
+				t.offer(d, a, allow)
+			}
+			acc[d] = 0
+		}
+	}
+}
+
+// mergeTops merges the workers' tops into the first and returns it.
+func mergeTops(tops []topSet) *topSet {
 	for w := 1; w < len(tops); w++ {
 		tops[0].merge(&tops[w])
 	}
-	s.dense = false // acc is clear: nothing for put to do
-	return tops[0].sorted()
+	return &tops[0]
 }
 
 // weightsAt returns the weights of term t's postings from the j0-th, of

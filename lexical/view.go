@@ -1,6 +1,7 @@
 package lexical
 
 import (
+	"math"
 	"slices"
 
 	"github.com/fonte-rag/fonte/internal/cores"
@@ -31,12 +32,25 @@ type View struct {
 	// documents, visibleGroups the groups shown (see WithGroups).
 	groups        *GroupFreqs
 	visibleGroups []bool
+	// ranges, when set, are the visible documents as runs (WithRanges).
+	ranges []uint32
+}
+
+// sees reports whether document d is visible: from its group when the
+// view has groups (an index into two arrays, which the walks over long
+// lists inline), else by asking visible.
+func (v *View) sees(d uint32) bool {
+	if v.groups != nil {
+		return v.visibleGroups[v.groups.of[d]]
+	}
+	return v.visible(int(d))
 }
 
 // View returns the model restricted to the documents visible accepts, of
 // which there are n with total analysed length total (the caller keeps
 // those sums, e.g. per access label, rather than counting per query).
-// visible must be safe for concurrent use if the view is used so.
+// visible must be safe for concurrent use: a long query's walks share it
+// with a helper on another core (view_prune.go).
 func (m *BM25) View(visible func(doc int) bool, n int, total uint64) *View {
 	return &View{m: m, visible: visible, n: n, avg: avgLen(total, uint64(n))}
 }
@@ -81,7 +95,7 @@ func (v *View) docFreq(id int) int {
 	}
 	df := 0
 	for _, d := range v.m.ix.docs(uint32(id)) {
-		if v.visible(int(d)) {
+		if v.sees(d) {
 			df++
 		}
 	}
@@ -90,6 +104,19 @@ func (v *View) docFreq(id int) int {
 	}
 	v.df[id] = df
 	return df
+}
+
+// tfBound bounds the weight of term id, over its idf, in the documents
+// the view shows: from the groups' frequencies and lengths when the view
+// has groups, else k1 + 1 (f / (f + norm) < 1 whatever the length).
+func (v *View) tfBound(id int) float64 {
+	k1 := v.m.opts.K1
+	if v.groups != nil {
+		if b, ok := v.groups.tfBound(id, v.visibleGroups, k1, v.m.opts.B, v.avg); ok {
+			return min(b, k1+1)
+		}
+	}
+	return k1 + 1
 }
 
 // MaxScore is MaxScoreTokens over the view: the sum of the tokens' idf
@@ -151,7 +178,7 @@ func (q *ViewQuery) TopK(k int, allow func(doc int) bool) []Result {
 }
 
 func (q *ViewQuery) topK(k int, allow func(doc int) bool, div float64) []Result {
-	cores.Enter() // it never splits, but holds a core others must not count idle
+	cores.Enter() // for helpers to know this core is taken (split.go)
 	defer cores.Leave()
 	m := q.v.m
 	s := m.pool.get()
@@ -165,10 +192,22 @@ func (q *ViewQuery) topK(k int, allow func(doc int) bool, div float64) []Result 
 	if postings == 0 {
 		return nil
 	}
+	lists := 0
+	for i, id := range q.ids {
+		if id >= 0 && !slices.Contains(q.ids[:i], id) {
+			lists++
+		}
+	}
+	if q.useRanges(lists, postings) {
+		return q.topKRanges(k, allow, div, s)
+	}
 	if postings >= pruneMinPostings {
 		if out, ok := q.topKPruned(k, allow, div, s); ok {
 			return out
 		}
+	}
+	if splits(postings) {
+		return q.topKSplit(k, allow, div, s)
 	}
 	// Token by token, as ScoresTokens adds them, so each sum is the one
 	// an index of the visible documents alone would make.
@@ -178,7 +217,7 @@ func (q *ViewQuery) topK(k int, allow func(doc int) bool, div float64) []Result 
 			continue
 		}
 		for j, d := range m.ix.docs(uint32(id)) {
-			if !q.v.visible(int(d)) {
+			if !q.v.sees(d) {
 				continue
 			}
 			if !s.dense && s.acc[d] == 0 {
@@ -211,32 +250,48 @@ func (q *ViewQuery) topK(k int, allow func(doc int) bool, div float64) []Result 
 // over the term's postings, so it costs the same whether the hidden
 // documents hold the term or not.
 type GroupFreqs struct {
+	of    []uint32 // per document: its group (the caller's slice, not copied)
 	start []uint32 // per term: its first entry, and one past the last term's
 	group []uint32 // per entry: a group holding the term
 	count []uint32 // per entry: how many of the group's documents hold it
+	// Per entry, what bounds the term's weight in the group's documents
+	// whatever the average length (see tfBound): its largest frequency
+	// there, and the smallest length over frequency, rounded down.
+	maxFreq   []uint32
+	minLenPer []float32
 }
 
 // GroupFreqs counts each term's documents per group, group[d] being
 // document d's group among groups: one pass over every postings list. A
 // list found damaged on an index opened in place counts as empty, as
-// searches read it.
+// searches read it. g keeps group, not a copy: it must not change while
+// g is used.
 func (ix *Index) GroupFreqs(group []uint32, groups int) *GroupFreqs {
 	terms := ix.NumTerms()
-	g := &GroupFreqs{start: make([]uint32, terms+1)}
+	g := &GroupFreqs{of: group, start: make([]uint32, terms+1)}
 	counts := make([]uint32, groups)
+	maxFreq := make([]uint32, groups)
+	minLenPer := make([]float64, groups)
 	var touched []uint32
 	for t := range terms {
-		for _, d := range ix.docs(uint32(t)) {
+		for j, d := range ix.docs(uint32(t)) {
 			c := group[d]
+			f := ix.freqAt(uint32(t), j)
+			r := float64(ix.lengths[d]) / float64(f)
 			if counts[c] == 0 {
 				touched = append(touched, c)
+				maxFreq[c], minLenPer[c] = f, r
 			}
 			counts[c]++
+			maxFreq[c] = max(maxFreq[c], f)
+			minLenPer[c] = min(minLenPer[c], r)
 		}
 		slices.Sort(touched)
 		for _, c := range touched {
 			g.group = append(g.group, c)
 			g.count = append(g.count, counts[c])
+			g.maxFreq = append(g.maxFreq, maxFreq[c])
+			g.minLenPer = append(g.minLenPer, roundDown32(minLenPer[c]))
 			counts[c] = 0
 		}
 		touched = touched[:0]
@@ -257,9 +312,43 @@ func (g *GroupFreqs) DocFreq(id int, visible []bool) int {
 	return df
 }
 
+// tfBound is a bound on the part of term id's weight that is not its
+// idf, f·(k1+1) / (f + k1·(1 − b + b·len/avg)), over the documents of the
+// groups visible marks, for the average length avg, from the groups'
+// own frequencies and lengths (so hidden documents move nothing): the
+// weight is (k1+1) / (1 + k1·(1−b)/f + k1·b·(len/f)/avg), which only
+// grows as f grows and len/f shrinks, so the groups' largest f and
+// smallest len/f bound it, each on its own. ok is false when no group
+// shown holds the term.
+func (g *GroupFreqs) tfBound(id int, visible []bool, k1, b, avg float64) (bound float64, ok bool) {
+	var maxFreq uint32
+	minLenPer := math.Inf(1)
+	for e := g.start[id]; e < g.start[id+1]; e++ {
+		if visible[g.group[e]] {
+			ok = true
+			maxFreq = max(maxFreq, g.maxFreq[e])
+			minLenPer = min(minLenPer, float64(g.minLenPer[e]))
+		}
+	}
+	if !ok {
+		return 0, false
+	}
+	return (k1 + 1) / (1 + k1*(1-b)/float64(maxFreq) + k1*b*minLenPer/avg), true
+}
+
+// roundDown32 is x as a float32 no larger than x.
+func roundDown32(x float64) float32 {
+	f := float32(x)
+	if float64(f) > x {
+		f = math.Nextafter32(f, float32(math.Inf(-1)))
+	}
+	return f
+}
+
 // WithGroups makes the view take its document frequencies from g, whose
 // groups visible marks those the view shows (the documents visible
-// accepts must be exactly theirs), instead of counting postings.
+// accepts must be exactly theirs), instead of counting postings, and
+// tells a document's visibility from its group in g.
 func (v *View) WithGroups(g *GroupFreqs, visible []bool) *View {
 	v.groups, v.visibleGroups = g, visible
 	return v

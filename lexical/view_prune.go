@@ -2,15 +2,17 @@ package lexical
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 	"sync"
 )
 
 // A view's top k with candidates chosen first (MaxScore's essential
 // terms, over the view's own idf): a view has no stored weights or
-// bounds, so each term's bound is the largest weight any document could
-// get from it, idf · (k1 + 1) (f / (f + norm) < 1 whatever the length),
-// times its repeats in the query.
+// bounds, so each term's bound is its idf times a bound on the rest of
+// the weight taken from the visible groups' own largest frequency and
+// smallest length per occurrence (GroupFreqs.tfBound; k1 + 1 without
+// groups), times its repeats in the query.
 //
 // The highest-bound terms are accumulated until their postings reach
 // 1/estimateShare of the query's, which gives θ, the k-th best partial
@@ -25,7 +27,11 @@ import (
 //
 // What it saves is the weight of every visible posting that is not a
 // candidate's; the walk over a common term's list remains (a bit test a
-// posting).
+// posting). The estimate and the candidates' scoring are cut into
+// split.go's ranges, which a helper takes when the query is long and a
+// core idle: at a million chunks a restricted reader's slowest queries
+// are these walks, and they had only one core where an unrestricted
+// reader's had two.
 
 // viewPruneSlack is the relative margin between the non-essential terms'
 // bound sum and θ: sums of a query's few hundred terms round by far less.
@@ -51,7 +57,7 @@ func (q *ViewQuery) topKPruned(k int, allow func(doc int) bool, div float64, s *
 		if id < 0 {
 			continue
 		}
-		bound := q.idf[i] * (m.opts.K1 + 1)
+		bound := q.idf[i] * q.v.tfBound(id)
 		if j := slices.IndexFunc(terms, func(t viewTerm) bool { return q.ids[t.tok] == id }); j >= 0 {
 			terms[j].bound += bound
 			continue
@@ -65,38 +71,54 @@ func (q *ViewQuery) topKPruned(k int, allow func(doc int) bool, div float64, s *
 	}
 	slices.SortFunc(terms, func(a, b viewTerm) int { return cmp.Compare(b.bound, a.bound) })
 
+	// Each step walks the lists range by range (split.go's ranges of
+	// whole blocks), with a helper when the query is long and a core is
+	// idle: a document lies in one range, where its sums are added in the
+	// order the unsplit walk adds them, and the workers' tops are merged
+	// by score then document number, so the result is the unsplit one.
+	lists := q.lists()
+	n := m.ix.N()
+	split := splits(postings)
+	acc := s.acc
+
 	// θ from the highest-bound terms' partial scores (one occurrence
 	// each: lower still).
-	s.dense = false
-	estimated := 0
+	estimated, ne := 0, 0
 	for _, t := range terms {
 		if estimated > 0 && estimated*estimateShare >= postings {
 			break
 		}
 		estimated += t.postings
-		id := q.ids[t.tok]
-		for j, d := range m.ix.docs(uint32(id)) {
-			if !q.v.visible(int(d)) {
-				continue
+		ne++
+	}
+	est := terms[:ne]
+	tops := newTops(k, 1)
+	eachPart(split, func(w, p int) {
+		lo, hi := partDocs(p, n)
+		for _, t := range est {
+			docs := lists[t.tok]
+			j0, j1 := listRange(docs, lo, hi)
+			for j := j0; j < j1; j++ {
+				if d := docs[j]; q.v.sees(d) {
+					acc[d] += q.weight(t.tok, j, d)
+				}
 			}
-			if s.acc[d] == 0 {
-				s.touched = append(s.touched, d)
+		}
+		top := &tops[w]
+		for _, t := range est {
+			docs := lists[t.tok]
+			j0, j1 := listRange(docs, lo, hi)
+			for _, d := range docs[j0:j1] {
+				if a := acc[d]; a != 0 {
+					if a >= top.cut {
+						top.offer(int(d), a, allow)
+					}
+					acc[d] = 0
+				}
 			}
-			s.acc[d] += q.weight(t.tok, j, d)
 		}
-	}
-	var est topSet
-	est.init(k, 1)
-	for _, d := range s.touched {
-		if a := s.acc[d]; a >= est.cut {
-			est.offer(int(d), a, allow)
-		}
-	}
-	theta := est.kth() * (1 - viewPruneSlack)
-	for _, d := range s.touched {
-		s.acc[d] = 0
-	}
-	s.touched = s.touched[:0]
+	})
+	theta := mergeTops(tops).kth() * (1 - viewPruneSlack)
 	if !(theta > 0) {
 		return nil, false
 	}
@@ -111,48 +133,124 @@ func (q *ViewQuery) topKPruned(k int, allow func(doc int) bool, div float64, s *
 		return nil, false
 	}
 
-	p, _ := viewMarks.Get().(*[]uint64)
-	if p == nil {
-		p = new([]uint64)
+	pm, _ := viewMarks.Get().(*[]uint64)
+	if pm == nil {
+		pm = new([]uint64)
 	}
-	defer viewMarks.Put(p)
-	words := (m.ix.N() + 63) / 64
-	if len(*p) < words {
-		*p = make([]uint64, words)
+	defer viewMarks.Put(pm)
+	if words := (n + 63) / 64; len(*pm) < words {
+		*pm = make([]uint64, words)
 	}
-	marks := *p
-	cands := s.touched[:0]
-	for _, t := range terms[:essential] {
-		for _, d := range m.ix.docs(uint32(q.ids[t.tok])) {
-			if marks[d/64]&(1<<(d%64)) == 0 && q.v.visible(int(d)) {
-				marks[d/64] |= 1 << (d % 64)
-				cands = append(cands, d)
+	marks := *pm
+	tops = newTops(k, div)
+	cands := make([]int, len(tops))
+	eachPart(split, func(w, p int) {
+		lo, hi := partDocs(p, n)
+		before := cands[w]
+		// The candidates: the essential lists' visible documents.
+		for _, t := range terms[:essential] {
+			docs := lists[t.tok]
+			j0, j1 := listRange(docs, lo, hi)
+			for _, d := range docs[j0:j1] {
+				if marks[d/64]&(1<<(d%64)) == 0 && q.v.sees(d) {
+					marks[d/64] |= 1 << (d % 64)
+					cands[w]++
+				}
 			}
 		}
-	}
-	// Token by token, as the exhaustive path adds them.
-	for i, id := range q.ids {
-		if id < 0 {
-			continue
-		}
-		for j, d := range m.ix.docs(uint32(id)) {
-			if marks[d/64]&(1<<(d%64)) != 0 {
-				s.acc[d] += q.weight(i, j, d)
+		// Token by token, as the exhaustive path adds them: a list much
+		// longer than the range's candidates is searched for each of
+		// them (a galloping search, view_ranges.go) rather than walked.
+		for i, docs := range lists {
+			j0, j1 := listRange(docs, lo, hi)
+			if (cands[w]-before)*rangeSeekCost >= j1-j0 {
+				for j := j0; j < j1; j++ {
+					if d := docs[j]; marks[d/64]&(1<<(d%64)) != 0 {
+						acc[d] += q.weight(i, j, d)
+					}
+				}
+				continue
+			}
+			list, j := docs[:j1], j0
+			for wd := lo / 64; wd < (hi+63)/64 && j < j1; wd++ {
+				for word := marks[wd]; word != 0 && j < j1; word &= word - 1 {
+					d := wd*64 + uint32(bits.TrailingZeros64(word))
+					if j = gallop(list, j, d); j < j1 && docs[j] == d {
+						acc[d] += q.weight(i, j, d)
+					}
+				}
 			}
 		}
-	}
-	var top topSet
-	top.init(k, div)
-	for _, d := range cands {
-		if a := s.acc[d]; a >= top.cut {
-			top.offer(int(d), a, allow)
+		top := &tops[w]
+		for wd := lo / 64; wd < (hi+63)/64; wd++ {
+			for word := marks[wd]; word != 0; word &= word - 1 {
+				d := wd*64 + uint32(bits.TrailingZeros64(word))
+				if a := acc[d]; a >= top.cut {
+					top.offer(int(d), a, allow)
+				}
+				acc[d] = 0
+			}
+			marks[wd] = 0
 		}
-		marks[d/64] &^= 1 << (d % 64)
-	}
+	})
+	top := mergeTops(tops)
 	if pruneHook != nil {
-		pruneHook(len(cands))
+		total := 0
+		for _, c := range cands {
+			total += c
+		}
+		pruneHook(total)
 	}
-	// The scratch clears the candidates' accumulators when put back.
-	s.touched = cands
+	// Every accumulator the walks set is clear again.
+	s.dense, s.touched = false, s.touched[:0]
 	return top.sorted(), true
+}
+
+// topKSplit is topK's exhaustive path cut into split.go's ranges, as
+// BM25's dense path is (denseSplit): each range adds every token's
+// visible postings in it, token by token, then offers its documents to
+// the worker's top k and clears their entries.
+func (q *ViewQuery) topKSplit(k int, allow func(doc int) bool, div float64, s *scratch) []Result {
+	lists, n := q.lists(), q.v.m.ix.N()
+	tops := newTops(k, div)
+	acc := s.acc
+	runSplit(func(w, p int) {
+		lo, hi := partDocs(p, n)
+		for i, docs := range lists {
+			j0, j1 := listRange(docs, lo, hi)
+			for j := j0; j < j1; j++ {
+				if d := docs[j]; q.v.sees(d) {
+					acc[d] += q.weight(i, j, d)
+				}
+			}
+		}
+		tops[w].offerRange(acc, int(lo), int(hi), allow)
+	})
+	s.dense, s.touched = false, s.touched[:0] // acc is clear
+	return mergeTops(tops).sorted()
+}
+
+// lists returns each token's postings list (nil outside the
+// vocabulary), checked once here rather than by every range.
+func (q *ViewQuery) lists() [][]uint32 {
+	lists := make([][]uint32, len(q.ids))
+	for i, id := range q.ids {
+		if id >= 0 {
+			lists[i] = q.v.m.ix.docs(uint32(id))
+		}
+	}
+	return lists
+}
+
+// eachPart calls part(w, p) for every range p of split.go's: through
+// runSplit, which may start helpers, when split, else on the caller's
+// goroutine in order (worker 0).
+func eachPart(split bool, part func(w, p int)) {
+	if split {
+		runSplit(part)
+		return
+	}
+	for p := range splitParts {
+		part(0, p)
+	}
 }

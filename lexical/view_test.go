@@ -2,6 +2,8 @@ package lexical
 
 import (
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fonte-rag/fonte/analysis"
@@ -29,7 +31,66 @@ func TestPrunedViewIsTheModelOfTheVisibleDocuments(t *testing.T) {
 	if pruned == 0 {
 		t.Fatal("no query was pruned")
 	}
+	// Again with every list searched for the candidates, not walked.
+	oldSeek := rangeSeekCost
+	rangeSeekCost = 0
+	defer func() { rangeSeekCost = oldSeek }()
+	checkViewModels(t)
 	t.Logf("%d queries pruned", pruned)
+}
+
+// TestSplitPrunedViewIsTheModelOfTheVisibleDocuments: the same with the
+// pruned walks cut into ranges and a helper forced on each, which must
+// take some of them.
+func TestSplitPrunedViewIsTheModelOfTheVisibleDocuments(t *testing.T) {
+	defer splitKnobs(true, true, 0, 0, blockMinShare)()
+	pruned, helped := 0, 0
+	pruneHook = func(int) { pruned++ }
+	splitHook = func(helpers int) { helped += helpers }
+	defer func() { pruneHook, splitHook = nil, nil }()
+	checkViewModels(t)
+	if pruned == 0 || helped == 0 {
+		t.Fatalf("%d queries pruned, %d helpers: want some of each", pruned, helped)
+	}
+}
+
+// TestRangedViewIsTheModelOfTheVisibleDocuments: the same with every
+// query scored over the visible runs where the view has them.
+func TestRangedViewIsTheModelOfTheVisibleDocuments(t *testing.T) {
+	old := rangeSeekCost
+	rangeSeekCost = 0
+	defer func() { rangeSeekCost = old }()
+	checkViewModels(t)
+}
+
+// gallop finds the first position holding at least d, from j on.
+func TestGallop(t *testing.T) {
+	docs := []uint32{1, 3, 4, 9, 10, 11, 20, 40, 41, 90}
+	for j := range len(docs) + 1 {
+		for d := range uint32(100) {
+			want := j
+			for want < len(docs) && docs[want] < d {
+				want++
+			}
+			if got := gallop(docs, j, d); got != want {
+				t.Fatalf("gallop(docs, %d, %d) = %d, want %d", j, d, got, want)
+			}
+		}
+	}
+}
+
+// TestSplitViewIsTheModelOfTheVisibleDocuments: the same with every
+// query long enough to split on the exhaustive path (no pruning), a
+// helper forced.
+func TestSplitViewIsTheModelOfTheVisibleDocuments(t *testing.T) {
+	defer splitKnobs(true, true, 0, 1<<30, blockMinShare)()
+	helped := 0
+	splitHook = func(helpers int) { helped += helpers }
+	defer func() { splitHook = nil }()
+	checkViewModels(t)
+	if helped == 0 {
+		t.Fatal("no helper took a range")
+	}
 }
 
 func checkViewModels(t *testing.T) {
@@ -67,7 +128,21 @@ func checkViewModels(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		var ranges []uint32
+		for d := 0; d < len(docs); {
+			for d < len(docs) && hidden[d] {
+				d++
+			}
+			lo := d
+			for d < len(docs) && !hidden[d] {
+				d++
+			}
+			if lo < d {
+				ranges = append(ranges, uint32(lo), uint32(d))
+			}
+		}
 		for name, v := range map[string]*View{
+			"inplace/ranges": inplace.View(visible, len(visibleDocs), total).WithGroups(inplace.ix.GroupFreqs(group, 4), visibleGroups).WithRanges(ranges),
 			"memory":         whole.View(visible, len(visibleDocs), total),
 			"inplace":        inplace.View(visible, len(visibleDocs), total),
 			"memory/groups":  whole.View(visible, len(visibleDocs), total).WithGroups(whole.ix.GroupFreqs(group, 4), visibleGroups),
@@ -128,5 +203,63 @@ func checkViewModels(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A view's term bounds (GroupFreqs.tfBound) bound every visible weight of
+// the term, come from the visible groups alone (a hidden document with
+// the term at its highest frequency in the shortest length moves no
+// bound), and are tighter than k1 + 1 for some terms, or the pruning
+// gains nothing from them.
+func TestViewTermBounds(t *testing.T) {
+	opts := BM25Options{K1: 1.2, B: 0.75}
+	an := analysis.Sklearn()
+	docs, _ := zipfCorpus(500, 3)
+	hiddenDoc := strings.Repeat(strings.Fields(docs[0])[0]+" ", 50)
+	withHidden := append(slices.Clone(docs), hiddenDoc)
+	tighter := 0
+	var bounds []float64
+	for pass, corpus := range [][]string{docs, withHidden} {
+		m := NewBM25(corpus, an, opts)
+		group := make([]uint32, len(corpus))
+		var total uint64
+		n := 0
+		for d := range corpus {
+			group[d] = uint32(d % 3) // groups 0 and 1 visible, 2 hidden
+			if d == len(docs) {
+				group[d] = 2
+			}
+			if group[d] != 2 {
+				total += uint64(m.ix.DocLen(d))
+				n++
+			}
+		}
+		shown := []bool{true, true, false}
+		v := m.View(func(d int) bool { return shown[group[d]] }, n, total).WithGroups(m.ix.GroupFreqs(group, 3), shown)
+		i := 0
+		for id := range m.ix.NumTerms() {
+			b := v.tfBound(id)
+			if b < opts.K1+1 {
+				tighter++
+			}
+			for j, d := range m.ix.docs(uint32(id)) {
+				if !shown[group[d]] {
+					continue
+				}
+				w := bm25Weight(1, float64(m.ix.freqAt(uint32(id), j)), opts.K1, opts.B, float64(m.ix.lengths[d]), v.avg)
+				if w > b*(1+1e-12) {
+					t.Fatalf("term %q: document %d weighs %v over its idf, above the bound %v", m.ix.terms[id], d, w, b)
+				}
+			}
+			if pass == 0 {
+				bounds = append(bounds, b)
+			} else if b != bounds[i] {
+				t.Fatalf("term %q: bound %v with a hidden document, %v without", m.ix.terms[id], b, bounds[i])
+			}
+			i++
+		}
+	}
+	if tighter == 0 {
+		t.Fatal("no bound is tighter than k1 + 1")
 	}
 }

@@ -28,7 +28,7 @@ type accessClasses struct {
 	freqs *lexical.GroupFreqs
 
 	rangesMu sync.Mutex
-	ranges   map[string][]vector.RowRange // by view key (see rowRanges)
+	ranges   map[string]viewRanges // by view key (see runs)
 
 	// codes is each class's int8 copy of its rows, made on the first
 	// search of a reader who may read the class (see classCodes).
@@ -177,12 +177,38 @@ func (a *accessClasses) classCodes(v *readerView, f *vector.FlatView, skip func(
 // holds up to one range per readable document.
 const maxRangeViews = 8
 
+// viewRanges are the runs of chunks a view shows, in the two forms the
+// legs read them: the dense scan's rows, and lexical.View.WithRanges's
+// bounds.
+type viewRanges struct {
+	rows []vector.RowRange
+	docs []uint32
+}
+
 // rowRanges returns the runs of chunks view v shows, in order: what a
 // restricted reader's exact dense scan reads, so that it touches no
-// hidden row. They are kept for the next search of the same view (up to
-// maxRangeViews views); a view not kept costs one pass over the class of
-// every chunk, the same pass whoever the reader is.
+// hidden row.
 func (a *accessClasses) rowRanges(v *readerView) []vector.RowRange {
+	return a.runs(v).rows
+}
+
+// lexicalShare: a reader who may read at most 1/lexicalShare of the
+// chunks has its BM25 lists walked over the runs it may read
+// (lexical.View.WithRanges), each query choosing the runs when seeking
+// them costs less than walking its lists.
+const lexicalShare = 8
+
+// lexicalRanges returns rowRanges(v) as lexical.View.WithRanges takes
+// them.
+func (a *accessClasses) lexicalRanges(v *readerView) []uint32 {
+	return a.runs(v).docs
+}
+
+// runs returns the runs of chunks view v shows. They are kept for the
+// next search of the same view (up to maxRangeViews views); a view not
+// kept costs one pass over the class of every chunk, the same pass
+// whoever the reader is.
+func (a *accessClasses) runs(v *readerView) viewRanges {
 	key := v.key()
 	a.rangesMu.Lock()
 	rs, ok := a.ranges[key]
@@ -190,7 +216,7 @@ func (a *accessClasses) rowRanges(v *readerView) []vector.RowRange {
 	if ok {
 		return rs
 	}
-	rs = []vector.RowRange{}
+	rs = viewRanges{rows: []vector.RowRange{}}
 	for i := 0; i < len(a.class); {
 		for i < len(a.class) && !v.visible[a.class[i]] {
 			i++
@@ -200,13 +226,14 @@ func (a *accessClasses) rowRanges(v *readerView) []vector.RowRange {
 			i++
 		}
 		if lo < i {
-			rs = append(rs, vector.RowRange{Lo: lo, Hi: i})
+			rs.rows = append(rs.rows, vector.RowRange{Lo: lo, Hi: i})
+			rs.docs = append(rs.docs, uint32(lo), uint32(i))
 		}
 	}
 	a.rangesMu.Lock()
 	defer a.rangesMu.Unlock()
 	if a.ranges == nil {
-		a.ranges = map[string][]vector.RowRange{}
+		a.ranges = map[string]viewRanges{}
 	}
 	if len(a.ranges) < maxRangeViews {
 		a.ranges[key] = rs
@@ -273,7 +300,11 @@ func (ix *Index) accessView(f fonte.Filter) (*lexical.View, *readerView) {
 	}
 	class := ix.access.class
 	visible := func(d int) bool { return rv.visible[class[d]] }
-	return ix.bm25.View(visible, rv.chunks, rv.total).WithGroups(ix.access.freqs, rv.visible), &rv
+	v := ix.bm25.View(visible, rv.chunks, rv.total).WithGroups(ix.access.freqs, rv.visible)
+	if rv.chunks*lexicalShare <= len(class) {
+		v.WithRanges(ix.access.lexicalRanges(&rv))
+	}
+	return v, &rv
 }
 
 // allowFor returns the filter f as a predicate over chunk numbers, or nil
