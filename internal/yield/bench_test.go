@@ -1,12 +1,16 @@
 package yield
 
 import (
+	"math"
 	"runtime"
+	"runtime/metrics"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/fonte-rag/fonte/internal/cores"
 )
 
 // spin burns about d of CPU in small calls (preemptible, as real work
@@ -23,7 +27,8 @@ func spin(d time.Duration) uint64 {
 
 // BenchmarkReadersBesideWriter: on two processors, two closed-loop
 // readers of 1 ms queries beside a writer working in steps of 200 µs,
-// the writer offering to yield (ToSearches) after each step or not. In
+// the writer offering to yield after each step (ToSearches, or the
+// Gosched of session 32) or not. In
 // the "split" readers, as in a hybrid search, half of each query runs in
 // a helper goroutine the query waits for: a query then wakes up (the
 // helper, then the query's own goroutine) and waits for a processor
@@ -32,18 +37,33 @@ func spin(d time.Duration) uint64 {
 // mechanism of the p99 during a write, without the index. Run:
 // go test -run XXX -bench ReadersBesideWriter -benchtime 2000x ./internal/yield/
 func BenchmarkReadersBesideWriter(b *testing.B) {
+	writers := []struct {
+		name string
+		step func()
+	}{
+		{"plain", func() {}},
+		{"gosched", goschedToSearches},
+		{"yield", func() { ToSearches() }},
+	}
 	for _, split := range []bool{false, true} {
-		for _, yielding := range []bool{false, true} {
-			name := "plain"
-			if yielding {
-				name = "yield"
-			}
+		for _, w := range writers {
+			name := w.name
 			if split {
 				name = "split-" + name
 			}
-			b.Run(name, func(b *testing.B) { readersBesideWriter(b, split, yielding) })
+			b.Run(name, func(b *testing.B) { readersBesideWriter(b, split, w.step) })
 		}
 	}
+}
+
+// goschedToSearches is ToSearches as session 32 wrote it, for the
+// benchmark to set beside it: runtime.Gosched while a search is in
+// flight or every core is counted busy.
+func goschedToSearches() {
+	if searching.Load() == 0 && !cores.Saturated() {
+		return
+	}
+	runtime.Gosched()
 }
 
 // query is one reader's query of about 1 ms: all in the calling goroutine,
@@ -62,7 +82,7 @@ func query(split bool, sink *atomic.Uint64) {
 	<-done
 }
 
-func readersBesideWriter(b *testing.B, split, yielding bool) {
+func readersBesideWriter(b *testing.B, split bool, step func()) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	var stop atomic.Bool
 	var steps atomic.Int64
@@ -72,11 +92,10 @@ func readersBesideWriter(b *testing.B, split, yielding bool) {
 		for !stop.Load() {
 			sink.Add(spin(200 * time.Microsecond))
 			steps.Add(1)
-			if yielding {
-				ToSearches()
-			}
+			step()
 		}
 	})
+	before := schedLatencies()
 	lats := make([][]time.Duration, 2)
 	per := b.N / 2
 	start := time.Now()
@@ -96,6 +115,7 @@ func readersBesideWriter(b *testing.B, split, yielding bool) {
 	readers.Wait()
 	b.StopTimer()
 	elapsed := time.Since(start)
+	waits := schedLatencies()
 	stop.Store(true)
 	wg.Wait()
 	all := slices.Concat(lats...)
@@ -108,4 +128,34 @@ func readersBesideWriter(b *testing.B, split, yielding bool) {
 	b.ReportMetric(ms(all[len(all)*99/100]), "p99-ms")
 	b.ReportMetric(ms(all[len(all)-1]), "max-ms")
 	b.ReportMetric(float64(steps.Load())/elapsed.Seconds(), "writer-steps/s")
+	// The scheduler's own count of the time goroutines waited to run:
+	// what a yield changes, and unlike the latencies above not what
+	// other processes on a loaded machine add.
+	b.ReportMetric(1e3*waitPercentile(before, waits, 0.99), "sched-p99-ms")
+	b.ReportMetric(1e3*waitPercentile(before, waits, 0.999), "sched-p999-ms")
+}
+
+// schedLatencies reads the runtime's histogram of the time goroutines
+// waited runnable before they ran.
+func schedLatencies() *metrics.Float64Histogram {
+	s := []metrics.Sample{{Name: "/sched/latencies:seconds"}}
+	metrics.Read(s)
+	return s[0].Value.Float64Histogram()
+}
+
+// waitPercentile is the p-th quantile (seconds, the upper edge of its
+// bucket) of the waits counted between two readings of schedLatencies.
+func waitPercentile(before, after *metrics.Float64Histogram, p float64) float64 {
+	var total uint64
+	for i := range after.Counts {
+		total += after.Counts[i] - before.Counts[i]
+	}
+	want := uint64(math.Ceil(p * float64(total)))
+	var seen uint64
+	for i := range after.Counts {
+		if seen += after.Counts[i] - before.Counts[i]; seen >= want && want > 0 {
+			return min(after.Buckets[i+1], 10) // the last bucket is open
+		}
+	}
+	return 0
 }
