@@ -134,10 +134,12 @@ func (h *HNSW) AddBatch(ids []uint64, vecs [][]float32, workers int) error {
 	workers = min(workers, end-first)
 	if workers <= 1 {
 		sc := h.getScratch()
+		sc.yieldDist = buildYieldDist
 		for n := first; n < end; n++ {
 			h.link(sc, uint32(n))
-			yield.ToSearches() // a node's link takes about a millisecond at most
+			yield.ToSearches()
 		}
+		sc.yieldDist, sc.dists = 0, 0
 		h.scratch.Put(sc)
 	} else {
 		lk := new(buildLocks)
@@ -147,7 +149,7 @@ func (h *HNSW) AddBatch(ids []uint64, vecs [][]float32, workers int) error {
 		for range workers {
 			wg.Go(func() {
 				sc := h.getScratch()
-				sc.lk = lk
+				sc.lk, sc.yieldDist = lk, buildYieldDist
 				for {
 					n := next.Add(1) - 1
 					if n >= int64(end) {
@@ -156,7 +158,7 @@ func (h *HNSW) AddBatch(ids []uint64, vecs [][]float32, workers int) error {
 					h.link(sc, uint32(n))
 					yield.ToSearches()
 				}
-				sc.lk = nil
+				sc.lk, sc.yieldDist, sc.dists = nil, 0, 0
 				h.scratch.Put(sc)
 			})
 		}
@@ -260,6 +262,7 @@ func (h *HNSW) heuristic(sc *hnswScratch, cands []scored, m int, dst []uint32) [
 			break
 		}
 		vc := h.vec(c.n)
+		sc.dists += len(dst)
 		good := true
 		for _, r := range dst {
 			if Dot(vc, h.vec(r)) > c.s {
@@ -391,6 +394,7 @@ func (h *HNSW) link(sc *hnswScratch, n uint32) {
 			} else {
 				h.connect(sc, e, n, l, sc.w)
 			}
+			sc.maybeYield() // outside the node's lock
 		}
 	}
 	if lvl > top {
