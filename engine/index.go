@@ -355,6 +355,7 @@ func (e *Engine) flush(r *run, docs []pendingDoc) error {
 			texts[i][j] = text
 			all = append(all, hashes[i][j])
 			allRefs = append(allRefs, ref{i, j})
+			r.y.Step(1)
 		}
 	}
 	if len(all) == 0 {
@@ -392,8 +393,13 @@ func (e *Engine) flush(r *run, docs []pendingDoc) error {
 			vecs[rf.doc][rf.chunk] = normalised(v)
 		}
 		r.rep.ChunksEmbedded += hi - lo
+		yield.ToSearches() // a batch's embeddings are milliseconds
 	}
 	for i, d := range docs {
+		// A document's flagging (every guard rule over its chunks) and
+		// put: tens of microseconds to a millisecond, and 20 ms and more
+		// without a yield under load in the 1M traces (session 33).
+		yield.ToSearches()
 		doc := d.doc
 		meta := map[string]string{}
 		if d.format != "" {
