@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/internal/yield"
 	"github.com/fonte-rag/fonte/vector"
 )
 
@@ -94,17 +95,30 @@ func (s *Snapshot) Segments() int { return len(s.segs) }
 // Docs describes every document, sorted by ID. A document whose record
 // does not decode is left out (and the store reports the damage).
 func (s *Snapshot) Docs() []DocInfo {
+	// A write's first step, seconds at a million documents beside live
+	// readers: it gives way to searches every docsPerYield documents
+	// read or comparisons made (internal/yield).
+	y := yield.NewEvery(docsPerYield)
 	out := make([]DocInfo, 0, s.NumDocs())
 	for k := range s.segs {
 		for j := range s.segs[k].file.numDocs() {
 			if info, err := s.info(k, j); err == nil {
 				out = append(out, info)
 			}
+			y.Step(1)
 		}
 	}
-	slices.SortFunc(out, func(a, b DocInfo) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortFunc(out, func(a, b DocInfo) int {
+		y.Step(1)
+		return strings.Compare(a.ID, b.ID)
+	})
 	return out
 }
+
+// docsPerYield is how many documents a pass over a snapshot's documents
+// decodes, or how many comparisons its sort makes, between offers to give
+// way to searches: about a microsecond each.
+const docsPerYield = 1024
 
 // Info describes the document with the given ID.
 func (s *Snapshot) Info(id string) (DocInfo, bool) {
@@ -344,9 +358,11 @@ func (s *Snapshot) VectorForText(textHash string) ([]float32, bool) {
 func (s *Snapshot) indexTextHashes() {
 	s.byHash = make(map[[sha256.Size]byte]int, s.NumChunks())
 	s.byText = map[string]int{}
+	y := yield.NewEvery(docsPerYield) // as Docs: a write's step of seconds
 	for k, sg := range s.segs {
 		sf := sg.file
 		for j := range sf.numDocs() {
+			y.Step(1)
 			d, err := sf.decodeDoc(j)
 			if err != nil {
 				continue

@@ -16,6 +16,7 @@ import (
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/chunk"
 	"github.com/fonte-rag/fonte/ingest"
+	"github.com/fonte-rag/fonte/internal/yield"
 )
 
 // Refused is a file the index run could not use, with the reason.
@@ -217,7 +218,19 @@ type run struct {
 	rep     *IndexReport
 	seen    map[string]bool
 	pending []pendingDoc
+	// y gives way to searches (internal/yield) every docsPerYield
+	// documents the run looks at: at a million documents each pass over
+	// them (the base's map, the unchanged checks, the removals) is
+	// seconds of work beside live readers, and the write's start was one
+	// of the three moments of its slowest queries (BENCHMARKS.md, "A
+	// million chunks, session 32: the stall series").
+	y *yield.Every
 }
+
+// docsPerYield is how many documents a run looks at between offers to
+// give way to searches: a map lookup or insert each, some hundreds of
+// microseconds in all.
+const docsPerYield = 1024
 
 // has reports whether the base generation holds document id.
 func (r *run) has(id string) bool {
@@ -229,6 +242,7 @@ func (r *run) has(id string) bool {
 // it with the same content hash (so it is neither re-chunked nor
 // re-embedded).
 func (r *run) unchanged(doc fonte.Document) bool {
+	r.y.Step(1)
 	r.seen[doc.ID] = true
 	// Equal tags too: a changed access rule must reach the stored copy.
 	if old, ok := r.base[doc.ID]; ok && old.SHA256 == doc.SHA256 && slices.Equal(old.Tags, doc.Tags) {
@@ -261,9 +275,11 @@ func (e *Engine) update(ctx context.Context, rep *IndexReport, fill func(r *run)
 		if err != nil {
 			return err
 		}
-		r := &run{e: e, ctx: ctx, tx: tx, base: make(map[string]fonte.DocInfo, len(infos)), rep: rep, seen: map[string]bool{}}
+		r := &run{e: e, ctx: ctx, tx: tx, base: make(map[string]fonte.DocInfo, len(infos)), rep: rep, seen: map[string]bool{},
+			y: yield.NewEvery(docsPerYield)}
 		for _, d := range infos {
 			r.base[d.ID] = d
+			r.y.Step(1)
 		}
 		slog.Debug("the write read its base", "documents", len(infos))
 		if err := fill(r); err != nil {
@@ -273,6 +289,7 @@ func (e *Engine) update(ctx context.Context, rep *IndexReport, fill func(r *run)
 			return err
 		}
 		for _, d := range infos {
+			r.y.Step(1)
 			if !r.seen[d.ID] {
 				if _, err := tx.Delete(ctx, d.ID); err != nil {
 					return err
@@ -338,6 +355,7 @@ func (e *Engine) flush(r *run, docs []pendingDoc) error {
 			texts[i][j] = text
 			all = append(all, hashes[i][j])
 			allRefs = append(allRefs, ref{i, j})
+			r.y.Step(1)
 		}
 	}
 	if len(all) == 0 {
@@ -375,8 +393,13 @@ func (e *Engine) flush(r *run, docs []pendingDoc) error {
 			vecs[rf.doc][rf.chunk] = normalised(v)
 		}
 		r.rep.ChunksEmbedded += hi - lo
+		yield.ToSearches() // a batch's embeddings are milliseconds
 	}
 	for i, d := range docs {
+		// A document's flagging (every guard rule over its chunks) and
+		// put: tens of microseconds to a millisecond, and 20 ms and more
+		// without a yield under load in the 1M traces (session 33).
+		yield.ToSearches()
 		doc := d.doc
 		meta := map[string]string{}
 		if d.format != "" {

@@ -214,6 +214,9 @@ func (r *reuse) lists(sources []runSource) termLists {
 			docs, freqs = docs[:0], freqs[:0]
 			i, j := 0, 0
 			for i < len(oldDocs) && j < len(newDocs) {
+				if (i+j)&(postingsPerYield-1) == postingsPerYield-1 {
+					yield.ToSearches() // a common term's lists, as in old
+				}
 				if oldDocs[i] < newDocs[j] {
 					docs, freqs = append(docs, oldDocs[i]), append(freqs, oldFreqs[i])
 					i++

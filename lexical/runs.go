@@ -414,6 +414,12 @@ func (b *InPlaceBuilder) vocabulary(lists termLists) (*vocab, error) {
 		up := 0.0
 		prev := int64(-1)
 		for i, d := range docs {
+			if i&(postingsPerYield-1) == postingsPerYield-1 {
+				// A common term's million postings are tens of
+				// milliseconds of weights: give way within them
+				// (yielding steps between terms only).
+				yield.ToSearches()
+			}
 			f := freqs[i]
 			if int64(d) <= prev || int(d) >= n || f == 0 {
 				return fmt.Errorf("lexical: BM25 postings under %s are damaged: term %q has document %d (frequency %d) after %d, of %d", b.opts.Dir, term, d, f, prev, n)

@@ -68,10 +68,15 @@ func (h *HNSW) AddBatch(ids []uint64, vecs [][]float32, workers int) error {
 	if len(ids) != len(vecs) {
 		return fmt.Errorf("vector: AddBatch of %d ids and %d vectors", len(ids), len(vecs))
 	}
+	// A write's graph gets every kept vector again (a million at a
+	// million chunks: see retrieve's buildHNSW), so each pass over the
+	// batch is seconds of work, given up to searches in small steps.
+	y := yield.NewEvery(batchPerYield)
 	for _, v := range vecs {
 		if err := checkVector(v, h.dim); err != nil {
 			return err
 		}
+		y.Step(1)
 	}
 	if workers < 1 {
 		workers = runtime.GOMAXPROCS(0)
@@ -79,6 +84,7 @@ func (h *HNSW) AddBatch(ids []uint64, vecs [][]float32, workers int) error {
 	last := make(map[uint64]int, len(ids))
 	for i, id := range ids {
 		last[id] = i
+		y.Step(1)
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -96,6 +102,7 @@ func (h *HNSW) AddBatch(ids []uint64, vecs [][]float32, workers int) error {
 		h.rows = piecewise.Grow(h.rows, k)
 	}
 	for i, id := range ids {
+		y.Step(1)
 		if last[id] != i {
 			continue // a later vector replaces this one
 		}
@@ -117,6 +124,7 @@ func (h *HNSW) AddBatch(ids []uint64, vecs [][]float32, workers int) error {
 		}
 		for n := first; n < end; n++ {
 			h.appendCode(h.vec(uint32(n)))
+			y.Step(1)
 		}
 	}
 	// Fit the codec where the Adds would have last fitted it: on the
@@ -134,10 +142,12 @@ func (h *HNSW) AddBatch(ids []uint64, vecs [][]float32, workers int) error {
 	workers = min(workers, end-first)
 	if workers <= 1 {
 		sc := h.getScratch()
+		sc.yieldDist = buildYieldDist
 		for n := first; n < end; n++ {
 			h.link(sc, uint32(n))
-			yield.ToSearches() // a node's link takes about a millisecond at most
+			yield.ToSearches()
 		}
+		sc.yieldDist, sc.dists = 0, 0
 		h.scratch.Put(sc)
 	} else {
 		lk := new(buildLocks)
@@ -147,7 +157,7 @@ func (h *HNSW) AddBatch(ids []uint64, vecs [][]float32, workers int) error {
 		for range workers {
 			wg.Go(func() {
 				sc := h.getScratch()
-				sc.lk = lk
+				sc.lk, sc.yieldDist = lk, buildYieldDist
 				for {
 					n := next.Add(1) - 1
 					if n >= int64(end) {
@@ -156,7 +166,7 @@ func (h *HNSW) AddBatch(ids []uint64, vecs [][]float32, workers int) error {
 					h.link(sc, uint32(n))
 					yield.ToSearches()
 				}
-				sc.lk = nil
+				sc.lk, sc.yieldDist, sc.dists = nil, 0, 0
 				h.scratch.Put(sc)
 			})
 		}
@@ -166,6 +176,12 @@ func (h *HNSW) AddBatch(ids []uint64, vecs [][]float32, workers int) error {
 	h.maybeCompact()
 	return nil
 }
+
+// batchPerYield is how many of a batch's vectors AddBatch checks,
+// indexes or encodes between offers of its processor to searches
+// (yield.Every): 4,096 vectors' checks are some hundreds of
+// microseconds.
+const batchPerYield = 4096
 
 // relinkOrphans links again the live nodes that layer 0 no longer reaches
 // from the entry point. A concurrent build can leave such a node: one
@@ -260,6 +276,7 @@ func (h *HNSW) heuristic(sc *hnswScratch, cands []scored, m int, dst []uint32) [
 			break
 		}
 		vc := h.vec(c.n)
+		sc.dists += len(dst)
 		good := true
 		for _, r := range dst {
 			if Dot(vc, h.vec(r)) > c.s {
@@ -391,6 +408,7 @@ func (h *HNSW) link(sc *hnswScratch, n uint32) {
 			} else {
 				h.connect(sc, e, n, l, sc.w)
 			}
+			sc.maybeYield() // outside the node's lock
 		}
 	}
 	if lvl > top {

@@ -82,6 +82,10 @@ func (h *HNSW) searchLayer(sc *hnswScratch, qr *querier, entries []scored, ef, l
 		}
 		sc.batch = batch
 		computed += len(batch)
+		if sc.yieldDist > 0 { // a build's search (see hnswScratch.yieldDist)
+			sc.dists += len(batch)
+			sc.maybeYield()
+		}
 		scores := h.scoreBatch(sc, qr, batch)
 		for i, nb := range batch {
 			s := scores[i]

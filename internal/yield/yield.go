@@ -18,12 +18,18 @@
 // enough: it covers a search's costly parts only, and a search preempted
 // outside them (reading its hits' chunks, fusing) waited as before
 // (session 32: the readers' waits for a processor in the execution trace
-// barely moved).
+// barely moved). Nor was runtime.Gosched (session 33): it hands the
+// processor only to goroutines queued on the writer's own processor, and
+// a search's goroutine woken on the other one waited there while the
+// writer ran on; ToSearches now leaves the processor for the scheduler to
+// fill from either queue (see ToSearches).
 package yield
 
 import (
 	"runtime"
+	"runtime/metrics"
 	"sync/atomic"
+	"time"
 
 	"github.com/fonte-rag/fonte/internal/cores"
 )
@@ -41,17 +47,52 @@ func Searching() (done func()) {
 
 func searchDone() { searching.Add(-1) }
 
-// ToSearches yields the processor (runtime.Gosched) if a search is in
-// flight or every core is counted busy, and reports whether it did. The
-// caller keeps its place in the queue: it runs again as soon as a
-// processor has nothing else to run, so beside a search that needs no
-// processor it runs on, a microsecond later.
+// ToSearches gives the processor to a goroutine waiting for one, if a
+// search is in flight or every core is counted busy, and reports whether
+// it did. It does so by sleeping (parkFor), not by runtime.Gosched: a
+// goroutine that Gosched puts back runs again at once on its processor
+// when that processor's own queue is empty, even while a search's
+// goroutine waits in the other processor's queue (woken there by its
+// other leg, behind another search), and that wait was most of the
+// 2-goroutine hybrid p99 during a write (session 33). A sleeping
+// goroutine leaves its processor to look for work elsewhere: it takes the
+// waiting goroutine from the other queue. With no goroutine waiting
+// (the scheduler's count, runtime/metrics) it does not sleep: a free
+// processor costs a search nothing.
 func ToSearches() bool {
 	if searching.Load() == 0 && !cores.Saturated() {
 		return false
 	}
+	if !othersWaiting() {
+		return false
+	}
+	time.Sleep(parkFor)
+	// The timer that wakes it puts it first in line on the processor
+	// that ran the timer, ahead of a search's goroutine waiting there (in
+	// the benchmark's split readers that was 0.4 ms more on the median
+	// query); Gosched sends it to the back.
 	runtime.Gosched()
 	return true
+}
+
+// parkFor is how long ToSearches sleeps: short, since the writer only
+// needs to be off its processor while the scheduler looks for another
+// goroutine; when every processor is busy, it waits in a queue after it
+// anyway. (With every processor idle the runtime's timer rounds it up to
+// a millisecond.)
+const parkFor = 20 * time.Microsecond
+
+// runnableMetric is the scheduler's count of goroutines ready to run and
+// not running.
+const runnableMetric = "/sched/goroutines/runnable:goroutines"
+
+// othersWaiting reports whether a goroutine is ready to run and waits for
+// a processor. It reads the scheduler's count, about a microsecond: the
+// write's steps are far longer.
+func othersWaiting() bool {
+	s := [1]metrics.Sample{{Name: runnableMetric}}
+	metrics.Read(s[:])
+	return s[0].Value.Kind() == metrics.KindUint64 && s[0].Value.Uint64() > 0
 }
 
 // Every calls ToSearches once every n calls of Step: for a loop whose

@@ -1,7 +1,10 @@
 package yield
 
 import (
+	"os"
+	"os/exec"
 	"runtime"
+	"sync/atomic"
 	"testing"
 
 	"github.com/fonte-rag/fonte/internal/cores"
@@ -103,5 +106,49 @@ func TestToSearchesWhileSearching(t *testing.T) {
 	done()
 	if ToSearches() {
 		t.Fatal("ToSearches yielded after the search ended")
+	}
+}
+
+// TestToSearchesRunsAGoroutineQueuedElsewhere: on two processors, a
+// search's goroutine woken on the processor of another busy goroutine
+// (queued behind it, as a hybrid search's lexical leg woken by its dense
+// leg) runs at the writer's next ToSearches on the other processor, not
+// when the busy goroutine stops. runtime.Gosched did not do it: the
+// writer's processor, with nothing queued of its own, ran the writer
+// again. Async preemption is off (in a child process), so that only the
+// yield can let the queued goroutine run while the busy one spins.
+func TestToSearchesRunsAGoroutineQueuedElsewhere(t *testing.T) {
+	if os.Getenv("YIELD_QUEUED_CHILD") != "1" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestToSearchesRunsAGoroutineQueuedElsewhere$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "YIELD_QUEUED_CHILD=1", "GODEBUG=asyncpreemptoff=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	defer Searching()()
+	var ran, stop atomic.Bool
+	busy := make(chan bool)
+	writing := make(chan struct{})
+	go func() { // the writer
+		close(writing)
+		for !stop.Load() {
+			ToSearches()
+		}
+	}()
+	<-writing
+	go func() { // a search's goroutine busy on the other processor
+		go ran.Store(true) // queued on this processor, behind it
+		// Some seconds of spinning at most, with no call in the loop
+		// (no preemption point).
+		for i := 0; i < 1e9 && !ran.Load(); i++ {
+		}
+		busy <- ran.Load()
+	}()
+	queuedRan := <-busy
+	stop.Store(true)
+	if !queuedRan {
+		t.Fatal("the goroutine queued behind a busy one did not run while a busy goroutine spun for seconds and the writer called ToSearches")
 	}
 }
