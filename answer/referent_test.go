@@ -22,6 +22,11 @@ func TestQuoteWithReferent(t *testing.T) {
 		{"Which conventions do the Kotlin rules follow?",
 			"We use ktlint for linting.\n\nIts rules follow the Kotlin conventions.",
 			"Its rules follow"},
+		// A sentence before that states a figure of its own would open
+		// the answer with it.
+		{"How long is the refund window for it?",
+			"Hotels refund within 10 days. Its refund window for trains is 30 days.",
+			"30 days — Its refund window"},
 		{"Which conventions do the Kotlin rules follow?",
 			"Linters we use:\nIts rules follow the Kotlin conventions.",
 			"Its rules follow"},
@@ -31,8 +36,12 @@ func TestQuoteWithReferent(t *testing.T) {
 			t.Errorf("%q: got %q, want it to start %q", c.question, got, c.want)
 			continue
 		}
-		if quoted := c.text[span[0]:span[1]]; !strings.HasPrefix(quoted, c.want) {
-			t.Errorf("%q: cited span %q, want it to start %q", c.question, quoted, c.want)
+		quote := c.want
+		if _, after, lead := strings.Cut(c.want, " — "); lead {
+			quote = after // the quote starts after the lead
+		}
+		if !strings.HasPrefix(c.text[span[0]:span[1]], quote) {
+			t.Errorf("%q: cited span %q, want it to start %q", c.question, c.text[span[0]:span[1]], quote)
 		}
 	}
 }
