@@ -611,6 +611,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 	} else {
 		if span == sp {
 			span = widen(c.Text, bestSpans, bestSent, want)
+			span[0] = withReferent(c.Text, bestSpans, bestSent, qt)
 		}
 		text = c.Text[span[0]:span[1]]
 		if spanType(qt) {
@@ -643,6 +644,27 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 		text = lead + " — " + text
 	}
 	return text, n, span
+}
+
+// withReferent returns where the quote of sentence j of text starts:
+// at the sentence before when j opens with a pronoun whose referent that
+// sentence names in the same paragraph ("We use ktlint for linting. Its
+// default rule set is …"), so the quote says what it is about; at j
+// otherwise. A heading, a list item or a sentence guard flags is no
+// referent; nor, for a question of answer type qt that asks for a span (a
+// figure, a date, a name, a place), is a sentence that states one of its
+// own: the answer would open with a figure the quote was not chosen for.
+func withReferent(text string, spans [][2]int, j int, qt AnswerType) int {
+	if j == 0 || !pronounLed(text[spans[j][0]:spans[j][1]]) {
+		return spans[j][0]
+	}
+	prev := text[spans[j-1][0]:spans[j-1][1]]
+	if strings.Contains(text[spans[j-1][1]:spans[j][0]], "\n") || headingLine(text, spans[j-1]) || listItem(strings.TrimSpace(prev)) ||
+		guard.Suspicious(prev) || strings.HasSuffix(strings.TrimSpace(prev), ":") || spans[j][1]-spans[j-1][0] > maxWidenBytes ||
+		spanType(qt) && len(typedSpans(prev, qt)) > 0 {
+		return spans[j][0]
+	}
+	return spans[j-1][0]
 }
 
 // maxWidenBytes is the most widen quotes, in bytes.
