@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"sync"
+
+	"github.com/fonte-rag/fonte/internal/yield"
 )
 
 // Top-k BM25 block by block (block-max pruning: Ding and Suel's block
@@ -73,16 +75,29 @@ func (m *BM25) blockMaxima(q *queryTerm) []float32 {
 	if v, ok := m.blocks.Load(q.id); ok {
 		return v.([]float32)
 	}
-	maxima := make([]float32, (m.ix.N()+(1<<blockBits)-1)>>blockBits)
-	for j, d := range q.docs {
-		w := float32(q.at(j))
-		if float64(w) < q.at(j) {
-			w = math.Nextafter32(w, float32(math.Inf(1)))
-		}
-		maxima[d>>blockBits] = max(maxima[d>>blockBits], w)
-	}
-	v, _ := m.blocks.LoadOrStore(q.id, maxima)
+	v, _ := m.blocks.LoadOrStore(q.id, m.computeMaxima(q, false))
 	return v.([]float32)
+}
+
+// computeMaxima computes term q's largest weight per block, rounded up to
+// a float32; a write's build (yields) gives way to searches every
+// postingsPerYield postings, a query does not.
+func (m *BM25) computeMaxima(q *queryTerm, yields bool) []float32 {
+	maxima := make([]float32, (m.ix.N()+(1<<blockBits)-1)>>blockBits)
+	for lo := 0; lo < len(q.docs); lo += postingsPerYield {
+		if yields && lo > 0 {
+			yield.ToSearches()
+		}
+		for j := lo; j < min(lo+postingsPerYield, len(q.docs)); j++ {
+			d := q.docs[j]
+			w := float32(q.at(j))
+			if float64(w) < q.at(j) {
+				w = math.Nextafter32(w, float32(math.Inf(1)))
+			}
+			maxima[d>>blockBits] = max(maxima[d>>blockBits], w)
+		}
+	}
+	return maxima
 }
 
 // blockScratch is a block-max query's working memory: the blocks' bounds
