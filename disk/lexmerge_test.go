@@ -291,3 +291,52 @@ func TestLexicalBuildCarriesBlockMaxima(t *testing.T) {
 		}
 	}
 }
+
+// TestViewCarriesBlockMaxima: the views that buildLexical does not build
+// the model of (a store too small to persist it, and a read-only Store's
+// view of a generation another process wrote) start with the block maxima
+// the previous view's queries computed.
+func TestViewCarriesBlockMaxima(t *testing.T) {
+	for _, persisted := range []bool{false, true} {
+		if persisted {
+			old := PersistMinChunks
+			PersistMinChunks = 5
+			t.Cleanup(func() { PersistMinChunks = old })
+		}
+		dir := t.TempDir()
+		w := mustOpen(t, dir, testCfg, Options{})
+		var recs []Record
+		for i := range 40 {
+			recs = append(recs, makeRecord(fmt.Sprintf("doc%02d", i), 1, 5, testCfg.Dim))
+		}
+		putAll(t, w, recs...)
+		query := w.analyzers().Default.Analyze(strings.Repeat("lorem ipsum ", 100))
+		s, name := w, "a small store's writer"
+		if persisted {
+			if _, err := w.ViewLatest(); err != nil { // persists the lexical blob
+				t.Fatal(err)
+			}
+			s, name = mustOpen(t, dir, testCfg, Options{ReadOnly: true}), "a reader"
+		}
+		before, err := s.ViewLatest()
+		if err != nil {
+			t.Fatal(err)
+		}
+		before.Index.BM25().TopKShare(query, 10, nil)
+		if n := before.Index.BM25().BlockMaximaTerms(); n != 2 {
+			t.Fatalf("%s: the query computed %d terms' block maxima, want 2", name, n)
+		}
+		putAll(t, w, makeRecord("new", 1, 3, testCfg.Dim))
+		after, err := s.ViewLatest()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := after.Index.BM25()
+		if m == before.Index.BM25() || after.Snap.NumChunks() != before.Snap.NumChunks()+3 {
+			t.Fatalf("%s: no new view of the write", name)
+		}
+		if n := m.BlockMaximaTerms(); n != 2 {
+			t.Fatalf("%s: the new view's model holds %d terms' block maxima before its first query, want 2", name, n)
+		}
+	}
+}

@@ -39,3 +39,14 @@ func (m *BM25) CarryBlockMaxima(old *BM25) int {
 	}
 	return done
 }
+
+// BlockMaximaTerms is how many terms' block maxima m holds: those its
+// queries computed and those CarryBlockMaxima did.
+func (m *BM25) BlockMaximaTerms() int {
+	n := 0
+	m.blocks.Range(func(any, any) bool {
+		n++
+		return true
+	})
+	return n
+}
