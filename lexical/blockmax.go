@@ -33,9 +33,10 @@ import (
 // A term whose list holds at least 1/blockMinShare of the documents keeps
 // its maxima, a float32 per block rounded up, computed the first time a
 // query needs them (a pass over its list) and kept with the model (4
-// bytes per 64 documents per such term); a shorter list adds its weights
-// into the blocks' bounds as the query starts (a sum per block, which
-// bounds its largest).
+// bytes per 64 documents per such term), or before a new view's model is
+// published, for the terms the previous model had (blockmax_carry.go); a
+// shorter list adds its weights into the blocks' bounds as the query
+// starts (a sum per block, which bounds its largest).
 
 // blockBits sets the block: 64 documents, a word of a bitmap.
 const blockBits = 6
