@@ -177,14 +177,7 @@ func TestLexicalMergeFallsBack(t *testing.T) {
 	snap := mustSnapshot(t, s)
 	want := lexicalOfScratch(t, s, snap)
 	an := s.analyzers()
-	viewOf := func(snap *Snapshot, m *lexical.BM25) *View {
-		idx, err := retrieve.NewWith(retrieve.Corpus{Source: chunkSource{snap}, Owner: snap, Dim: snap.Dim(), Rows: snap.Rows(), Parts: snap.FlatParts()},
-			an, retrieve.Options{BM25: m, Keys: snap.Keys()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return &View{Snap: snap, Index: idx}
-	}
+	viewOf := func(snap *Snapshot, m *lexical.BM25) *View { return viewOver(t, s, snap, m) }
 	prevView := func(m *lexical.BM25) *View { return viewOf(prevSnap, m) }
 	// The same documents in another store (as a rebuild's old view is).
 	elsewhere := mustOpen(t, t.TempDir(), testCfg, Options{})
@@ -232,6 +225,118 @@ func TestLexicalMergeFallsBack(t *testing.T) {
 		}
 		if !bytes.Equal(lex.blob, want) {
 			t.Fatalf("%s: the blob differs from the one built from every chunk", c.name)
+		}
+	}
+}
+
+// viewOver is a view of s's snap whose lexical model is m.
+func viewOver(t *testing.T, s *Store, snap *Snapshot, m *lexical.BM25) *View {
+	t.Helper()
+	idx, err := retrieve.NewWith(retrieve.Corpus{Source: chunkSource{snap}, Owner: snap, Dim: snap.Dim(), Rows: snap.Rows(), Parts: snap.FlatParts()},
+		s.analyzers(), retrieve.Options{BM25: m, Keys: snap.Keys()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &View{Snap: snap, Index: idx}
+}
+
+// TestLexicalBuildCarriesBlockMaxima: a write's lexical build computes
+// the block maxima of the terms the previous view's queries computed
+// (here "lorem" and "ipsum", in every chunk, in a query long enough to
+// take block-max), whether it merges or builds from every chunk, and
+// none when the previous view's queries computed none; the new model
+// ranks as a fresh one.
+func TestLexicalBuildCarriesBlockMaxima(t *testing.T) {
+	s := mustOpen(t, t.TempDir(), testCfg, Options{})
+	var recs []Record
+	for i := range 40 {
+		recs = append(recs, makeRecord(fmt.Sprintf("doc%02d", i), 1, 5, testCfg.Dim))
+	}
+	putAll(t, s, recs...)
+	prevSnap := mustSnapshot(t, s)
+	built, err := s.buildLexical(prevSnap, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	putAll(t, s, makeRecord("doc40", 1, 3, testCfg.Dim), makeRecord("doc03", 2, 5, testCfg.Dim))
+	snap := mustSnapshot(t, s)
+	an := s.analyzers()
+	query := an.Default.Analyze(strings.Repeat("lorem ipsum ", 100)) // 200 lists of about 200
+	if lex, err := s.buildLexical(snap, 0, viewOver(t, s, prevSnap, built.m)); err != nil || lex.carried != 0 {
+		t.Fatalf("with no maxima before the write: %d terms carried (%v)", lex.carried, err)
+	}
+	built.m.TopKShare(query, 10, nil)
+	other := mustOpen(t, t.TempDir(), testCfg, Options{}) // its view is not reused: a full build
+	putAll(t, other, recs...)
+	otherSnap := mustSnapshot(t, other)
+	otherBuilt, err := other.buildLexical(otherSnap, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherBuilt.m.TopKShare(query, 10, nil)
+	for _, prev := range []*View{viewOver(t, s, prevSnap, built.m), viewOver(t, other, otherSnap, otherBuilt.m)} {
+		lex, err := s.buildLexical(snap, 0, prev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lex.carried != 2 {
+			t.Fatalf("%d terms' block maxima carried (full build because %q), want 2", lex.carried, lex.full)
+		}
+		fresh, err := lexical.OpenBM25InPlace(bytes.Clone(lex.blob[lexicalFormOff:]), an.Default)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := lex.m.TopKShare(query, 10, nil), fresh.TopKShare(query, 10, nil); len(got) != 10 || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("after the carry: %v, a fresh model %v", got, want)
+		}
+	}
+}
+
+// TestViewCarriesBlockMaxima: the views that buildLexical does not build
+// the model of (a store too small to persist it, and a read-only Store's
+// view of a generation another process wrote) start with the block maxima
+// the previous view's queries computed.
+func TestViewCarriesBlockMaxima(t *testing.T) {
+	for _, persisted := range []bool{false, true} {
+		if persisted {
+			old := PersistMinChunks
+			PersistMinChunks = 5
+			t.Cleanup(func() { PersistMinChunks = old })
+		}
+		dir := t.TempDir()
+		w := mustOpen(t, dir, testCfg, Options{})
+		var recs []Record
+		for i := range 40 {
+			recs = append(recs, makeRecord(fmt.Sprintf("doc%02d", i), 1, 5, testCfg.Dim))
+		}
+		putAll(t, w, recs...)
+		query := w.analyzers().Default.Analyze(strings.Repeat("lorem ipsum ", 100))
+		s, name := w, "a small store's writer"
+		if persisted {
+			if _, err := w.ViewLatest(); err != nil { // persists the lexical blob
+				t.Fatal(err)
+			}
+			s, name = mustOpen(t, dir, testCfg, Options{ReadOnly: true}), "a reader"
+		}
+		before, err := s.ViewLatest()
+		if err != nil {
+			t.Fatal(err)
+		}
+		before.Index.BM25().TopKShare(query, 10, nil)
+		if n := before.Index.BM25().BlockMaximaTerms(); n != 2 {
+			t.Fatalf("%s: the query computed %d terms' block maxima, want 2", name, n)
+		}
+		putAll(t, w, makeRecord("new", 1, 3, testCfg.Dim))
+		after, err := s.ViewLatest()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := after.Index.BM25()
+		if m == before.Index.BM25() || after.Snap.NumChunks() != before.Snap.NumChunks()+3 {
+			t.Fatalf("%s: no new view of the write", name)
+		}
+		if n := m.BlockMaximaTerms(); n != 2 {
+			t.Fatalf("%s: the new view's model holds %d terms' block maxima before its first query, want 2", name, n)
 		}
 	}
 }

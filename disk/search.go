@@ -145,6 +145,11 @@ func (s *Store) view(wait bool) (*View, error) {
 	if err != nil {
 		return nil, fmt.Errorf("disk: indexing %s: %w", s.dir, err)
 	}
+	if lex == nil {
+		// A reader's view of a newer generation, or a writer's of a store
+		// too small for buildLexical (which carries them itself).
+		s.carryBlockMaxima(idx.BM25(), snap.Generation(), cur)
+	}
 	if lex != nil {
 		// The rest of a writer's build (the graph brought up to date): with
 		// the lexical build's line, where a large write's time goes.

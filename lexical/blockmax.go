@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"sync"
+
+	"github.com/fonte-rag/fonte/internal/yield"
 )
 
 // Top-k BM25 block by block (block-max pruning: Ding and Suel's block
@@ -31,9 +33,10 @@ import (
 // A term whose list holds at least 1/blockMinShare of the documents keeps
 // its maxima, a float32 per block rounded up, computed the first time a
 // query needs them (a pass over its list) and kept with the model (4
-// bytes per 64 documents per such term); a shorter list adds its weights
-// into the blocks' bounds as the query starts (a sum per block, which
-// bounds its largest).
+// bytes per 64 documents per such term), or before a new view's model is
+// published, for the terms the previous model had (blockmax_carry.go); a
+// shorter list adds its weights into the blocks' bounds as the query
+// starts (a sum per block, which bounds its largest).
 
 // blockBits sets the block: 64 documents, a word of a bitmap.
 const blockBits = 6
@@ -73,17 +76,47 @@ func (m *BM25) blockMaxima(q *queryTerm) []float32 {
 	if v, ok := m.blocks.Load(q.id); ok {
 		return v.([]float32)
 	}
-	maxima := make([]float32, (m.ix.N()+(1<<blockBits)-1)>>blockBits)
-	for j, d := range q.docs {
-		w := float32(q.at(j))
-		if float64(w) < q.at(j) {
-			w = math.Nextafter32(w, float32(math.Inf(1)))
-		}
-		maxima[d>>blockBits] = max(maxima[d>>blockBits], w)
-	}
-	v, _ := m.blocks.LoadOrStore(q.id, maxima)
+	v, _ := m.blocks.LoadOrStore(q.id, m.computeMaxima(q, false))
 	return v.([]float32)
 }
+
+// computeMaxima computes term q's largest weight per block, rounded up to
+// a float32; a write's build (yields) gives way to searches every
+// postingsPerYield postings, a query does not. An in-place model's
+// weights are computed maximaChunk at a time, by the loop the dense path
+// fills them with (the same bits as queryTerm.at, in a tight loop).
+func (m *BM25) computeMaxima(q *queryTerm, yields bool) []float32 {
+	maxima := make([]float32, (m.ix.N()+(1<<blockBits)-1)>>blockBits)
+	var buf []float64
+	if q.weights == nil {
+		buf = make([]float64, min(len(q.docs), maximaChunk))
+	}
+	for lo := 0; lo < len(q.docs); lo += maximaChunk {
+		if yields && lo > 0 && lo%postingsPerYield == 0 {
+			yield.ToSearches()
+		}
+		docs := q.docs[lo:min(lo+maximaChunk, len(q.docs))]
+		var w []float64
+		if q.weights != nil {
+			w = q.weights[lo : lo+len(docs)]
+		} else {
+			w = buf[:len(docs)]
+			q.flat.fillAt(w, q.start+uint64(lo), docs, q.idf)
+		}
+		for j, d := range docs {
+			x := float32(w[j])
+			if float64(x) < w[j] {
+				x = math.Nextafter32(x, float32(math.Inf(1)))
+			}
+			maxima[d>>blockBits] = max(maxima[d>>blockBits], x)
+		}
+	}
+	return maxima
+}
+
+// maximaChunk is how many postings' weights computeMaxima computes at a
+// time on an in-place model: a divisor of postingsPerYield.
+const maximaChunk = 4096
 
 // blockScratch is a block-max query's working memory: the blocks' bounds
 // (0 once scored or skipped), the blocks to score, the query's distinct

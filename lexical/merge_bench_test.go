@@ -23,14 +23,7 @@ func BenchmarkInPlaceMerge(b *testing.B) {
 	an := analysis.English()
 	const n = 20000
 	texts := synthTexts(n + n/50)
-	oldForm, err := formOf(n, func(d int) []string { return an.Analyze(texts[d]) })
-	if err != nil {
-		b.Fatal(err)
-	}
-	old, err := OpenBM25InPlace(alignedCopy(oldForm, 0), an)
-	if err != nil {
-		b.Fatal(err)
-	}
+	old := synthModel(b, texts[:n], an)
 	// The new corpus: kept chunks in order, then moved survivors and the
 	// new texts (replacements and additions) mixed.
 	var kept, moved []mergeDoc
@@ -101,6 +94,19 @@ func BenchmarkInPlaceMerge(b *testing.B) {
 			b.Fatal("the merged form differs from the full build's")
 		}
 	})
+}
+
+// synthModel is the model of texts, analysed by an, opened in place.
+func synthModel(b *testing.B, texts []string, an analysis.Analyzer) *BM25 {
+	form, err := formOf(len(texts), func(d int) []string { return an.Analyze(texts[d]) })
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := OpenBM25InPlace(alignedCopy(form, 0), an)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m
 }
 
 // formOf is the form of n documents built from their tokens.
