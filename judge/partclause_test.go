@@ -25,3 +25,22 @@ func TestOnePartStated(t *testing.T) {
 			"A handover note is written when a certificate owner leaves; its sections are agreed by the team, and expiring accounts are closed. [1]", Wrong},
 	})
 }
+
+// TestHeadingStated pins that an answer stating a reference's opening
+// phrase before a colon, and not what the colon details, is partial in
+// both languages, even when the phrase has a single word the question
+// does not give; and that the phrase's words apart in a passage are
+// chance.
+func TestHeadingStated(t *testing.T) {
+	runJudgeCases(t, []judgeCase{
+		{"the heading alone", "Which desk do guests use on arrival?",
+			"The side desk: show an identity card and sign the visitor book.",
+			"Guests go to the side desk.", Partial},
+		{"the heading alone, in Italian", "Come si calcola la penale se le consegne sono più di una?",
+			"Per singola consegna: la penale è di 50 euro per ogni giorno di ritardo.",
+			"La penale si calcola per singola consegna.", Partial},
+		{"the heading's words apart", "Which desk do guests use on arrival?",
+			"The side desk: show an identity card and sign the visitor book.",
+			"Guests sign in at the desk on arrival, and deliveries come in through a door on the far side of the building. [1]", Wrong},
+	})
+}
