@@ -100,7 +100,10 @@ var figureQuestionRE = regexp.MustCompile(`(?i)\bhow (?:many|much|long|often|far
 func asksForFigure(question string) bool {
 	for _, m := range figureQuestionRE.FindAllStringIndex(question, -1) {
 		w := strings.ToLower(question[m[0]:m[1]])
-		if (w == "when" || w == "quando") && laterQuestionWordRE.MatchString(question[m[1]:]) {
+		// "When" before or after another question word opens a clause
+		// ("When …, what …?", "What schedule am I on when I start?"):
+		// the other word asks.
+		if (w == "when" || w == "quando") && (laterQuestionWordRE.MatchString(question[m[1]:]) || laterQuestionWordRE.MatchString(question[:m[0]])) {
 			continue
 		}
 		return true
