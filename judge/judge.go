@@ -169,6 +169,9 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	leadFacts := extract(withoutSeeAlso(ld.text))
 	onTopic := about(ld.sentence, topicStems(question)) || about(ld.sentence, ref.words)
 	opening, _ := openingYesNo(ld.sentence)
+	if opening == "" && opensWithProhibition(ld.sentence, question) {
+		opening = "no"
+	}
 	statesPolarity := len(ref.facts) > 0 && ref.facts[0].kind == polarityFact && ref.facts[0].key == opening
 	r.Contradicted = append(r.Contradicted, leadFigureContradictions(ref, leadFacts, questionFigures, ld, statesPolarity, onTopic, asksForFigure(question))...)
 	if ld.span || ld.direct || ld.first {
