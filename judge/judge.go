@@ -181,6 +181,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Contradicted = append(r.Contradicted, onlySome(reference, ref, leadFacts, ld.text)...)
 		r.Contradicted = append(r.Contradicted, onlyWidened(reference, ld.text)...)
 		r.Contradicted = append(r.Contradicted, oneEndOfRange(reference, ld.text, leadFacts)...)
+		r.Contradicted = append(r.Contradicted, boundTurned(ref, reference, leadFacts, ld.text)...)
 		r.Contradicted = append(r.Contradicted, countedOtherwise(question, ld.text)...)
 		r.Contradicted = append(r.Contradicted, onlyOneCase(reference, ld.text)...)
 	}
