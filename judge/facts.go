@@ -523,6 +523,11 @@ func figureOf(s string, u unit, sign float64, toks []token, lower []string, i in
 			f.unit = cu // "EUR 250", "euro 250"
 		}
 	}
+	// A day after its month ("March 31st", "October 17, 2025") is the
+	// day of that month, as "31 March" is.
+	if m := months[fold(prevWord(lower, toks, i))]; f.unit.empty() && f.clock < 0 && m > 0 && f.value == float64(int(f.value)) && f.value >= 1 && f.value <= 31 {
+		f.unit = monthUnit(m, lower[i-1])
+	}
 	return fact{kind: figureFact, text: describe(f), fig: f}, true
 }
 
@@ -570,6 +575,10 @@ func nextUnit(toks []token, lower []string, i int) unit {
 	}
 	if u, ok := lookupUnit(a); ok {
 		return qualifiedDays(u, "", after(2)+" "+after(3))
+	}
+	// "the 31st of March", "il 31 di marzo": the day of a month.
+	if m := months[fold(after(2))]; m > 0 && (a == "of" || a == "di") {
+		return monthUnit(m, after(2))
 	}
 	if b := after(2); b != "" {
 		if a == "per" && (b == "cent" || b == "cento") {
