@@ -106,8 +106,8 @@ func firstSentence(text string) string {
 // abstentionRE matches what an answer says when it does not know, in
 // English and Italian: "I don't know", "I couldn't find this in the
 // documents", "the sources do not say", "Non lo so", "Non ho trovato",
-// "nessuna informazione", and fonte's own "I don't know." and "I do not
-// know.".
+// "nessuna informazione", a bare "Unknown." or "Non è specificato.", and
+// fonte's own "I don't know." and "I do not know.".
 var abstentionRE = regexp.MustCompile(`(?i)(?:` +
 	`\b(?:don'?t|do not|didn'?t|did not) know\b` +
 	`|\b(?:couldn'?t|could not|can'?t|cannot|was unable to|am unable to|unable to|did not|didn'?t|failed to) (?:find|locate)\b` +
@@ -117,7 +117,10 @@ var abstentionRE = regexp.MustCompile(`(?i)(?:` +
 	`|\bI (?:don'?t|do not) have (?:any |enough )?(?:information|details|data)\b|\bI have no (?:information|details|data)\b` +
 	`|\bI'?m not (?:sure|certain)\b|\bI am not (?:sure|certain)\b|^\W*not (?:sure|certain)\b` +
 	`|\b(?:there'?s|there is|there are|I (?:found|see|have)) no (?:information|mention|details?|data|guidance)\b` +
-	`|\bnot (?:mentioned|covered|stated|specified|found|addressed) in the (?:documents?|sources?|context|passages?|text)` +
+	`|\bnot (?:mentioned|covered|stated|specified|found|addressed) in the (?:documents?|documentation|sources?|context|passages?|texts?|handbook|manual|guide|guidance)` +
+	// A bare "Unknown." or "Not specified." says the same without
+	// naming where it looked.
+	`|^\W*(?:unknown|not (?:specified|stated|mentioned|documented|known)|sconosciut[oa]|non (?:è |viene )?(?:specificat|indicat|menzionat|riportat|not)[oa])\s*(?:[.!;]|$|\b(?:in|nei|nel|nella|nelle|dai|dalla)\b)` +
 	`|\b(?:cannot|can'?t|unable to) (?:answer|tell)\b` +
 	`|\bnon (?:lo )?so\b` +
 	`|\bnon (?:ho|abbiamo) trovato\b|\bnon (?:trovo|riesco a trovare)\b|^\W*non è stato possibile trovare\b` +
