@@ -34,15 +34,22 @@ var boundWords = []struct {
 	re  *regexp.Regexp
 	dir string
 }{
-	{regexp.MustCompile(`(?i)\b(?:no|not) more than\s*$|\bnon più di\s*$|\bnon oltre\s*$`), boundCeiling},
-	{regexp.MustCompile(`(?i)\b(?:no|not) (?:less|fewer) than\s*$|\bnon meno di\s*$`), boundFloor},
-	{regexp.MustCompile(`(?i)\b(?:up to|at most|a maximum of|maximum of|max\.?|within|fino a|fino ad|al massimo|massimo|un massimo di|entro)\s*$`), boundCeiling},
-	{regexp.MustCompile(`(?i)\b(?:at least|a minimum of|minimum of|min\.?|almeno|al minimo|minimo|un minimo di)\s*$`), boundFloor},
-	{regexp.MustCompile(`(?i)\b(?:more than|above|greater than|longer than|più di|oltre|superiore a)\s*$`), boundAbove},
-	{regexp.MustCompile(`(?i)\b(?:less than|fewer than|below|shorter than|meno di|inferiore a)\s*$`), boundBelow},
-	{regexp.MustCompile(`(?i)\b(?:before|prima d\p{L}*|prima di)\s*$`), boundBefore},
-	{regexp.MustCompile(`(?i)\b(?:after|dopo|dopo il|dopo l[ae']?)\s*$`), boundAfter},
+	{regexp.MustCompile(`(?i)\b(?:no|not) more than\s*$|\bnon più di\s*$|\bnon oltre` + boundTail), boundCeiling},
+	{regexp.MustCompile(`(?i)\b(?:no|not) (?:less|fewer) than\s*$|\bnon meno di` + boundTail), boundFloor},
+	{regexp.MustCompile(`(?i)\b(?:up to|at most|a maximum of|maximum of|max\.?|within|fino a|fino ad|al massimo|massimo|un massimo di|entro)` + boundTail), boundCeiling},
+	{regexp.MustCompile(`(?i)\b(?:at least|a minimum of|minimum of|min\.?|almeno|al minimo|minimo|un minimo di)` + boundTail), boundFloor},
+	{regexp.MustCompile(`(?i)\b(?:more than|above|greater than|longer than|più di|oltre|superiore a)` + boundTail), boundAbove},
+	{regexp.MustCompile(`(?i)\b(?:less than|fewer than|below|shorter than|meno di|inferiore a)` + boundTail), boundBelow},
+	{regexp.MustCompile(`(?i)\b(?:before|prima d\p{L}*|prima di)` + boundTail), boundBefore},
+	{regexp.MustCompile(`(?i)\b(?:after|dopo|dopo il|dopo l[ae']?)` + boundTail), boundAfter},
+	// "over 12 months" may be a period as well as a bound: neither is
+	// read, and the reference's figure is not taken as exact.
+	{regexp.MustCompile(`(?i)\b(?:over|under|sopra|sotto)` + boundTail), boundUnread},
 }
+
+// boundTail ends a bound's words before its number, with an article
+// between ("oltre i 90 giorni", "more than the 3 days").
+const boundTail = `\s*(?:(?:the|il|lo|la|i|gli|le|l['’])\s*)?$`
 
 // boundAfterRE matches a bound said after its number and up to two
 // words: "9 or fewer", "20 or more", "10 o meno", "5 o più".
