@@ -204,7 +204,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 			found = ans.statesCode(f)
 		case nameFact:
 			found = ans.stems[f.key] && !onlyInCodes(ans.folded, fold(f.text)) && !strayNameWord(f.text, reference, answer) || strings.Contains(f.text, "-") && !onlyInCodes(ans.folded, fold(f.text)) && containsBounded(ans.spaced, unhyphen(fold(f.text))) ||
-				nameAbbreviated(f.text, reference, withoutCitations(answer), ans.facts) ||
+				nameAbbreviated(f.text, reference, withoutCitations(answer), ans.facts) || translatedName(f.text, reference, withoutCitations(answer)) ||
 				saysWeFor(f.text, reference, answer)
 		case polarityFact:
 			// An opening yes or no says it; otherwise a sentence about
@@ -1766,7 +1766,7 @@ func otherNamesStated(question, reference string, ref reference, lead []fact, ld
 	leadExamples := sharedExamples(ref, reference, ld.text)
 	var out []string
 	for _, g := range lead {
-		if g.kind != nameFact && g.kind != codeFact || refHas(ref, g) || g.negated || g.kind == codeFact && spellsReferenceName(g, reference) || abbreviatesWords(g.text, reference) {
+		if g.kind != nameFact && g.kind != codeFact || refHas(ref, g) || g.negated || g.kind == codeFact && spellsReferenceName(g, reference) || abbreviatesWords(g.text, reference) || translatesAName(g, ref, reference, ld.text) {
 			continue
 		}
 		if g.kind == codeFact && containsBounded(leadExamples, strings.ToLower(g.text)) {
