@@ -51,6 +51,9 @@ func statesAPart(question, reference, answer string) bool {
 		if len(own) >= minPartStems && nearby(own, words, len(own)+partSlack) >= max(minPartStems, ceilShare(rightCoverage, len(own))) {
 			return true
 		}
+		if len(own) == 1 && soleWordsOf(question, answer, own) {
+			return true
+		}
 	}
 	return false
 }
@@ -113,4 +116,26 @@ func headingStated(reference string, words []string, given map[string]bool) bool
 		}
 	}
 	return own > 0 && nearby(stems, words, len(stems)+1) == len(stems)
+}
+
+// soleWordsOf reports whether an answer of its own says nothing but a
+// part of one content word beside the question's ("Il tuo
+// responsabile." for "Il tuo responsabile, poi l'ufficio Finanza"): it
+// states that part and no other thing, which one shared word in a
+// longer answer or a quoted passage would not show.
+func soleWordsOf(question, answer string, part []string) bool {
+	if cited(answer) {
+		return false
+	}
+	given := map[string]bool{}
+	for _, s := range contentStems(question) {
+		given[s] = true
+	}
+	var own []string
+	for _, s := range contentStems(answer) {
+		if !given[s] {
+			own = append(own, s)
+		}
+	}
+	return len(own) == len(part) && own[0] == part[0]
 }

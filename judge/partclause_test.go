@@ -44,3 +44,16 @@ func TestHeadingStated(t *testing.T) {
 			"Guests sign in at the desk on arrival, and deliveries come in through a door on the far side of the building. [1]", Wrong},
 	})
 }
+
+// TestOneWordPartStated pins that an answer of its own saying nothing
+// but a part of one content word is partial, in both languages, and
+// that the same word in a quoted passage, or beside words of its own,
+// is not read as that part.
+func TestOneWordPartStated(t *testing.T) {
+	runJudgeCases(t, []judgeCase{
+		{"one word, alone", "Who approves overtime?", "The supervisor, then Payroll.", "The supervisor.", Partial},
+		{"una parola, da sola", "Chi approva gli straordinari?", "Il supervisore, poi l'ufficio Paghe.", "Il supervisore.", Partial},
+		{"one word in a passage", "Who approves overtime?", "The supervisor, then Payroll.",
+			"Each supervisor keeps a rota of the shifts in the office. [1]", Wrong},
+	})
+}
