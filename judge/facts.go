@@ -267,11 +267,29 @@ func wordFacts(toks []token, lower []string, i int, italian bool) ([]fact, int) 
 	// word does not ("Through Google Apps Marketplace", "Tramite SPID").
 	opensName := toks[i].sentStart && i+1 < len(toks) && !toks[i+1].sentStart && isName(toks[i+1], lower[i+1]) &&
 		isName(token{text: toks[i].text}, lower[i]) && !stopwords[lower[i]] && !neverOpensName[lower[i]]
+	// So does one a list of names follows: "Firefox and Chrome",
+	// "Firefox, Chrome e Safari".
+	opensName = opensName || toks[i].sentStart && isName(token{text: toks[i].text}, lower[i]) && !stopwords[lower[i]] && !neverOpensName[lower[i]] &&
+		namedListFollows(toks, lower, i)
 	if isName(toks[i], lower[i]) || opensName {
 		return []fact{{kind: nameFact, text: w, key: stem(fold(dropElision(w)))}}, 0
 	}
 	return nil, 0
 }
+
+// namedListFollows reports whether word i is the first item of a list
+// of names: a comma after it and a name next, or "and", "or", "e", "o"
+// and a name.
+func namedListFollows(toks []token, lower []string, i int) bool {
+	next := func(j int) bool { return i+j < len(toks) && !toks[i+j].sentStart }
+	if strings.HasSuffix(toks[i].text, ",") {
+		return next(1) && isName(toks[i+1], lower[i+1])
+	}
+	return next(2) && listJoiners[lower[i+1]] && isName(toks[i+2], lower[i+2])
+}
+
+// listJoiners join a list's last item.
+var listJoiners = setOf("and or e o oppure")
 
 // neverOpensName are the prepositions and adverbs, beyond the
 // stopwords, that a sentence may open with before a name, and that are
