@@ -271,6 +271,9 @@ func wordFacts(toks []token, lower []string, i int, italian bool) ([]fact, int) 
 	// "Firefox, Chrome e Safari".
 	opensName = opensName || toks[i].sentStart && isName(token{text: toks[i].text}, lower[i]) && !stopwords[lower[i]] && !neverOpensName[lower[i]] &&
 		namedListFollows(toks, lower, i)
+	if personTitles[strings.TrimSuffix(lower[i], ".")] {
+		return nil, 0 // "Ms", "Dott.": a title names nobody
+	}
 	if isName(toks[i], lower[i]) || opensName {
 		return []fact{{kind: nameFact, text: w, key: stem(fold(dropElision(w)))}}, 0
 	}
@@ -287,6 +290,10 @@ func namedListFollows(toks []token, lower []string, i int) bool {
 	}
 	return next(2) && listJoiners[lower[i+1]] && isName(toks[i+2], lower[i+2])
 }
+
+// personTitles are the English and Italian titles before a person's
+// name.
+var personTitles = setOf("mr mrs ms miss dr prof sir dame dott dottor dottore dottoressa sig sigra signor signora signore ing avv")
 
 // listJoiners join a list's last item.
 var listJoiners = setOf("and or e o oppure")
