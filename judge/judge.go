@@ -222,7 +222,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 			// question asks, sharing a word with it, says yes: "Si può
 			// rimandare di 15 giorni".
 			answersIt := ld.direct && !cited(answer) && p == "yes" && permissionRE.MatchString(ld.sentence) &&
-				sharedStems(topicStems(ld.sentence), topicStems(question)) > 0
+				(sharedStems(topicStems(ld.sentence), topicStems(question)) > 0 || ellipticGrantRE.MatchString(ld.sentence))
 			// A short answer of its own that denies says no: "It isn't
 			// required unless the secret was exposed".
 			answersIt = answersIt || (ld.direct && !ld.long || ld.first) && !cited(answer) && p == "no" &&

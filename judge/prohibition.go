@@ -39,3 +39,9 @@ func opensWithProhibition(sentence, question string) bool {
 	}
 	return !strings.Contains(q, "not allowed") && !strings.Contains(q, "not permitted") && !strings.Contains(q, "non e consentit") && !strings.Contains(q, "non e permess")
 }
+
+// ellipticGrantRE matches an answer that grants with a pronoun or a bare
+// modal for what the question names: "They can use it freely.",
+// "You may.", "Possono usarla liberamente.", "Si può.". Its words need
+// not repeat the question's: the pronoun stands for them.
+var ellipticGrantRE = regexp.MustCompile(`(?i)^\W*(?:(?:they|you|we|it|one|he|she)\s+(?:can|may|could|are allowed to|is allowed to|are free to|is free to)|(?:possono|può|puoi|potete|possiamo|si può|si possono)(?:[^\p{L}]|$))`)

@@ -38,3 +38,18 @@ func TestProhibitionNotAPlainNo(t *testing.T) {
 		}
 	}
 }
+
+// TestEllipticGrant pins that a short answer granting with a pronoun
+// or a bare modal ("They can use it whenever they like", "Possono
+// usarla") says yes, in both languages: against a no it is misleading,
+// for a yes it states it.
+func TestEllipticGrant(t *testing.T) {
+	runJudgeCases(t, []judgeCase{
+		{"they can against a no", "Can interns use the rooftop terrace?", "No, the terrace is for staff only.",
+			"They can use it whenever they like.", Misleading},
+		{"possono against a no", "Gli stagisti possono usare la terrazza?", "No, la terrazza è riservata al personale.",
+			"Possono usarla quando vogliono.", Misleading},
+		{"they can for a yes", "Can interns use the rooftop terrace?", "Yes, after signing the terrace register.",
+			"They can, after signing the register.", Right},
+	})
+}
