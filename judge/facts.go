@@ -429,6 +429,9 @@ func digitFigures(toks []token, lower []string, i int) ([]fact, bool) {
 	if fs, ok := numericDate(body); ok {
 		return fs, true
 	}
+	if f, ok := dayAndMonth(strings.TrimRight(body, ".,;:"), prevWord(lower, toks, i)); ok {
+		return []fact{f}, true
+	}
 	// A range of two figures: "9-17", "10–12", "9:00-17:00".
 	for _, dash := range []string{"-", "–", "—"} {
 		if a, b, ok := strings.Cut(body, dash); ok && a != "" && b != "" && isDigit(a[0]) && isDigit(b[0]) && !hasLetter(a) {
@@ -481,6 +484,31 @@ func numericDate(s string) ([]fact, bool) {
 	dayFig := figure{value: float64(day), unit: monthUnit(month, "of month "+m), clock: -1}
 	yearFig := figure{value: float64(year), clock: -1}
 	return []fact{{kind: figureFact, text: describe(dayFig), fig: dayFig}, {kind: figureFact, text: describe(yearFig), fig: yearFig}}, true
+}
+
+// dayMonthRE matches a day and month in digits without a year, day
+// first: "31/03", "1/9".
+var dayMonthRE = regexp.MustCompile(`^(\d{1,2})/(\d{1,2})$`)
+
+// dateWords are the words before a date: "il 31/03", "entro il",
+// "on 31/03", "by 31/03".
+var dateWords = setOf("il del dal al entro fino on by until from before after")
+
+// dayAndMonth reads a day and month without a year as the day of that
+// month, as "31 marzo" reads, when a word that opens a date stands
+// before it: "24/7" alone is no date.
+func dayAndMonth(s, before string) (fact, bool) {
+	g := dayMonthRE.FindStringSubmatch(s)
+	if g == nil || !dateWords[before] {
+		return fact{}, false
+	}
+	day, _ := strconv.Atoi(g[1])
+	month, _ := strconv.Atoi(g[2])
+	if day < 1 || day > 31 || month < 1 || month > 12 {
+		return fact{}, false
+	}
+	f := figure{value: float64(day), unit: monthUnit(month, "of month "+g[2]), clock: -1}
+	return fact{kind: figureFact, text: describe(f), fig: f}, true
 }
 
 // ordinalSuffixes follow a number to make an ordinal, which is the

@@ -15,3 +15,14 @@ func TestDayAfterItsMonth(t *testing.T) {
 		{"another day, month first", "Quando scade la verifica?", "Il 14 settembre.", "Settembre 21.", Misleading},
 	})
 }
+
+// TestDayAndMonthInDigits pins that a day and month in digits without a
+// year, after a word that opens a date ("entro il 14/09"), is that
+// month's day in both languages, and that another one contradicts it.
+func TestDayAndMonthInDigits(t *testing.T) {
+	runJudgeCases(t, []judgeCase{
+		{"entro il", "Quando scade la verifica?", "Il 14 settembre.", "Entro il 14/09.", Right},
+		{"by", "When is the audit due?", "14 September.", "By 14/09.", Right},
+		{"another day", "Quando scade la verifica?", "Il 14 settembre.", "Entro il 21/09.", Misleading},
+	})
+}
