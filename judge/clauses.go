@@ -50,6 +50,12 @@ func takesBack(question, reference, answer, key string) []string {
 		if key == "no" && affirms && sharedStems(topicStems(clause), denied) >= minTopicStems {
 			return []string{fmt.Sprintf("the answer says no, then asks for what the reference denies: %q", strings.TrimSpace(clause))}
 		}
+		// After a yes, a contrasting clause that grants what the
+		// reference's reason denies takes the reason back: "Yes, but you
+		// may lend it" for "Yes: it may not be lent to anyone".
+		if key == "yes" && affirms && permissionRE.MatchString(bare) && len(denied) > 0 && sharedStems(topicStems(clause), denied) >= min(minTopicStems, (len(denied)+1)/2) {
+			return []string{fmt.Sprintf("the answer says yes, then grants what the reference denies: %q", strings.TrimSpace(clause))}
+		}
 		if sharedStems(topicStems(clause), asked) < minTopicStems {
 			continue
 		}

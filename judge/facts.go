@@ -267,11 +267,36 @@ func wordFacts(toks []token, lower []string, i int, italian bool) ([]fact, int) 
 	// word does not ("Through Google Apps Marketplace", "Tramite SPID").
 	opensName := toks[i].sentStart && i+1 < len(toks) && !toks[i+1].sentStart && isName(toks[i+1], lower[i+1]) &&
 		isName(token{text: toks[i].text}, lower[i]) && !stopwords[lower[i]] && !neverOpensName[lower[i]]
+	// So does one a list of names follows: "Firefox and Chrome",
+	// "Firefox, Chrome e Safari".
+	opensName = opensName || toks[i].sentStart && isName(token{text: toks[i].text}, lower[i]) && !stopwords[lower[i]] && !neverOpensName[lower[i]] &&
+		namedListFollows(toks, lower, i)
+	if personTitles[strings.TrimSuffix(lower[i], ".")] {
+		return nil, 0 // "Ms", "Dott.": a title names nobody
+	}
 	if isName(toks[i], lower[i]) || opensName {
 		return []fact{{kind: nameFact, text: w, key: stem(fold(dropElision(w)))}}, 0
 	}
 	return nil, 0
 }
+
+// namedListFollows reports whether word i is the first item of a list
+// of names: a comma after it and a name next, or "and", "or", "e", "o"
+// and a name.
+func namedListFollows(toks []token, lower []string, i int) bool {
+	next := func(j int) bool { return i+j < len(toks) && !toks[i+j].sentStart }
+	if strings.HasSuffix(toks[i].text, ",") {
+		return next(1) && isName(toks[i+1], lower[i+1])
+	}
+	return next(2) && listJoiners[lower[i+1]] && isName(toks[i+2], lower[i+2])
+}
+
+// personTitles are the English and Italian titles before a person's
+// name.
+var personTitles = setOf("mr mrs ms miss dr prof sir dame dott dottor dottore dottoressa sig sigra signor signora signore ing avv")
+
+// listJoiners join a list's last item.
+var listJoiners = setOf("and or e o oppure")
 
 // neverOpensName are the prepositions and adverbs, beyond the
 // stopwords, that a sentence may open with before a name, and that are
@@ -404,6 +429,9 @@ func digitFigures(toks []token, lower []string, i int) ([]fact, bool) {
 	if fs, ok := numericDate(body); ok {
 		return fs, true
 	}
+	if f, ok := dayAndMonth(strings.TrimRight(body, ".,;:"), prevWord(lower, toks, i)); ok {
+		return []fact{f}, true
+	}
 	// A range of two figures: "9-17", "10–12", "9:00-17:00".
 	for _, dash := range []string{"-", "–", "—"} {
 		if a, b, ok := strings.Cut(body, dash); ok && a != "" && b != "" && isDigit(a[0]) && isDigit(b[0]) && !hasLetter(a) {
@@ -456,6 +484,31 @@ func numericDate(s string) ([]fact, bool) {
 	dayFig := figure{value: float64(day), unit: monthUnit(month, "of month "+m), clock: -1}
 	yearFig := figure{value: float64(year), clock: -1}
 	return []fact{{kind: figureFact, text: describe(dayFig), fig: dayFig}, {kind: figureFact, text: describe(yearFig), fig: yearFig}}, true
+}
+
+// dayMonthRE matches a day and month in digits without a year, day
+// first: "31/03", "1/9".
+var dayMonthRE = regexp.MustCompile(`^(\d{1,2})/(\d{1,2})$`)
+
+// dateWords are the words before a date: "il 31/03", "entro il",
+// "on 31/03", "by 31/03".
+var dateWords = setOf("il del dal al entro fino on by until from before after")
+
+// dayAndMonth reads a day and month without a year as the day of that
+// month, as "31 marzo" reads, when a word that opens a date stands
+// before it: "24/7" alone is no date.
+func dayAndMonth(s, before string) (fact, bool) {
+	g := dayMonthRE.FindStringSubmatch(s)
+	if g == nil || !dateWords[before] {
+		return fact{}, false
+	}
+	day, _ := strconv.Atoi(g[1])
+	month, _ := strconv.Atoi(g[2])
+	if day < 1 || day > 31 || month < 1 || month > 12 {
+		return fact{}, false
+	}
+	f := figure{value: float64(day), unit: monthUnit(month, "of month "+g[2]), clock: -1}
+	return fact{kind: figureFact, text: describe(f), fig: f}, true
 }
 
 // ordinalSuffixes follow a number to make an ordinal, which is the
@@ -523,6 +576,11 @@ func figureOf(s string, u unit, sign float64, toks []token, lower []string, i in
 			f.unit = cu // "EUR 250", "euro 250"
 		}
 	}
+	// A day after its month ("March 31st", "October 17, 2025") is the
+	// day of that month, as "31 March" is.
+	if m := months[fold(prevWord(lower, toks, i))]; f.unit.empty() && f.clock < 0 && m > 0 && f.value == float64(int(f.value)) && f.value >= 1 && f.value <= 31 {
+		f.unit = monthUnit(m, lower[i-1])
+	}
 	return fact{kind: figureFact, text: describe(f), fig: f}, true
 }
 
@@ -570,6 +628,10 @@ func nextUnit(toks []token, lower []string, i int) unit {
 	}
 	if u, ok := lookupUnit(a); ok {
 		return qualifiedDays(u, "", after(2)+" "+after(3))
+	}
+	// "the 31st of March", "il 31 di marzo": the day of a month.
+	if m := months[fold(after(2))]; m > 0 && (a == "of" || a == "di") {
+		return monthUnit(m, after(2))
 	}
 	if b := after(2); b != "" {
 		if a == "per" && (b == "cent" || b == "cento") {

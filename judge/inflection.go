@@ -29,7 +29,7 @@ func inflection(w string) string {
 			return root
 		}
 	}
-	for _, suffix := range []string{"are", "ere", "ire", "ura", "ure"} {
+	for _, suffix := range []string{"are", "ere", "ire", "ura", "ure", "ato", "ata", "ati", "ate", "ito", "ita", "iti", "ite", "uto", "uta", "uti", "ute"} {
 		if root, ok := cut(suffix); ok {
 			return root
 		}

@@ -100,7 +100,10 @@ var figureQuestionRE = regexp.MustCompile(`(?i)\bhow (?:many|much|long|often|far
 func asksForFigure(question string) bool {
 	for _, m := range figureQuestionRE.FindAllStringIndex(question, -1) {
 		w := strings.ToLower(question[m[0]:m[1]])
-		if (w == "when" || w == "quando") && laterQuestionWordRE.MatchString(question[m[1]:]) {
+		// "When" before or after another question word opens a clause
+		// ("When …, what …?", "What schedule am I on when I start?"):
+		// the other word asks.
+		if (w == "when" || w == "quando") && (laterQuestionWordRE.MatchString(question[m[1]:]) || laterQuestionWordRE.MatchString(question[:m[0]])) {
 			continue
 		}
 		return true
@@ -166,6 +169,9 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	leadFacts := extract(withoutSeeAlso(ld.text))
 	onTopic := about(ld.sentence, topicStems(question)) || about(ld.sentence, ref.words)
 	opening, _ := openingYesNo(ld.sentence)
+	if opening == "" && opensWithProhibition(ld.sentence, question) {
+		opening = "no"
+	}
 	statesPolarity := len(ref.facts) > 0 && ref.facts[0].kind == polarityFact && ref.facts[0].key == opening
 	r.Contradicted = append(r.Contradicted, leadFigureContradictions(ref, leadFacts, questionFigures, ld, statesPolarity, onTopic, asksForFigure(question))...)
 	if ld.span || ld.direct || ld.first {
@@ -175,6 +181,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Contradicted = append(r.Contradicted, onlySome(reference, ref, leadFacts, ld.text)...)
 		r.Contradicted = append(r.Contradicted, onlyWidened(reference, ld.text)...)
 		r.Contradicted = append(r.Contradicted, oneEndOfRange(reference, ld.text, leadFacts)...)
+		r.Contradicted = append(r.Contradicted, boundTurned(ref, reference, leadFacts, ld.text)...)
 		r.Contradicted = append(r.Contradicted, countedOtherwise(question, ld.text)...)
 		r.Contradicted = append(r.Contradicted, onlyOneCase(reference, ld.text)...)
 	}
@@ -197,7 +204,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 			found = ans.statesCode(f)
 		case nameFact:
 			found = ans.stems[f.key] && !onlyInCodes(ans.folded, fold(f.text)) && !strayNameWord(f.text, reference, answer) || strings.Contains(f.text, "-") && !onlyInCodes(ans.folded, fold(f.text)) && containsBounded(ans.spaced, unhyphen(fold(f.text))) ||
-				nameAbbreviated(f.text, reference, withoutCitations(answer), ans.facts) ||
+				nameAbbreviated(f.text, reference, withoutCitations(answer), ans.facts) || translatedName(f.text, reference, withoutCitations(answer)) || surnameStated(f.text, reference, withoutCitations(answer)) ||
 				saysWeFor(f.text, reference, answer)
 		case polarityFact:
 			// An opening yes or no says it; otherwise a sentence about
@@ -215,7 +222,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 			// question asks, sharing a word with it, says yes: "Si può
 			// rimandare di 15 giorni".
 			answersIt := ld.direct && !cited(answer) && p == "yes" && permissionRE.MatchString(ld.sentence) &&
-				sharedStems(topicStems(ld.sentence), topicStems(question)) > 0
+				(sharedStems(topicStems(ld.sentence), topicStems(question)) > 0 || ellipticGrantRE.MatchString(ld.sentence))
 			// A short answer of its own that denies says no: "It isn't
 			// required unless the secret was exposed".
 			answersIt = answersIt || (ld.direct && !ld.long || ld.first) && !cited(answer) && p == "no" &&
@@ -1759,7 +1766,7 @@ func otherNamesStated(question, reference string, ref reference, lead []fact, ld
 	leadExamples := sharedExamples(ref, reference, ld.text)
 	var out []string
 	for _, g := range lead {
-		if g.kind != nameFact && g.kind != codeFact || refHas(ref, g) || g.negated || g.kind == codeFact && spellsReferenceName(g, reference) || abbreviatesWords(g.text, reference) {
+		if g.kind != nameFact && g.kind != codeFact || refHas(ref, g) || g.negated || g.kind == codeFact && spellsReferenceName(g, reference) || abbreviatesWords(g.text, reference) || translatesAName(g, ref, reference, ld.text) {
 			continue
 		}
 		if g.kind == codeFact && containsBounded(leadExamples, strings.ToLower(g.text)) {

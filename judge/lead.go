@@ -106,29 +106,54 @@ func firstSentence(text string) string {
 // abstentionRE matches what an answer says when it does not know, in
 // English and Italian: "I don't know", "I couldn't find this in the
 // documents", "the sources do not say", "Non lo so", "Non ho trovato",
-// "nessuna informazione", and fonte's own "I don't know." and "I do not
-// know.".
+// "nessuna informazione", a bare "Unknown." or "Non è specificato.", and
+// fonte's own "I don't know." and "I do not know.".
 var abstentionRE = regexp.MustCompile(`(?i)(?:` +
 	`\b(?:don'?t|do not|didn'?t|did not) know\b` +
 	`|\b(?:couldn'?t|could not|can'?t|cannot|was unable to|am unable to|unable to|did not|didn'?t|failed to) (?:find|locate)\b` +
 	`|\bfound (?:nothing|no (?:answer|information|relevant|passage|document))` +
 	`|\bno (?:relevant )?(?:information|answer|passage|document|source|result)s? (?:was |were |is |are |could be )?(?:found|available|provided|given)\b` +
 	`|\b(?:documents?|documentation|docs|manuals?|handbooks?|guides?|guidance|sources?|context|passages?|texts?|provided (?:documents|sources|context)) (?:do(?:es)? not|don'?t|doesn'?t) (?:say|mention|contain|answer|cover|specify|state|include|provide)` +
-	`|\bI (?:don'?t|do not) have (?:any |enough )?(?:information|details|data)\b|\bI have no (?:information|details|data)\b` +
+	`|\bI (?:don'?t|do not) have (?:any |enough |that |this |the )?(?:information|info|details|data)\b|\bI have no (?:information|details|data)\b` +
+	// No idea, no help, nothing said about it: other words for the
+	// same, read only where the answer opens with them ("the page has
+	// no idea of …" inside an answer is no abstention).
+	`|` + openingAbstentionRE +
 	`|\bI'?m not (?:sure|certain)\b|\bI am not (?:sure|certain)\b|^\W*not (?:sure|certain)\b` +
 	`|\b(?:there'?s|there is|there are|I (?:found|see|have)) no (?:information|mention|details?|data|guidance)\b` +
-	`|\bnot (?:mentioned|covered|stated|specified|found|addressed) in the (?:documents?|sources?|context|passages?|text)` +
+	`|\bnot (?:mentioned|covered|stated|specified|found|addressed) in the (?:documents?|documentation|sources?|context|passages?|texts?|handbook|manual|guide|guidance)` +
+	// A bare "Unknown." or "Not specified." says the same without
+	// naming where it looked.
+	`|^\W*(?:unknown|not (?:specified|stated|mentioned|documented|known)|sconosciut[oa]|non (?:è |viene )?(?:specificat|indicat|menzionat|riportat|not)[oa])\s*(?:[.!;]|$|\b(?:in|nei|nel|nella|nelle|dai|dalla)\b)` +
 	`|\b(?:cannot|can'?t|unable to) (?:answer|tell)\b` +
 	`|\bnon (?:lo )?so\b` +
 	`|\bnon (?:ho|abbiamo) trovato\b|\bnon (?:trovo|riesco a trovare)\b|^\W*non è stato possibile trovare\b` +
 	`|\bnon (?:sono riuscit[oa]|siamo riuscit[ie]) a (?:trovare|individuare|capire)\b` +
 	`|\bnessun[ao]? (?:informazion|risultat|document|passagg|rispost|fonte)` +
-	`|\bnon (?:sono|sono del tutto) (?:sicur|cert)[oa]\b|\bnon (?:ho|dispongo di|abbiamo) (?:informazioni|dati|dettagli)\b` +
-	`|\b(?:documenti|documentazione|manuale|guida|fonti|testi|passaggi|contesto) non (?:lo |ne )?(?:dicono|dice|menzionano|menziona|contengono|contiene|specificano|riportano|rispondono|trattano|indicano)` +
+	`|\bnon (?:ne )?(?:sono|sono del tutto) (?:sicur|cert)[oa]\b|\bnon (?:ho|dispongo di|abbiamo) (?:questa |queste |tale |tali |l'|le )?(?:informazion[ei]|dati|dettagli)\b` +
+	`|^\W*non (?:mi )?risulta(?:no)?\s*(?:[.!]|$)` +
+	`|\b(?:documenti|documentazione|manuale|guida|fonti|testi|passaggi|contesto) non (?:lo |ne )?(?:dicono|dice|menzionano|menziona|contengono|contiene|specificano|riportano|rispondono|trattano|indicano|parla|parlano)` +
 	`|\bnon (?:è|sono) (?:menzionat|indicat|specificat|riportat|present|trattat)\w* (?:nei|nelle|nel) (?:documenti|fonti|testi|contesto)` +
 	`|\bnon (?:posso|sono in grado di|è possibile) rispondere\b` +
 	`|\bnon (?:saprei|lo sappiamo|so dirlo|so dire)\b|^\W*non (?:mi )?risulta(?:no)? (?:nei|dai|dalle|nelle|dalla|nella|dal|nel) (?:documenti|fonti|testi|documentazione|manuale|guida|contesto)` +
 	`)`)
+
+// openingAbstentionRE matches an answer that opens by saying it has no
+// idea, cannot help, or that the sources say nothing of it, after an
+// apology: "No idea.", "I'm afraid I can't help with that", "There's
+// nothing about this in the docs", "Nothing in the documents says so",
+// "This isn't covered in the sources", "Non ne ho idea", "Nessuna
+// idea", "Non c'è nulla su questo nei documenti", "Nei documenti non
+// c'è", "Non riesco a rispondere".
+const openingAbstentionRE = `^\W*(?:(?:sorry|unfortunately|i'm afraid|i am afraid|purtroppo|mi dispiace|spiacente)[,\s]+)*(?:i (?:have |'ve got )?)?(?:` +
+	`no (?:idea|clue)\b|(?:i )?(?:can't|cannot|am unable to|'m unable to) help with\b` +
+	`|(?:there's|there is) nothing (?:about|on|regarding) (?:this|that|it)\b` +
+	`|nothing in the (?:documents?|docs|documentation|sources?|handbook|manual|guide|context|passages?|texts?)\b` +
+	`|(?:this|that|it) (?:isn't|is not|wasn't|was not) (?:covered|mentioned|stated|specified|addressed|documented|included) (?:in|by) (?:the |my |our |these |those )?(?:documents?|docs|documentation|sources?|context|passages?|texts?|handbook|manual|guide)` +
+	`|non (?:ne )?(?:ho|abbiamo) (?:idea|la minima idea)\b|nessuna idea\b` +
+	`|non c'è (?:nulla|niente) (?:su|in merito|a riguardo|riguardo|a proposito)` +
+	`|(?:nei|nelle|nel|nella) (?:documenti|fonti|testi|documentazione|manuale|guida|contesto) non (?:c'è|ci sono|se ne parla|si parla|si trova|compare|(?:è|viene) (?:indicat|riportat|menzionat)\w*)` +
+	`|non (?:riesco|riusciamo) a rispondere\b)`
 
 // saysItDoesNotKnow reports whether a sentence abstains.
 func saysItDoesNotKnow(sentence string) bool {

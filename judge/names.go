@@ -30,7 +30,7 @@ func capitalisedRuns(text string, dotted bool) [][]string {
 	for _, f := range strings.Fields(text) {
 		w := trimWord(f)
 		r := []rune(w)
-		if w == "" || strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !(dotted && r == '.') }) >= 0 || !unicode.IsUpper(r[0]) || stopwords[fold(w)] || strings.ContainsAny(f[:1], "(\"«“'") {
+		if w == "" || strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !(dotted && r == '.') }) >= 0 || !unicode.IsUpper(r[0]) || stopwords[fold(w)] || personTitles[fold(w)] || strings.ContainsAny(f[:1], "(\"«“'") {
 			flush()
 			continue
 		}
@@ -221,4 +221,22 @@ func strayNameWord(name, reference, answer string) bool {
 		}
 	}
 	return true
+}
+
+// surnameStated reports whether an answer names the person whose first
+// name is name by a title and the surname that ends its run in the
+// reference ("Ms Rossi", "la dottoressa Rossi" for Maria Rossi).
+func surnameStated(name, reference, answer string) bool {
+	words := strings.Fields(answer)
+	for _, run := range runsOf(reference, name) {
+		if len(run) != 2 || fold(run[0]) != fold(name) {
+			continue
+		}
+		for i := 1; i < len(words); i++ {
+			if fold(trimWord(words[i])) == fold(run[1]) && personTitles[strings.TrimSuffix(fold(trimWord(words[i-1])), ".")] {
+				return true
+			}
+		}
+	}
+	return false
 }

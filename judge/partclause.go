@@ -32,7 +32,11 @@ func statesAPart(question, reference, answer string) bool {
 		return false
 	}
 	words := stemsOf(withoutCitations(answer))
-	for _, part := range partBreakRE.Split(asideRE.ReplaceAllString(reference, " "), -1) {
+	main := asideRE.ReplaceAllString(reference, " ")
+	if headingStated(main, words, given) {
+		return true
+	}
+	for _, part := range partBreakRE.Split(main, -1) {
 		// A part with a key fact is stated by the fact, which the
 		// judge looks for on its own.
 		if len(extract(part)) > 0 {
@@ -45,6 +49,9 @@ func statesAPart(question, reference, answer string) bool {
 			}
 		}
 		if len(own) >= minPartStems && nearby(own, words, len(own)+partSlack) >= max(minPartStems, ceilShare(rightCoverage, len(own))) {
+			return true
+		}
+		if len(own) == 1 && soleWordsOf(question, answer, own) {
 			return true
 		}
 	}
@@ -84,4 +91,51 @@ func nearby(stems, words []string, width int) int {
 		best = max(best, len(seen))
 	}
 	return best
+}
+
+// headingRE matches a reference's opening phrase before a colon, the
+// short answer its rest details: "A standard schedule: 8 hours a day",
+// "A ciascun lotto: il rilascio va fatto entro 15 giorni".
+var headingRE = regexp.MustCompile(`^\s*([^:;.,]{3,60}?)\s*:\s+\S`)
+
+// headingStated reports whether an answer states the opening phrase
+// of a reference that puts one before a colon, every content word of
+// it side by side, one at least the question's own words do not give:
+// the answer in brief, without what the reference adds after it. A
+// phrase with a key fact ("Sei: …", "No: …") is left to the fact.
+func headingStated(reference string, words []string, given map[string]bool) bool {
+	m := headingRE.FindStringSubmatch(reference)
+	if m == nil || len(extract(m[1])) > 0 {
+		return false
+	}
+	stems := contentStems(m[1])
+	own := 0
+	for _, s := range stems {
+		if !given[s] {
+			own++
+		}
+	}
+	return own > 0 && nearby(stems, words, len(stems)+1) == len(stems)
+}
+
+// soleWordsOf reports whether an answer of its own says nothing but a
+// part of one content word beside the question's ("Il tuo
+// responsabile." for "Il tuo responsabile, poi l'ufficio Finanza"): it
+// states that part and no other thing, which one shared word in a
+// longer answer or a quoted passage would not show.
+func soleWordsOf(question, answer string, part []string) bool {
+	if cited(answer) {
+		return false
+	}
+	given := map[string]bool{}
+	for _, s := range contentStems(question) {
+		given[s] = true
+	}
+	var own []string
+	for _, s := range contentStems(answer) {
+		if !given[s] {
+			own = append(own, s)
+		}
+	}
+	return len(own) == len(part) && own[0] == part[0]
 }
