@@ -151,8 +151,31 @@ func filtered(dir string, seed uint64, nq int, percents []float64) (filteredResu
 		return res, err
 	}
 	defer exact.Close()
+	if len(percents) > 0 {
+		if err := checkLabelled(ctx, exact, dir, seed); err != nil {
+			return res, err
+		}
+	}
 	res.Readers, err = measureReaders(ctx, e, exact, seed, nq, percents)
 	return res, err
+}
+
+// checkLabelled fails when the index holds public documents: one built
+// with -filters "" has no access labels, so every restricted reader
+// would read every document and the phase would report unrestricted
+// searches as restricted ones. The build labels every document with
+// staffLabel, so a reader holding no label finds nothing in a labelled
+// index.
+func checkLabelled(ctx context.Context, e *engine.Engine, dir string, seed uint64) error {
+	q := queryTexts(seed, 1)[0]
+	hits, err := e.Search(ctx, q, engine.SearchOptions{K: 1, Lang: queryLang, Mode: retrieve.Dense, Filter: retrieve.Filter{Restricted: true}})
+	if err != nil {
+		return fmt.Errorf("checking %s's access labels: %w", dir, err)
+	}
+	if len(hits) > 0 {
+		return fmt.Errorf("the index %s holds documents without access labels (built with -filters \"\"?): the filtered phase needs an index built with -filters, whose documents all carry %q", dir, staffLabel)
+	}
+	return nil
 }
 
 // measureReaders runs nq queries per mode for the unrestricted reader and

@@ -214,3 +214,32 @@ func TestPhaseRunDirectlyReportsItsPeak(t *testing.T) {
 		}
 	}
 }
+
+// TestFilteredNeedsALabelledIndex: the filtered phase on an index built
+// without access labels fails and says so, instead of timing every
+// "restricted" reader over all the documents.
+func TestFilteredNeedsALabelledIndex(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "index")
+	run := func(args ...string) (string, error) {
+		cmd := exec.Command(self, args...)
+		cmd.Env = append(os.Environ(), runAsTool+"=1")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		_, err := cmd.Output()
+		return stderr.String(), err
+	}
+	if msg, err := run("-phase", "build", "-n", "300", "-dir", dir, "-filters", ""); err != nil {
+		t.Fatalf("build: %v\n%s", err, msg)
+	}
+	msg, err := run("-phase", "filtered", "-dir", dir, "-filters", "50", "-filter-queries", "5")
+	if err == nil {
+		t.Fatalf("the filtered phase on an unlabelled index succeeded; want an error")
+	}
+	if !strings.Contains(msg, "without access labels") {
+		t.Errorf("the error does not say the index lacks labels:\n%s", msg)
+	}
+}
