@@ -159,3 +159,16 @@ func TestPlaceholderInProseOrCodeUntouched(t *testing.T) {
 		t.Errorf("code block %v %q", last.Kind, last.Text)
 	}
 }
+
+func TestHTMLPlaceholderTitleAndHeading(t *testing.T) {
+	src := "<html><head><title>{{ page.title }}</title></head><body>" +
+		"<h1><%= title %></h1><p>Intro.</p><h1>Real</h1><p>Text.</p></body></html>"
+	p, err := ParseHTML("page.html", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	heads, paths := headings(p)
+	if p.Doc.Title != "Real" || !slices.Equal(heads, []string{"Real"}) || paths[0] != "" {
+		t.Errorf("title %q, headings %q, paths %q", p.Doc.Title, heads, paths)
+	}
+}
