@@ -13,8 +13,10 @@ import (
 )
 
 // ParseHTML parses an HTML page. The title comes from <title>, else the
-// first <h1>, else the file name. Text is taken from <main> (or an element
-// with role="main"), else from the page's only <article>, else from <body>.
+// first <h1>, else the file name; a title or heading whose whole text is
+// one template placeholder ("{{ page.title }}") counts as none. Text is
+// taken from <main> (or an element with role="main"), else from the
+// page's only <article>, else from <body>.
 //
 // Dropped with their content: script, style, noscript, template, nav,
 // head and embedded objects (svg, iframe, object, embed, canvas, audio,
@@ -122,7 +124,9 @@ func (w *htmlWalker) walk(n *html.Node) {
 		w.flush()
 		var sb strings.Builder
 		w.collect(n, &sb, nil, " ")
-		w.b.Add(KindHeading, int(n.Data[1]-'0'), sb.String())
+		// A template's "<h1>{{ title }}</h1>" has no heading text of its
+		// own (see placeholder.go); HTML has no front matter to fill it.
+		w.b.Add(KindHeading, int(n.Data[1]-'0'), placeholderTitle(sb.String()))
 	case atom.Ul, atom.Ol, atom.Dl, atom.Menu:
 		w.flush()
 		var lines []string
@@ -549,7 +553,7 @@ func htmlTitle(doc *html.Node) string {
 			sb.WriteString(c.Data)
 		}
 	}
-	return cleanTitle(sb.String())
+	return placeholderTitle(cleanTitle(sb.String()))
 }
 
 func declaredLang(doc *html.Node) string {

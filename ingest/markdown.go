@@ -42,7 +42,11 @@ var headingAttr = regexp.MustCompile(`\s*\{[#.][^{}]*\}$`)
 // title, the tags (from "tags", "keywords" and "categories", as lists or
 // comma-separated strings) and a declared language ("lang", "language" or
 // "locale"), which overrides detection. The title is the front matter
-// title, else the first level-1 heading, else the file name.
+// title, else the first level-1 heading, else the file name. A heading
+// whose whole text is one template placeholder ("# {{ page.title }}",
+// "# <%= current_page.data.title %>") is the front matter title when it is
+// the document's first heading and there is one, and no heading otherwise
+// (see placeholder.go).
 //
 // Blocks: ATX and setext headings, paragraphs, lists (one block per list,
 // one item per line, nested items indented, ordered items numbered),
@@ -63,20 +67,23 @@ func ParseMarkdown(name string, raw []byte) (*Parsed, error) {
 		return nil, err
 	}
 	if hasTemplateTags(src) {
-		src = stripTemplates(src, codeRanges(src))
+		src = stripTemplates(src, keptRanges(src))
 		if err := mdGuard(name, src); err != nil {
 			return nil, err
 		}
 	}
 	ctx := parser.NewContext()
 	root := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
+	// The front matter is read before the blocks: its title fills a
+	// placeholder heading (see placeholder.go).
+	meta, err := frontMatter(ctx)
+	title := placeholderTitle(cleanTitle(metaString(meta, "title")))
 
 	var b builder
-	w := mdWalker{b: &b, src: src}
+	w := mdWalker{b: &b, src: src, title: title}
 	w.block(root)
 	out := b.Finish(name, "markdown", raw)
 
-	meta, err := frontMatter(ctx)
 	if err != nil {
 		if mentionsAccess(rawFrontMatter(src)) {
 			return nil, &Refusal{Path: name, Reason: ReasonAccess, Field: "front matter", Err: err,
@@ -97,7 +104,7 @@ func ParseMarkdown(name string, raw []byte) (*Parsed, error) {
 		}
 		return nil, &Refusal{Path: name, Reason: ReasonEmpty, Detail: detail}
 	}
-	out.Doc.Title = cleanTitle(metaString(meta, "title"))
+	out.Doc.Title = title
 	if out.Doc.Title == "" {
 		out.Doc.Title = firstHeading(out.Blocks, 1)
 	}
@@ -117,9 +124,11 @@ func ParseMarkdown(name string, raw []byte) (*Parsed, error) {
 	return out, nil
 }
 
-// codeRanges returns the sorted byte ranges of code (blocks and spans) in
-// src, where template syntax is content and must be kept.
-func codeRanges(src []byte) [][2]int {
+// keptRanges returns the sorted byte ranges of src that template tags are
+// not stripped from: code (blocks and spans), where template syntax is
+// content, and headings that are one placeholder, which the walker
+// replaces as a whole (see placeholder.go).
+func keptRanges(src []byte) [][2]int {
 	root := markdown.Parser().Parse(text.NewReader(src))
 	var ranges [][2]int
 	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -133,6 +142,11 @@ func codeRanges(src []byte) [][2]int {
 				ranges = append(ranges, [2]int{lines.At(0).Start, lines.At(lines.Len() - 1).Stop})
 			}
 			return ast.WalkSkipChildren, nil
+		case *ast.Heading:
+			if lines := n.Lines(); lines.Len() > 0 && isPlaceholder(string(lines.Value(src))) {
+				ranges = append(ranges, [2]int{lines.At(0).Start, lines.At(lines.Len() - 1).Stop})
+				return ast.WalkSkipChildren, nil
+			}
 		case *ast.CodeSpan:
 			first, last := -1, -1
 			for c := n.FirstChild(); c != nil; c = c.NextSibling() {
@@ -167,6 +181,10 @@ func codeRanges(src []byte) [][2]int {
 type mdWalker struct {
 	b   *builder
 	src []byte
+	// title is the front matter title, which a placeholder first heading
+	// stands for; headed records that a heading has been seen.
+	title  string
+	headed bool
 }
 
 func (w *mdWalker) block(n ast.Node) {
@@ -176,6 +194,16 @@ func (w *mdWalker) block(n ast.Node) {
 		// parse (with parentheses, say) would stay in the text.
 		t := strings.TrimSpace(w.inline(n, " "))
 		t = strings.TrimSpace(headingAttr.ReplaceAllString(t, ""))
+		// The source is what is checked, not the text: "{{<x>}}" renders
+		// without its "<x>", which reads as an HTML tag, and a code span
+		// "`{{ page.title }}`" shows the syntax rather than using it.
+		if isPlaceholder(string(n.Lines().Value(w.src))) {
+			t = ""
+			if !w.headed {
+				t = w.title
+			}
+		}
+		w.headed = true
 		w.b.Add(KindHeading, n.Level, t)
 	case *ast.Paragraph, *ast.TextBlock:
 		w.b.Add(KindParagraph, 0, w.inline(n, "\n"))
