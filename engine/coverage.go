@@ -29,9 +29,11 @@ func (e *Engine) coverage(ctx context.Context, v *view, query, lang string, hits
 	// The words that ask for a kind of figure ("how quickly") are left
 	// out when the kind check stands in for them (answer.KindWords): the
 	// passage that answers states the figure, not the word. A key that
-	// another word of the question gives too stays.
+	// another word of the question gives too stays. So are the words of
+	// its grammar the stop lists keep (answer.FunctionWords: "does",
+	// "è stato"): no passage need repeat them.
 	asking := map[string]int{}
-	for _, k := range an.Analyze(strings.Join(answer.KindWords(query), " ")) {
+	for _, k := range an.Analyze(strings.Join(append(answer.KindWords(query), answer.FunctionWords(query)...), " ")) {
 		asking[k]++
 	}
 	var keys []string

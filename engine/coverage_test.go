@@ -172,11 +172,7 @@ func TestCoverageLeavesOutTheWordsThatAskTheKind(t *testing.T) {
 		"post.md":     "# Post\n\nParcels are collected from reception in the afternoon.\n",
 	})
 	ctx := context.Background()
-	tr := &Trace{}
-	a, err := e.Ask(ctx, "How quickly are windows repaired?", AskOptions{SearchOptions: SearchOptions{Trace: tr}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, tr := askTraced(t, e, "How quickly are windows repaired?")
 	if a.Abstained || !strings.Contains(a.Text, "2 working days") || !slices.Contains(citedDocs(a), "repairs.md") {
 		t.Fatalf("answer %q (abstained %v, cites %v), want the repair period from repairs.md; %s", a.Text, a.Abstained, citedDocs(a), tr.AbstainReason)
 	}
@@ -194,4 +190,40 @@ func TestCoverageLeavesOutTheWordsThatAskTheKind(t *testing.T) {
 			t.Errorf("%q answered %q, want an abstention", q, a.Text)
 		}
 	}
+}
+
+// A grammar word the stop lists keep ("does") is not a word a passage
+// must hold: the passage that answers "Does X matter?" need not say
+// "does", and weighing it as a rare word kept the question from its
+// passage. A topic word no passage holds still blocks.
+func TestCoverageLeavesOutGrammarWords(t *testing.T) {
+	// "does" is in two of the four passages, not in the one that answers.
+	docs := map[string]string{
+		"tags.md": "# Tags\n\nTag names are case sensitive: Owner and owner are two tags.\n", "build.md": "# Build\n\nThe build does the tests first, then it does the packaging.\n",
+		"deploy.md": "# Deploy\n\nA deploy does a health check before traffic moves.\n", "backup.md": "# Backups\n\nBackups are kept for thirty days.\n",
+	}
+	e := indexTexts(t, docs)
+	a, tr := askTraced(t, e, "Does case matter in tag names?")
+	if a.Abstained || !slices.Contains(citedDocs(a), "tags.md") {
+		t.Fatalf("answer %q (abstained %v, cites %v), want tags.md; %s", a.Text, a.Abstained, citedDocs(a), tr.AbstainReason)
+	}
+	for _, k := range tr.Floor.Coverage.Keys {
+		if k.Key == "doe" || k.Key == "does" {
+			t.Errorf("the coverage weighs the auxiliary %+v", k)
+		}
+	}
+	if a, _ := askTraced(t, e, "Does colour matter in tag names?"); !a.Abstained {
+		t.Errorf("a question on a colour no passage names: %q; want an abstention", a.Text)
+	}
+}
+
+// askTraced asks e question with a trace, failing the test on an error.
+func askTraced(t *testing.T, e *Engine, question string) (*fonte.Answer, *Trace) {
+	t.Helper()
+	tr := &Trace{}
+	a, err := e.Ask(context.Background(), question, AskOptions{SearchOptions: SearchOptions{Trace: tr}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, tr
 }
