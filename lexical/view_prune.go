@@ -160,7 +160,7 @@ func (q *ViewQuery) topKPruned(k int, allow func(doc int) bool, div float64, s *
 		}
 		// Token by token, as the exhaustive path adds them: a list much
 		// longer than the range's candidates is searched for each of
-		// them (a galloping search, view_ranges.go) rather than walked.
+		// them (seek, prune.go's galloping search) rather than walked.
 		for i, docs := range lists {
 			j0, j1 := listRange(docs, lo, hi)
 			if (cands[w]-before)*rangeSeekCost >= j1-j0 {
@@ -175,7 +175,7 @@ func (q *ViewQuery) topKPruned(k int, allow func(doc int) bool, div float64, s *
 			for wd := lo / 64; wd < (hi+63)/64 && j < j1; wd++ {
 				for word := marks[wd]; word != 0 && j < j1; word &= word - 1 {
 					d := wd*64 + uint32(bits.TrailingZeros64(word))
-					if j = gallop(list, j, d); j < j1 && docs[j] == d {
+					if j = seek(list, j, d); j < j1 && docs[j] == d {
 						acc[d] += q.weight(i, j, d)
 					}
 				}

@@ -1,7 +1,5 @@
 package lexical
 
-import "slices"
-
 // A view that shows few documents, told as runs of consecutive document
 // numbers (WithRanges), is scored over those runs alone: each token's
 // list is searched forward for each run's first document (a galloping
@@ -49,7 +47,7 @@ func (q *ViewQuery) topKRanges(k int, allow func(doc int) bool, div float64, s *
 		j := 0
 		for r := 0; r+1 < len(ranges) && j < len(docs); r += 2 {
 			lo, hi := ranges[r], ranges[r+1]
-			j = gallop(docs, j, lo)
+			j = seek(docs, j, lo)
 			for ; j < len(docs) && docs[j] < hi; j++ {
 				d := docs[j]
 				if s.acc[d] == 0 {
@@ -67,21 +65,4 @@ func (q *ViewQuery) topKRanges(k int, allow func(doc int) bool, div float64, s *
 		}
 	}
 	return top.sorted()
-}
-
-// gallop returns the first position from j in docs (increasing) holding
-// a document of at least d: doubling steps from j, then a binary search
-// in the last step.
-func gallop(docs []uint32, j int, d uint32) int {
-	if j >= len(docs) || docs[j] >= d {
-		return j
-	}
-	lo, step := j, 1
-	for lo+step < len(docs) && docs[lo+step] < d {
-		lo += step
-		step *= 2
-	}
-	hi := min(lo+step, len(docs))
-	i, _ := slices.BinarySearch(docs[lo+1:hi], d)
-	return lo + 1 + i
 }

@@ -63,8 +63,9 @@ func TestRangedViewIsTheModelOfTheVisibleDocuments(t *testing.T) {
 	checkViewModels(t)
 }
 
-// gallop finds the first position holding at least d, from j on.
-func TestGallop(t *testing.T) {
+// seek finds the first position holding at least d from every start j,
+// as the runs of a restricted view use it.
+func TestSeekFromEveryStart(t *testing.T) {
 	docs := []uint32{1, 3, 4, 9, 10, 11, 20, 40, 41, 90}
 	for j := range len(docs) + 1 {
 		for d := range uint32(100) {
@@ -72,8 +73,8 @@ func TestGallop(t *testing.T) {
 			for want < len(docs) && docs[want] < d {
 				want++
 			}
-			if got := gallop(docs, j, d); got != want {
-				t.Fatalf("gallop(docs, %d, %d) = %d, want %d", j, d, got, want)
+			if got := seek(docs, j, d); got != want {
+				t.Fatalf("seek(docs, %d, %d) = %d, want %d", j, d, got, want)
 			}
 		}
 	}
