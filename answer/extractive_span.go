@@ -520,7 +520,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 	var bestSpans [][2]int
 	for i, c := range chunks {
 		headings := ContentKeys(strings.Join(c.Headings, " "))
-		spans := chunk.SentenceSpans(c.Text)
+		spans := joinWrapped(c.Text, chunk.SentenceSpans(c.Text))
 		inner := innerHeadings(c.Text, spans)
 		for j, sp := range spans {
 			s := c.Text[sp[0]:sp[1]]
