@@ -30,7 +30,7 @@ func FunctionWords(question string) []string {
 		}
 		w = strings.Trim(w, "'’")
 		switch {
-		case englishAuxiliaries[w], italianAbilityAdvice[w], w == "vuol":
+		case englishAuxiliaries[w], italianAbilityAdvice[w], lightVerbs[w], w == "vuol":
 			out = append(out, w)
 		case w == "dire" && i > 0 && volere[words[i-1]]:
 			out = append(out, w)

@@ -26,6 +26,13 @@ func TestFunctionWords(t *testing.T) {
 		{q: "Che MTA conviene installare su un portatile?", want: []string{"conviene"}},
 		{q: "Non riesco ad accedere da remoto", want: []string{"riesco"}},
 		{q: "How many days of leave do I get?", not: []string{"days", "leave"}},
+		// Light verbs ask what does something (lightVerbs); the nouns
+		// that share a form with a verb are no light verbs.
+		{q: "Quale parte di PROV dà una notazione leggibile dalle persone?", want: []string{"dà"}},
+		{q: "Chi fa da aggregatore territoriale?", want: []string{"fa"}},
+		{q: "Cosa fanno i referenti tematici?", want: []string{"fanno"}},
+		{q: "Which tool gives the coverage report?", want: []string{"gives"}},
+		{q: "Chi risponde del danno erariale?", not: []string{"danno"}},
 	} {
 		got := FunctionWords(c.q)
 		for _, w := range c.want {
