@@ -58,11 +58,20 @@ func (e *Engine) coverage(ctx context.Context, v *view, query, lang string, hits
 			return nil, err
 		}
 	}
+	compounds := questionCompounds(an, query)
 	held := make([]map[string]bool, len(hits))
 	for i, h := range hits {
 		held[i] = map[string]bool{}
-		for _, t := range an.Analyze(chunk.Enriched(h.Chunk)) {
+		text := chunk.Enriched(h.Chunk)
+		for _, t := range an.Analyze(text) {
 			held[i][t] = true
+		}
+		// A compound of the question held as its words, written apart
+		// or run together ("an 8 year appointment" for "8-year").
+		for k, c := range compounds {
+			if !held[i][k] && c.in(text) {
+				held[i][k] = true
+			}
 		}
 	}
 	c := &answer.Coverage{Chunks: st.Chunks, MinHeld: answer.DefaultMinHeld, Held: make([]answer.Held, len(hits))}
