@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/analysis"
 	"github.com/fonte-rag/fonte/answer"
 	"github.com/fonte-rag/fonte/chunk"
 )
@@ -65,6 +66,10 @@ func (e *Engine) coverage(ctx context.Context, v *view, query, lang string, hits
 		text := chunk.Enriched(h.Chunk)
 		for _, t := range an.Analyze(text) {
 			held[i][t] = true
+			if lang == "it" {
+				// "previsti" holds "prevede" (analysis.ItalianRoot).
+				held[i][analysis.ItalianRoot(t)] = true
+			}
 		}
 		// A compound of the question held as its words, written apart
 		// or run together ("an 8 year appointment" for "8-year").
@@ -80,7 +85,7 @@ func (e *Engine) coverage(ctx context.Context, v *view, query, lang string, hits
 		ck := answer.CoverageKey{Key: k, DF: st.DF[i], Weight: idf(st.Chunks, max(st.DF[i], 1))}
 		total += ck.Weight
 		for r := range hits {
-			if held[r][k] {
+			if held[r][k] || lang == "it" && held[r][analysis.ItalianRoot(k)] {
 				ck.In = append(ck.In, r+1)
 				c.Held[r].Share += ck.Weight
 			}
