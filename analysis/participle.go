@@ -60,3 +60,45 @@ var italianRoots = []struct {
 	{"vist", "ved", false}, // previsto, visto
 	{"tes", "tend", true},  // attesa, esteso; "tesi" alone is a thesis
 }
+
+// EnglishRoot returns the stem of an irregular English verb's base form
+// for the stem of its past tense or participle ("written" for "write",
+// "built" for "build", "paid" for "pay"), and stem itself for any other
+// stem: the stemmer cuts regular endings only, so a question that asks
+// with one form ("Who has written …?") and a passage that answers with
+// another ("… write to the office") share no key for the verb.
+func EnglishRoot(stem string) string {
+	if r, ok := englishRoots[stem]; ok {
+		return r
+	}
+	return stem
+}
+
+// englishRoots maps the stems of irregular past forms to their base's:
+// the verbs whose past differs from the base by more than a regular
+// ending, leaving out the verbs of the stop lists ("did", "got", "went")
+// and those with a form that is a common word of its own ("left",
+// "felt", "found", "saw", "led", "meant", "rose", "won", "fell").
+var englishRoots = func() map[string]string {
+	st := EnglishStemmer()
+	stem := func(w string) string { return st.Filter([]string{w})[0] }
+	m := map[string]string{}
+	for _, f := range strings.Fields(`write:wrote:written take:took:taken give:gave:given choose:chose:chosen
+		build:built make:made send:sent keep:kept hold:held pay:paid lose:lost buy:bought sell:sold tell:told
+		meet:met begin:began:begun know:knew:known show:showed:shown grow:grew:grown draw:drew:drawn
+		throw:threw:thrown break:broke:broken speak:spoke:spoken steal:stole:stolen freeze:froze:frozen
+		forget:forgot:forgotten hide:hid:hidden ride:rode:ridden drive:drove:driven shake:shook:shaken
+		wake:woke:woken wear:wore:worn eat:ate:eaten fly:flew:flown forgive:forgave:forgiven swim:swam:swum
+		strike:struck stick:stuck dig:dug feed:fed flee:fled spend:spent lend:lent bend:bent deal:dealt
+		sleep:slept sweep:swept teach:taught catch:caught bring:brought think:thought fight:fought seek:sought
+		see:seen understand:understood stand:stood undertake:undertook:undertaken rewrite:rewrote:rewritten
+		rebuild:rebuilt withdraw:withdrew:withdrawn arise:arose:arisen`) {
+		forms := strings.Split(f, ":")
+		for _, form := range forms[1:] {
+			if s := stem(form); s != stem(forms[0]) {
+				m[s] = stem(forms[0])
+			}
+		}
+	}
+	return m
+}()

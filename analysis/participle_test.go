@@ -26,3 +26,22 @@ func TestItalianRoot(t *testing.T) {
 		}
 	}
 }
+
+// The past forms of an irregular English verb meet its base through
+// EnglishRoot; regular stems, and forms left out as words of their own
+// ("left", "found"), are left as they are.
+func TestEnglishRoot(t *testing.T) {
+	st := EnglishStemmer()
+	stem := func(w string) string { return st.Filter([]string{w})[0] }
+	for _, pair := range [][2]string{{"written", "writes"}, {"built", "building"}, {"paid", "pays"}, {"chosen", "choose"},
+		{"brought", "bring"}, {"undertaken", "undertake"}, {"kept", "keeping"}} {
+		if p, b := EnglishRoot(stem(pair[0])), EnglishRoot(stem(pair[1])); p != b {
+			t.Errorf("%s -> %q, %s -> %q: they do not meet", pair[0], p, pair[1], b)
+		}
+	}
+	for _, w := range []string{"left", "found", "install", "package", "written-off"} {
+		if s := stem(w); EnglishRoot(s) != s {
+			t.Errorf("EnglishRoot(%q) = %q, want it unchanged", s, EnglishRoot(s))
+		}
+	}
+}
