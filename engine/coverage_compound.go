@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -37,12 +38,15 @@ func questionCompounds(an analysis.Analyzer, query string) map[string]compound {
 // in reports whether text writes the compound's words in order, apart
 // or run together, starting at a word: the last may go on with letters
 // ("test installing"), a figure may not go on with digits ("8 years",
-// not "80 years").
+// not "80 years"). Figures are not read run together: "2.5" is not "25".
 func (c compound) in(text string) bool {
 	words := wordsOf(text)
-	joined := strings.Join(c.words, "")
+	joined := ""
+	if !slices.ContainsFunc(c.words, func(w string) bool { return strings.IndexFunc(w, unicode.IsLetter) < 0 }) {
+		joined = strings.Join(c.words, "")
+	}
 	for i := range words {
-		if prefixAt(words[i], joined) {
+		if joined != "" && prefixAt(words[i], joined) {
 			return true
 		}
 		j := 0

@@ -270,14 +270,16 @@ func TestCoverageHoldsACompoundWrittenApart(t *testing.T) {
 
 // A compound is held as its words in order from a word's start, the
 // last one inflected ("test installing"), run together ("email"), and a
-// figure is not held by a longer one ("80 years" for "8-year").
+// figure is not held by a longer one ("80 years" for "8-year", "25" or
+// "2.50" for "2.5").
 func TestCompoundIn(t *testing.T) {
 	an := retrieve.DefaultAnalyzers().Content["en"]
-	cs := questionCompounds(an, "Is the 8-year term (test-install, e-mail) fixed?")
+	cs := questionCompounds(an, "Is the 8-year term (test-install, e-mail) fixed at 2.5?")
 	for key, texts := range map[string]map[string]bool{
 		"8-year":      {"an 8 year term": true, "8 years": true, "an 8-year term": true, "80 years": false, "8 months and a year": false},
 		"test-instal": {"to test installing it": true, "testinstall": true, "tested install": false, "install test": false},
 		"e-mail":      {"send an email": true, "by e mail": true, "e-mails": true, "a mail": false, "female": false},
+		"2.5":         {"at 2.5 days": true, "25 days": false, "2.50": false},
 	} {
 		c, ok := cs[key]
 		if !ok {
@@ -289,8 +291,8 @@ func TestCompoundIn(t *testing.T) {
 			}
 		}
 	}
-	if len(cs) != 3 {
-		t.Errorf("compounds = %v, want three", cs)
+	if len(cs) != 4 {
+		t.Errorf("compounds = %v, want four", cs)
 	}
 }
 
