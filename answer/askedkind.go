@@ -154,7 +154,9 @@ func missingName(question string, hits []fonte.Hit, docs map[string]fonte.Docume
 }
 
 // KindWords returns the words of question that ask for a kind of figure
-// ("how quickly", "quanto tempo", "what is the maximum"), each once and
+// ("how quickly", "quanto tempo", "what is the maximum"), with the noun
+// naming the measure and a hedge before them ("roughly what share",
+// "the minimum length", measureAskRE and hedgeAskRE), each once and
 // in the question's order, when its kind is checked (checksKind); nil
 // otherwise. A passage answers such words with a figure of the kind
 // rather than by repeating them, so the coverage of the question's words
@@ -167,7 +169,7 @@ func KindWords(question string) []string {
 	}
 	q := askedPart(question)
 	asking := map[int]bool{} // the byte offsets of the asking words
-	for _, re := range []*regexp.Regexp{askingRE, frequencyAskRE, durationAskRE, distanceAskRE, ageAskRE, countAskRE, clockAskRE, dayAskRE} {
+	for _, re := range []*regexp.Regexp{askingRE, frequencyAskRE, durationAskRE, distanceAskRE, ageAskRE, countAskRE, clockAskRE, dayAskRE, measureAskRE, hedgeAskRE} {
 		// Matches may overlap ("dopo quanto", "quanto tempo"): each
 		// search starts at the word after the previous match's start.
 		for at := 0; at < len(q); at = nextWord(q, at) {
@@ -190,6 +192,17 @@ func KindWords(question string) []string {
 	}
 	return out
 }
+
+// measureAskRE finds the noun that names the measure a question asks
+// for, with the words that ask it ("what share", "what is the minimum
+// length", "che percentuale"): the passage that answers states the
+// figure ("14 characters", "30%"), it need not name the measure.
+var measureAskRE = regexp.MustCompile(`\b(?:what|which|che|quale)(?:(?:'s| is| are) the (?:minimum|maximum|total|average))? (?:share|percentage|proportion|fraction|length|size|amount|percentuale|quota|proporzione|lunghezza|dimensione|importo)\b`)
+
+// hedgeAskRE finds a hedge before the words that ask for a figure
+// ("roughly how many", "circa quanti"): it asks for the figure too, and
+// the passage that answers states it, hedged or not.
+var hedgeAskRE = regexp.MustCompile(`\b(?:roughly|approximately|circa|approssimativamente) (?:how|what|which|quant[oaie]|che|quale)\b`)
 
 // checksKind reports whether holdsAskedKind checks question's kind: a
 // question of quantity, or one of time that asks for a particular

@@ -101,8 +101,9 @@ func askOver(t *testing.T, question, lang string, texts []string) (*fonte.Answer
 }
 
 // TestKindWords: the words that ask for a kind of figure, overlapping
-// phrases included, and only when the kind is checked; a unit of time the
-// question counts in stays a word the passage must hold.
+// phrases included, with the noun naming the measure asked for and a
+// hedge before them, and only when the kind is checked; a unit of time
+// the question counts in stays a word the passage must hold.
 func TestKindWords(t *testing.T) {
 	for _, tc := range []struct {
 		question string
@@ -112,6 +113,12 @@ func TestKindWords(t *testing.T) {
 		{"Entro quanto tempo si ripara una finestra rotta?", []string{"entro", "quanto", "tempo"}},
 		{"How many weeks does a window repair take?", []string{"how", "many"}},
 		{"At what time does the workshop open?", []string{"at", "what", "time"}},
+		{"Roughly what share of the windows are repaired in a day?", []string{"roughly", "what", "share"}},
+		{"What is the minimum length of a window pole?", []string{"what", "is", "the", "minimum", "length"}},
+		{"What percentage of repairs are late?", []string{"what", "percentage"}},
+		{"Approximately how many windows are repaired a week?", []string{"approximately", "how", "many"}},
+		{"Circa quante finestre si riparano al mese?", []string{"circa", "quante"}},
+		{"Who decides the share of repairs paid by the landlord?", nil},
 		{"Who repairs broken windows?", nil},
 		{"Which supplier repairs windows in a day?", nil},
 	} {

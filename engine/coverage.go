@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fonte-rag/fonte"
+	"github.com/fonte-rag/fonte/analysis"
 	"github.com/fonte-rag/fonte/answer"
 	"github.com/fonte-rag/fonte/chunk"
 )
@@ -58,11 +59,27 @@ func (e *Engine) coverage(ctx context.Context, v *view, query, lang string, hits
 			return nil, err
 		}
 	}
+	// An irregular verb's forms meet through their base's stem: "previsti"
+	// holds "prevede", "written" holds "write" (analysis.ItalianRoot).
+	root := analysis.EnglishRoot
+	if lang == "it" {
+		root = analysis.ItalianRoot
+	}
+	compounds := questionCompounds(an, query)
 	held := make([]map[string]bool, len(hits))
 	for i, h := range hits {
 		held[i] = map[string]bool{}
-		for _, t := range an.Analyze(chunk.Enriched(h.Chunk)) {
+		text := chunk.Enriched(h.Chunk)
+		for _, t := range an.Analyze(text) {
 			held[i][t] = true
+			held[i][root(t)] = true
+		}
+		// A compound of the question held as its words, written apart
+		// or run together ("an 8 year appointment" for "8-year").
+		for k, c := range compounds {
+			if !held[i][k] && c.in(text) {
+				held[i][k] = true
+			}
 		}
 	}
 	c := &answer.Coverage{Chunks: st.Chunks, MinHeld: answer.DefaultMinHeld, Held: make([]answer.Held, len(hits))}
@@ -71,7 +88,7 @@ func (e *Engine) coverage(ctx context.Context, v *view, query, lang string, hits
 		ck := answer.CoverageKey{Key: k, DF: st.DF[i], Weight: idf(st.Chunks, max(st.DF[i], 1))}
 		total += ck.Weight
 		for r := range hits {
-			if held[r][k] {
+			if held[r][k] || held[r][root(k)] {
 				ck.In = append(ck.In, r+1)
 				c.Held[r].Share += ck.Weight
 			}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/answer"
+	"github.com/fonte-rag/fonte/retrieve"
 )
 
 // exampleHandbook opens an engine with the default settings over the
@@ -226,4 +228,125 @@ func askTraced(t *testing.T, e *Engine, question string) (*fonte.Answer, *Trace)
 		t.Fatal(err)
 	}
 	return a, tr
+}
+
+// A compound of the question ("two-year", "e-mail") is keyed whole beside
+// its parts, and a corpus that never writes it so gives that key the
+// weight of the rarest word: the passage that writes it apart ("a two
+// year contract") or run together ("email") held every word of the
+// question but the heaviest and was never answered from. It holds the
+// compound now; a compound no passage writes still blocks.
+func TestCoverageHoldsACompoundWrittenApart(t *testing.T) {
+	docs := map[string]string{
+		"renewals.md": "# Contracts\n\nA two year contract is renewed when the director signs the renewal form.\n",
+		"claims.md":   "# Expense claims\n\nExpense claims go to the email address claims@example.org, the expense claims address of the finance office.\n",
+	}
+	for i, topic := range []string{"Contract renewal year planning", "Renewal of the yearly contract budget", "Annual contract reviews each year",
+		"Contract renewal letters", "Year end contract audit", "Office address and finance calendar"} {
+		docs[fmt.Sprintf("other%d.md", i)] = "# " + topic + "\n\n" + topic + " are handled by the office; every contract has a renewal date in the year plan.\n"
+	}
+	e := indexTexts(t, docs)
+	for _, c := range []struct{ q, key, doc string }{
+		{"Who signs the renewal form of a two-year contract?", "two-year", "renewals.md"},
+		{"Which e-mail address takes the expense claims?", "e-mail", "claims.md"},
+	} {
+		a, tr := askTraced(t, e, c.q)
+		if a.Abstained || !slices.Contains(citedDocs(a), c.doc) {
+			t.Errorf("%q: answer %q (abstained %v, cites %v), want %s; %s", c.q, a.Text, a.Abstained, citedDocs(a), c.doc, tr.AbstainReason)
+			continue
+		}
+		held := false
+		for _, k := range tr.Floor.Coverage.Keys {
+			held = held || k.Key == c.key && len(k.In) > 0
+		}
+		if !held {
+			t.Errorf("%q: the compound %q is held by no passage: %+v", c.q, c.key, tr.Floor.Coverage.Keys)
+		}
+	}
+	if a, _ := askTraced(t, e, "Who signs the renewal form of a six-month contract?"); !a.Abstained {
+		t.Errorf("a compound no passage writes: %q; want an abstention", a.Text)
+	}
+}
+
+// A compound is held as its words in order from a word's start, the
+// last one inflected ("test installing"), run together ("email"), and a
+// figure is not held by a longer one ("80 years" for "8-year", "25" or
+// "2.50" for "2.5").
+func TestCompoundIn(t *testing.T) {
+	an := retrieve.DefaultAnalyzers().Content["en"]
+	cs := questionCompounds(an, "Is the 8-year term (test-install, e-mail) fixed at 2.5?")
+	for key, texts := range map[string]map[string]bool{
+		"8-year":      {"an 8 year term": true, "8 years": true, "an 8-year term": true, "80 years": false, "8 months and a year": false},
+		"test-instal": {"to test installing it": true, "testinstall": true, "tested install": false, "install test": false},
+		"e-mail":      {"send an email": true, "by e mail": true, "e-mails": true, "a mail": false, "female": false},
+		"2.5":         {"at 2.5 days": true, "25 days": false, "2.50": false},
+	} {
+		c, ok := cs[key]
+		if !ok {
+			t.Fatalf("no compound %q in %v", key, cs)
+		}
+		for text, want := range texts {
+			if got := c.in(text); got != want {
+				t.Errorf("%q in %q = %v, want %v", key, text, got, want)
+			}
+		}
+	}
+	if len(cs) != 4 {
+		t.Errorf("compounds = %v, want four", cs)
+	}
+}
+
+// An irregular Italian verb asked in one form ("prevede") is held by the
+// passage that writes its participle ("previste"), which the stemmer
+// parts from it (analysis.ItalianRoot); a verb the passage does not
+// write is still missing.
+func TestCoverageMeetsItalianParticiples(t *testing.T) {
+	e := indexTexts(t, map[string]string{
+		"rimborsi.md": "# Rimborsi\n\nLe tariffe dei rimborsi chilometrici sono previste dal regolamento interno.\n",
+		"viaggi.md":   "# Viaggi\n\nIl regolamento dei viaggi fissa le tariffe e i rimborsi chilometrici.\n",
+		"auto.md":     "# Auto\n\nPer l'auto propria il regolamento applica le tariffe dei rimborsi chilometrici.\n",
+	})
+	for q, want := range map[string][]string{"Quale regolamento prevede le tariffe dei rimborsi chilometrici?": {"rimborsi.md"},
+		"Quale regolamento sospende le tariffe dei rimborsi chilometrici?": nil} {
+		if key, in := keyHeldBy(t, e, q, "it", 1); !slices.Equal(in, want) {
+			t.Errorf("%q: the verb %q is held by %v, want %v", q, key, in, want)
+		}
+	}
+}
+
+// The same for an irregular English verb: "Who writes …?" is held by the
+// passage that says "written" (analysis.EnglishRoot).
+func TestCoverageMeetsEnglishPastForms(t *testing.T) {
+	e := indexTexts(t, map[string]string{
+		"reports.md":  "# Reports\n\nIncident reports are written by the duty engineer.\n",
+		"reviews.md":  "# Reviews\n\nIncident reports are reviewed every week by the team.\n",
+		"archives.md": "# Archive\n\nIncident reports are archived after a year by the team.\n",
+	})
+	if key, in := keyHeldBy(t, e, "Who writes the incident reports?", "en", 0); !slices.Equal(in, []string{"reports.md"}) {
+		t.Errorf("the verb %q is held by %v, want reports.md alone", key, in)
+	}
+}
+
+// keyHeldBy returns the n-th content key of question q (analysed in lang)
+// and the documents of its top five hits that hold it.
+func keyHeldBy(t *testing.T, e *Engine, q, lang string, n int) (string, []string) {
+	t.Helper()
+	ctx := context.Background()
+	v, err := e.view(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hits, err := e.Search(ctx, q, SearchOptions{K: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := e.coverage(ctx, v, q, lang, hits, fonte.Filter{})
+	if err != nil || c == nil || len(c.Keys) <= n {
+		t.Fatalf("coverage = %+v, %v", c, err)
+	}
+	var in []string
+	for _, r := range c.Keys[n].In {
+		in = append(in, hits[r-1].Chunk.DocID)
+	}
+	return c.Keys[n].Key, in
 }
