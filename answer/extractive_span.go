@@ -631,7 +631,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			}
 		}
 		if qt == YesNoAnswer {
-			s := c.Text[sp[0]:sp[1]]
+			s := ruleOfItem(c.Text, span, sp)
 			subject := subjectLine(c.Text, bestSpans, bestSent)
 			held, all := l.heldTopic(ContentKeys(subject + "\n" + s))
 			lead = yesNoWord(question, polarity(question, s, held, all))
