@@ -308,7 +308,7 @@ func threshold(before string) bool {
 	if i := strings.LastIndexAny(before, ";"); i >= 0 {
 		before = before[i+1:]
 	}
-	return conditionRE.MatchString(before)
+	return conditionRE.MatchString(withoutComplements(before))
 }
 
 // excludingRE: a word that puts what follows it out of the answer
