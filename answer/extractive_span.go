@@ -555,10 +555,10 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 					score += weight(k) / 2
 				}
 			}
-			if own == 0 && before == nil {
+			if own == 0 && before == nil && !opensSection(c.Text, spans, j, l) {
 				continue // never a sentence without the question's words
 			}
-			if own == 0 && !hasAny(before, want) {
+			if own == 0 && before != nil && !hasAny(before, want) {
 				continue // nor one whose subject is not the question's
 			}
 			if qt != AnyAnswer && (spanType(qt) && l.couldLead(s, keys, heading, header, before) || !spanType(qt) && len(typedSpans(s, qt)) > 0) {
