@@ -35,9 +35,16 @@ func TestComplementIsNoCondition(t *testing.T) {
 			"Per essere equo, il turno segue alcune regole:\n\n- nessuno copre più di un turno su tre. Questo significa che al turno di primo soccorso servono almeno otto volontari per funzionare in modo equo.\n- almeno due volontari sono di servizio in ogni momento.",
 			"otto volontari — "},
 	} {
-		got, n, _ := ExtractSpan(c.question, []fonte.Chunk{{ID: "c", Text: c.text}})
-		if n != 1 || !strings.HasPrefix(got, c.want) {
-			t.Errorf("%q: got %q, want it to start %q", c.question, got, c.want)
-		}
+		startsWith(t, c.question, c.text, c.want)
+	}
+}
+
+// startsWith checks that the offline answerer, given text as one chunk,
+// quotes it and its answer to question starts with want.
+func startsWith(t *testing.T, question, text, want string) {
+	t.Helper()
+	got, n, _ := ExtractSpan(question, []fonte.Chunk{{ID: "c", Text: text}})
+	if n != 1 || !strings.HasPrefix(got, want) {
+		t.Errorf("%q: got %q, want it to start %q", question, got, want)
 	}
 }

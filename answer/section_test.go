@@ -1,11 +1,6 @@
 package answer
 
-import (
-	"strings"
-	"testing"
-
-	"github.com/fonte-rag/fonte"
-)
+import "testing"
 
 // TestSectionTitleNamesTheSubject: the first sentence under a heading
 // line that names what is asked ("Budget owner") answers, although it
@@ -20,10 +15,7 @@ func TestSectionTitleNamesTheSubject(t *testing.T) {
 			"Ogni progetto deve indicare due ruoli:\n\nReferente del budget\n\nDi solito il responsabile delle consegne del gruppo. Firma ogni acquisto.\n\nResponsabile tecnico\n\nUn ingegnere esperto del gruppo.",
 			"Di solito il responsabile delle consegne"},
 	} {
-		got, n, _ := ExtractSpan(c.question, []fonte.Chunk{{ID: "c", Text: c.text}})
-		if n != 1 || !strings.HasPrefix(got, c.want) {
-			t.Errorf("%q: got %q, want it to start %q", c.question, got, c.want)
-		}
+		startsWith(t, c.question, c.text, c.want)
 	}
 	q := "Who is the budget owner of a training project?"
 	l := leader{topic: topicWords(q)}
