@@ -123,7 +123,7 @@ var (
 )
 
 const (
-	numWords = `one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|sixty|ninety|uno|una|due|tre|quattro|cinque|sei|sette|otto|nove|dieci|dodici|quindici|venti|trenta|sessanta|novanta`
+	numWords = `one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|uno|una|due|tre|quattro|cinque|sei|sette|otto|nove|dieci|undici|dodici|tredici|quattordici|quindici|sedici|diciassette|diciotto|diciannove|venti|trenta|quaranta|cinquanta|sessanta|settanta|ottanta|novanta`
 	units    = `(?:(?:working|business|calendar|consecutive|full|unpaid|paid|annual|lavorativi|lavorative|di calendario|consecutivi)\s+)?(?:days?|weeks?|months?|years?|hours?|hrs?|minutes?|mins?|seconds?|nights?|characters?|chars?|digits?|letters?|words|times|people|persons|participants|employees|pages|items|gb|mb|tb|kb|km|kilometres?|kilometers?|miles?|giorni|giorno|settimane|settimana|mesi|mese|anni|anno|ore|ora|minuti|secondi|notti|caratteri|cifre|lettere|parole|volte|persone|partecipanti|dipendenti)\b`
 	money    = `(?:[$€£]\s?\d[\d.,]*(?:\s?(?:k|m|million|billion))?|\d[\d.,]*\s?(?:euro|eur|€|dollars?|usd|percent|per cent|%))`
 	months   = `january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|agosto|settembre|ottobre|novembre|dicembre`
@@ -173,7 +173,7 @@ var (
 	pathRE            = regexp.MustCompile(`(?:^|[\s"'(«“‘])((?:~|\.{1,2})?/[\w.-]*[\w](?:/(?:[\w.*-]*[\w*])?)*)`)
 	yesNoRE           = regexp.MustCompile(`(?i)\b(?:can|cannot|can't|may|must|not|no|never|only|allowed|prohibited|permitted|required|forbidden|unless|non|vietat\w|consentit\w|obbligatori\w|può|possono|deve|devono|solo|soltanto|mai)\b`)
 	defineRE          = regexp.MustCompile(`(?i)\b(?:is|are|means|mean|refers|covers|cover|describes|è|sono|significa|indica|copre|riguarda)\b`)
-	frequencyPhraseRE = regexp.MustCompile(`(?i)\b(?:every|each|ogni)\s+(?:other\s+)?(?:day|week|month|year|hour|minute|night|morning|evening|working day|business day|weekday|giorno|settimana|mese|anno|ora|notte|mattina|sera|giorno lavorativo)\b|\b(?:once|twice|three times)\s+(?:a|an|per|every)\s+\w+|\b(?:una|due|tre) volt[ae]\s+(?:al|alla|all'|ogni|a|per)\s*\w+|\b(?:daily|weekly|monthly|yearly|annually|hourly|quotidian[ao]|settimanal[ei]|mensil[ei]|annual[ei])\b`)
+	frequencyPhraseRE = regexp.MustCompile(`(?i)\b(?:every|each|ogni)\s+(?:other\s+)?(?:day|week|month|year|hour|minute|night|morning|evening|working day|business day|weekday|giorno|settimana|mese|anno|ora|notte|mattina|sera|giorno lavorativo)\b|\b(?:once|twice|three times)\s+(?:a|an|per|every)\s+\w+|\b(?:una|due|tre) volt[ae]\s+(?:al|alla|all'|ogni|a|per)\s*\w+|\b(?:daily|weekly|fortnightly|monthly|quarterly|yearly|annually|biannually|hourly|quotidian[ao]|settimanal[ei]|quindicinal[ei]|mensil[ei]|bimestral[ei]|trimestral[ei]|semestral[ei]|annual[ei])\b`)
 	// sectionNumberRE: a section number leading a heading line.
 	sectionNumberRE = regexp.MustCompile(`^\d+(?:\.\d+)+\.?\s+\p{Lu}`)
 	// stepRE: a step of a procedure: a list item, a line announcing
@@ -555,10 +555,10 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 					score += weight(k) / 2
 				}
 			}
-			if own == 0 && before == nil {
+			if own == 0 && before == nil && !opensSection(c.Text, spans, j, l) {
 				continue // never a sentence without the question's words
 			}
-			if own == 0 && !hasAny(before, want) {
+			if own == 0 && before != nil && !hasAny(before, want) {
 				continue // nor one whose subject is not the question's
 			}
 			if qt != AnyAnswer && (spanType(qt) && l.couldLead(s, keys, heading, header, before) || !spanType(qt) && len(typedSpans(s, qt)) > 0) {
@@ -631,7 +631,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			}
 		}
 		if qt == YesNoAnswer {
-			s := c.Text[sp[0]:sp[1]]
+			s := ruleOfItem(c.Text, span, sp)
 			subject := subjectLine(c.Text, bestSpans, bestSent)
 			held, all := l.heldTopic(ContentKeys(subject + "\n" + s))
 			lead = yesNoWord(question, polarity(question, s, held, all))

@@ -121,7 +121,7 @@ var (
 	distUnitRE   = regexp.MustCompile(`(?i)\d\s?(?:km|m|mi)\b|\b(?:kilomet|chilometr|metres?|meters?|metri|miles?|miglia)`)
 	moneyUnitRE  = regexp.MustCompile(`(?i)[$€£%]|\b(?:euro|eur|dollars?|usd|pounds?|gbp|percent|per cent|per cento)\b`)
 	anyUnitRE    = regexp.MustCompile(`(?i)[$€£%]|\b(?:euro|eur|dollars?|usd|percent|per cent|per cento)\b|\s` + units)
-	frequencyRE  = regexp.MustCompile(`(?i)\b(?:every|each|once|twice|times|daily|weekly|monthly|yearly|annually|ogni|volte|al giorno|alla settimana|al mese|all'anno)\b`)
+	frequencyRE  = regexp.MustCompile(`(?i)\b(?:every|each|once|twice|times|daily|weekly|fortnightly|monthly|quarterly|yearly|annually|biannually|ogni|volte|al giorno|alla settimana|al mese|all'anno|quotidian[ao]|settimanal[ei]|quindicinal[ei]|mensil[ei]|bimestral[ei]|trimestral[ei]|semestral[ei]|annual[ei])\b`)
 	clockRE      = regexp.MustCompile(`(?i)\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b|\b(?:alle|dalle|le)\s+\d{1,2}\b`)
 	dayRE        = regexp.MustCompile(`(?i)\b(?:` + weekdays + `|` + months + `)\b|\b\d{1,2}/\d{1,2}\b|\b\d{4}-\d{2}-\d{2}\b|\b(?:the|il) \d{1,2}`)
 	yearsRE      = regexp.MustCompile(`(?i)\b(?:years?|anni)\b`)
@@ -308,7 +308,7 @@ func threshold(before string) bool {
 	if i := strings.LastIndexAny(before, ";"); i >= 0 {
 		before = before[i+1:]
 	}
-	return conditionRE.MatchString(before)
+	return conditionRE.MatchString(withoutComplements(before))
 }
 
 // excludingRE: a word that puts what follows it out of the answer

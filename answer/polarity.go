@@ -58,6 +58,9 @@ func polarity(question, s string, held, all bool) string {
 	if !may && !must {
 		return ""
 	}
+	if setApart(question, s, ContentKeys(question)) && !negationRE.MatchString(s) {
+		return "no" // "a buddy distinct from their line manager": the buddy is not the manager
+	}
 	forbids := forbidRE.MatchString(s)
 	allows := allowRE.MatchString(s) && !forbids
 	switch {

@@ -243,6 +243,9 @@ var numberWords = map[string]float64{
 	"eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "sixty": 60, "ninety": 90,
 	"due": 2, "tre": 3, "quattro": 4, "cinque": 5, "sei": 6, "sette": 7, "otto": 8, "nove": 9, "dieci": 10,
 	"undici": 11, "dodici": 12, "quindici": 15, "venti": 20, "trenta": 30, "sessanta": 60, "novanta": 90,
+	"thirteen": 13, "fourteen": 14, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
+	"forty": 40, "fifty": 50, "seventy": 70, "eighty": 80, "tredici": 13, "quattordici": 14, "sedici": 16,
+	"diciassette": 17, "diciotto": 18, "diciannove": 19, "quaranta": 40, "cinquanta": 50, "settanta": 70, "ottanta": 80,
 }
 
 // figures returns every figure text states, in digits or in words ("six
