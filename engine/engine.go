@@ -21,6 +21,7 @@ import (
 	"github.com/fonte-rag/fonte/disk"
 	"github.com/fonte-rag/fonte/embed"
 	"github.com/fonte-rag/fonte/ingest"
+	"github.com/fonte-rag/fonte/internal/admit"
 	"github.com/fonte-rag/fonte/internal/redact"
 	"github.com/fonte-rag/fonte/retrieve"
 )
@@ -375,6 +376,15 @@ func (v *view) hasDense() bool {
 
 func (v *view) search(ctx context.Context, req retrieve.Request) ([]fonte.Hit, error) {
 	if v.local != nil {
+		// The embedded index's search is processor work from end to end:
+		// it waits for its turn (internal/admit) rather than share the
+		// processors with more searches than there are. A remote store's
+		// search mostly waits on the network, and does not.
+		done, err := admit.Search(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer done()
 		return v.local.Search(req)
 	}
 	return v.remote.Search(ctx, req)

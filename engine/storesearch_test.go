@@ -4,12 +4,10 @@ import (
 	"context"
 	"maps"
 	"math"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/fonte-rag/fonte"
-	"github.com/fonte-rag/fonte/eval"
 	"github.com/fonte-rag/fonte/retrieve"
 )
 
@@ -23,14 +21,7 @@ import (
 // its legs return the same lists.
 func TestStoreSearchMatchesIndex(t *testing.T) {
 	ctx := context.Background()
-	e := open(t, filepath.Join(t.TempDir(), "idx"))
-	if _, err := e.Index(ctx, "../examples/handbook", nil); err != nil {
-		t.Fatal(err)
-	}
-	qs, err := eval.LoadQuestions("../examples/questions.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, qs := handbook(t)
 	v, err := e.view(ctx)
 	if err != nil {
 		t.Fatal(err)

@@ -23,6 +23,12 @@
 // a search's goroutine woken on the other one waited there while the
 // writer ran on; ToSearches now leaves the processor for the scheduler to
 // fill from either queue (see ToSearches).
+//
+// Nor may a write give way without end: readers in a closed loop always
+// have a goroutine waiting, and a writer that yielded at every step ran
+// only in their gaps. ToSearches gives away at most a share of the time
+// (share.go), so a write beside busy readers is slower by a bounded
+// factor.
 package yield
 
 import (
@@ -48,7 +54,8 @@ func Searching() (done func()) {
 func searchDone() { searching.Add(-1) }
 
 // ToSearches gives the processor to a goroutine waiting for one, if a
-// search is in flight or every core is counted busy, and reports whether
+// search is in flight or every core is counted busy and the write has
+// not given away its share of the time (share.go), and reports whether
 // it did. It does so by sleeping (parkFor), not by runtime.Gosched: a
 // goroutine that Gosched puts back runs again at once on its processor
 // when that processor's own queue is empty, even while a search's
@@ -63,15 +70,17 @@ func ToSearches() bool {
 	if searching.Load() == 0 && !cores.Saturated() {
 		return false
 	}
-	if !othersWaiting() {
+	if !othersWaiting() || !writerShare.mayGive(time.Now()) {
 		return false
 	}
+	start := time.Now()
 	time.Sleep(parkFor)
 	// The timer that wakes it puts it first in line on the processor
 	// that ran the timer, ahead of a search's goroutine waiting there (in
 	// the benchmark's split readers that was 0.4 ms more on the median
 	// query); Gosched sends it to the back.
 	runtime.Gosched()
+	writerShare.gave(time.Since(start))
 	return true
 }
 
