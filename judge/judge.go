@@ -130,7 +130,7 @@ var asideRE = regexp.MustCompile(`\s+\((?:[^()]|\([^()]*\))*\)`)
 //
 // A relative clause after a comma (", which refuses to …", ", il quale
 // …") says more about what the main clause named: it is an aside too.
-var exceptionRE = regexp.MustCompile(`(?i),\s*(?:except|excepting|save for|apart from|other than|salvo|tranne|eccetto|fatta eccezione|a parte|which|il quale|la quale|i quali|le quali)\b[^.;]*`)
+var exceptionRE = regexp.MustCompile(`(?i),\s*(?:except|excepting|save for|apart from|other than|salvo|tranne|eccetto|fatta eccezione|a parte|which|il quale|la quale|i quali|le quali)\b[^.;,]*`)
 
 // Judge decides whether answer states the key facts of reference, the
 // answer a person wrote for question. abstained is true when the

@@ -256,8 +256,10 @@ func openingYesNo(text string) (polarity string, alone bool) {
 	if end >= 0 {
 		word, rest = t[:end], t[end:]
 	}
-	next, _ := utf8.DecodeRuneInString(rest)
-	alone = rest == "" || strings.ContainsRune(".,;:!—–-", next)
+	// A clause cut out before the stop ("Sì, salvo che …." read
+	// without its exception) leaves spaces between the word and it.
+	next, _ := utf8.DecodeRuneInString(strings.TrimLeft(rest, " "))
+	alone = strings.TrimSpace(rest) == "" || strings.ContainsRune(".,;:!—–-", next)
 	switch fold(word) {
 	case "yes", "si", "certo", "certamente", "certainly", "sure", "absolutely", "definitely", "indeed", "yep", "yeah",
 		"assolutamente", "sicuramente", "ovviamente", "esatto", "exactly", "correct", "corretto":
