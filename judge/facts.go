@@ -654,6 +654,13 @@ func nextUnit(toks []token, lower []string, i int) unit {
 	if isLetters(a) && !stopwords[a] && len(a) > 1 {
 		return wordUnit(a)
 	}
+	// "May" is a stopword as the modal; after a day and before a year
+	// or the sentence's end it is the month ("17 May 2018").
+	if a == "may" {
+		if y, err := strconv.Atoi(after(2)); after(2) == "" && i+2 >= len(toks) || err == nil && isYear(float64(y)) {
+			return wordUnit(a)
+		}
+	}
 	return unit{}
 }
 
