@@ -1069,6 +1069,13 @@ func (a answerText) statesCode(f fact) bool {
 			return true
 		}
 	}
+	// A link to the address is the address: "https://www.example.org/"
+	// names example.org.
+	for _, g := range a.facts {
+		if g.class == "url" && strings.Contains(f.key, ".") && g.key == f.key {
+			return true
+		}
+	}
 	// "CC-BY-4.0" is written "CC BY 4.0" as often, but not inside a
 	// longer code ("CC-BY-SA"). A file named only inside a link
 	// ("…/italia/publiccode.yml") is where the link leads, not a file

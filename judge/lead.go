@@ -316,7 +316,7 @@ func opensWithOtherName(question, reference string, ref reference, sentence stri
 		return nil
 	}
 	m := openingWordRE.FindStringSubmatch(sentence)
-	if m == nil {
+	if m == nil || strings.HasPrefix(sentence[len(m[0]):], "//") { // a link's scheme ("https://") is no word
 		return nil
 	}
 	w := strings.Trim(m[1], "._-")
