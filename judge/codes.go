@@ -116,7 +116,45 @@ func aliasStated(f fact, reference string, a answerText) bool {
 			return true
 		}
 	}
+	for _, m := range acronymAfterRE.FindAllStringSubmatchIndex(reference, -1) {
+		acronym := reference[m[2]:m[3]]
+		spelled := spelledOut(reference[:m[0]], acronym)
+		if spelled != "" && containsBounded(fold(spelled), fold(dropElision(f.text))) && containsBounded(a.lower, strings.ToLower(acronym)) {
+			return true
+		}
+	}
 	return false
+}
+
+// acronymAfterRE matches an acronym in parentheses: "(TCO)".
+var acronymAfterRE = regexp.MustCompile(`\(\s*(\p{Lu}{2,8})\s*\)`)
+
+// spelledOut returns the words at the end of text whose initials, past
+// the function words between them, spell acronym ("Total Cost of
+// Ownership" before "(TCO)"), or "": the acronym names what they name,
+// however many words they are.
+func spelledOut(text, acronym string) string {
+	words := strings.Fields(text)
+	letters := []rune(strings.ToLower(acronym))
+	k := len(letters) - 1
+	for i := len(words) - 1; i >= 0 && k >= 0; i-- {
+		w := strings.Trim(words[i], ",;:\"'«»“”")
+		if w == "" {
+			return ""
+		}
+		first := []rune(strings.ToLower(dropElision(w)))[0]
+		switch {
+		case first == letters[k]:
+			k--
+			if k < 0 {
+				return strings.Join(words[i:], " ")
+			}
+		case stopwords[fold(w)]:
+		default:
+			return ""
+		}
+	}
+	return ""
 }
 
 // unrelatedWordPairs reports whether two codes are words joined by a
