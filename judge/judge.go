@@ -299,6 +299,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Contradicted = append(r.Contradicted, swappedNameWords(question, reference, ld.text)...)
 		r.Contradicted = append(r.Contradicted, oneWordSwapped(ref, reference, answer)...)
 	}
+	r.Contradicted = append(r.Contradicted, otherSidePicked(question, reference, ld.sentence)...)
 	r.Contradicted = append(r.Contradicted, oneFigureSwapped(reference, answer)...)
 	cov := coverage(ref.words, ans.stems)
 	own := newWords(ld.sentence, question, reference)
