@@ -157,6 +157,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	}
 	ans := readAnswer(answer)
 	ans.statesJoined(reference)
+	ans.statesCognates(reference, answer)
 	// A bare number counts what the question names: "Sono 3" to "quali
 	// opzioni" states 3 opzioni, "24." to "how many hours" 24 hours.
 	for u := range readAnswer(question).units {
