@@ -136,7 +136,8 @@ var exceptionRE = regexp.MustCompile(`(?i),\s*(?:except|excepting|save for|apart
 // answer a person wrote for question. abstained is true when the
 // answering system itself reported abstaining.
 func Judge(question, reference, answer string, abstained bool) Result {
-	answer = plainText(answer)
+	answer = withActTypesInFull(plainText(answer))
+	question, reference = withActTypesInFull(question), withActTypesInFull(reference)
 	ld := leadOf(answer)
 	r := Result{Lead: ld.text}
 	if abstained {
@@ -185,6 +186,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Contradicted = append(r.Contradicted, boundTurned(ref, reference, leadFacts, ld.text)...)
 		r.Contradicted = append(r.Contradicted, countedOtherwise(question, ld.text)...)
 		r.Contradicted = append(r.Contradicted, onlyOneCase(reference, ld.text)...)
+		r.Contradicted = append(r.Contradicted, otherAct(reference, ld.text)...)
 	}
 	r.Contradicted = append(r.Contradicted, codeContradictions(question, ref, leadFacts, ld)...)
 	r.Contradicted = append(r.Contradicted, asideLead(ref, leadFacts, ld)...)

@@ -1,0 +1,71 @@
+package judge
+
+import (
+	"regexp"
+	"slices"
+)
+
+// Italian acts are cited by a type that is written in full, abbreviated
+// or translated: "D. Lgs.", "D.Lgs.", "d.lgs.", "decreto legislativo",
+// "Legislative Decree" are one type. Left as written, the abbreviation's
+// capitals read as a name ("Lgs") that the other spellings miss or
+// contradict, and its full stop as a sentence's end. The judge reads
+// every spelling as the type written in full.
+
+// actTypes are the spellings of each act type, with the type in full.
+var actTypes = []struct {
+	re   *regexp.Regexp
+	full string
+}{
+	{regexp.MustCompile(`(?i)\bd\.\s?lgs\.?|\bdlgs\b\.?|\bdecreto legislativo\b|\blegislative decree\b`), "decreto legislativo"},
+	{regexp.MustCompile(`(?i)\bd\.\s?p\.\s?r\.?|\bdpr\b|\bdecreto del presidente della repubblica\b|\bpresidential decree\b`), "decreto del presidente della repubblica"},
+	{regexp.MustCompile(`(?i)\bd\.\s?l\.\s|\bdecreto[- ]legge\b|\bdecree[- ]law\b`), "decreto legge "},
+}
+
+// withActTypesInFull writes every act type of text in full.
+func withActTypesInFull(text string) string {
+	for _, t := range actTypes {
+		text = t.re.ReplaceAllString(text, t.full)
+	}
+	return text
+}
+
+// An act is named by its number and year: "50/2016", "n. 50 del
+// 18/04/2016", "Legislative Decree 50 of 18 April 2016", "30 giugno
+// 2003, n. 196". Another number or year in the answer's lead names
+// another act, whatever its type.
+var (
+	actSlashRE     = regexp.MustCompile(`\b(\d{1,4})/((?:19|20)\d{2})\b`)
+	actNumberRE    = regexp.MustCompile(`(?i)(?:\bn(?:r|o|um)?\.?|\bnumero|\bnumber|decreto legislativo|decreto legge|\blegge|\blaw|\bdecree)\s*(\d{1,4})\s+(?:del|dell'|of|from)\s+(?:il\s+|the\s+)?(?:\d{1,2}(?:°|st|nd|rd|th)?[\s/.-]+(?:\p{L}+|\d{1,2})[\s/.-]+)?((?:19|20)\d{2})\b`)
+	actYearFirstRE = regexp.MustCompile(`(?i)\b((?:19|20)\d{2}),?\s+(?:n(?:r|o|um)?\.?|numero|number)\s*(\d{1,4})\b`)
+)
+
+// actsOf returns the acts text names by number and year, as "n/year".
+func actsOf(text string) []string {
+	var out []string
+	for _, m := range actSlashRE.FindAllStringSubmatch(text, -1) {
+		out = append(out, m[1]+"/"+m[2])
+	}
+	for _, m := range actNumberRE.FindAllStringSubmatch(text, -1) {
+		out = append(out, m[1]+"/"+m[2])
+	}
+	for _, m := range actYearFirstRE.FindAllStringSubmatch(text, -1) {
+		out = append(out, m[2]+"/"+m[1])
+	}
+	return out
+}
+
+// otherAct returns the act the lead names where the reference names
+// another, when the lead names none of the reference's.
+func otherAct(reference, lead string) []string {
+	refActs, leadActs := actsOf(reference), actsOf(lead)
+	if len(refActs) == 0 || len(leadActs) == 0 {
+		return nil
+	}
+	for _, a := range leadActs {
+		if slices.Contains(refActs, a) {
+			return nil
+		}
+	}
+	return []string{"the lead names act " + leadActs[0] + ", the reference " + refActs[0]}
+}
