@@ -705,7 +705,7 @@ func readReference(question, text string) reference {
 		// Direttiva") says where a rule is written, unless the question
 		// asks where; the app of a named channel says what the channel
 		// is. Both are asides.
-		if f.kind == figureFact && pinpointLabels[f.fig.label] && !pinpointsAsked || f.kind == nameFact && apps[f.text] {
+		if f.kind == figureFact && pinpointLabels[f.fig.label] && !pinpointsAsked && !opensWithPinpoint(text, f.fig.value) || f.kind == nameFact && apps[f.text] {
 			ref.asides = append(ref.asides, f)
 			continue
 		}
@@ -752,6 +752,18 @@ func saysWeFor(name, reference, answer string) bool {
 // paragraph or section of a text: art., articolo, comma, section,
 // sezione, paragraph, paragrafo, clause.
 var pinpointLabels = setOf("art articl artico comm sectio sezion paragr claus par")
+
+// openingPinpointRE matches a reference that opens with an article's,
+// paragraph's or section's number: "L'art. 21 del …", "Article 6 of …".
+var openingPinpointRE = regexp.MustCompile(`(?i)^\W*(?:l'|l’|the\s+)?(?:art\.|artt\.|articolo|article|section|sezione|comma|paragraph|paragrafo)\s*(\d+)\b`)
+
+// opensWithPinpoint reports whether a reference opens with the number
+// v of an article, paragraph or section: then the number is what it
+// answers with, not where a rule it states is written.
+func opensWithPinpoint(reference string, v float64) bool {
+	m := openingPinpointRE.FindStringSubmatch(reference)
+	return m != nil && m[1] == strconv.FormatFloat(v, 'f', -1, 64)
+}
 
 // pinpointRE matches a question that asks for an article, paragraph or
 // section.
