@@ -3,6 +3,7 @@ package judge
 import (
 	"regexp"
 	"slices"
+	"strings"
 )
 
 // Italian acts are cited by a type that is written in full, abbreviated
@@ -46,6 +47,14 @@ func actsOf(text string) []string {
 	for _, m := range actSlashRE.FindAllStringSubmatch(text, -1) {
 		out = append(out, m[1]+"/"+m[2])
 	}
+	return append(out, datedActsOf(text)...)
+}
+
+// datedActsOf returns the acts text names by a number and a date that
+// gives their year ("n. 50 del 18/04/2016", "30 giugno 2003, n. 196"),
+// as "n/year".
+func datedActsOf(text string) []string {
+	var out []string
 	for _, m := range actNumberRE.FindAllStringSubmatch(text, -1) {
 		out = append(out, m[1]+"/"+m[2])
 	}
@@ -68,4 +77,64 @@ func otherAct(reference, lead string) []string {
 		}
 	}
 	return []string{"the lead names act " + leadActs[0] + ", the reference " + refActs[0]}
+}
+
+// actMarkerRE matches a number after "n.", "no.", "nr.": "n. 547".
+var actMarkerRE = regexp.MustCompile(`(?i)\bn(?:r|o|um)?\.\s*(\d{1,4})\b`)
+
+// actIssuerRE matches the capitalised words that name an act's type and
+// issuer before its number: "Determinazione AGID n. 547".
+var actIssuerRE = regexp.MustCompile(`((?:\p{Lu}[\p{L}.]*\s+){1,3})(?:n(?:r|o|um)?\.|numero|number)\s*(\d{1,4})\b`)
+
+// actDetailsStated moves to found the facts of the reference that only
+// describe an act the answer names by its number: the day and month of
+// the date that gives its year when the answer gives its number and year
+// ("d.lgs. 196/2003" for "Decreto legislativo 30 giugno 2003, n. 196"),
+// and its type and
+// issuer when the answer gives its number ("la determinazione n. 547"
+// for "Determinazione AGID n. 547"). The number identifies the act.
+func actDetailsStated(ref reference, reference, answer string, found, missing []string) ([]string, []string) {
+	byNumber := map[string]bool{}
+	for _, a := range actsOf(answer) {
+		byNumber[strings.Split(a, "/")[0]] = true
+	}
+	for _, m := range actNumberRE.FindAllStringSubmatch(answer, -1) {
+		byNumber[m[1]] = true
+	}
+	for _, m := range actMarkerRE.FindAllStringSubmatch(answer, -1) {
+		byNumber[m[1]] = true
+	}
+	// A date that only gives the year of a number ("n. 50 del
+	// 18/04/2016") is stated by the number and year; one beside a number
+	// with its year ("n. 115/2019 del 9 maggio 2019") is a fact of its own.
+	sameAct := false
+	for _, a := range datedActsOf(reference) {
+		sameAct = sameAct || slices.Contains(actsOf(answer), a)
+	}
+	issuers := map[string]bool{}
+	for _, m := range actIssuerRE.FindAllStringSubmatch(reference, -1) {
+		if byNumber[m[2]] {
+			for _, w := range strings.Fields(m[1]) {
+				issuers[strings.Trim(w, ".")] = true
+			}
+		}
+	}
+	var still []string
+	for _, f := range ref.facts {
+		s := f.String()
+		if !slices.Contains(missing, s) {
+			continue
+		}
+		if sameAct && f.kind == figureFact && f.fig.unit.isMonth() || f.kind == nameFact && issuers[f.text] {
+			found = append(found, s)
+			continue
+		}
+		still = append(still, s)
+	}
+	for _, s := range missing { // what is not a fact of its own ("3 opzioni" counted)
+		if !slices.Contains(still, s) && !slices.Contains(found, s) {
+			still = append(still, s)
+		}
+	}
+	return found, still
 }

@@ -16,3 +16,19 @@ func TestActTypeSpellings(t *testing.T) {
 		{"the same act, year first", "Which decree governs retention?", "Presidential Decree no. 445 of 2000.", "Il D.P.R. del 2000, n. 445.", Right},
 	})
 }
+
+// TestActNamedByItsNumber pins that an answer naming an act by its
+// number and year states the day and month of the date that gives the
+// reference's year, and that naming it by its number states the type
+// and issuer written before the number; a date beside a number that
+// holds its year is a fact of its own, and another number is no such
+// act.
+func TestActNamedByItsNumber(t *testing.T) {
+	runJudgeCases(t, []judgeCase{
+		{"number and year for a dated act", "Quale decreto regola gli appalti?", "Il Decreto legislativo 12 aprile 2006, n. 163.", "Il d.lgs. 163/2006.", Right},
+		{"number and year, the date after", "Which decree regulates procurement?", "Legislative Decree no. 163 of 12 April 2006.", "Decree 163/2006.", Right},
+		{"the issuer left out", "Con quale atto sono state approvate le regole?", "Con la Circolare ACME n. 21 del 3 marzo 2020.", "Con la circolare n. 21 del 3 marzo 2020.", Right},
+		{"a date beside a number with its year", "Con quale atto sono state approvate le regole?", "Con la Circolare n. 21/2020 del 3 marzo 2020.", "Con la circolare n. 21 del 2020.", Partial},
+		{"another number", "Quale decreto regola gli appalti?", "Il Decreto legislativo 12 aprile 2006, n. 163.", "Il d.lgs. 50/2006.", Misleading},
+	})
+}

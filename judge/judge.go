@@ -263,6 +263,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	}
 	r.Found, r.Missing = countsStated(ref, r.Found, r.Missing, listItems(answer))
 	r.Found, r.Missing = examplesStated(ref, reference, r.Found, r.Missing)
+	r.Found, r.Missing = actDetailsStated(ref, reference, withoutCitations(answer), r.Found, r.Missing)
 	// Beside a figure or a code, a yes or no the answer does not
 	// contradict is implied when it states all the other facts ("No:
 	// mypackage_1.0.tar.gz" answered "mypackage_1.0.tar.gz"); names alone
