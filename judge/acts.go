@@ -138,3 +138,21 @@ func actDetailsStated(ref reference, reference, answer string, found, missing []
 	}
 	return found, still
 }
+
+// articleOfRE matches an article and the act it belongs to by its
+// acronym: "art. 53 del CAD", "Article 6 of the GDPR".
+var articleOfRE = regexp.MustCompile(`\b(?:[Aa]rt\.|[Aa]rticolo|[Aa]rticle)\s*(\d+)\s+(?:del|dell'|dell’|of the|of)\s*(\p{Lu}{2,}[\p{Lu}\d-]*)\b`)
+
+// articleOfOtherAct returns the act the lead gives the reference's
+// article to where the reference gives it to another: "l'art. 53 del
+// GDPR" for "l'art. 53 del CAD" is another rule, with the same number.
+func articleOfOtherAct(reference, lead string) []string {
+	for _, r := range articleOfRE.FindAllStringSubmatch(reference, -1) {
+		for _, l := range articleOfRE.FindAllStringSubmatch(lead, -1) {
+			if l[1] == r[1] && fold(strings.Trim(l[2], ".")) != fold(strings.Trim(r[2], ".")) && !containsBounded(fold(reference), fold(strings.Trim(l[2], "."))) {
+				return []string{"the lead gives article " + l[1] + " to " + strings.Trim(l[2], ".") + ", the reference to " + strings.Trim(r[2], ".")}
+			}
+		}
+	}
+	return nil
+}

@@ -32,3 +32,16 @@ func TestActNamedByItsNumber(t *testing.T) {
 		{"another number", "Quale decreto regola gli appalti?", "Il Decreto legislativo 12 aprile 2006, n. 163.", "Il d.lgs. 50/2006.", Misleading},
 	})
 }
+
+// TestArticleOfAnotherAct pins that the reference's article given to
+// another act, named by its acronym, contradicts it in both languages,
+// and that the same article of the same act, or of an act written in
+// other words, does not.
+func TestArticleOfAnotherAct(t *testing.T) {
+	runJudgeCases(t, []judgeCase{
+		{"another act", "Quale articolo del TUEL fissa le competenze?", "L'art. 42 del TUEL.", "L'art. 42 del CCNL.", Misleading},
+		{"another act, english", "Which article of the GDPR covers the records?", "Article 30 of the GDPR.", "Article 30 of the NIS2.", Misleading},
+		{"the same act", "Quale articolo del TUEL fissa le competenze?", "L'art. 42 del TUEL.", "L'articolo 42 del TUEL.", Right},
+		{"the act in words", "Quale legge prevede gli accordi?", "L'art. 11 della legge 400/1988.", "Article 11 of Law 400/1988.", Right},
+	})
+}
