@@ -126,6 +126,13 @@ var abstentionRE = regexp.MustCompile(`(?i)(?:` +
 	// naming where it looked.
 	`|^\W*(?:unknown|not (?:specified|stated|mentioned|documented|known)|sconosciut[oa]|non (?:è |viene )?(?:specificat|indicat|menzionat|riportat|not)[oa])\s*(?:[.!;]|$|\b(?:in|nei|nel|nella|nelle|dai|dalla)\b)` +
 	`|\b(?:cannot|can'?t|unable to) (?:answer|tell)\b` +
+	// The sources the answerer has said to be silent, and a guess
+	// declined: "the guidance I have says nothing about it", "I'd
+	// rather not guess", "le fonti che ho non dicono nulla",
+	// "preferisco non tirare a indovinare".
+	`|\b(?:documents?|docs|documentation|guidance|sources?|context|material|passages?|texts?) (?:(?:I|we) (?:have|was given|were given|found) )?says? nothing\b` +
+	`|\b(?:I'?d|I would|I'?ll|I will) rather not guess\b|\b(?:I won'?t|I will not|I'?d prefer not to|I prefer not to) guess\b` +
+	`|\b(?:documenti|documentazione|guida|fonti|testi|materiale) (?:che (?:ho|abbiamo) )?non dicono? (?:nulla|niente)\b|\bpreferisco non (?:tirare a indovinare|azzardare)\b` +
 	`|\bnon (?:lo )?so\b` +
 	`|\bnon (?:ho|abbiamo) trovato\b|\bnon (?:trovo|riesco a trovare)\b|^\W*non è stato possibile trovare\b` +
 	`|\bnon (?:sono riuscit[oa]|siamo riuscit[ie]) a (?:trovare|individuare|capire)\b` +
