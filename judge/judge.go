@@ -981,6 +981,10 @@ func sameFigure(f, g figure, units map[string]bool) bool {
 		return sameClock(f, g)
 	}
 	switch {
+	case f.label == "top" && g.label == "top":
+		// A ranked list is named by its size ("the OWASP top 10"); the
+		// noun after it says what it ranks, in any words.
+		return equalValues(f.value, g.value)
 	case f.unit == workingDay || g.unit == workingDay:
 		// Plain days state working days (a qualifier left out), calendar
 		// days and hours do not; nor do working days state plain days
