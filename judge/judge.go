@@ -361,10 +361,10 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Verdict, r.Why = Partial, "the answer misses "+strings.Join(r.Missing, ", ")
 	case len(linkedOnly(ref, ans)) > 0:
 		r.Verdict, r.Why = Partial, "the answer names "+strings.Join(linkedOnly(ref, ans), ", ")+" only inside a link"
-	case !(ref.hasFigure() && asksForFigure(question)) && statesAPart(question, reference, answer):
+	case !(ref.hasFigureAsked(question) && asksForFigure(question)) && statesAPart(question, reference, answer):
 		r.Verdict = Partial
 		r.Why = fmt.Sprintf("the answer states none of the key facts (%s) but one part of the reference whole", strings.Join(r.Missing, ", "))
-	case !(ref.hasFigure() && asksForFigure(question)) && !ref.echoes && len(ref.words) >= minWordsForPartial && cov >= 0.5:
+	case !(ref.hasFigureAsked(question) && asksForFigure(question)) && !ref.echoes && len(ref.words) >= minWordsForPartial && cov >= 0.5:
 		r.Verdict = Partial
 		r.Why = fmt.Sprintf("the answer states none of the key facts (%s) but %.0f%% of the reference's other words", strings.Join(r.Missing, ", "), 100*cov)
 	case asksForFigure(question) && ref.hasFigure() && about(withoutCitations(answer), topicStems(question)) && len(otherFigureOfKind(ref, ans.figures, questionFigures)) > 0:
@@ -600,6 +600,29 @@ func countsStated(ref reference, found, missing []string, items int) ([]string, 
 func (r reference) hasFigure() bool {
 	for _, f := range r.facts {
 		if f.kind == figureFact {
+			return true
+		}
+	}
+	return false
+}
+
+// whenOnlyRE matches a question that asks when; amountQuestionRE one
+// that asks how many, how much, how long or how often.
+var (
+	whenOnlyRE       = regexp.MustCompile(`(?i)\b(?:when|quando|by what date|entro quando)\b`)
+	amountQuestionRE = regexp.MustCompile(`(?i)\bhow (?:many|much|long|often)\b|\bquant[oaie]\b|\bogni quanto\b`)
+)
+
+// hasFigureAsked reports whether the reference states a figure of the
+// kind the question asks for: a time, a date or a period to "when"
+// ("After each change, against the top 10 risks" gives none), any
+// figure to the other figure words.
+func (r reference) hasFigureAsked(question string) bool {
+	if !whenOnlyRE.MatchString(question) || amountQuestionRE.MatchString(question) {
+		return r.hasFigure()
+	}
+	for _, f := range r.facts {
+		if f.kind == figureFact && (f.fig.clock >= 0 || f.fig.unit.isMonth() || f.fig.unit.dim == "time" || f.fig.unit.dim == "workday" || f.fig.unit.dim == "frequency" || isYear(f.fig.value)) {
 			return true
 		}
 	}
