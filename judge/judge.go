@@ -393,8 +393,9 @@ var verbNegationRE = regexp.MustCompile(`(?i)n't\b|\b(?:cannot|is not|are not|wa
 var conditionalYesRE = regexp.MustCompile(`(?i)^\W*(?:only|solo|soltanto|solamente|unicamente)\s+(?:if|when|se|quando|qualora)\b|^\W*(?:only|solo|soltanto|solamente|unicamente)\s+(?:with|after|con|dopo)\s+(?:the\s+|a\s+|an\s+|l'|l’|la\s+|il\s+|un\s+|una\s+|)(?:approval|permission|consent|authori[sz]ation|sign-off|approvazione|autorizzazione|permesso|consenso|nulla osta)\b|\b(?:only if|only when|only provided|as long as|provided that|solo se|soltanto se|solo quando|solo qualora|a patto che|a condizione che)\b|(?:^|\s)purché\b`)
 
 // referenceConditionRE matches a reference that sets a condition itself,
-// which a conditional answer may repeat.
-var referenceConditionRE = regexp.MustCompile(`(?i)\b(?:if|unless|only|provided|except|se|solo|soltanto|salvo|tranne|a meno che|qualora)\b|(?:^|\s)purché\b`)
+// which a conditional answer may repeat: "not without a justification"
+// is "only with one".
+var referenceConditionRE = regexp.MustCompile(`(?i)\b(?:if|unless|only|provided|except|se|solo|soltanto|salvo|tranne|a meno che|qualora|not without|non senza)\b|(?:^|\s)purché\b`)
 
 // conditionWordRE matches the words that set a condition in a reference:
 // if, when, unless, provided, se, quando, purché, solo, only, and a
@@ -1487,7 +1488,8 @@ var onlyOpeningRE = regexp.MustCompile(`(?i)^\W*(?:only|just|solo|soltanto|solam
 // and codes ("Solo i PSN." for three options): "only" excludes the
 // others.
 func onlySome(reference string, ref reference, lead []fact, leadText string) []string {
-	if !onlyOpeningRE.MatchString(leadText) {
+	// "Only if …" restricts a condition, not a list of names.
+	if !onlyOpeningRE.MatchString(leadText) || onlyIfRE.MatchString(leadText) {
 		return nil
 	}
 	text := strings.ToLower(leadText)
