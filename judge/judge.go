@@ -136,8 +136,8 @@ var exceptionRE = regexp.MustCompile(`(?i),\s*(?:except|excepting|save for|apart
 // answer a person wrote for question. abstained is true when the
 // answering system itself reported abstaining.
 func Judge(question, reference, answer string, abstained bool) Result {
-	answer = withActTypesInFull(plainText(answer))
-	question, reference = withActTypesInFull(question), withActTypesInFull(reference)
+	answer = withSubUnitsAsBounds(withActTypesInFull(plainText(answer)))
+	question, reference = withActTypesInFull(question), withSubUnitsAsBounds(withActTypesInFull(reference))
 	ld := leadOf(answer)
 	r := Result{Lead: ld.text}
 	if abstained {
