@@ -224,3 +224,28 @@ func codePairStated(code, text string) bool {
 	}
 	return true
 }
+
+// domainRE matches a web address without a scheme or a path:
+// "designers.italia.it".
+var domainRE = regexp.MustCompile(`^(?:[a-z0-9-]+\.)+[a-z]{2,}$`)
+
+// siteNamed reports whether a folded answer names the site at address
+// key by its name, the words of the address before its last part in
+// order: "Designers Italia" for designers.italia.it. One word is too
+// common a word to stand for an address.
+func siteNamed(key, folded string) bool {
+	if !domainRE.MatchString(key) {
+		return false
+	}
+	labels := strings.Split(strings.TrimPrefix(key, "www."), ".")
+	labels = labels[:len(labels)-1]
+	if len(labels) < 2 {
+		return false
+	}
+	for _, l := range labels {
+		if !isLetters(l) {
+			return false
+		}
+	}
+	return containsBounded(folded, strings.Join(labels, " "))
+}

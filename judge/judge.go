@@ -1116,6 +1116,9 @@ func (a answerText) statesCode(f fact) bool {
 			return true
 		}
 	}
+	if siteNamed(f.key, a.folded) {
+		return true
+	}
 	// A link to the address is the address: "https://www.example.org/"
 	// names example.org.
 	for _, g := range a.facts {

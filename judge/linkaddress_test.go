@@ -15,3 +15,16 @@ func TestLinkToTheAddress(t *testing.T) {
 		{"another site", "Which site has the templates?", "templates.example.org.", "https://forms.example.net", Misleading},
 	})
 }
+
+// TestSiteByItsName pins that a site named by the words of its address
+// ("Moduli Comune" for moduli.comune.it) names the address, in both
+// languages, and that another site's name, or one word of the address
+// alone, does not.
+func TestSiteByItsName(t *testing.T) {
+	runJudgeCases(t, []judgeCase{
+		{"il nome del sito", "Su quale sito trovo i moduli?", "Su moduli.comune.it.", "Sul sito Moduli Comune.", Right},
+		{"the site's name", "Which site has the forms?", "forms.council.uk.", "On the Forms Council site.", Right},
+		{"another site", "Which site has the forms?", "forms.council.uk.", "On the Papers Council site.", Misleading},
+		{"one word", "Su quale sito trovo i moduli?", "Su moduli.comune.it.", "Sul sito del Comune.", Misleading},
+	})
+}
