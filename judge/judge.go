@@ -189,6 +189,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Contradicted = append(r.Contradicted, otherAct(reference, ld.text)...)
 		r.Contradicted = append(r.Contradicted, articleOfOtherAct(reference, ld.text)...)
 		r.Contradicted = append(r.Contradicted, periodForEvent(reference, ld.text)...)
+		r.Contradicted = append(r.Contradicted, rateAdded(ref, question, reference, leadFacts)...)
 	}
 	r.Contradicted = append(r.Contradicted, codeContradictions(question, ref, leadFacts, ld)...)
 	r.Contradicted = append(r.Contradicted, asideLead(ref, leadFacts, ld)...)
