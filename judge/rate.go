@@ -62,7 +62,10 @@ func describeRate(f figure) string {
 // reference figure of the same value is not counted per, when neither
 // the question nor the reference says per what: "24 hours per pay
 // period" for "24 credit hours" at one time. README's rule 2 calls a
-// qualifier added another figure, as one left out is the same.
+// qualifier added another figure, as one left out is the same. A rate
+// per a unit of time ("250 euro per night" for a hotel's 250 euro, "5
+// days a year") is often the reference's own left unsaid, so only a
+// rate per another thing is read.
 func rateAdded(ref reference, question, reference string, lead []fact) []string {
 	said := map[string]bool{}
 	for _, s := range stemsOf(question + " " + reference) {
@@ -75,7 +78,7 @@ func rateAdded(ref reference, question, reference string, lead []fact) []string 
 	}
 	var out []string
 	for _, g := range figuresOf(lead) {
-		if g.per == "" || said[g.per] || lookupPerUnit(g.per, question+" "+reference) {
+		if g.per == "" || said[g.per] || lookupPerUnit(g.per, question+" "+reference) || isUnitName(g.per) {
 			continue
 		}
 		plain := g
@@ -99,4 +102,10 @@ func lookupPerUnit(per, text string) bool {
 		}
 	}
 	return false
+}
+
+// isUnitName reports whether name is a unit of the table's name.
+func isUnitName(name string) bool {
+	_, ok := lookupUnit(name)
+	return ok
 }

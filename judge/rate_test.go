@@ -17,14 +17,16 @@ func TestRateDenominator(t *testing.T) {
 	})
 }
 
-// TestRateAdded pins that a figure counted per something the reference
+// TestRateAdded pins that a figure counted per a thing the reference
 // does not count it per contradicts it in both languages, unless the
-// question or the reference says per what; a rate the reference gives
-// and the answer leaves out is still the same figure.
+// question or the reference says per what or the thing is a unit of
+// time; a rate the reference gives and the answer leaves out is still
+// the same figure.
 func TestRateAdded(t *testing.T) {
 	runJudgeCases(t, []judgeCase{
-		{"per year added", "How many days of leave can I carry over?", "5 days, to be used by 31 March.", "5 days per year, by 31 March.", Misleading},
-		{"al mese aggiunto", "Quanti giorni di ferie posso riportare?", "5 giorni, da usare entro il 31 marzo.", "5 giorni al mese, entro il 31 marzo.", Misleading},
+		{"per request added", "How many retries does the client make?", "3 retries, then it gives up.", "3 retries per request, then it gives up.", Misleading},
+		{"per utente aggiunto", "Quanti tentativi fa il client?", "3 tentativi, poi si arrende.", "3 tentativi per utente, poi si arrende.", Misleading},
+		{"per a unit of time", "How much for a hotel in Rome?", "180 euro.", "Up to 180 euro per night.", Right},
 		{"the question's rate", "How many hours a week do I work?", "40 hours.", "40 hours a week.", Right},
 		{"the reference's rate left out", "How many days can I work from home?", "2 days a week.", "2 days.", Right},
 	})
