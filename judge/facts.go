@@ -759,10 +759,15 @@ func isName(t token, lower string) bool {
 }
 
 // camelCase reports whether a capital follows a small letter inside a
-// word ("PowerShell", "iPhone").
+// word ("PowerShell", "iPhone"), or two capitals open a word of small
+// letters ("RSpec", "JRuby"): a name even as a sentence's first word.
 func camelCase(r []rune) bool {
 	for i := 1; i < len(r); i++ {
 		if unicode.IsUpper(r[i]) && unicode.IsLower(r[i-1]) {
+			return true
+		}
+		// Two capitals before a small letter: "RSpec", "JRuby", "PDFs".
+		if i >= 2 && unicode.IsLower(r[i]) && unicode.IsUpper(r[i-1]) && unicode.IsUpper(r[i-2]) {
 			return true
 		}
 	}
