@@ -23,7 +23,7 @@ type fact struct {
 	kind  kind
 	text  string // as written, for reasons
 	key   string // compared form of a code or name; "yes" or "no" for polarity
-	class string // of a code: "url", "email", "phone", "path", "channel", "code", "quoted"
+	class string // of a code: "url", "email", "phone", "path", "channel", "code", "quoted", "quoted1" (one word in single quotes)
 	fig   figure
 	pos   int // index of the fact's first word, for figures sharing a unit
 	// negated is set for a fact right after a negation ("not
@@ -57,6 +57,9 @@ var (
 	// quotedRE matches a short label in double quotes or guillemets: the
 	// name of a button, menu or form ("Save as", «Salva con nome»).
 	quotedRE = regexp.MustCompile(`["“«]([^"”»\n]{1,60})["”»]`)
+	// singleQuotedRE matches one word in single quotes after a space or
+	// at the start.
+	singleQuotedRE = regexp.MustCompile(`(^|\s)['‘]([\p{L}][\p{L}-]{1,30})['’]([\s.,;:!?)]|$)`)
 	// phoneRE matches a telephone number: a "+" or several groups of
 	// digits; its digits are the fact.
 	phoneRE = regexp.MustCompile(`\+?\d[\d\x{00a0} ./-]{5,}\d`)
@@ -98,6 +101,15 @@ func extract(text string) []fact {
 		}
 		out = append(out, fact{kind: codeFact, class: "quoted", text: inner, key: normalSpace(fold(inner))})
 		return " "
+	})
+	// A single word in single quotes ("the 'after' code") is quoted as
+	// a phrase in double quotes is; an apostrophe inside a word (l'art,
+	// it's) opens no quote. Such a word is often a common one, so only
+	// the same word quoted states it.
+	text = singleQuotedRE.ReplaceAllStringFunc(text, func(m string) string {
+		g := singleQuotedRE.FindStringSubmatch(m)
+		out = append(out, fact{kind: codeFact, class: "quoted1", text: g[2], key: fold(g[2])})
+		return g[1] + " " + g[3]
 	})
 	ips, text := ipFacts(text)
 	out = append(out, ips...)

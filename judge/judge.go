@@ -1081,6 +1081,13 @@ func (a answerText) statesCode(f fact) bool {
 		return false
 	case "quoted":
 		return containsBounded(a.folded, f.key)
+	case "quoted1":
+		for _, g := range a.facts {
+			if g.class == f.class && g.key == f.key {
+				return true
+			}
+		}
+		return false
 	case "path":
 		// Words joined by a slash may be alternatives ("libero/open"
 		// written "libero o open"): every word stated states them.
