@@ -188,12 +188,13 @@ var conditionRE = regexp.MustCompile(`(?i)[,;]?\s+(?:even if|even when|unless|an
 
 // negativePredicates are the beginnings of words that answer a yes/no
 // question with no ("Saturday: closed", "È vietato", "unused comp time is
-// forfeited", "the catalogue was abolished", "abrogato"), unless the
-// question asks with the same word ("Is smoking forbidden?", "Do credit
-// hours expire?").
+// forfeited", "the catalogue was abolished", "abrogato", "avoid puns",
+// "evitare le sigle"), unless the question asks with the same word ("Is
+// smoking forbidden?", "Do credit hours expire?").
 var negativePredicates = []string{"closed", "chius", "forbid", "prohibit", "vietat", "proibit", "disallow",
 	"excluded", "esclus", "unavailable", "impossib", "disabled", "disabilitat", "disattivat", "deactivated",
-	"forfeit", "expire", "decad", "abrogat", "abolit", "soppress", "repeal", "abolish", "discontinu", "dismess"}
+	"forfeit", "expire", "decad", "abrogat", "abolit", "soppress", "repeal", "abolish", "discontinu", "dismess",
+	"avoid", "evit"}
 
 // polarityOf returns "yes" or "no" for what a sentence says in answer to
 // question: an opening yes or no decides; else a negation, or a negative
