@@ -15,3 +15,15 @@ func TestAcronymForItsSpelledOutName(t *testing.T) {
 		{"initials that do not spell it", "Chi coordina il progetto?", "L'Ufficio Tecnico Centrale di Roma (UTD).", "L'UTD.", Partial},
 	})
 }
+
+// TestAcronymSpelledOutInTheAnswer pins that an answer writing a
+// reference's acronym by the words its capitals stand for states it, in
+// both languages, the function words between them skipped, and that
+// words with other initials name another thing.
+func TestAcronymSpelledOutInTheAnswer(t *testing.T) {
+	runJudgeCases(t, []judgeCase{
+		{"spelled out", "Who runs the shared hosting?", "The CDDO, with the hosting team.", "The Central Digital and Data Office, with the hosting team.", Right},
+		{"per esteso", "Chi gestisce il registro?", "L'AgID, con il comune.", "L'Agenzia per l'Italia Digitale, con il comune.", Right},
+		{"other initials", "Chi gestisce il registro?", "L'AgID, con il comune.", "L'Agenzia delle Entrate, con il comune.", Misleading},
+	})
+}

@@ -3,6 +3,7 @@ package judge
 import (
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // Codes that a word-by-word reading takes for something else: an IPv4
@@ -248,4 +249,43 @@ func siteNamed(key, folded string) bool {
 		}
 	}
 	return containsBounded(folded, strings.Join(labels, " "))
+}
+
+// acronymSpelledOut reports whether an answer writes acronym by the
+// words its capitals stand for, the function words between them
+// skipped: "Agenzia per l'Italia Digitale" for AgID, "General Services
+// Administration" for GSA.
+func acronymSpelledOut(acronym, answer string) bool {
+	acronym = dropElision(acronym) // "L'AgID"
+	var letters []rune
+	for _, r := range acronym {
+		if unicode.IsUpper(r) {
+			letters = append(letters, unicode.ToLower(r))
+		}
+	}
+	if len(letters) < 2 || !isLetters(acronym) {
+		return false
+	}
+	words := strings.Fields(answer)
+	for i := range words {
+		k := 0
+		for j := i; j < len(words) && k < len(letters); j++ {
+			w := dropElision(strings.Trim(words[j], ",;:.\"'«»“”()"))
+			if w == "" {
+				break
+			}
+			r := []rune(w)
+			if unicode.IsUpper(r[0]) && unicode.ToLower(r[0]) == letters[k] {
+				k++
+				continue
+			}
+			if !stopwords[fold(w)] || k == 0 {
+				break
+			}
+		}
+		if k == len(letters) {
+			return true
+		}
+	}
+	return false
 }

@@ -211,7 +211,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		case nameFact:
 			found = ans.stems[f.key] && !onlyInCodes(ans.folded, fold(f.text)) && !strayNameWord(f.text, reference, answer) || strings.Contains(f.text, "-") && !onlyInCodes(ans.folded, fold(f.text)) && containsBounded(ans.spaced, unhyphen(fold(f.text))) ||
 				nameAbbreviated(f.text, reference, withoutCitations(answer), ans.facts) || translatedName(f.text, reference, withoutCitations(answer)) || surnameStated(f.text, reference, withoutCitations(answer)) ||
-				saysWeFor(f.text, reference, answer)
+				saysWeFor(f.text, reference, answer) || acronymSpelledOut(f.text, withoutCitations(answer))
 		case polarityFact:
 			// An opening yes or no says it; otherwise a sentence about
 			// what the question asks says no by a negation and yes
