@@ -3,6 +3,7 @@ package judge
 import (
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // Codes that a word-by-word reading takes for something else: an IPv4
@@ -116,7 +117,45 @@ func aliasStated(f fact, reference string, a answerText) bool {
 			return true
 		}
 	}
+	for _, m := range acronymAfterRE.FindAllStringSubmatchIndex(reference, -1) {
+		acronym := reference[m[2]:m[3]]
+		spelled := spelledOut(reference[:m[0]], acronym)
+		if spelled != "" && containsBounded(fold(spelled), fold(dropElision(f.text))) && containsBounded(a.lower, strings.ToLower(acronym)) {
+			return true
+		}
+	}
 	return false
+}
+
+// acronymAfterRE matches an acronym in parentheses: "(TCO)".
+var acronymAfterRE = regexp.MustCompile(`\(\s*(\p{Lu}{2,8})\s*\)`)
+
+// spelledOut returns the words at the end of text whose initials, past
+// the function words between them, spell acronym ("Total Cost of
+// Ownership" before "(TCO)"), or "": the acronym names what they name,
+// however many words they are.
+func spelledOut(text, acronym string) string {
+	words := strings.Fields(text)
+	letters := []rune(strings.ToLower(acronym))
+	k := len(letters) - 1
+	for i := len(words) - 1; i >= 0 && k >= 0; i-- {
+		w := strings.Trim(words[i], ",;:\"'«»“”")
+		if w == "" {
+			return ""
+		}
+		first := []rune(strings.ToLower(dropElision(w)))[0]
+		switch {
+		case first == letters[k]:
+			k--
+			if k < 0 {
+				return strings.Join(words[i:], " ")
+			}
+		case stopwords[fold(w)]:
+		default:
+			return ""
+		}
+	}
+	return ""
 }
 
 // unrelatedWordPairs reports whether two codes are words joined by a
@@ -185,4 +224,68 @@ func codePairStated(code, text string) bool {
 		}
 	}
 	return true
+}
+
+// domainRE matches a web address without a scheme or a path:
+// "designers.italia.it".
+var domainRE = regexp.MustCompile(`^(?:[a-z0-9-]+\.)+[a-z]{2,}$`)
+
+// siteNamed reports whether a folded answer names the site at address
+// key by its name, the words of the address before its last part in
+// order: "Designers Italia" for designers.italia.it. One word is too
+// common a word to stand for an address.
+func siteNamed(key, folded string) bool {
+	if !domainRE.MatchString(key) {
+		return false
+	}
+	labels := strings.Split(strings.TrimPrefix(key, "www."), ".")
+	labels = labels[:len(labels)-1]
+	if len(labels) < 2 {
+		return false
+	}
+	for _, l := range labels {
+		if !isLetters(l) {
+			return false
+		}
+	}
+	return containsBounded(folded, strings.Join(labels, " "))
+}
+
+// acronymSpelledOut reports whether an answer writes acronym by the
+// words its capitals stand for, the function words between them
+// skipped: "Agenzia per l'Italia Digitale" for AgID, "General Services
+// Administration" for GSA.
+func acronymSpelledOut(acronym, answer string) bool {
+	acronym = dropElision(acronym) // "L'AgID"
+	var letters []rune
+	for _, r := range acronym {
+		if unicode.IsUpper(r) {
+			letters = append(letters, unicode.ToLower(r))
+		}
+	}
+	if len(letters) < 2 || !isLetters(acronym) {
+		return false
+	}
+	words := strings.Fields(answer)
+	for i := range words {
+		k := 0
+		for j := i; j < len(words) && k < len(letters); j++ {
+			w := dropElision(strings.Trim(words[j], ",;:.\"'«»“”()"))
+			if w == "" {
+				break
+			}
+			r := []rune(w)
+			if unicode.IsUpper(r[0]) && unicode.ToLower(r[0]) == letters[k] {
+				k++
+				continue
+			}
+			if !stopwords[fold(w)] || k == 0 {
+				break
+			}
+		}
+		if k == len(letters) {
+			return true
+		}
+	}
+	return false
 }

@@ -23,7 +23,7 @@ type fact struct {
 	kind  kind
 	text  string // as written, for reasons
 	key   string // compared form of a code or name; "yes" or "no" for polarity
-	class string // of a code: "url", "email", "phone", "path", "channel", "code", "quoted"
+	class string // of a code: "url", "email", "phone", "path", "channel", "code", "quoted", "quoted1" (one word in single quotes)
 	fig   figure
 	pos   int // index of the fact's first word, for figures sharing a unit
 	// negated is set for a fact right after a negation ("not
@@ -57,6 +57,9 @@ var (
 	// quotedRE matches a short label in double quotes or guillemets: the
 	// name of a button, menu or form ("Save as", «Salva con nome»).
 	quotedRE = regexp.MustCompile(`["“«]([^"”»\n]{1,60})["”»]`)
+	// singleQuotedRE matches one word in single quotes after a space or
+	// at the start.
+	singleQuotedRE = regexp.MustCompile(`(^|\s)['‘]([\p{L}][\p{L}-]{1,30})['’]([\s.,;:!?)]|$)`)
 	// phoneRE matches a telephone number: a "+" or several groups of
 	// digits; its digits are the fact.
 	phoneRE = regexp.MustCompile(`\+?\d[\d\x{00a0} ./-]{5,}\d`)
@@ -98,6 +101,15 @@ func extract(text string) []fact {
 		}
 		out = append(out, fact{kind: codeFact, class: "quoted", text: inner, key: normalSpace(fold(inner))})
 		return " "
+	})
+	// A single word in single quotes ("the 'after' code") is quoted as
+	// a phrase in double quotes is; an apostrophe inside a word (l'art,
+	// it's) opens no quote. Such a word is often a common one, so only
+	// the same word quoted states it.
+	text = singleQuotedRE.ReplaceAllStringFunc(text, func(m string) string {
+		g := singleQuotedRE.FindStringSubmatch(m)
+		out = append(out, fact{kind: codeFact, class: "quoted1", text: g[2], key: fold(g[2])})
+		return g[1] + " " + g[3]
 	})
 	ips, text := ipFacts(text)
 	out = append(out, ips...)
@@ -654,6 +666,13 @@ func nextUnit(toks []token, lower []string, i int) unit {
 	if isLetters(a) && !stopwords[a] && len(a) > 1 {
 		return wordUnit(a)
 	}
+	// "May" is a stopword as the modal; after a day and before a year
+	// or the sentence's end it is the month ("17 May 2018").
+	if a == "may" {
+		if y, err := strconv.Atoi(after(2)); after(2) == "" && i+2 >= len(toks) || err == nil && isYear(float64(y)) {
+			return wordUnit(a)
+		}
+	}
 	return unit{}
 }
 
@@ -752,10 +771,15 @@ func isName(t token, lower string) bool {
 }
 
 // camelCase reports whether a capital follows a small letter inside a
-// word ("PowerShell", "iPhone").
+// word ("PowerShell", "iPhone"), or two capitals open a word of small
+// letters ("RSpec", "JRuby"): a name even as a sentence's first word.
 func camelCase(r []rune) bool {
 	for i := 1; i < len(r); i++ {
 		if unicode.IsUpper(r[i]) && unicode.IsLower(r[i-1]) {
+			return true
+		}
+		// Two capitals before a small letter: "RSpec", "JRuby", "PDFs".
+		if i >= 2 && unicode.IsLower(r[i]) && unicode.IsUpper(r[i-1]) && unicode.IsUpper(r[i-2]) {
 			return true
 		}
 	}

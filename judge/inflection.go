@@ -9,7 +9,8 @@ import (
 // the forms of one word meet before stem's six-letter cut, which keeps a
 // short root's forms apart: English -ing and -ed ("closed" and "close",
 // "costing" and "cost"), Italian -zione and -zioni with the verb's -are,
-// -ere, -ire ("migrazione" and "migrare"), and the nouns in -ura, -ure
+// -ere, -ire ("migrazione" and "migrare"), the action nouns in -aggio
+// ("salvataggio" and "salvare"), and the nouns in -ura, -ure
 // of a participle ("apertura" and "aperto", "closure" and "closed"). Only
 // endings that leave a root of four letters or more go, so "speed",
 // "king" and "misura" keep theirs. An adjective in -ly keeps it: "hourly
@@ -29,7 +30,7 @@ func inflection(w string) string {
 			return root
 		}
 	}
-	for _, suffix := range []string{"are", "ere", "ire", "ura", "ure", "ato", "ata", "ati", "ate", "ito", "ita", "iti", "ite", "uto", "uta", "uti", "ute"} {
+	for _, suffix := range []string{"ataggio", "ataggi", "aggio", "aggi", "are", "ere", "ire", "ura", "ure", "ato", "ata", "ati", "ate", "ito", "ita", "iti", "ite", "uto", "uta", "uti", "ute"} {
 		if root, ok := cut(suffix); ok {
 			return root
 		}

@@ -11,6 +11,7 @@ func TestInflectionsMeet(t *testing.T) {
 		{"closed", "close"}, {"closure", "closed"}, {"costing", "cost"}, {"stopped", "stop"}, {"running", "run"},
 		{"migrazione", "migrare"}, {"definizione", "definire"}, {"apertura", "aperto"}, {"chiusura", "chiuso"},
 		{"procedura", "procedere"}, {"prestato", "prestare"}, {"inviata", "inviare"}, {"ricevuti", "ricevere"}, {"compiute", "compiere"},
+		{"salvataggio", "salvare"}, {"montaggio", "montare"}, {"pilotaggi", "pilotato"},
 	} {
 		if a, b := stem(fold(pair[0])), stem(fold(pair[1])); a != b {
 			t.Errorf("stem(%q) = %q, stem(%q) = %q: one word's forms apart", pair[0], a, pair[1], b)

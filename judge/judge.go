@@ -130,13 +130,14 @@ var asideRE = regexp.MustCompile(`\s+\((?:[^()]|\([^()]*\))*\)`)
 //
 // A relative clause after a comma (", which refuses to …", ", il quale
 // …") says more about what the main clause named: it is an aside too.
-var exceptionRE = regexp.MustCompile(`(?i),\s*(?:except|excepting|save for|apart from|other than|salvo|tranne|eccetto|fatta eccezione|a parte|which|il quale|la quale|i quali|le quali)\b[^.;]*`)
+var exceptionRE = regexp.MustCompile(`(?i),\s*(?:except|excepting|save for|apart from|other than|salvo|tranne|eccetto|fatta eccezione|a parte|which|il quale|la quale|i quali|le quali)\b[^.;,]*`)
 
 // Judge decides whether answer states the key facts of reference, the
 // answer a person wrote for question. abstained is true when the
 // answering system itself reported abstaining.
 func Judge(question, reference, answer string, abstained bool) Result {
-	answer = plainText(answer)
+	answer = withSubUnitsAsBounds(withActTypesInFull(plainText(answer)))
+	question, reference = withActTypesInFull(question), withSubUnitsAsBounds(withActTypesInFull(reference))
 	ld := leadOf(answer)
 	r := Result{Lead: ld.text}
 	if abstained {
@@ -157,6 +158,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	}
 	ans := readAnswer(answer)
 	ans.statesJoined(reference)
+	ans.statesCognates(reference, answer)
 	// A bare number counts what the question names: "Sono 3" to "quali
 	// opzioni" states 3 opzioni, "24." to "how many hours" 24 hours.
 	for u := range readAnswer(question).units {
@@ -184,6 +186,10 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Contradicted = append(r.Contradicted, boundTurned(ref, reference, leadFacts, ld.text)...)
 		r.Contradicted = append(r.Contradicted, countedOtherwise(question, ld.text)...)
 		r.Contradicted = append(r.Contradicted, onlyOneCase(reference, ld.text)...)
+		r.Contradicted = append(r.Contradicted, otherAct(reference, ld.text)...)
+		r.Contradicted = append(r.Contradicted, articleOfOtherAct(reference, ld.text)...)
+		r.Contradicted = append(r.Contradicted, periodForEvent(reference, ld.text)...)
+		r.Contradicted = append(r.Contradicted, rateAdded(ref, question, reference, leadFacts)...)
 	}
 	r.Contradicted = append(r.Contradicted, codeContradictions(question, ref, leadFacts, ld)...)
 	r.Contradicted = append(r.Contradicted, asideLead(ref, leadFacts, ld)...)
@@ -205,7 +211,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		case nameFact:
 			found = ans.stems[f.key] && !onlyInCodes(ans.folded, fold(f.text)) && !strayNameWord(f.text, reference, answer) || strings.Contains(f.text, "-") && !onlyInCodes(ans.folded, fold(f.text)) && containsBounded(ans.spaced, unhyphen(fold(f.text))) ||
 				nameAbbreviated(f.text, reference, withoutCitations(answer), ans.facts) || translatedName(f.text, reference, withoutCitations(answer)) || surnameStated(f.text, reference, withoutCitations(answer)) ||
-				saysWeFor(f.text, reference, answer)
+				saysWeFor(f.text, reference, answer) || acronymSpelledOut(f.text, withoutCitations(answer))
 		case polarityFact:
 			// An opening yes or no says it; otherwise a sentence about
 			// what the question asks says no by a negation and yes
@@ -260,6 +266,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	}
 	r.Found, r.Missing = countsStated(ref, r.Found, r.Missing, listItems(answer))
 	r.Found, r.Missing = examplesStated(ref, reference, r.Found, r.Missing)
+	r.Found, r.Missing = actDetailsStated(ref, reference, withoutCitations(answer), r.Found, r.Missing)
 	// Beside a figure or a code, a yes or no the answer does not
 	// contradict is implied when it states all the other facts ("No:
 	// mypackage_1.0.tar.gz" answered "mypackage_1.0.tar.gz"); names alone
@@ -299,6 +306,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Contradicted = append(r.Contradicted, swappedNameWords(question, reference, ld.text)...)
 		r.Contradicted = append(r.Contradicted, oneWordSwapped(ref, reference, answer)...)
 	}
+	r.Contradicted = append(r.Contradicted, otherSidePicked(question, reference, ld.sentence)...)
 	r.Contradicted = append(r.Contradicted, oneFigureSwapped(reference, answer)...)
 	cov := coverage(ref.words, ans.stems)
 	own := newWords(ld.sentence, question, reference)
@@ -354,10 +362,10 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Verdict, r.Why = Partial, "the answer misses "+strings.Join(r.Missing, ", ")
 	case len(linkedOnly(ref, ans)) > 0:
 		r.Verdict, r.Why = Partial, "the answer names "+strings.Join(linkedOnly(ref, ans), ", ")+" only inside a link"
-	case !(ref.hasFigure() && asksForFigure(question)) && statesAPart(question, reference, answer):
+	case !(ref.hasFigureAsked(question) && asksForFigure(question)) && statesAPart(question, reference, answer):
 		r.Verdict = Partial
 		r.Why = fmt.Sprintf("the answer states none of the key facts (%s) but one part of the reference whole", strings.Join(r.Missing, ", "))
-	case !(ref.hasFigure() && asksForFigure(question)) && !ref.echoes && len(ref.words) >= minWordsForPartial && cov >= 0.5:
+	case !(ref.hasFigureAsked(question) && asksForFigure(question)) && !ref.echoes && len(ref.words) >= minWordsForPartial && cov >= 0.5:
 		r.Verdict = Partial
 		r.Why = fmt.Sprintf("the answer states none of the key facts (%s) but %.0f%% of the reference's other words", strings.Join(r.Missing, ", "), 100*cov)
 	case asksForFigure(question) && ref.hasFigure() && about(withoutCitations(answer), topicStems(question)) && len(otherFigureOfKind(ref, ans.figures, questionFigures)) > 0:
@@ -386,8 +394,9 @@ var verbNegationRE = regexp.MustCompile(`(?i)n't\b|\b(?:cannot|is not|are not|wa
 var conditionalYesRE = regexp.MustCompile(`(?i)^\W*(?:only|solo|soltanto|solamente|unicamente)\s+(?:if|when|se|quando|qualora)\b|^\W*(?:only|solo|soltanto|solamente|unicamente)\s+(?:with|after|con|dopo)\s+(?:the\s+|a\s+|an\s+|l'|l’|la\s+|il\s+|un\s+|una\s+|)(?:approval|permission|consent|authori[sz]ation|sign-off|approvazione|autorizzazione|permesso|consenso|nulla osta)\b|\b(?:only if|only when|only provided|as long as|provided that|solo se|soltanto se|solo quando|solo qualora|a patto che|a condizione che)\b|(?:^|\s)purché\b`)
 
 // referenceConditionRE matches a reference that sets a condition itself,
-// which a conditional answer may repeat.
-var referenceConditionRE = regexp.MustCompile(`(?i)\b(?:if|unless|only|provided|except|se|solo|soltanto|salvo|tranne|a meno che|qualora)\b|(?:^|\s)purché\b`)
+// which a conditional answer may repeat: "not without a justification"
+// is "only with one".
+var referenceConditionRE = regexp.MustCompile(`(?i)\b(?:if|unless|only|provided|except|se|solo|soltanto|salvo|tranne|a meno che|qualora|not without|non senza)\b|(?:^|\s)purché\b`)
 
 // conditionWordRE matches the words that set a condition in a reference:
 // if, when, unless, provided, se, quando, purché, solo, only, and a
@@ -599,6 +608,29 @@ func (r reference) hasFigure() bool {
 	return false
 }
 
+// whenOnlyRE matches a question that asks when; amountQuestionRE one
+// that asks how many, how much, how long or how often.
+var (
+	whenOnlyRE       = regexp.MustCompile(`(?i)\b(?:when|quando|by what date|entro quando)\b`)
+	amountQuestionRE = regexp.MustCompile(`(?i)\bhow (?:many|much|long|often)\b|\bquant[oaie]\b|\bogni quanto\b`)
+)
+
+// hasFigureAsked reports whether the reference states a figure of the
+// kind the question asks for: a time, a date or a period to "when"
+// ("After each change, against the top 10 risks" gives none), any
+// figure to the other figure words.
+func (r reference) hasFigureAsked(question string) bool {
+	if !whenOnlyRE.MatchString(question) || amountQuestionRE.MatchString(question) {
+		return r.hasFigure()
+	}
+	for _, f := range r.facts {
+		if f.kind == figureFact && (f.fig.clock >= 0 || f.fig.unit.isMonth() || f.fig.unit.dim == "time" || f.fig.unit.dim == "workday" || f.fig.unit.dim == "frequency" || isYear(f.fig.value)) {
+			return true
+		}
+	}
+	return false
+}
+
 // hasFigureOrCode reports whether the reference states a figure or a
 // code.
 func (r reference) hasFigureOrCode() bool {
@@ -701,7 +733,7 @@ func readReference(question, text string) reference {
 		// Direttiva") says where a rule is written, unless the question
 		// asks where; the app of a named channel says what the channel
 		// is. Both are asides.
-		if f.kind == figureFact && pinpointLabels[f.fig.label] && !pinpointsAsked || f.kind == nameFact && apps[f.text] {
+		if f.kind == figureFact && pinpointLabels[f.fig.label] && !pinpointsAsked && !opensWithPinpoint(text, f.fig.value) || f.kind == nameFact && apps[f.text] {
 			ref.asides = append(ref.asides, f)
 			continue
 		}
@@ -748,6 +780,18 @@ func saysWeFor(name, reference, answer string) bool {
 // paragraph or section of a text: art., articolo, comma, section,
 // sezione, paragraph, paragrafo, clause.
 var pinpointLabels = setOf("art articl artico comm sectio sezion paragr claus par")
+
+// openingPinpointRE matches a reference that opens with an article's,
+// paragraph's or section's number: "L'art. 21 del …", "Article 6 of …".
+var openingPinpointRE = regexp.MustCompile(`(?i)^\W*(?:l'|l’|the\s+)?(?:art\.|artt\.|articolo|article|section|sezione|comma|paragraph|paragrafo)\s*(\d+)\b`)
+
+// opensWithPinpoint reports whether a reference opens with the number
+// v of an article, paragraph or section: then the number is what it
+// answers with, not where a rule it states is written.
+func opensWithPinpoint(reference string, v float64) bool {
+	m := openingPinpointRE.FindStringSubmatch(reference)
+	return m != nil && m[1] == strconv.FormatFloat(v, 'f', -1, 64)
+}
 
 // pinpointRE matches a question that asks for an article, paragraph or
 // section.
@@ -962,6 +1006,10 @@ func sameFigure(f, g figure, units map[string]bool) bool {
 		return sameClock(f, g)
 	}
 	switch {
+	case f.label == "top" && g.label == "top":
+		// A ranked list is named by its size ("the OWASP top 10"); the
+		// noun after it says what it ranks, in any words.
+		return equalValues(f.value, g.value)
 	case f.unit == workingDay || g.unit == workingDay:
 		// Plain days state working days (a qualifier left out), calendar
 		// days and hours do not; nor do working days state plain days
@@ -1033,6 +1081,13 @@ func (a answerText) statesCode(f fact) bool {
 		return false
 	case "quoted":
 		return containsBounded(a.folded, f.key)
+	case "quoted1":
+		for _, g := range a.facts {
+			if g.class == f.class && g.key == f.key {
+				return true
+			}
+		}
+		return false
 	case "path":
 		// Words joined by a slash may be alternatives ("libero/open"
 		// written "libero o open"): every word stated states them.
@@ -1066,6 +1121,16 @@ func (a answerText) statesCode(f fact) bool {
 	// 4.5:1) is among its facts, not in its text.
 	for _, g := range a.facts {
 		if g.kind == codeFact && g.class == f.class && g.key == f.key {
+			return true
+		}
+	}
+	if siteNamed(f.key, a.folded) {
+		return true
+	}
+	// A link to the address is the address: "https://www.example.org/"
+	// names example.org.
+	for _, g := range a.facts {
+		if g.class == "url" && strings.Contains(f.key, ".") && g.key == f.key {
 			return true
 		}
 	}
@@ -1434,7 +1499,8 @@ var onlyOpeningRE = regexp.MustCompile(`(?i)^\W*(?:only|just|solo|soltanto|solam
 // and codes ("Solo i PSN." for three options): "only" excludes the
 // others.
 func onlySome(reference string, ref reference, lead []fact, leadText string) []string {
-	if !onlyOpeningRE.MatchString(leadText) {
+	// "Only if …" restricts a condition, not a list of names.
+	if !onlyOpeningRE.MatchString(leadText) || onlyIfRE.MatchString(leadText) {
 		return nil
 	}
 	text := strings.ToLower(leadText)

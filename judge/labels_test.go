@@ -131,9 +131,9 @@ func TestAgree(t *testing.T) {
 	}
 }
 
-// TestAgreementOnDevLabels keeps the judge's agreement with the eight
+// TestAgreementOnDevLabels keeps the judge's agreement with the nine
 // development label files (evalsets/judge-labels/dev.jsonl to
-// dev8.jsonl) from falling back. All are in-sample: the judge's rules
+// dev9.jsonl) from falling back. All are in-sample: the judge's rules
 // were written after reading their disagreements, so the floors guard
 // against regressions and say nothing of how the judge does on answers
 // nobody tuned it on. The held-out labels.jsonl is not read by any test.
@@ -145,12 +145,13 @@ func TestAgreementOnDevLabels(t *testing.T) {
 	}{
 		{"dev.jsonl", 0.97, 0},  // measured 244/249 = 98.0%, none
 		{"dev2.jsonl", 0.91, 0}, // measured 213/233 = 91.4%, none
-		{"dev3.jsonl", 0.92, 0}, // measured 126/136 = 92.6%, none
+		{"dev3.jsonl", 0.93, 0}, // measured 127/136 = 93.4%, none
 		{"dev4.jsonl", 0.91, 0}, // measured 107/117 = 91.5%, none (98/117 = 83.8% at its first run)
-		{"dev5.jsonl", 0.90, 1}, // measured 182/200 = 91.0%, 1 (155/200 = 77.5%, 11, at its first run)
-		{"dev6.jsonl", 0.91, 1}, // measured 414/453 = 91.4%, 1 (380/453 = 83.9%, 5, at its first run)
+		{"dev5.jsonl", 0.91, 1}, // measured 183/200 = 91.5%, 1 (155/200 = 77.5%, 11, at its first run)
+		{"dev6.jsonl", 0.91, 1}, // measured 416/453 = 91.8%, 1 (380/453 = 83.9%, 5, at its first run)
 		{"dev7.jsonl", 0.94, 0}, // measured 247/262 = 94.3%, none (223/262 = 85.1%, 4, at its first run)
-		{"dev8.jsonl", 0.91, 3}, // measured 246/270 = 91.1%, 3 (234/270 = 86.7%, 9, at its first run)
+		{"dev8.jsonl", 0.91, 2}, // measured 247/270 = 91.5%, 2 (234/270 = 86.7%, 9, at its first run)
+		{"dev9.jsonl", 0.90, 1}, // measured 311/344 = 90.4%, 1 (274/344 = 79.7%, 3, at its first run)
 	} {
 		ls, err := LoadLabels(filepath.Join("..", "evalsets", "judge-labels", c.file))
 		if err != nil {

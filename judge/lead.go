@@ -126,6 +126,13 @@ var abstentionRE = regexp.MustCompile(`(?i)(?:` +
 	// naming where it looked.
 	`|^\W*(?:unknown|not (?:specified|stated|mentioned|documented|known)|sconosciut[oa]|non (?:è |viene )?(?:specificat|indicat|menzionat|riportat|not)[oa])\s*(?:[.!;]|$|\b(?:in|nei|nel|nella|nelle|dai|dalla)\b)` +
 	`|\b(?:cannot|can'?t|unable to) (?:answer|tell)\b` +
+	// The sources the answerer has said to be silent, and a guess
+	// declined: "the guidance I have says nothing about it", "I'd
+	// rather not guess", "le fonti che ho non dicono nulla",
+	// "preferisco non tirare a indovinare".
+	`|\b(?:documents?|docs|documentation|guidance|sources?|context|material|passages?|texts?) (?:(?:I|we) (?:have|was given|were given|found) )?says? nothing\b` +
+	`|\b(?:I'?d|I would|I'?ll|I will) rather not guess\b|\b(?:I won'?t|I will not|I'?d prefer not to|I prefer not to) guess\b` +
+	`|\b(?:documenti|documentazione|guida|fonti|testi|materiale) (?:che (?:ho|abbiamo) )?non dicono? (?:nulla|niente)\b|\bpreferisco non (?:tirare a indovinare|azzardare)\b` +
 	`|\bnon (?:lo )?so\b` +
 	`|\bnon (?:ho|abbiamo) trovato\b|\bnon (?:trovo|riesco a trovare)\b|^\W*non è stato possibile trovare\b` +
 	`|\bnon (?:sono riuscit[oa]|siamo riuscit[ie]) a (?:trovare|individuare|capire)\b` +
@@ -181,12 +188,13 @@ var conditionRE = regexp.MustCompile(`(?i)[,;]?\s+(?:even if|even when|unless|an
 
 // negativePredicates are the beginnings of words that answer a yes/no
 // question with no ("Saturday: closed", "È vietato", "unused comp time is
-// forfeited", "the catalogue was abolished", "abrogato"), unless the
-// question asks with the same word ("Is smoking forbidden?", "Do credit
-// hours expire?").
+// forfeited", "the catalogue was abolished", "abrogato", "avoid puns",
+// "evitare le sigle"), unless the question asks with the same word ("Is
+// smoking forbidden?", "Do credit hours expire?").
 var negativePredicates = []string{"closed", "chius", "forbid", "prohibit", "vietat", "proibit", "disallow",
 	"excluded", "esclus", "unavailable", "impossib", "disabled", "disabilitat", "disattivat", "deactivated",
-	"forfeit", "expire", "decad", "abrogat", "abolit", "soppress", "repeal", "abolish", "discontinu", "dismess"}
+	"forfeit", "expire", "decad", "abrogat", "abolit", "soppress", "repeal", "abolish", "discontinu", "dismess",
+	"avoid", "evit"}
 
 // polarityOf returns "yes" or "no" for what a sentence says in answer to
 // question: an opening yes or no decides; else a negation, or a negative
@@ -256,8 +264,10 @@ func openingYesNo(text string) (polarity string, alone bool) {
 	if end >= 0 {
 		word, rest = t[:end], t[end:]
 	}
-	next, _ := utf8.DecodeRuneInString(rest)
-	alone = rest == "" || strings.ContainsRune(".,;:!—–-", next)
+	// A clause cut out before the stop ("Sì, salvo che …." read
+	// without its exception) leaves spaces between the word and it.
+	next, _ := utf8.DecodeRuneInString(strings.TrimLeft(rest, " "))
+	alone = strings.TrimSpace(rest) == "" || strings.ContainsRune(".,;:!—–-", next)
 	switch fold(word) {
 	case "yes", "si", "certo", "certamente", "certainly", "sure", "absolutely", "definitely", "indeed", "yep", "yeah",
 		"assolutamente", "sicuramente", "ovviamente", "esatto", "exactly", "correct", "corretto":
@@ -314,7 +324,7 @@ func opensWithOtherName(question, reference string, ref reference, sentence stri
 		return nil
 	}
 	m := openingWordRE.FindStringSubmatch(sentence)
-	if m == nil {
+	if m == nil || strings.HasPrefix(sentence[len(m[0]):], "//") { // a link's scheme ("https://") is no word
 		return nil
 	}
 	w := strings.Trim(m[1], "._-")

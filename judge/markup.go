@@ -29,6 +29,10 @@ var (
 	markdownLinkRE = regexp.MustCompile(`\[([^\[\]\n]+)\]\([^()\s]*(?:\([^()\s]*\))?[^()]*\)`)
 	// templateRE matches a site generator's tag ("{% page … %}").
 	templateRE = regexp.MustCompile(`\{[%{][^{}]*[%}]\}`)
+	// hiddenRE matches an element a page does not show (display:none,
+	// visibility:hidden, the hidden attribute) with its text, up to its
+	// closing tag, one cut off, or the passage's end: no reader sees it.
+	hiddenRE = regexp.MustCompile(`(?is)<(?:p|div|span|section|aside|li|td|a)\b[^<>]*(?:display\s*:\s*none|visibility\s*:\s*hidden|\shidden\b)[^<>]*>.*?(?:</(?:p|div|span|section|aside|li|td|a)\b[^<>]*>?|$)`)
 	// entityRE matches an HTML character reference.
 	entityRE = regexp.MustCompile(`&(?:#\d+|#x[0-9a-fA-F]+|[a-zA-Z]+);`)
 )
@@ -39,13 +43,15 @@ const htmlElements = `(?:a|abbr|b|br|code|dd|div|dl|dt|em|h[1-6]|hr|i|img|kbd|li
 // entities are the character references a quoted page commonly holds.
 var entities = map[string]string{"&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": `"`, "&apos;": "'", "&nbsp;": " ", "&#39;": "'"}
 
-// plainText returns text as a reader sees it rendered: without HTML tags,
-// with a Markdown link's text in place of the link, without template
-// tags, and with character references resolved.
+// plainText returns text as a reader sees it rendered: without hidden
+// elements and their text, without HTML tags, with a Markdown link's
+// text in place of the link, without template tags, and with character
+// references resolved.
 func plainText(text string) string {
 	if !strings.ContainsAny(text, "<[{&") {
 		return text
 	}
+	text = hiddenRE.ReplaceAllString(text, " ")
 	text = templateRE.ReplaceAllString(text, " ")
 	text = markdownLinkRE.ReplaceAllString(text, "$1")
 	text = cutTagRE.ReplaceAllString(text, "$1")

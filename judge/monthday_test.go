@@ -26,3 +26,17 @@ func TestDayAndMonthInDigits(t *testing.T) {
 		{"another day", "Quando scade la verifica?", "Il 14 settembre.", "Entro il 21/09.", Misleading},
 	})
 }
+
+// TestMayAsAMonth pins that "May" after a day, before a year or at the
+// sentence's end, is the month, in the reference and in the answer, in
+// either language; "3 may apply" stays the modal.
+func TestMayAsAMonth(t *testing.T) {
+	runJudgeCases(t, []judgeCase{
+		{"english answer, italian reference", "Quando è stato firmato l'accordo?", "Il 9 maggio 2024.", "On 9 May 2024.", Right},
+		{"english reference, italian answer", "When was the agreement signed?", "On 9 May 2024.", "Il 9 maggio 2024.", Right},
+		{"at the end", "When was the agreement signed?", "On 9 May.", "It was signed on 9 May.", Right},
+		{"another month", "When was the agreement signed?", "On 9 May 2024.", "On 9 June 2024.", Misleading},
+		{"another day", "Quando è stato firmato l'accordo?", "Il 9 maggio 2024.", "On 19 May 2024.", Misleading},
+		{"the modal after a number", "When does the notice close?", "On 3 May.", "Point 3 may apply later.", Misleading}, // right if it read 3 May
+	})
+}

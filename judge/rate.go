@@ -57,3 +57,55 @@ func describeRate(f figure) string {
 	}
 	return describe(f) + " per " + f.per
 }
+
+// rateAdded returns the lead's figures that count per something a
+// reference figure of the same value is not counted per, when neither
+// the question nor the reference says per what: "24 hours per pay
+// period" for "24 credit hours" at one time. README's rule 2 calls a
+// qualifier added another figure, as one left out is the same. A rate
+// per a unit of time ("250 euro per night" for a hotel's 250 euro, "5
+// days a year") is often the reference's own left unsaid, so only a
+// rate per another thing is read.
+func rateAdded(ref reference, question, reference string, lead []fact) []string {
+	said := map[string]bool{}
+	for _, s := range stemsOf(question + " " + reference) {
+		said[s] = true
+	}
+	for _, f := range figuresOf(ref.facts) {
+		if f.per != "" {
+			return nil
+		}
+	}
+	var out []string
+	for _, g := range figuresOf(lead) {
+		if g.per == "" || said[g.per] || lookupPerUnit(g.per, question+" "+reference) || isUnitName(g.per) {
+			continue
+		}
+		plain := g
+		plain.per = ""
+		for _, f := range figuresOf(ref.facts) {
+			if sameFigure(f, plain, nil) {
+				out = append(out, describeRate(g)+" against "+describe(f)+", counted per nothing")
+				break
+			}
+		}
+	}
+	return out
+}
+
+// lookupPerUnit reports whether text names the unit a rate is counted
+// per ("a week", "settimanali") by any of its words.
+func lookupPerUnit(per, text string) bool {
+	for _, w := range foldedWords(text) {
+		if u, ok := lookupUnit(w); ok && u.name == per {
+			return true
+		}
+	}
+	return false
+}
+
+// isUnitName reports whether name is a unit of the table's name.
+func isUnitName(name string) bool {
+	_, ok := lookupUnit(name)
+	return ok
+}

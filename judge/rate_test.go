@@ -16,3 +16,18 @@ func TestRateDenominator(t *testing.T) {
 		{"a settimana per al mese", "Quanti giorni posso lavorare da remoto?", "Fino a 2 giorni al mese.", "Fino a 2 giorni a settimana.", Misleading},
 	})
 }
+
+// TestRateAdded pins that a figure counted per a thing the reference
+// does not count it per contradicts it in both languages, unless the
+// question or the reference says per what or the thing is a unit of
+// time; a rate the reference gives and the answer leaves out is still
+// the same figure.
+func TestRateAdded(t *testing.T) {
+	runJudgeCases(t, []judgeCase{
+		{"per request added", "How many retries does the client make?", "3 retries, then it gives up.", "3 retries per request, then it gives up.", Misleading},
+		{"per utente aggiunto", "Quanti tentativi fa il client?", "3 tentativi, poi si arrende.", "3 tentativi per utente, poi si arrende.", Misleading},
+		{"per a unit of time", "How much for a hotel in Rome?", "180 euro.", "Up to 180 euro per night.", Right},
+		{"the question's rate", "How many hours a week do I work?", "40 hours.", "40 hours a week.", Right},
+		{"the reference's rate left out", "How many days can I work from home?", "2 days a week.", "2 days.", Right},
+	})
+}

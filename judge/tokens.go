@@ -56,7 +56,7 @@ func tokenize(text string) []token {
 			out[len(out)-1].closes = true
 		}
 		start := true
-		fields := strings.Fields(line)
+		fields := splitGluedNumbers(strings.Fields(line))
 		for k, f := range fields {
 			// "1." or "2)" opening a line of a numbered list numbers its
 			// item: a mark, not a figure.
@@ -78,6 +78,24 @@ func tokenize(text string) []token {
 	}
 	if len(out) > 0 {
 		out[len(out)-1].closes = true
+	}
+	return out
+}
+
+// gluedNumberRE matches an abbreviation written against its number:
+// "n.8", "art.15", "no.160".
+var gluedNumberRE = regexp.MustCompile(`^([\p{L}'’]+)\.(\d.*)$`)
+
+// splitGluedNumbers splits an abbreviation from the number written
+// against it, so that "n.8" reads as "n. 8" does.
+func splitGluedNumbers(fields []string) []string {
+	var out []string
+	for _, f := range fields {
+		if m := gluedNumberRE.FindStringSubmatch(f); m != nil && abbreviations[strings.ToLower(dropElision(m[1]))] {
+			out = append(out, m[1]+".", m[2])
+			continue
+		}
+		out = append(out, f)
 	}
 	return out
 }

@@ -70,3 +70,48 @@ func translatesAName(g fact, ref reference, reference, answer string) bool {
 	}
 	return false
 }
+
+// cognateShapes rewrite the spellings English and Italian cognates
+// differ by before their starts are compared: "direct" and "diretto",
+// "phase" and "fase", "theory" and "teoria", "system" and "sistema",
+// "expert" and "esperto".
+var cognateShapes = strings.NewReplacer("ct", "tt", "ph", "f", "th", "t", "y", "i", "ex", "es", "x", "ss")
+
+// cognateWords reports whether two words of the two languages share
+// their start once their spellings are made alike: cognatePrefix
+// letters the same, both minCognateRunes letters long or more, lengths
+// within four of each other ("indirect" and "indiretti", "original" and
+// "originale").
+func cognateWords(a, b string) bool {
+	fa, fb := cognateShapes.Replace(fold(a)), cognateShapes.Replace(fold(b))
+	ra, rb := []rune(fa), []rune(fb)
+	if len(ra) < minCognateRunes || len(rb) < minCognateRunes || !isLetters(fa) || !isLetters(fb) {
+		return false
+	}
+	n := len(ra) - len(rb)
+	return n >= -4 && n <= 4 && string(ra[:cognatePrefix]) == string(rb[:cognatePrefix])
+}
+
+// statesCognates adds to the stems of an answer in the other language
+// the stems of the reference's content words it writes by a cognate,
+// so that "both direct and indirect costs" keeps the words of "sia i
+// costi diretti che quelli indiretti", as README's rule 11 judges an
+// answer by meaning.
+func (a answerText) statesCognates(reference, answer string) {
+	if !otherLanguage(reference, answer) {
+		return
+	}
+	words := letterWords(withoutCitations(answer))
+	for _, r := range letterWords(reference) {
+		fr := fold(dropElision(r))
+		if stopwords[fr] || a.stems[stem(fr)] {
+			continue
+		}
+		for _, w := range words {
+			if !stopwords[fold(w)] && cognateWords(fr, dropElision(w)) {
+				a.stems[stem(fr)] = true
+				break
+			}
+		}
+	}
+}

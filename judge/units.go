@@ -38,6 +38,7 @@ func init() {
 			units[w] = unit{name: name, dim: dim, factor: factor}
 		}
 	}
+	add("millisecond", "time", minute/60000, "ms millisecond milliseconds millisecondo millisecondi")
 	add("second", "time", minute/60, "sec secs second seconds secondi")
 	add("minute", "time", minute, "min mins minute minutes minuto minuti")
 	add("hour", "time", hour, "h hr hrs hour hours ora ore")

@@ -38,3 +38,19 @@ func TestAbstentionsInOtherWords(t *testing.T) {
 		judgeCase{"una risposta", qIT, rIT, "Ne ha 12: nel manuale non c'è la pianta, ma il numero sì.", Right})
 	runJudgeCases(t, cases)
 }
+
+// TestSilentSourcesAndDeclinedGuesses pins that an answer saying the
+// sources it has are silent, or declining to guess, abstains in both
+// languages, and that a document said to be silent on one point beside
+// an answer does not.
+func TestSilentSourcesAndDeclinedGuesses(t *testing.T) {
+	q, r := "How many desks does the quiet room have?", "12 desks."
+	qIT, rIT := "Quante scrivanie ha la sala silenziosa?", "12 scrivanie."
+	runJudgeCases(t, []judgeCase{
+		{"silent sources", q, r, "The material I have says nothing about the room.", Abstained},
+		{"a guess declined", q, r, "I'd rather not guess on that one.", Abstained},
+		{"fonti silenziose", qIT, rIT, "Le fonti che ho non dicono nulla sulla sala.", Abstained},
+		{"niente tentativi", qIT, rIT, "Preferisco non tirare a indovinare.", Abstained},
+		{"an answer beside", q, r, "It has 12 desks; the booking page says nothing of which are free.", Right},
+	})
+}
