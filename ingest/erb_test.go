@@ -43,10 +43,6 @@ func TestMarkdownERB(t *testing.T) {
 		"A literal <%% sign, and an unclosed <% tag stays.",
 	}, "\n")
 	p := parseString(t, "creds.html.md", src)
-	var got []string
-	for _, b := range p.Blocks {
-		got = append(got, string(b.Kind)+": "+b.Text)
-	}
 	want := []string{
 		"heading: Storing credentials",
 		"paragraph: Shared accounts",
@@ -57,8 +53,8 @@ func TestMarkdownERB(t *testing.T) {
 		"code: <% if admin? %>\n<%= link_to \"Admin\", admin_path %>",
 		"paragraph: A literal <% sign, and an unclosed <% tag stays.",
 	}
-	if strings.Join(got, "\n|\n") != strings.Join(want, "\n|\n") {
-		t.Errorf("blocks:\n%s\nwant:\n%s", strings.Join(got, "\n|\n"), strings.Join(want, "\n|\n"))
+	if got := kindTexts(p); got != strings.Join(want, "\n|\n") {
+		t.Errorf("blocks:\n%s\nwant:\n%s", got, strings.Join(want, "\n|\n"))
 	}
 }
 

@@ -5,15 +5,6 @@ import (
 	"testing"
 )
 
-// kindTexts lists a document's blocks as "kind: text".
-func kindTexts(p *Parsed) string {
-	var out []string
-	for _, b := range p.Blocks {
-		out = append(out, string(b.Kind)+": "+b.Text)
-	}
-	return strings.Join(out, "\n|\n")
-}
-
 // TestRSTTables: csv-table, list-table, grid and simple tables come out as
 // a Markdown table does, a row a line under its header, cells joined by
 // " | ", a cell over several lines read as one; a title is the caption.
