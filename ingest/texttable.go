@@ -75,10 +75,16 @@ func plainLines(s string) []textLine {
 	return out
 }
 
+// maxDrawnLines bounds the lines one drawn table is looked for in, so that
+// many openers of tables that never close cost a bounded scan each; a
+// longer drawing is read in pieces or left as drawn.
+const maxDrawnLines = 500
+
 // drawnTable reads the grid or simple table that lines open with, each
 // cell's text passed through inline; n is the number of lines it takes,
 // 0 when lines do not open a well-formed table.
 func drawnTable(lines []string, inline func(string) string) (*textPart, int) {
+	lines = lines[:min(len(lines), maxDrawnLines)]
 	if t, n := gridTable(lines, inline); n > 0 {
 		return t, n
 	}
@@ -281,11 +287,22 @@ func simpleTable(lines []string, inline func(string) string) (*textPart, int) {
 		if len(ind) < len(indent) {
 			return nil, 0
 		}
-		r = []rune(lines[j][len(indent):])
-		if sameRule([]rune(strings.TrimRight(string(r), " \t\r")), cols) {
+		r = []rune(strings.TrimRight(lines[j][len(indent):], " \t\r"))
+		if sameRule(r, cols) {
 			rules = append(rules, j)
+			if len(rules) > 2 {
+				return nil, 0
+			}
 			if j+1 == len(lines) || strings.TrimSpace(lines[j+1]) == "" {
 				end = j + 1
+			}
+			continue
+		}
+		for c := 0; c+1 < len(cols); c++ {
+			for k := cols[c][1]; k < min(len(r), cols[c+1][0]); k++ {
+				if r[k] != ' ' {
+					return nil, 0 // text across a column's edge: prose, no table
+				}
 			}
 		}
 	}

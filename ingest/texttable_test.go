@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -124,5 +125,32 @@ func TestTextGridTable(t *testing.T) {
 	p := parseString(t, "quadro.txt", raw)
 	if got := blockTexts(p, KindTable); len(got) != 1 || got[0] != "Soluzioni | Obbligo\nSoftware libero | Sì, se modificato" {
 		t.Errorf("tables %q", got)
+	}
+}
+
+// TestDrawnTableBounded: a table is looked for within maxDrawnLines lines,
+// so openers that never close cost a bounded scan each; a simple table
+// longer than that stays as drawn, its text whole.
+func TestDrawnTableBounded(t *testing.T) {
+	table := func(rows int) string {
+		var b strings.Builder
+		b.WriteString("Una pagina di prova con una tabella molto lunga.\n\n==========  ==========\nNome        Valore\n==========  ==========\n")
+		for i := range rows {
+			fmt.Fprintf(&b, "riga%-6d  valore%d\n", i, i)
+		}
+		b.WriteString("==========  ==========\n")
+		return b.String()
+	}
+	for _, c := range []struct {
+		rows   int
+		tables int
+	}{{maxDrawnLines - 10, 1}, {maxDrawnLines, 0}} {
+		p := parseString(t, "lunga.txt", table(c.rows))
+		if got := len(blockTexts(p, KindTable)); got != c.tables {
+			t.Errorf("%d rows: %d tables, want %d", c.rows, got, c.tables)
+		}
+		if !strings.Contains(p.Doc.Text, fmt.Sprintf("riga%d", c.rows-1)) {
+			t.Errorf("%d rows: the last row is lost", c.rows)
+		}
 	}
 }
