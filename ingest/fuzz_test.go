@@ -40,6 +40,7 @@ func FuzzMarkdown(f *testing.F) {
 	for _, s := range []string{
 		"---\ntitle: x\n---\n# h\n",
 		"{% raw %}{{ x }}{% endraw %} `{% y %}` {% comment %}z{% endcomment %}",
+		"<%= warning_text('a \\' b') %> <% if x %>\n\n<%= t \"#{y}\" <%% `<%= z %>` <%",
 		"- a\n  ```\n  code\n  ```\n  | a | b |\n  |---|---|\n  | 1 | 2 |\n",
 		"<div hidden>x</div>\n\n<table><tr><td>a\n\n</td></tr></table>",
 		"## h {#id}\n\nSetext\n===\n\n> quote\n> - list\n",

@@ -157,6 +157,15 @@ func blockTexts(p *Parsed, kind Kind) []string {
 	return out
 }
 
+// kindTexts lists a document's blocks as "kind: text".
+func kindTexts(p *Parsed) string {
+	var out []string
+	for _, b := range p.Blocks {
+		out = append(out, string(b.Kind)+": "+b.Text)
+	}
+	return strings.Join(out, "\n|\n")
+}
+
 func TestMarkdownTitleFallbacks(t *testing.T) {
 	p := parseString(t, "docs/first-h1.md", "Intro line.\n\n## Second level\n\nText here.\n\n# The H1\n\nMore text.\n")
 	if p.Doc.Title != "The H1" {

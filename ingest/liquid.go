@@ -37,17 +37,20 @@ var (
 	endComment = regexp.MustCompile(`\{%-?\s*endcomment\s*-?%\}`)
 )
 
-// hasTemplateTags reports whether src may contain template tags.
+// hasTemplateTags reports whether src may contain template tags, Liquid's
+// or ERB's (see erb.go).
 func hasTemplateTags(src []byte) bool {
-	return bytes.Contains(src, []byte("{%")) || bytes.Contains(src, []byte("{{")) || bytes.Contains(src, []byte("{#"))
+	return bytes.Contains(src, []byte("{%")) || bytes.Contains(src, []byte("{{")) || bytes.Contains(src, []byte("{#")) ||
+		bytes.Contains(src, []byte("<%"))
 }
 
-// stripTemplates removes template tags from src outside the protected byte
-// ranges, which must be sorted and disjoint.
+// stripTemplates removes template tags, Liquid's and ERB's, from src
+// outside the protected byte ranges, which must be sorted and disjoint.
 func stripTemplates(src []byte, protected [][2]int) []byte {
 	out := make([]byte, 0, len(src))
 	rawEnds := closerFinder{re: endRaw}
 	commentEnds := closerFinder{re: endComment}
+	var erb erbReader
 	pi := 0
 	for i := 0; i < len(src); {
 		for pi < len(protected) && protected[pi][1] <= i {
@@ -63,7 +66,7 @@ func stripTemplates(src []byte, protected [][2]int) []byte {
 			}
 			limit = protected[pi][0]
 		}
-		j := bytes.IndexByte(src[i:limit], '{')
+		j := bytes.IndexAny(src[i:limit], "{<")
 		if j < 0 {
 			out = append(out, src[i:limit]...)
 			i = limit
@@ -71,6 +74,17 @@ func stripTemplates(src []byte, protected [][2]int) []byte {
 		}
 		j += i
 		out = append(out, src[i:j]...)
+		if src[j] == '<' {
+			text, end, ok := erb.tag(src, j, limit)
+			if !ok {
+				out = append(out, '<')
+				i = j + 1
+				continue
+			}
+			out = append(out, text...)
+			i = end
+			continue
+		}
 		name, args, end, ok := templateTag(src, j, limit)
 		if !ok {
 			out = append(out, '{')

@@ -56,7 +56,7 @@ var headingAttr = regexp.MustCompile(`\s*\{[#.][^{}]*\}$`)
 // Links keep their text, images their alt text; HTML comments and inline
 // tags are dropped, and inline elements that are hidden (counted in
 // Parsed.Hidden) or never text (<script>) are dropped with their content.
-// Template tags are removed first (see liquid.go).
+// Template tags are removed first (see liquid.go and erb.go).
 func ParseMarkdown(name string, raw []byte) (*Parsed, error) {
 	s, err := decodeText(name, raw)
 	if err != nil {

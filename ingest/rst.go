@@ -53,19 +53,45 @@ var rstTextArg = map[string]bool{
 // comments, targets, substitution definitions and the directives in
 // rstDropped go with their indented bodies; a directive's options
 // (":maxdepth: 2") go; inline markup keeps its text (rstInline).
-func rstText(s string) string {
-	return rstInline(strings.Join(rstExplicit(strings.Split(s, "\n")), "\n"))
+// Tables, drawn (texttable.go) or written as csv-table and list-table
+// directives (rsttable.go), come out as tables, outside literal blocks
+// and code.
+func rstText(s string) []textPart {
+	return joinParts(rstExplicit(strings.Split(s, "\n"), false), rstInline)
 }
 
-// rstExplicit is rstText's pass over explicit markup, applied again to
-// each directive's body.
-func rstExplicit(lines []string) []string {
-	var out []string
+// rstVerbatim are the directives whose body is code, where a drawing of
+// a table is what the code shows.
+var rstVerbatim = map[string]bool{
+	"code": true, "code-block": true, "sourcecode": true, "parsed-literal": true, "math": true,
+}
+
+// rstExplicit is rstText's pass over explicit markup and tables, applied
+// again to each directive's body; verbatim bodies keep their tables drawn.
+func rstExplicit(lines []string, verbatim bool) []textLine {
+	var out []textLine
+	literal := -1 // the indentation of a paragraph ending in "::" while its literal block lasts
 	for i := 0; i < len(lines); i++ {
+		if t := strings.TrimSpace(lines[i]); t != "" {
+			ind := len(lines[i]) - len(strings.TrimLeft(lines[i], " \t"))
+			if literal >= 0 && ind <= literal {
+				literal = -1
+			}
+			if literal < 0 && !verbatim {
+				if tbl, n := drawnTable(lines[i:], rstInline); n > 0 {
+					out = append(out, textLine{table: tbl})
+					i += n - 1
+					continue
+				}
+			}
+			if literal < 0 && strings.HasSuffix(t, "::") && !strings.HasPrefix(t, "..") {
+				literal = ind
+			}
+		}
 		m := explicitRE.FindStringSubmatch(lines[i])
 		if m == nil {
 			if !rstSubstitutionLine.MatchString(lines[i]) {
-				out = append(out, lines[i])
+				out = append(out, textLine{text: lines[i]})
 			}
 			continue
 		}
@@ -101,13 +127,27 @@ func rstExplicit(lines []string) []string {
 			i = end - 1 // a comment, a target, a substitution or a dropped directive
 			continue
 		}
-		out = append(out, "")
+		unindented := make([]string, 0, end-i-1)
+		for _, l := range lines[i+1 : end] {
+			if bodyIndent > 0 && len(l) >= bodyIndent {
+				l = l[bodyIndent:]
+			}
+			unindented = append(unindented, l)
+		}
+		if name == "csv-table" || name == "list-table" {
+			if tbl, ok := rstDirectiveTable(name, d[2], unindented); ok {
+				out = append(out, textLine{table: tbl})
+				i = end - 1
+				continue
+			}
+		}
+		out = append(out, textLine{})
 		if d[2] != "" && rstTextArg[name] {
-			out = append(out, d[2], "")
+			out = append(out, textLine{text: d[2]}, textLine{})
 		}
 		var body []string
 		options := true
-		for _, l := range lines[i+1 : end] {
+		for _, l := range unindented {
 			t := strings.TrimSpace(l)
 			if options && strings.HasPrefix(t, ":") && strings.Count(t, ":") >= 2 {
 				continue // ":caption: …", ":maxdepth: 3"
@@ -115,13 +155,10 @@ func rstExplicit(lines []string) []string {
 			if t != "" {
 				options = false
 			}
-			if bodyIndent > 0 && len(l) >= bodyIndent {
-				l = l[bodyIndent:]
-			}
 			body = append(body, l)
 		}
-		out = append(out, rstExplicit(body)...)
-		out = append(out, "")
+		out = append(out, rstExplicit(body, verbatim || rstVerbatim[name])...)
+		out = append(out, textLine{})
 		i = end - 1
 	}
 	return out

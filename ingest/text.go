@@ -33,37 +33,29 @@ func parseText(name string, raw []byte, rst bool) (*Parsed, error) {
 	if err != nil {
 		return nil, err
 	}
+	var parts []textPart
 	if rst || looksRST(s) {
-		s = rstText(s)
+		parts = rstText(s)
 	} else {
 		// **strong**, *emphasis* and ``literal`` are how plain text
 		// stresses words, in reStructuredText and out of it: the
 		// words are the content, the marks are not.
-		s = plainEmphasis(s)
-	}
-	var paras [][]string
-	var cur []string
-	for line := range strings.SplitSeq(s, "\n") {
-		if strings.TrimSpace(line) == "" {
-			if len(cur) > 0 {
-				paras = append(paras, cur)
-				cur = nil
-			}
-			continue
-		}
-		cur = append(cur, line)
-	}
-	if len(cur) > 0 {
-		paras = append(paras, cur)
+		parts = joinParts(plainLines(s), plainEmphasis)
 	}
 	var styles headingStyles
 	var blocks []textBlock
-	for _, p := range paras {
-		blocks = append(blocks, textBlocks(p, &styles)...)
+	for _, part := range parts {
+		if part.table {
+			blocks = append(blocks, textBlock{text: part.text, table: true, head: part.head})
+			continue
+		}
+		for _, p := range textParagraphs(part.text) {
+			blocks = append(blocks, textBlocks(p, &styles)...)
+		}
 	}
 
 	title := ""
-	if len(blocks) > 0 {
+	if len(blocks) > 0 && !blocks[0].table {
 		first, _, _ := strings.Cut(blocks[0].text, "\n")
 		if t := cleanTitle(first); utf8.RuneCountInString(t) <= maxTitleLen && strings.ContainsFunc(t, unicode.IsLetter) {
 			title = t
@@ -74,6 +66,10 @@ func parseText(name string, raw []byte, rst bool) (*Parsed, error) {
 		switch {
 		case p.heading:
 			b.Add(KindHeading, p.level, p.text)
+		case p.table && p.head:
+			b.Add(KindTable, 0, p.text)
+		case p.table:
+			b.Add(KindParagraph, 0, p.text)
 		case i == 0 && title != "" && len(blocks) > 1 && !strings.Contains(p.text, "\n") && utf8.RuneCountInString(p.text) <= maxTitleLen:
 			// A short first line standing alone is a heading, so the
 			// chunker can carry it with the paragraphs under it.
@@ -89,4 +85,25 @@ func parseText(name string, raw []byte, rst bool) (*Parsed, error) {
 	out.Doc.Title = title
 	out.Doc.Language = analysis.DetectLanguage(out.Doc.Text)
 	return out, nil
+}
+
+// textParagraphs splits text into paragraphs at blank lines, each a list
+// of its lines.
+func textParagraphs(s string) [][]string {
+	var paras [][]string
+	var cur []string
+	for line := range strings.SplitSeq(s, "\n") {
+		if strings.TrimSpace(line) == "" {
+			if len(cur) > 0 {
+				paras = append(paras, cur)
+				cur = nil
+			}
+			continue
+		}
+		cur = append(cur, line)
+	}
+	if len(cur) > 0 {
+		paras = append(paras, cur)
+	}
+	return paras
 }

@@ -45,6 +45,9 @@ func FuzzText(f *testing.F) {
 		[]byte(strings.Repeat("a", 200) + "\n\nshort"),
 		{},
 		[]byte("\n\n\n \t \n"),
+		[]byte(".. csv-table:: T\n   :header: \"a\", \"b\"\n   :delim: ;\n\n   \"x\"; \"y\"; z\n   \"open\n"),
+		[]byte(".. list-table::\n   :header-rows: 2\n\n   * - a\n     - b\n   * -\n"),
+		[]byte("+--+---+\n|é | b |\n+==+===+\n| 1| 2 |\n+--+---+\n\n===  ===\na    b\n===  ===\n     c\n===  ===\n"),
 	} {
 		f.Add(s)
 	}

@@ -21,7 +21,9 @@ import (
 // body text.
 type textBlock struct {
 	heading bool
-	level   int // heading level, 1 for the first underline style met
+	level   int  // heading level, 1 for the first underline style met
+	table   bool // a table read into rows (texttable.go)
+	head    bool // a table with its header as the first line
 	text    string
 }
 
