@@ -210,6 +210,18 @@ func (a Analyzers) Analysis(lang string) string {
 	return "default"
 }
 
+// rankTerms is a query as the lexical leg ranks by it in language lang:
+// every word analysed as chunks are, then its content words (see Content)
+// once more, so a function word weighs half what a content word of the
+// same idf does. A question's asking words (which, every, need, devo,
+// fare) are often rarer in a corpus than its subject, so at full weight a
+// passage that shares them outranks one that holds every content word;
+// dropped altogether, the words the broad content stop list holds that
+// do carry meaning (a phrasal verb's particle, a word of time) are lost.
+func (a Analyzers) rankTerms(q, lang string) []string {
+	return append(a.of(lang).Analyze(q), a.contentOf(lang).Analyze(q)...)
+}
+
 func (a Analyzers) contentOf(lang string) analysis.Analyzer {
 	if an, ok := a.Content[lang]; ok {
 		return an
@@ -602,7 +614,7 @@ func (ix *Index) queryTokens(q, lang string, c corpusView) []string {
 func (ix *Index) lexicalTop(q, lang string, depth int, allow func(int) bool, c corpusView) []scored {
 	best := map[int]float64{}
 	for _, l := range c.queryLangs(lang) {
-		toks := ix.an.of(l).Analyze(q)
+		toks := ix.an.rankTerms(q, l)
 		var rs []lexical.Result
 		if c.view != nil {
 			rs = c.view.Query(toks).TopKShare(depth, allow)
