@@ -7,8 +7,8 @@ import (
 )
 
 // TestFunctionWordsWeighLess: a passage that shares only a question's
-// asking words (rare in the corpus) ranks below one that holds its
-// content words (commoner), in English and in Italian. At full weight
+// asking or grammar words (rare in the corpus) ranks below one that holds
+// its content words (commoner), in English and in Italian. At full weight
 // the asking words' higher idf put the first passage on top.
 func TestFunctionWordsWeighLess(t *testing.T) {
 	for _, tc := range []struct {
@@ -17,6 +17,13 @@ func TestFunctionWordsWeighLess(t *testing.T) {
 	}{
 		{"en", "Which files does every package need?",
 			"Every team says which of the tools it keeps.",
+			"The package holds the control files it builds from.",
+			[]string{"A package is uploaded after review.", "The files are signed by the release team.",
+				"Builds run on the project's machines.", "Reviewers read the changelog first."}},
+		// "does" is no stop word, but a grammar word all the same
+		// (answer.FunctionWords).
+		{"en", "Which files does every package need?",
+			"Nobody does say which of the tools it keeps.",
 			"The package holds the control files it builds from.",
 			[]string{"A package is uploaded after review.", "The files are signed by the release team.",
 				"Builds run on the project's machines.", "Reviewers read the changelog first."}},

@@ -19,6 +19,7 @@ import (
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/analysis"
+	"github.com/fonte-rag/fonte/answer"
 	"github.com/fonte-rag/fonte/chunk"
 	"github.com/fonte-rag/fonte/fusion"
 	"github.com/fonte-rag/fonte/internal/cores"
@@ -218,8 +219,22 @@ func (a Analyzers) Analysis(lang string) string {
 // passage that shares them outranks one that holds every content word;
 // dropped altogether, the words the broad content stop list holds that
 // do carry meaning (a phrasal verb's particle, a word of time) are lost.
+// The grammar words the stop lists keep (answer.FunctionWords: "does",
+// "vuol dire", "riesco") count once too, as answer's coverage leaves them
+// out of what a passage must hold.
 func (a Analyzers) rankTerms(q, lang string) []string {
-	return append(a.of(lang).Analyze(q), a.contentOf(lang).Analyze(q)...)
+	an := a.of(lang)
+	out := an.Analyze(q)
+	grammar := map[string]bool{}
+	for _, t := range an.Analyze(strings.Join(answer.FunctionWords(q), " ")) {
+		grammar[t] = true
+	}
+	for _, t := range a.contentOf(lang).Analyze(q) {
+		if !grammar[t] {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 func (a Analyzers) contentOf(lang string) analysis.Analyzer {
