@@ -19,6 +19,7 @@ import (
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/analysis"
+	"github.com/fonte-rag/fonte/answer"
 	"github.com/fonte-rag/fonte/chunk"
 	"github.com/fonte-rag/fonte/fusion"
 	"github.com/fonte-rag/fonte/internal/cores"
@@ -208,6 +209,32 @@ func (a Analyzers) Analysis(lang string) string {
 		return AnalysisEnglish
 	}
 	return "default"
+}
+
+// rankTerms is a query as the lexical leg ranks by it in language lang:
+// every word analysed as chunks are, then its content words (see Content)
+// once more, so a function word weighs half what a content word of the
+// same idf does. A question's asking words (which, every, need, devo,
+// fare) are often rarer in a corpus than its subject, so at full weight a
+// passage that shares them outranks one that holds every content word;
+// dropped altogether, the words the broad content stop list holds that
+// do carry meaning (a phrasal verb's particle, a word of time) are lost.
+// The grammar words the stop lists keep (answer.FunctionWords: "does",
+// "vuol dire", "riesco") count once too, as answer's coverage leaves them
+// out of what a passage must hold.
+func (a Analyzers) rankTerms(q, lang string) []string {
+	an := a.of(lang)
+	out := an.Analyze(q)
+	grammar := map[string]bool{}
+	for _, t := range an.Analyze(strings.Join(answer.FunctionWords(q), " ")) {
+		grammar[t] = true
+	}
+	for _, t := range a.contentOf(lang).Analyze(q) {
+		if !grammar[t] {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 func (a Analyzers) contentOf(lang string) analysis.Analyzer {
@@ -602,7 +629,7 @@ func (ix *Index) queryTokens(q, lang string, c corpusView) []string {
 func (ix *Index) lexicalTop(q, lang string, depth int, allow func(int) bool, c corpusView) []scored {
 	best := map[int]float64{}
 	for _, l := range c.queryLangs(lang) {
-		toks := ix.an.of(l).Analyze(q)
+		toks := ix.an.rankTerms(q, l)
 		var rs []lexical.Result
 		if c.view != nil {
 			rs = c.view.Query(toks).TopKShare(depth, allow)

@@ -225,7 +225,7 @@ func (s *StoreSearch) analyse(ctx context.Context, req Request) ([]langQuery, er
 	var all []string
 	at := map[string]int{}
 	for _, l := range s.queryLangs(req.Lang, req.Filter) {
-		q := langQuery{terms: s.An.of(l).Analyze(req.Query), content: s.An.contentOf(l).Analyze(req.Query)}
+		q := langQuery{terms: s.An.rankTerms(req.Query, l), content: s.An.contentOf(l).Analyze(req.Query)}
 		for _, list := range [][]string{q.terms, q.content} {
 			for _, t := range list {
 				if _, ok := at[t]; !ok {

@@ -1,0 +1,62 @@
+package retrieve
+
+import (
+	"testing"
+
+	"github.com/fonte-rag/fonte"
+)
+
+// TestFunctionWordsWeighLess: a passage that shares only a question's
+// asking or grammar words (rare in the corpus) ranks below one that holds
+// its content words (commoner), in English and in Italian. At full weight
+// the asking words' higher idf put the first passage on top.
+func TestFunctionWordsWeighLess(t *testing.T) {
+	for _, tc := range []struct {
+		lang, query, asking, content string
+		others                       []string
+	}{
+		{"en", "Which files does every package need?",
+			"Every team says which of the tools it keeps.",
+			"The package holds the control files it builds from.",
+			[]string{"A package is uploaded after review.", "The files are signed by the release team.",
+				"Builds run on the project's machines.", "Reviewers read the changelog first."}},
+		// "does" is no stop word, but a grammar word all the same
+		// (answer.FunctionWords).
+		{"en", "Which files does every package need?",
+			"Nobody does say which of the tools it keeps.",
+			"The package holds the control files it builds from.",
+			[]string{"A package is uploaded after review.", "The files are signed by the release team.",
+				"Builds run on the project's machines.", "Reviewers read the changelog first."}},
+		{"it", "Cosa devo fare per firmare il pacchetto?",
+			"Adesso devo fare la mia parte, dice il gruppo.",
+			"Il pacchetto si firma prima di caricarlo, come il gruppo sa.",
+			[]string{"Un pacchetto viene caricato dopo la revisione.", "Si firmano le versioni dei rilasci ufficiali.",
+				"Le compilazioni girano sulle macchine del progetto.", "I revisori leggono prima il registro delle modifiche."}},
+	} {
+		var c Corpus
+		for i, text := range append([]string{tc.asking, tc.content}, tc.others...) {
+			id := string(rune('a' + i))
+			c.Chunks = append(c.Chunks, fonte.Chunk{ID: id + "#0", DocID: id, Text: text})
+			c.Langs = append(c.Langs, tc.lang)
+		}
+		ix, err := New(c, DefaultAnalyzers())
+		if err != nil {
+			t.Fatal(err)
+		}
+		hits, err := ix.Search(Request{Query: tc.query, Lang: tc.lang, Mode: BM25})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first(hits) != tc.content {
+			t.Errorf("%s: %q ranks first %q, want %q", tc.lang, tc.query, first(hits), tc.content)
+		}
+	}
+}
+
+// first is the text of the best hit, "" for none.
+func first(hits []fonte.Hit) string {
+	if len(hits) == 0 {
+		return ""
+	}
+	return hits[0].Chunk.Text
+}
