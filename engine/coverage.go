@@ -31,10 +31,10 @@ func (e *Engine) coverage(ctx context.Context, v *view, query, lang string, hits
 	// out when the kind check stands in for them (answer.KindWords): the
 	// passage that answers states the figure, not the word. A key that
 	// another word of the question gives too stays. So are the words of
-	// its grammar the stop lists keep (answer.FunctionWords: "does",
+	// its grammar the stop lists keep (analysis.FunctionWords: "does",
 	// "è stato"): no passage need repeat them.
 	asking := map[string]int{}
-	for _, k := range an.Analyze(strings.Join(append(answer.KindWords(query), answer.FunctionWords(query)...), " ")) {
+	for _, k := range an.Analyze(strings.Join(append(answer.KindWords(query), analysis.FunctionWords(query)...), " ")) {
 		asking[k]++
 	}
 	var keys []string

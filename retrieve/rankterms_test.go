@@ -21,7 +21,7 @@ func TestFunctionWordsWeighLess(t *testing.T) {
 			[]string{"A package is uploaded after review.", "The files are signed by the release team.",
 				"Builds run on the project's machines.", "Reviewers read the changelog first."}},
 		// "does" is no stop word, but a grammar word all the same
-		// (answer.FunctionWords).
+		// (analysis.FunctionWords).
 		{"en", "Which files does every package need?",
 			"Nobody does say which of the tools it keeps.",
 			"The package holds the control files it builds from.",

@@ -19,7 +19,6 @@ import (
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/analysis"
-	"github.com/fonte-rag/fonte/answer"
 	"github.com/fonte-rag/fonte/chunk"
 	"github.com/fonte-rag/fonte/fusion"
 	"github.com/fonte-rag/fonte/internal/cores"
@@ -219,14 +218,14 @@ func (a Analyzers) Analysis(lang string) string {
 // passage that shares them outranks one that holds every content word;
 // dropped altogether, the words the broad content stop list holds that
 // do carry meaning (a phrasal verb's particle, a word of time) are lost.
-// The grammar words the stop lists keep (answer.FunctionWords: "does",
+// The grammar words the stop lists keep (analysis.FunctionWords: "does",
 // "vuol dire", "riesco") count once too, as answer's coverage leaves them
 // out of what a passage must hold.
 func (a Analyzers) rankTerms(q, lang string) []string {
 	an := a.of(lang)
 	out := an.Analyze(q)
 	grammar := map[string]bool{}
-	for _, t := range an.Analyze(strings.Join(answer.FunctionWords(q), " ")) {
+	for _, t := range an.Analyze(strings.Join(analysis.FunctionWords(q), " ")) {
 		grammar[t] = true
 	}
 	for _, t := range a.contentOf(lang).Analyze(q) {

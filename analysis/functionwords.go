@@ -1,4 +1,4 @@
-package answer
+package analysis
 
 import (
 	"strings"
@@ -16,7 +16,8 @@ import (
 // where a modal would ("conviene installare", "riesco ad accedere"). A
 // passage that answers does not repeat them, so the coverage of the
 // question's words (engine's coverage) leaves them out as it leaves out
-// KindWords.
+// answer.KindWords, and the lexical leg weighs them as it weighs the
+// words the stop lists drop (retrieve's rankTerms).
 func FunctionWords(question string) []string {
 	words := strings.FieldsFunc(strings.ToLower(question), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’'
@@ -70,6 +71,7 @@ var essereForms = wordSet("è e' sono sei siamo siete sia siano era erano fosse 
 // auxiliaryAdverbs may stand between an auxiliary and its participle.
 var auxiliaryAdverbs = wordSet("non ancora già mai sempre appena anche pure")
 
+// wordSet is the set of the space-separated words of s.
 func wordSet(s string) map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(s) {

@@ -1,4 +1,4 @@
-package answer
+package analysis
 
 // lightVerbs are the short forms of "dare", "fare" and "stare" (and
 // English "gives") with which a question asks what does something rather

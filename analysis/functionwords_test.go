@@ -1,4 +1,4 @@
-package answer
+package analysis
 
 import (
 	"slices"
