@@ -65,6 +65,11 @@ type ViewQuery struct {
 	tokens []string
 	ids    []int     // per token: its term id, or -1 outside the vocabulary
 	idf    []float64 // per token: its idf over the visible documents
+	// repeat is, per token, how many tokens from it on are the same term
+	// (0 for a token that repeats the one before it): a run of one term's
+	// tokens walks its postings once and adds each weight once per token,
+	// in the token-by-token order, so the sums keep every bit.
+	repeat []int
 }
 
 // Query looks up tokens (analysed already) and computes each one's idf
@@ -72,9 +77,17 @@ type ViewQuery struct {
 // idf of a term in none, as MaxScoreTokens gives a token outside the
 // vocabulary.
 func (v *View) Query(tokens []string) *ViewQuery {
-	q := &ViewQuery{v: v, tokens: tokens, ids: make([]int, len(tokens)), idf: make([]float64, len(tokens))}
+	q := &ViewQuery{v: v, tokens: tokens, ids: make([]int, len(tokens)), idf: make([]float64, len(tokens)), repeat: make([]int, len(tokens))}
+	run := 0 // the first token of the current run
 	for i, tok := range tokens {
 		q.ids[i] = -1
+		if i > 0 && tok == tokens[i-1] {
+			q.ids[i], q.idf[i] = q.ids[i-1], q.idf[i-1]
+			q.repeat[run]++
+			continue
+		}
+		run = i
+		q.repeat[i] = 1
 		df := 0
 		if id, ok := v.m.ix.TermID(tok); ok {
 			q.ids[i] = id
@@ -83,6 +96,14 @@ func (v *View) Query(tokens []string) *ViewQuery {
 		q.idf[i] = bm25IDF(v.n, df)
 	}
 	return q
+}
+
+// addRepeated adds w to *acc n times, one addition at a time: what n
+// adjacent tokens of one term add, token by token.
+func addRepeated(acc *float64, w float64, n int) {
+	for range n {
+		*acc += w
+	}
 }
 
 // docFreq is the number of visible documents holding term id.
@@ -145,13 +166,13 @@ func (q *ViewQuery) ScoreDoc(doc int) float64 {
 	}
 	s := 0.0
 	for i, id := range q.ids {
-		if id < 0 {
+		if id < 0 || q.repeat[i] == 0 {
 			continue
 		}
 		docs := q.v.m.ix.docs(uint32(id))
 		j, found := slices.BinarySearch(docs, uint32(doc))
 		if found {
-			s += q.weight(i, j, uint32(doc))
+			addRepeated(&s, q.weight(i, j, uint32(doc)), q.repeat[i])
 		}
 	}
 	return s
@@ -213,7 +234,7 @@ func (q *ViewQuery) topK(k int, allow func(doc int) bool, div float64) []Result 
 	// an index of the visible documents alone would make.
 	s.begin(postings)
 	for i, id := range q.ids {
-		if id < 0 {
+		if id < 0 || q.repeat[i] == 0 {
 			continue
 		}
 		for j, d := range m.ix.docs(uint32(id)) {
@@ -223,7 +244,7 @@ func (q *ViewQuery) topK(k int, allow func(doc int) bool, div float64) []Result 
 			if !s.dense && s.acc[d] == 0 {
 				s.touched = append(s.touched, d)
 			}
-			s.acc[d] += q.weight(i, j, d)
+			addRepeated(&s.acc[d], q.weight(i, j, d), q.repeat[i])
 		}
 	}
 	var top topSet

@@ -166,7 +166,7 @@ func (q *ViewQuery) topKPruned(k int, allow func(doc int) bool, div float64, s *
 			if (cands[w]-before)*rangeSeekCost >= j1-j0 {
 				for j := j0; j < j1; j++ {
 					if d := docs[j]; marks[d/64]&(1<<(d%64)) != 0 {
-						acc[d] += q.weight(i, j, d)
+						addRepeated(&acc[d], q.weight(i, j, d), q.repeat[i])
 					}
 				}
 				continue
@@ -176,7 +176,7 @@ func (q *ViewQuery) topKPruned(k int, allow func(doc int) bool, div float64, s *
 				for word := marks[wd]; word != 0 && j < j1; word &= word - 1 {
 					d := wd*64 + uint32(bits.TrailingZeros64(word))
 					if j = seek(list, j, d); j < j1 && docs[j] == d {
-						acc[d] += q.weight(i, j, d)
+						addRepeated(&acc[d], q.weight(i, j, d), q.repeat[i])
 					}
 				}
 			}
@@ -220,7 +220,7 @@ func (q *ViewQuery) topKSplit(k int, allow func(doc int) bool, div float64, s *s
 			j0, j1 := listRange(docs, lo, hi)
 			for j := j0; j < j1; j++ {
 				if d := docs[j]; q.v.sees(d) {
-					acc[d] += q.weight(i, j, d)
+					addRepeated(&acc[d], q.weight(i, j, d), q.repeat[i])
 				}
 			}
 		}
@@ -231,11 +231,12 @@ func (q *ViewQuery) topKSplit(k int, allow func(doc int) bool, div float64, s *s
 }
 
 // lists returns each token's postings list (nil outside the
-// vocabulary), checked once here rather than by every range.
+// vocabulary, and for a token that repeats the one before it, whose run
+// the first token walks), checked once here rather than by every range.
 func (q *ViewQuery) lists() [][]uint32 {
 	lists := make([][]uint32, len(q.ids))
 	for i, id := range q.ids {
-		if id >= 0 {
+		if id >= 0 && q.repeat[i] > 0 {
 			lists[i] = q.v.m.ix.docs(uint32(id))
 		}
 	}

@@ -40,7 +40,7 @@ func (q *ViewQuery) topKRanges(k int, allow func(doc int) bool, div float64, s *
 	ranges := q.v.ranges
 	s.dense = false
 	for i, id := range q.ids {
-		if id < 0 {
+		if id < 0 || q.repeat[i] == 0 {
 			continue
 		}
 		docs := m.ix.docs(uint32(id))
@@ -53,7 +53,7 @@ func (q *ViewQuery) topKRanges(k int, allow func(doc int) bool, div float64, s *
 				if s.acc[d] == 0 {
 					s.touched = append(s.touched, d)
 				}
-				s.acc[d] += q.weight(i, j, d)
+				addRepeated(&s.acc[d], q.weight(i, j, d), q.repeat[i])
 			}
 		}
 	}

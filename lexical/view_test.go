@@ -151,6 +151,11 @@ func checkViewModels(t *testing.T) {
 		} {
 			for i := range 40 {
 				toks := randomQuery(rng, words)
+				if i%2 == 1 {
+					// Every token twice in a row, as retrieve weighs a
+					// question's content words: runs the view walks once.
+					toks = doubled(toks)
+				}
 				q := v.Query(toks)
 				if got, exp := q.MaxScore(), want.MaxScoreTokens(toks); got != exp {
 					t.Fatalf("seed %d %s query %d %q: MaxScore %v, the visible corpus's %v", seed, name, i, toks, got, exp)
@@ -263,4 +268,13 @@ func TestViewTermBounds(t *testing.T) {
 	if tighter == 0 {
 		t.Fatal("no bound is tighter than k1 + 1")
 	}
+}
+
+// doubled is toks with every token repeated right after itself.
+func doubled(toks []string) []string {
+	out := make([]string, 0, 2*len(toks))
+	for _, t := range toks {
+		out = append(out, t, t)
+	}
+	return out
 }

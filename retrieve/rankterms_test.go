@@ -60,3 +60,48 @@ func first(hits []fonte.Hit) string {
 	}
 	return hits[0].Chunk.Text
 }
+
+// TestRankTermsRepeatAdjacent: a content word's two tokens are next to
+// each other (so the lexical view walks its postings once), a function
+// word's token is there once, and nothing else moves: the same tokens as
+// the words followed by the content words.
+func TestRankTermsRepeatAdjacent(t *testing.T) {
+	a := DefaultAnalyzers()
+	for _, tc := range []struct{ lang, query string }{
+		{"en", "Which files does every package need before the upload?"},
+		{"it", "Cosa devo fare per firmare il pacchetto prima del caricamento?"},
+	} {
+		got := a.rankTerms(tc.query, tc.lang)
+		count := map[string]int{}
+		for _, tok := range got {
+			count[tok]++
+		}
+		twice := 0
+		for i, tok := range got {
+			if count[tok] == 2 {
+				twice++
+				if (i == 0 || got[i-1] != tok) && (i+1 == len(got) || got[i+1] != tok) {
+					t.Errorf("%s: %q's two tokens are apart in %q", tc.lang, tok, got)
+				}
+			}
+		}
+		if twice == 0 {
+			t.Errorf("%s: no content word counted twice in %q", tc.lang, got)
+		}
+		want := map[string]int{}
+		for _, tok := range a.of(tc.lang).Analyze(tc.query) {
+			want[tok]++
+		}
+		for _, tok := range a.contentOf(tc.lang).Analyze(tc.query) {
+			want[tok]++
+		}
+		for tok, n := range want {
+			if count[tok] != n && !(n == 2 && count[tok] == 1) {
+				t.Errorf("%s: %q counted %d times, want %d (or once for a grammar word)", tc.lang, tok, count[tok], n)
+			}
+		}
+		if len(count) != len(want) {
+			t.Errorf("%s: tokens %v, want those of %v", tc.lang, count, want)
+		}
+	}
+}

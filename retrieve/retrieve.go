@@ -221,15 +221,37 @@ func (a Analyzers) Analysis(lang string) string {
 // The grammar words the stop lists keep (analysis.FunctionWords: "does",
 // "vuol dire", "riesco") count once too, as answer's coverage leaves them
 // out of what a passage must hold.
+//
+// A content word's second token follows its first, so that the lexical
+// index walks its postings once for both (lexical.View's runs).
 func (a Analyzers) rankTerms(q, lang string) []string {
 	an := a.of(lang)
-	out := an.Analyze(q)
+	words := an.Analyze(q)
 	grammar := map[string]bool{}
 	for _, t := range an.Analyze(strings.Join(analysis.FunctionWords(q), " ")) {
 		grammar[t] = true
 	}
+	again := map[string]int{} // content tokens still to repeat
+	var rest []string         // in the order the content analyzer gives them
 	for _, t := range a.contentOf(lang).Analyze(q) {
 		if !grammar[t] {
+			again[t]++
+			rest = append(rest, t)
+		}
+	}
+	out := make([]string, 0, len(words)+len(rest))
+	for _, t := range words {
+		out = append(out, t)
+		if again[t] > 0 {
+			again[t]--
+			out = append(out, t)
+		}
+	}
+	// A content token the full analysis lacks (none today: the content
+	// analyzer keeps a subset of the words) still counts once.
+	for _, t := range rest {
+		if again[t] > 0 {
+			again[t]--
 			out = append(out, t)
 		}
 	}
