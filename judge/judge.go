@@ -197,6 +197,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	r.Contradicted = append(r.Contradicted, swappedBindings(ref, reference, answer)...)
 	r.Contradicted = append(r.Contradicted, askedFigureClauses(question, ref, reference, answer)...)
 	r.Contradicted = append(r.Contradicted, latinSuffixLead(ref, leadFacts, ld)...)
+	r.Contradicted = append(r.Contradicted, listFirstFigure(ref, answer, ld)...)
 
 	// What the answer states.
 	// A sentence without a yes, a no or a negation says yes only when it
