@@ -198,6 +198,9 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	r.Contradicted = append(r.Contradicted, askedFigureClauses(question, ref, reference, answer)...)
 	r.Contradicted = append(r.Contradicted, latinSuffixLead(ref, leadFacts, ld)...)
 	r.Contradicted = append(r.Contradicted, listFirstFigure(ref, answer, ld)...)
+	if ld.span || ld.direct || ld.first || onTopic {
+		r.Contradicted = append(r.Contradicted, otherArticleOfAct(reference, ld.text)...)
+	}
 
 	// What the answer states.
 	// A sentence without a yes, a no or a negation says yes only when it
