@@ -156,3 +156,27 @@ func articleOfOtherAct(reference, lead string) []string {
 	}
 	return nil
 }
+
+// otherArticleOfAct returns the article of the reference's act that the
+// lead cites in place of the reference's own: "l'art. 12 del GDPR" for
+// "ai sensi dell'art. 30 del GDPR" names another rule of the same act.
+// The article may be an aside of the reference; a lead that contradicts
+// an aside still misleads (README rule 6).
+func otherArticleOfAct(reference, lead string) []string {
+	cited := map[string]bool{} // act and article pairs the lead names
+	for _, l := range articleOfRE.FindAllStringSubmatch(lead, -1) {
+		cited[fold(strings.Trim(l[2], "."))+" "+l[1]] = true
+	}
+	for _, r := range articleOfRE.FindAllStringSubmatch(reference, -1) {
+		act := fold(strings.Trim(r[2], "."))
+		if cited[act+" "+r[1]] {
+			continue
+		}
+		for _, l := range articleOfRE.FindAllStringSubmatch(lead, -1) {
+			if fold(strings.Trim(l[2], ".")) == act {
+				return []string{"the lead cites article " + l[1] + " of " + strings.Trim(l[2], ".") + ", the reference article " + r[1]}
+			}
+		}
+	}
+	return nil
+}

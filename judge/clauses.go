@@ -135,7 +135,26 @@ func otherNamesFirst(question, reference string, ref reference, answer string, l
 	if m := runToolRE.FindStringSubmatch(first); m != nil && !containsBounded(lowerRef, strings.ToLower(m[1])) && !containsBounded(lowerQ, strings.ToLower(m[1])) {
 		out = append(out, m[1]+" named before the reference's")
 	}
+	if len(out) == 0 && !negationRE.MatchString(first) && len(extract(first)) == 0 {
+		out = ownWordsFirst(question, reference, first)
+	}
 	return out
+}
+
+// minOwnFirstWords is how many content words of its own, in neither the
+// question nor the reference, a first clause must hold to be read as
+// another answer: "Send them by email to the mailing list; the #incident
+// channel is for chat" answers with email before the reference's name.
+const minOwnFirstWords = 3
+
+// ownWordsFirst returns the first clause of an answer when it answers
+// in words of its own, without a name, code or figure, before the
+// reference's name comes in a later clause.
+func ownWordsFirst(question, reference, first string) []string {
+	if len(newWords(first, question, reference)) < minOwnFirstWords {
+		return nil
+	}
+	return []string{fmt.Sprintf("the answer opens with %q before the reference's name", strings.TrimSpace(first))}
 }
 
 // countedOtherwise returns the count a lead opens with ("Three: …") where

@@ -197,6 +197,10 @@ func Judge(question, reference, answer string, abstained bool) Result {
 	r.Contradicted = append(r.Contradicted, swappedBindings(ref, reference, answer)...)
 	r.Contradicted = append(r.Contradicted, askedFigureClauses(question, ref, reference, answer)...)
 	r.Contradicted = append(r.Contradicted, latinSuffixLead(ref, leadFacts, ld)...)
+	r.Contradicted = append(r.Contradicted, listFirstFigure(ref, answer, ld)...)
+	if ld.span || ld.direct || ld.first || onTopic {
+		r.Contradicted = append(r.Contradicted, otherArticleOfAct(reference, ld.text)...)
+	}
 
 	// What the answer states.
 	// A sentence without a yes, a no or a negation says yes only when it
@@ -326,6 +330,8 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Verdict = Misleading
 		r.Why = fmt.Sprintf("the answer states none of the reference's facts (%s) and %.0f%% of its other words, but states something else as the answer (%s)",
 			strings.Join(r.Missing, ", "), 100*coverageOrNone(ref.words, ans.stems), strings.Join(own, ", "))
+	case definesOtherTerms(question, answer):
+		r.Verdict, r.Why = Wrong, "the question asks what a term means; the answer defines other terms"
 	case len(ref.facts) == 0 && len(ref.words) == 0:
 		r.Verdict, r.Why = Wrong, "the reference has no fact or content word to find"
 	case len(ref.facts) == 0:

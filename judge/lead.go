@@ -186,6 +186,12 @@ var notNegationRE = regexp.MustCompile(`(?i)\b(?:no|not) (?:later|earlier|more|l
 // se non …", "unless …", "a meno che …".
 var conditionRE = regexp.MustCompile(`(?i)[,;]?\s+(?:even if|even when|unless|anche se|a meno che|qualora|nel caso in cui)\b[^,;.]*|,\s*(?:if|se)\b[^,;.]*`)
 
+// openingConditionRE matches a conditional clause that opens the
+// sentence, up to its comma: "If a decision was never implemented, …",
+// "Se il dato non è aperto, …". Its negation belongs to the case it
+// sets, not to the answer: the main clause after it says yes or no.
+var openingConditionRE = regexp.MustCompile(`(?i)^\W*(?:if|se|qualora|nel caso in cui)\s[^,;.]*,`)
+
 // negativePredicates are the beginnings of words that answer a yes/no
 // question with no ("Saturday: closed", "È vietato", "unused comp time is
 // forfeited", "the catalogue was abolished", "abrogato", "avoid puns",
@@ -207,7 +213,7 @@ func polarityOf(sentence, question string) string {
 	}
 	// A condition says when, not whether: "recorded, even if it is
 	// closed as a false positive" says yes.
-	s = conditionRE.ReplaceAllString(s, " ")
+	s = conditionRE.ReplaceAllString(openingConditionRE.ReplaceAllString(s, " "), " ")
 	if !waitRE.MatchString(question) {
 		s = negatedWaitRE.ReplaceAllString(s, " ")
 	}
