@@ -136,7 +136,9 @@ const (
 		"maint-guide-en=../evalsets/maint-guide-en/questions.jsonl@../evalsets/maint-guide-en/docs," +
 		"debian-it=../evalsets/debian-reference-it/questions.jsonl@../evalsets/debian-reference-it/docs," +
 		"gds-way-en=../evalsets/gds-way-en/questions.jsonl@../evalsets/gds-way-en/docs," +
-		"linee-guida-it=../evalsets/linee-guida-pa-it/questions.jsonl@../evalsets/linee-guida-pa-it/docs"
+		"linee-guida-it=../evalsets/linee-guida-pa-it/questions.jsonl@../evalsets/linee-guida-pa-it/docs," +
+		"mojtg-en=../evalsets/mojtg-en/questions.jsonl@../evalsets/mojtg-en/docs," +
+		"patrimonio-it=../evalsets/patrimonio-pubblico-it/questions.jsonl@../evalsets/patrimonio-pubblico-it/docs"
 	modelcheckSetsUnderRace = "examples=../examples/questions.jsonl@../examples/handbook"
 )
 
