@@ -620,6 +620,9 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 				lead = l.rowLead(header, row)
 			} else {
 				lead = l.sentenceLead(s)
+				if lead != "" && l.caseLabel(s, lead, siblings(c.Text, bestSpans, bestSent)) {
+					lead = "" // "North site staff: …" names one case of a list of cases
+				}
 			}
 			inner := innerHeadings(c.Text, bestSpans)[bestSent]
 			if lead == "" && len(l.candidates(s)) == 0 {
