@@ -561,7 +561,13 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			if own == 0 && before != nil && !hasAny(before, want) {
 				continue // nor one whose subject is not the question's
 			}
-			if qt != AnyAnswer && (spanType(qt) && l.couldLead(s, keys, heading, header, before) || !spanType(qt) && len(typedSpans(s, qt)) > 0) {
+			couldLead := spanType(qt) && l.couldLead(s, keys, heading, header, before)
+			if couldLead && header == nil && l.strayOnly(s) {
+				// Its only figure belongs to another clause ("migrate
+				// within 3 months to ensure you get updates" for how
+				// long updates last): read first, it answers wrongly.
+				score -= leadBonus * bonus
+			} else if qt != AnyAnswer && (couldLead || !spanType(qt) && len(typedSpans(s, qt)) > 0) {
 				score += leadBonus * bonus // a span that could lead, not any figure
 			} else if qt != AnyAnswer && spanType(qt) && l.nextStates(c.Text, spans, j, want) {
 				score += leadBonus * bonus / 2 // the fact goes on in the next sentence, quoted with it (widen)

@@ -510,6 +510,17 @@ func strayFigure(s string, cand [2]int, want map[string]bool) bool {
 	return false
 }
 
+// strayOnly reports whether sentence s holds a single span that could
+// lead and it sits in a clause that lacks a question word another clause
+// holds (strayFigure). A table row is read by its header instead.
+func (l leader) strayOnly(s string) bool {
+	if _, _, ok := labelledRow(s); ok {
+		return false
+	}
+	cands := l.candidates(s)
+	return len(cands) == 1 && strayFigure(s, cands[0], l.want)
+}
+
 // clauseBreak returns the position of the strongest break in s[from:to]:
 // the first ";", else the first "," ":" or bracket, else the first
 // conjunction; false when there is none.
