@@ -631,7 +631,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 				}
 			}
 			inner := innerHeadings(c.Text, bestSpans)[bestSent]
-			if lead == "" && len(l.candidates(s)) == 0 {
+			if lead == "" && len(l.candidates(s)) == 0 && !shownAsExample(c.Text, inner, sp[0]) {
 				lead = l.headingLead(c, inner)
 			}
 			subject := subjectLine(c.Text, bestSpans, bestSent) + "\n" + inner

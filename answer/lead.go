@@ -395,12 +395,13 @@ func compound(s string, spans [][2]int) [][2]int {
 var conjunctionRE = regexp.MustCompile(`(?i)\b(?:and|but|or|while|whereas|except|unless|e|ed|ma|o|oppure|mentre|invece|tranne|salvo)\b`)
 
 // sentenceLead returns the lead for sentence s, or "": the candidate
-// bound to the question's distinguishing words (bound) and near one of
-// its words (near); for a question that asks who someone is, joined to
-// the question's words by no more than a copula (joined).
+// bound to the question's distinguishing words (bound), near one of its
+// words (near) and not given as an example (illustrative); for a
+// question that asks who someone is, joined to the question's words by
+// no more than a copula (joined).
 func (l leader) sentenceLead(s string) string {
 	cands := l.candidates(s)
-	if i := bound(s, cands, l.want); i >= 0 && l.near(s, cands[i]) && (!l.identity || l.joined(s, cands[i])) {
+	if i := bound(s, cands, l.want); i >= 0 && l.near(s, cands[i]) && (!l.identity || l.joined(s, cands[i])) && !illustrative(s[:cands[i][0]]) {
 		return strings.TrimSpace(s[cands[i][0]:cands[i][1]])
 	}
 	return ""
