@@ -5,21 +5,6 @@ import (
 	"testing"
 )
 
-// A label of a list of "label: value" items whose values all speak of the
-// question's topic names one case among several: it never leads.
-func TestCaseLabelAmongSiblingsNeverLeads(t *testing.T) {
-	for _, c := range []struct{ question, text string }{
-		{"Who can apply for a parking permit?",
-			"Parking permits are renewed every quarter.\n\n- Permit contact:\n  - Milan employees: Facilities-Parking Permits\n  - Other offices: see the list of parking permit contacts\n"},
-		{"Chi può chiedere il permesso di parcheggio?",
-			"I permessi di parcheggio si rinnovano ogni trimestre.\n\n- Referente:\n  - Dipendenti Milano: servizio permessi di parcheggio\n  - Altre sedi: vedere l'elenco dei referenti per i permessi di parcheggio\n"},
-	} {
-		if lead, quote := leadOf(t, c.question, c.text); lead != "" {
-			t.Errorf("%q: lead %q over %q, want none", c.question, lead, quote)
-		}
-	}
-}
-
 // A label whose siblings' values say nothing of the question's topic is
 // not one case among several, and still leads.
 func TestCaseLabelAloneStillLeads(t *testing.T) {
