@@ -644,6 +644,9 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			subject := subjectLine(c.Text, bestSpans, bestSent)
 			held, all := l.heldTopic(ContentKeys(subject + "\n" + s))
 			lead = yesNoWord(question, polarity(question, s, held, all))
+			if underCondition(s, want) {
+				lead = "" // "you can X if Y": yes or no depends on Y, which the question leaves open
+			}
 		}
 	}
 	if lead != "" && outOfRange(amounts, c.Text[sp[0]:sp[1]]) {

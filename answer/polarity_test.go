@@ -24,6 +24,16 @@ func TestYesNoPolarity(t *testing.T) {
 		// neighbouring case ("un repository distinto") says nothing of
 		// "un solo repository".
 		{"Un progetto con più moduli va pubblicato in un solo repository?", "Ogni modulo autonomo va pubblicato in un repository distinto.", "Ogni modulo"},
+		// A rule under a condition the question leaves open
+		// (underCondition) gets neither yes nor no...
+		{"Can I claim a taxi after a late meeting?", "You can claim a taxi after a late meeting if your manager approves it in advance.", "You can claim"},
+		{"Si può prendere un taxi dopo una riunione serale?", "Si può prendere un taxi dopo una riunione serale se il responsabile lo approva prima.", "Si può prendere"},
+		{"Can we deploy on Fridays?", "If the release touches payments, do not deploy on Fridays.", "If the release"},
+		{"Si può fare il rilascio il venerdì?", "Se il rilascio tocca i pagamenti, non si può fare il rilascio il venerdì.", "Se il rilascio"},
+		// ...but a condition the question states is its case, and one
+		// past a contrast is an exception to the rule.
+		{"Can I claim a taxi if my manager approves it?", "You can claim a taxi if your manager approves it.", "Yes — You can"},
+		{"Should the report open in a new window?", "The report should not open in a new window by default, but if readers ask for one, offer a link.", "No — The report"},
 	} {
 		got, n, _ := ExtractSpan(c.question, []fonte.Chunk{{ID: "c", Text: c.text}})
 		if n != 1 || !strings.HasPrefix(got, c.want) {
