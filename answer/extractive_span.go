@@ -515,6 +515,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 	verb := askedVerb(question)
 	acr := acronymsOf(question)
 	l := leader{qt: qt, m: askedMeasure(question, qt), unit: askedUnit(question), want: want, topic: topicWords(question), figures: figures(question), amounts: amounts, figureUnits: figureUnits(question), figure: countAskRE.MatchString(askedPart(question)), identity: qt == PersonAnswer && identityAsked(question)}
+	choice := newChoices(question, chunks)
 	best := 0.0
 	var bestChunk, bestSent int
 	var bestSpans [][2]int
@@ -560,6 +561,9 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			}
 			if own == 0 && before != nil && !hasAny(before, want) {
 				continue // nor one whose subject is not the question's
+			}
+			if choice.otherCase(s, union(keys, heading)) {
+				continue // nor one that names one alternative for another case than the question's
 			}
 			couldLead := spanType(qt) && l.couldLead(s, keys, heading, header, before)
 			if couldLead && header == nil && l.strayOnly(s) {
