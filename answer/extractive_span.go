@@ -516,6 +516,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 	acr := acronymsOf(question)
 	l := leader{qt: qt, m: askedMeasure(question, qt), unit: askedUnit(question), want: want, topic: topicWords(question), figures: figures(question), amounts: amounts, figureUnits: figureUnits(question), figure: countAskRE.MatchString(askedPart(question)), identity: qt == PersonAnswer && identityAsked(question)}
 	choice := newChoices(question, chunks)
+	options := optionsOf(question)
 	best := 0.0
 	var bestChunk, bestSent int
 	var bestSpans [][2]int
@@ -583,6 +584,9 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 				score += bonus // "more than $2,500" for "costs more than $2,500"
 			case -1:
 				score -= bonus // "less than $2,500": the neighbouring case
+			}
+			if sharesOption(options, s) {
+				score += bonus // "-o" names the operator asked about; its keys are too short to count
 			}
 			if inRange(amounts, s) {
 				score += bonus // "4,000 euro" falls in "from 1,000.01 to 10,000 euro"
