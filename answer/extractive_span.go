@@ -515,6 +515,8 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 	verb := askedVerb(question)
 	acr := acronymsOf(question)
 	l := leader{qt: qt, m: askedMeasure(question, qt), unit: askedUnit(question), want: want, topic: topicWords(question), figures: figures(question), amounts: amounts, figureUnits: figureUnits(question), figure: countAskRE.MatchString(askedPart(question)), identity: qt == PersonAnswer && identityAsked(question)}
+	choice := newChoices(question, chunks)
+	options := optionsOf(question)
 	best := 0.0
 	var bestChunk, bestSent int
 	var bestSpans [][2]int
@@ -561,7 +563,16 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			if own == 0 && before != nil && !hasAny(before, want) {
 				continue // nor one whose subject is not the question's
 			}
-			if qt != AnyAnswer && (spanType(qt) && l.couldLead(s, keys, heading, header, before) || !spanType(qt) && len(typedSpans(s, qt)) > 0) {
+			if choice.otherCase(s, union(keys, heading)) {
+				continue // nor one that names one alternative for another case than the question's
+			}
+			couldLead := spanType(qt) && l.couldLead(s, keys, heading, header, before)
+			if couldLead && header == nil && l.strayOnly(s) {
+				// Its only figure belongs to another clause ("migrate
+				// within 3 months to ensure you get updates" for how
+				// long updates last): read first, it answers wrongly.
+				score -= leadBonus * bonus
+			} else if qt != AnyAnswer && (couldLead || !spanType(qt) && len(typedSpans(s, qt)) > 0) {
 				score += leadBonus * bonus // a span that could lead, not any figure
 			} else if qt != AnyAnswer && spanType(qt) && l.nextStates(c.Text, spans, j, want) {
 				score += leadBonus * bonus / 2 // the fact goes on in the next sentence, quoted with it (widen)
@@ -573,6 +584,9 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 				score += bonus // "more than $2,500" for "costs more than $2,500"
 			case -1:
 				score -= bonus // "less than $2,500": the neighbouring case
+			}
+			if sharesOption(options, s) {
+				score += bonus // "-o" names the operator asked about; its keys are too short to count
 			}
 			if inRange(amounts, s) {
 				score += bonus // "4,000 euro" falls in "from 1,000.01 to 10,000 euro"
@@ -620,9 +634,12 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 				lead = l.rowLead(header, row)
 			} else {
 				lead = l.sentenceLead(s)
+				if lead != "" && l.caseLabel(s, lead, siblings(c.Text, bestSpans, bestSent)) {
+					lead = "" // "North site staff: …" names one case of a list of cases
+				}
 			}
 			inner := innerHeadings(c.Text, bestSpans)[bestSent]
-			if lead == "" && len(l.candidates(s)) == 0 {
+			if lead == "" && len(l.candidates(s)) == 0 && !shownAsExample(c.Text, inner, sp[0]) {
 				lead = l.headingLead(c, inner)
 			}
 			subject := subjectLine(c.Text, bestSpans, bestSent) + "\n" + inner
@@ -635,6 +652,9 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			subject := subjectLine(c.Text, bestSpans, bestSent)
 			held, all := l.heldTopic(ContentKeys(subject + "\n" + s))
 			lead = yesNoWord(question, polarity(question, s, held, all))
+			if underCondition(s, want) {
+				lead = "" // "you can X if Y": yes or no depends on Y, which the question leaves open
+			}
 		}
 	}
 	if lead != "" && outOfRange(amounts, c.Text[sp[0]:sp[1]]) {

@@ -395,12 +395,13 @@ func compound(s string, spans [][2]int) [][2]int {
 var conjunctionRE = regexp.MustCompile(`(?i)\b(?:and|but|or|while|whereas|except|unless|e|ed|ma|o|oppure|mentre|invece|tranne|salvo)\b`)
 
 // sentenceLead returns the lead for sentence s, or "": the candidate
-// bound to the question's distinguishing words (bound) and near one of
-// its words (near); for a question that asks who someone is, joined to
-// the question's words by no more than a copula (joined).
+// bound to the question's distinguishing words (bound), near one of its
+// words (near) and not given as an example (illustrative); for a
+// question that asks who someone is, joined to the question's words by
+// no more than a copula (joined).
 func (l leader) sentenceLead(s string) string {
 	cands := l.candidates(s)
-	if i := bound(s, cands, l.want); i >= 0 && l.near(s, cands[i]) && (!l.identity || l.joined(s, cands[i])) {
+	if i := bound(s, cands, l.want); i >= 0 && l.near(s, cands[i]) && (!l.identity || l.joined(s, cands[i])) && !illustrative(s[:cands[i][0]]) {
 		return strings.TrimSpace(s[cands[i][0]:cands[i][1]])
 	}
 	return ""
@@ -508,6 +509,17 @@ func strayFigure(s string, cand [2]int, want map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// strayOnly reports whether sentence s holds a single span that could
+// lead and it sits in a clause that lacks a question word another clause
+// holds (strayFigure). A table row is read by its header instead.
+func (l leader) strayOnly(s string) bool {
+	if _, _, ok := labelledRow(s); ok {
+		return false
+	}
+	cands := l.candidates(s)
+	return len(cands) == 1 && strayFigure(s, cands[0], l.want)
 }
 
 // clauseBreak returns the position of the strongest break in s[from:to]:

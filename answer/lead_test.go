@@ -81,6 +81,22 @@ func TestNoLeadWhenInDoubt(t *testing.T) {
 		{"Quanto tempo dura la revisione?", "Se la revisione dura più di 10 giorni, avvisa il responsabile."},
 		// The question's own figure is the condition, not the answer.
 		{"How many hours of leave do I get after six years of service?", "After 6 years of service the yearly bonus is paid in March."},
+		// The label of one "label: value" item among siblings whose
+		// values also speak of the topic names a case (caseLabel).
+		{"Who can apply for a parking permit?",
+			"Parking permits are renewed every quarter.\n\n- Permit contact:\n  - Milan employees: Facilities-Parking Permits\n  - Other offices: see the list of parking permit contacts\n"},
+		{"Chi può chiedere il permesso di parcheggio?",
+			"I permessi di parcheggio si rinnovano ogni trimestre.\n\n- Referente:\n  - Dipendenti Milano: servizio permessi di parcheggio\n  - Altre sedi: vedere l'elenco dei referenti per i permessi di parcheggio\n"},
+		// A figure given as an example, in the sentence or on the line
+		// a "For example:" announces (illustrative, shownAsExample).
+		{"How many retries should the client make?",
+			"Set the number of retries the client makes to suit the service (e.g. 3 retries for a fast API)."},
+		{"Quanti tentativi deve fare il client?",
+			"Impostate il numero di tentativi del client secondo il servizio (ad esempio 3 tentativi per un'API veloce)."},
+		{"Which year goes in the copyright notice?",
+			"Put the owner in the copyright notice. For example:\n\nCopyright (c) 2019 Example Widgets\n\nThe year in the notice is the year the work was first released."},
+		{"In che anno va l'avviso di copyright?",
+			"Nell'avviso di copyright va il titolare. Ad esempio:\n\nCopyright (c) 2019 Esempio Srl\n\nL'anno dell'avviso è l'anno in cui l'opera è stata pubblicata la prima volta."},
 	} {
 		if lead, quote := leadOf(t, c.question, c.text); lead != "" {
 			t.Errorf("%q: lead %q over %q, want none", c.question, lead, quote)

@@ -16,6 +16,8 @@ func TestYesNoPolarity(t *testing.T) {
 		{"Si può parcheggiare nel cortile?", "Nel cortile è vietato parcheggiare le auto dei dipendenti.", "No — Nel cortile"},
 		{"Posso portare il cane in ufficio?", "I dipendenti possono portare il cane in ufficio il venerdì.", "Sì — I dipendenti"},
 		{"Do we have to sign the visitor log?", "Every visitor must sign the visitor log at reception.", "Yes — Every visitor"},
+		// "I" and "a" are Italian stop words too: the opener says English.
+		{"Must I sign a form?", "Every visitor must sign a form at reception.", "Yes — Every visitor"},
 		{"Can I use my own laptop?", "You can use your own laptop, but you must not connect it to the office network.", "You can use"},
 		{"Is the canteen open on Sundays?", "The canteen is not open on Sundays.", "The canteen"},
 		// The subject first, as Italian often puts it.
@@ -24,6 +26,16 @@ func TestYesNoPolarity(t *testing.T) {
 		// neighbouring case ("un repository distinto") says nothing of
 		// "un solo repository".
 		{"Un progetto con più moduli va pubblicato in un solo repository?", "Ogni modulo autonomo va pubblicato in un repository distinto.", "Ogni modulo"},
+		// A rule under a condition the question leaves open
+		// (underCondition) gets neither yes nor no...
+		{"Can I claim a taxi after a late meeting?", "You can claim a taxi after a late meeting if your manager approves it in advance.", "You can claim"},
+		{"Si può prendere un taxi dopo una riunione serale?", "Si può prendere un taxi dopo una riunione serale se il responsabile lo approva prima.", "Si può prendere"},
+		{"Can we deploy on Fridays?", "If the release touches payments, do not deploy on Fridays.", "If the release"},
+		{"Si può fare il rilascio il venerdì?", "Se il rilascio tocca i pagamenti, non si può fare il rilascio il venerdì.", "Se il rilascio"},
+		// ...but a condition the question states is its case, and one
+		// past a contrast is an exception to the rule.
+		{"Can I claim a taxi if my manager approves it?", "You can claim a taxi if your manager approves it.", "Yes — You can"},
+		{"Should the report open in a new window?", "The report should not open in a new window by default, but if readers ask for one, offer a link.", "No — The report"},
 	} {
 		got, n, _ := ExtractSpan(c.question, []fonte.Chunk{{ID: "c", Text: c.text}})
 		if n != 1 || !strings.HasPrefix(got, c.want) {

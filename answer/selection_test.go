@@ -148,3 +148,24 @@ func TestQuotesWhatAnIntroIntroduces(t *testing.T) {
 		}
 	}
 }
+
+// A sentence whose only figure belongs to another clause than the
+// question's words (a deadline to upgrade, stated "to ensure" the fixes
+// asked about) is not quoted over the sentence that states the asked
+// figure, even from a chunk retrieved lower: read first, its figure
+// would answer wrongly.
+func TestFigureOfAPurposeClauseIsNotQuoted(t *testing.T) {
+	for _, c := range [][3]string{
+		{"For how long does a standard release of the app get bug fixes?",
+			"If you run a standard release of the app, you must upgrade to the newest release within 2 months to ensure you keep getting bug fixes. Plan the upgrade early.",
+			"Standard releases get bug fixes for 8 months after they come out. Long-term releases get them for 4 years."},
+		{"Per quanto tempo una versione standard dell'app riceve le correzioni?",
+			"Se usate una versione standard dell'app, dovete passare all'ultima versione entro 2 mesi per garantire di ricevere le correzioni. Pianificate il passaggio per tempo.",
+			"Le versioni standard ricevono le correzioni per 8 mesi dal rilascio. Le versioni a lungo termine le ricevono per 4 anni."},
+	} {
+		got, n, _ := ExtractSpan(c[0], []fonte.Chunk{{ID: "a", Text: c[1]}, {ID: "b", Text: c[2]}})
+		if n != 2 || !strings.Contains(got, "8 m") {
+			t.Errorf("%q: quoted [%d] %q, want the 8 months of the second chunk", c[0], n, got)
+		}
+	}
+}
