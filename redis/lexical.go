@@ -244,16 +244,17 @@ func (s *Store) TermStats(ctx context.Context, terms []string, access fonte.Filt
 // chunks and terms of the live documents it may read, from the
 // generation's access classes.
 type readerStats struct {
-	classes *accessClasses
-	chunks  int
-	terms   int64
-	view    *accessView // nil: every live document
+	st     *state
+	chunks int
+	terms  int64
+	view   *accessView // nil: every live document
 }
 
 // reader returns st's statistics for a reader under access's
-// restriction (its Restricted and Labels only).
+// restriction (its Restricted and Labels only). An unrestricted
+// reader's need no access classes.
 func (st *state) reader(access fonte.Filter) readerStats {
-	rd := readerStats{classes: st.classes(), chunks: st.chunks, terms: st.terms}
+	rd := readerStats{st: st, chunks: st.chunks, terms: st.terms}
 	if access.Restricted {
 		rd.view = st.accessView(access.Labels)
 		rd.chunks, rd.terms = rd.view.chunks, rd.view.terms
@@ -263,8 +264,12 @@ func (st *state) reader(access fonte.Filter) readerStats {
 
 // reads reports whether ver is a live version the reader may read.
 func (rd readerStats) reads(ver uint64) bool {
-	c, live := rd.classes.byVer[ver]
-	return live && (rd.view == nil || rd.view.readable[c])
+	if rd.view == nil {
+		_, live := rd.st.byVer[ver]
+		return live
+	}
+	c, live := rd.st.access.byVer[ver]
+	return live && rd.view.readable[c]
 }
 
 // df counts the postings of live versions the reader may read.
