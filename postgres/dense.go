@@ -79,7 +79,7 @@ func (s *Store) vectorTopKOnce(ctx context.Context, q fonte.VectorQuery) ([]font
 // scan whose ties are cut by ID and position.
 func (s *Store) vectorSQL(q fonte.VectorQuery) (string, []any) {
 	args := []any{pgvector.NewVector(q.Vector), q.K}
-	where := filterSQL(q.Filter, &args)
+	where := s.filterSQL(q.Filter, &args)
 	return `WITH hits AS MATERIALIZED (
 	SELECT ` + chunkColumns + `, embedding <=> $1 AS distance FROM ` + s.table("chunks") + ` WHERE true` + where + `
 	ORDER BY embedding <=> $1, doc_id, position LIMIT $2)

@@ -212,7 +212,7 @@ func (s *Store) lexicalTopKOnce(ctx context.Context, q fonte.LexicalQuery) ([]fo
 	args := []any{strings.Join(tokens, " | "), q.K}
 	sql := `SELECT ` + chunkColumns + `, ts_rank_cd(` + s.ftsExpr + `, query) AS score
 FROM ` + s.table("chunks") + `, to_tsquery('simple'::regconfig, $1::text) AS query
-WHERE ` + s.ftsExpr + ` @@ query` + filterSQL(q.Filter, &args) + `
+WHERE ` + s.ftsExpr + ` @@ query` + s.filterSQL(q.Filter, &args) + `
 ORDER BY score DESC, doc_id, position
 LIMIT $2`
 	out, err := s.scored(ctx, s.pool, sql, args, func(score float64) bool { return score > 0 })
@@ -238,7 +238,7 @@ func (s *Store) bm25TopK(ctx context.Context, q fonte.LexicalQuery, tokens, term
 	(SELECT chunks FROM ` + s.table("meta") + `), (SELECT total_terms FROM ` + s.table("meta") + `),
 	ARRAY(SELECT coalesce(d.df, 0) FROM unnest($4::text[]) WITH ORDINALITY AS q(term, i)
 		LEFT JOIN ` + s.table("term_df") + ` AS d ON d.term = q.term ORDER BY q.i)
-FROM ` + s.table("chunks") + ` WHERE true` + filterSQL(q.Filter, &args) + `
+FROM ` + s.table("chunks") + ` WHERE true` + s.filterSQL(q.Filter, &args) + `
 ORDER BY lex <@> to_bm25query($1::text, $2::text), doc_id, position
 LIMIT $3`
 	rows, err := s.pool.Query(ctx, sql, args...)
@@ -314,7 +314,7 @@ func bm25Slack(k int) int { return max(10, k) }
 
 // filterSQL renders f as " AND …" conditions on the chunks table,
 // appending their arguments to args.
-func filterSQL(f fonte.Filter, args *[]any) string {
+func (s *Store) filterSQL(f fonte.Filter, args *[]any) string {
 	var b strings.Builder
 	if len(f.Prefixes) > 0 {
 		*args = append(*args, f.Prefixes)
@@ -325,14 +325,7 @@ func filterSQL(f fonte.Filter, args *[]any) string {
 		fmt.Fprintf(&b, " AND tags @> $%d::text[]", len(*args))
 	}
 	if f.Restricted {
-		// Readable: no access label at all, or one the reader holds.
-		allowed := make([]string, len(f.Labels))
-		for i, l := range f.Labels {
-			allowed[i] = fonte.AccessTag(l)
-		}
-		*args = append(*args, allowed)
-		fmt.Fprintf(&b, " AND (tags && $%d::text[] OR NOT EXISTS (SELECT 1 FROM unnest(tags) AS t(v) WHERE starts_with(t.v, '%s') AND t.v <> '%s'))",
-			len(*args), fonte.AccessTagPrefix, fonte.AccessTagPrefix)
+		b.WriteString(" AND " + s.readableSQL(f.Labels, args))
 	}
 	return b.String()
 }
@@ -383,7 +376,7 @@ func (s *Store) termStatsOnce(ctx context.Context, terms []string, access fonte.
 		return fonte.TermStats{}, errClosed
 	}
 	if access.Restricted {
-		st, err := readerTermStats(ctx, s.pool, s.table("chunks"), terms, access)
+		st, err := s.readerTermStats(ctx, s.pool, terms, access.Labels)
 		return st, s.cfg.wrap(ctx, "reading term statistics", err)
 	}
 	// A term PostgreSQL's text cannot hold (invalid UTF-8, NUL) was

@@ -26,6 +26,10 @@ import (
 //     and its vector.
 //   - term_df: the number of chunks holding each term, kept by every
 //     commit, so TermStats is exact and costs one index probe per term.
+//   - class_stats and class_df (version 2): the same counts per access
+//     class, the sorted set of access tags a chunk's document carries
+//     (chunks.access, '{}' for none), so a restricted reader's
+//     statistics are sums over the classes it may read (see access.go).
 //
 // Rows carry the generation that wrote them (gen): a transaction writes
 // its documents under the next generation and removes the rows of the
@@ -95,6 +99,30 @@ CREATE TABLE %[1]s.term_df (
 	term text COLLATE "C" PRIMARY KEY,
 	df   integer NOT NULL
 );
+`},
+	// The prefix 'access:' is fonte.AccessTagPrefix as it shipped; a tag
+	// that is the prefix alone carries no label.
+	{"access classes: chunks.access, per-class counts and document frequencies, indexes on access and terms", `
+ALTER TABLE %[1]s.chunks ADD COLUMN access text[] NOT NULL DEFAULT '{}';
+UPDATE %[1]s.chunks SET access = ARRAY(SELECT DISTINCT t COLLATE "C" FROM unnest(tags) AS u(t)
+	WHERE starts_with(t, 'access:') AND t <> 'access:' ORDER BY 1)
+WHERE EXISTS (SELECT 1 FROM unnest(tags) AS u(t) WHERE starts_with(t, 'access:') AND t <> 'access:');
+CREATE INDEX chunks_access ON %[1]s.chunks USING gin (access);
+CREATE INDEX chunks_terms ON %[1]s.chunks USING gin (terms);
+CREATE TABLE %[1]s.class_stats (
+	access      text[] PRIMARY KEY,
+	chunks      bigint NOT NULL,
+	total_terms bigint NOT NULL
+);
+INSERT INTO %[1]s.class_stats SELECT access, count(*), coalesce(sum(nterms), 0) FROM %[1]s.chunks GROUP BY access;
+CREATE TABLE %[1]s.class_df (
+	term   text COLLATE "C" NOT NULL,
+	access text[] NOT NULL,
+	df     integer NOT NULL,
+	PRIMARY KEY (term, access)
+);
+INSERT INTO %[1]s.class_df SELECT u.term, c.access, count(*)
+FROM %[1]s.chunks c CROSS JOIN LATERAL (SELECT DISTINCT unnest(c.terms)) AS u(term) GROUP BY u.term, c.access;
 `},
 }
 

@@ -92,6 +92,10 @@ type Store struct {
 	// iterative is true when pgvector has iterative index scans (0.8+),
 	// which keep filtered HNSW searches returning K results.
 	iterative bool
+	// classes is true when the schema keeps access classes (version 2):
+	// a read-only store opened on a version 1 schema, which it may not
+	// migrate, serves restricted readers by scans instead.
+	classes bool
 
 	rebuild atomic.Bool // the next Update starts from an empty index
 	closed  atomic.Bool
@@ -197,6 +201,7 @@ func (s *Store) init(ctx context.Context) error {
 			return err
 		}
 		current = v == latestVersion
+		s.classes = v >= classesVersion
 	}
 	aligned := true
 	if current && !s.opts.Settings.IsZero() && !s.opts.Rebuild {
@@ -208,6 +213,7 @@ func (s *Store) init(ctx context.Context) error {
 		if err := s.bringUp(ctx); err != nil {
 			return err
 		}
+		s.classes = true
 	}
 	return s.initLexical(ctx)
 }
@@ -603,7 +609,7 @@ func (s *Store) Purge(ctx context.Context) error {
 	}
 	// VACUUM cannot run inside a transaction (nor in a multi-statement
 	// query): one statement each.
-	for _, t := range []string{"chunks", "documents", "term_df", "meta"} {
+	for _, t := range []string{"chunks", "documents", "term_df", "class_stats", "class_df", "meta"} {
 		if _, err := s.pool.Exec(ctx, "VACUUM (FULL, ANALYZE) "+s.table(t)); err != nil {
 			return s.cfg.wrap(ctx, "vacuuming "+t, err)
 		}

@@ -8,9 +8,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/fonte-rag/fonte"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/pgvector/pgvector-go"
 )
 
@@ -266,8 +268,9 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::text[], $12::jsonb, $13)`,
 		id, t.newGen, d.Title, d.Source, d.Language, d.SHA256, micros, int(d.Updated.Sub(micros)), d.Text, len(d.Text),
 		orEmpty(d.Tags), meta, len(r.Chunks))
 	insertChunk := `INSERT INTO ` + t.table("chunks") + ` (doc_id, gen, position, chunk_id, title, headings, body, start_byte, end_byte, page,
-	language, tags, text_hash, terms, nterms, lex, embedding)
-VALUES ($1, $2, $3, $4, $5, $6::text[], $7, $8, $9, $10, $11, $12::text[], $13, $14::text[], $15, $16, $17)`
+	language, tags, text_hash, terms, nterms, lex, embedding, access)
+VALUES ($1, $2, $3, $4, $5, $6::text[], $7, $8, $9, $10, $11, $12::text[], $13, $14::text[], $15, $16, $17, $18::text[])`
+	class := accessClass(d.Tags)
 	for i, c := range r.Chunks {
 		hash := ""
 		if r.TextHashes != nil {
@@ -275,7 +278,7 @@ VALUES ($1, $2, $3, $4, $5, $6::text[], $7, $8, $9, $10, $11, $12::text[], $13, 
 		}
 		terms := r.Terms[i]
 		b.Queue(insertChunk, id, t.newGen, c.Position, c.ID, c.Title, orEmpty(c.Headings), c.Text, c.Start, c.End, c.Page,
-			d.Language, orEmpty(d.Tags), hash, orEmpty(terms), len(terms), lexText(terms), pgvector.NewVector(r.Vectors[i]))
+			d.Language, orEmpty(d.Tags), hash, orEmpty(terms), len(terms), lexText(terms), pgvector.NewVector(r.Vectors[i]), class)
 	}
 	if err := t.tx.SendBatch(ctx, b).Close(); err != nil {
 		return t.fail(ctx, "writing document "+id, err)
@@ -338,6 +341,7 @@ func (t *storeTx) commit(ctx context.Context, settings fonte.IndexSettings) erro
 	replaced := slices.Sorted(maps.Keys(set))
 	puts := slices.Sorted(maps.Keys(t.put))
 	meta, chunks, df, docs := t.table("meta"), t.table("chunks"), t.table("term_df"), t.table("documents")
+	cstats, cdf := t.table("class_stats"), t.table("class_df")
 	// distinctTerms lists each chunk's distinct terms, one row each: a
 	// term's document frequency counts chunks, not occurrences.
 	const distinctTerms = " c CROSS JOIN LATERAL (SELECT DISTINCT unnest(c.terms)) AS u(term) "
@@ -355,6 +359,18 @@ WHERE d.term = x.term`, replaced, t.newGen)
 		// the whole table.
 		b.Queue(`DELETE FROM `+df+` WHERE df <= 0 AND term = ANY (ARRAY(
 	SELECT DISTINCT unnest(terms) FROM `+chunks+` WHERE doc_id = ANY($1::text[]) AND gen < $2))`, replaced, t.newGen)
+		// The same per access class.
+		b.Queue(`UPDATE `+cstats+` AS s SET chunks = s.chunks - x.n, total_terms = s.total_terms - x.terms
+FROM (SELECT access, count(*) AS n, coalesce(sum(nterms), 0) AS terms FROM `+chunks+`
+	WHERE doc_id = ANY($1::text[]) AND gen < $2 GROUP BY access) AS x
+WHERE s.access = x.access`, replaced, t.newGen)
+		b.Queue(`UPDATE `+cdf+` AS d SET df = d.df - x.n
+FROM (SELECT u.term, c.access, count(*) AS n FROM `+chunks+distinctTerms+`WHERE c.doc_id = ANY($1::text[]) AND c.gen < $2
+	GROUP BY u.term, c.access) AS x
+WHERE d.term = x.term AND d.access = x.access`, replaced, t.newGen)
+		b.Queue(`DELETE FROM `+cdf+` WHERE df <= 0 AND term = ANY (ARRAY(
+	SELECT DISTINCT unnest(terms) FROM `+chunks+` WHERE doc_id = ANY($1::text[]) AND gen < $2))`, replaced, t.newGen)
+		b.Queue(`DELETE FROM ` + cstats + ` WHERE chunks <= 0`)
 		b.Queue("DELETE FROM "+chunks+" WHERE doc_id = ANY($1::text[]) AND gen < $2", replaced, t.newGen)
 		b.Queue("DELETE FROM "+docs+" WHERE doc_id = ANY($1::text[]) AND gen < $2", replaced, t.newGen)
 	}
@@ -362,6 +378,12 @@ WHERE d.term = x.term`, replaced, t.newGen)
 		b.Queue(`INSERT INTO `+df+` (term, df)
 SELECT u.term, count(*) FROM `+chunks+distinctTerms+`WHERE c.doc_id = ANY($1::text[]) AND c.gen = $2 GROUP BY u.term
 ON CONFLICT (term) DO UPDATE SET df = `+df+`.df + EXCLUDED.df`, puts, t.newGen)
+		b.Queue(`INSERT INTO `+cstats+` AS s (access, chunks, total_terms)
+SELECT access, count(*), coalesce(sum(nterms), 0) FROM `+chunks+` WHERE doc_id = ANY($1::text[]) AND gen = $2 GROUP BY access
+ON CONFLICT (access) DO UPDATE SET chunks = s.chunks + EXCLUDED.chunks, total_terms = s.total_terms + EXCLUDED.total_terms`, puts, t.newGen)
+		b.Queue(`INSERT INTO `+cdf+` AS d (term, access, df)
+SELECT u.term, c.access, count(*) FROM `+chunks+distinctTerms+`WHERE c.doc_id = ANY($1::text[]) AND c.gen = $2 GROUP BY u.term, c.access
+ON CONFLICT (term, access) DO UPDATE SET df = d.df + EXCLUDED.df`, puts, t.newGen)
 	}
 	var total, added int64
 	b.Queue(`UPDATE `+meta+` SET
@@ -411,9 +433,12 @@ func (t *storeTx) replaceSchema(ctx context.Context, total int64) error {
 	// beginSnapshot); DROP SCHEMA … CASCADE takes its locks in an order of
 	// its own, which can cross a reader's and deadlock (seen in CI: the
 	// server aborts the rebuild). Locking them first in the readers' order
-	// makes the drop wait for the readers instead.
-	if _, err := t.tx.Exec(ctx, "LOCK TABLE "+s.table("meta")+", "+s.table("documents")+", "+s.table("chunks")+", "+
-		s.table("term_df")+" IN ACCESS EXCLUSIVE MODE"); err != nil {
+	// makes the drop wait for the readers instead. The unrestricted
+	// lexical leg's single statement locks chunks before meta, though, so
+	// the lock can still meet a reader in a deadlock; the server then
+	// fails this statement, and it is tried again from a savepoint (which
+	// lets go of what it had locked) rather than failing the rebuild.
+	if err := s.lockOld(ctx, t.tx); err != nil {
 		return s.cfg.wrap(ctx, "locking the old index", err)
 	}
 	if _, err := t.tx.Exec(ctx, "DROP SCHEMA "+quote(s.schema)+" CASCADE"); err != nil {
@@ -421,6 +446,32 @@ func (t *storeTx) replaceSchema(ctx context.Context, total int64) error {
 	}
 	_, err = t.tx.Exec(ctx, "ALTER SCHEMA "+quote(t.schema)+" RENAME TO "+quote(s.schema))
 	return s.cfg.wrap(ctx, "putting the rebuilt index in place", err)
+}
+
+// lockOld locks the collection's tables for a rebuild's drop, trying
+// again after a deadlock (SQLSTATE 40P01) a few times.
+func (s *Store) lockOld(ctx context.Context, tx pgx.Tx) error {
+	lock := "LOCK TABLE " + s.table("meta") + ", " + s.table("documents") + ", " + s.table("chunks") + ", " +
+		s.table("term_df") + ", " + s.table("class_stats") + ", " + s.table("class_df") + " IN ACCESS EXCLUSIVE MODE"
+	const attempts = 5
+	for attempt := 1; ; attempt++ {
+		if _, err := tx.Exec(ctx, "SAVEPOINT fonte_lock_old"); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, lock)
+		var pgErr *pgconn.PgError
+		if err == nil || !errors.As(err, &pgErr) || pgErr.Code != "40P01" || attempt == attempts {
+			return err
+		}
+		if _, err := tx.Exec(ctx, "ROLLBACK TO SAVEPOINT fonte_lock_old"); err != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Duration(attempt) * 10 * time.Millisecond):
+		}
+	}
 }
 
 // wrapCommit names an error of the commit's index step.

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -121,7 +122,7 @@ func TestNewerSchemaRefused(t *testing.T) {
 		if !errors.Is(err, fonte.ErrStoreVersion) {
 			t.Fatalf("Open(%+v) of a newer schema: %v, want ErrStoreVersion", o, err)
 		}
-		for _, want := range []string{"schema version 999", "up to 1", "upgrade fonte"} {
+		for _, want := range []string{"schema version 999", fmt.Sprintf("up to %d", latestVersion), "upgrade fonte"} {
 			if !strings.Contains(err.Error(), want) {
 				t.Errorf("error %q does not say %q", err, want)
 			}

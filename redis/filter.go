@@ -112,6 +112,9 @@ func engineFilter(st *state, f fonte.Filter, count bool) compiledFilter {
 	}
 	a := accessExpr(st, f)
 	if a != "" {
+		if st.accessView(f.Labels).chunks == 0 {
+			return compiledFilter{none: true} // the reader may read no chunk
+		}
 		parts = append(parts, a)
 	}
 	cf := compiledFilter{expr: "*", access: a != ""}
@@ -122,11 +125,24 @@ func engineFilter(st *state, f fonte.Filter, count bool) compiledFilter {
 		return cf
 	}
 	// What the engine will match among the live documents, by the same
-	// rules as expr.
+	// rules as expr: with no other condition, the readable classes'
+	// chunks (no walk over the documents).
 	constrained := len(f.Prefixes) > 0
+	if !constrained && len(tags) == 0 {
+		if cf.access {
+			cf.live = st.accessView(f.Labels).chunks
+		} else {
+			cf.live = st.classes().chunks
+		}
+		return cf
+	}
+	var rd readerStats
+	if cf.access {
+		rd = st.reader(f)
+	}
 	for _, id := range st.ids {
 		e := st.docs[id]
-		if !hasAll(e.Tags, tags) || cf.access && !f.Readable(e.Tags) {
+		if !hasAll(e.Tags, tags) || cf.access && !rd.reads(e.V) {
 			continue
 		}
 		if constrained && !pinned[id] && !slices.ContainsFunc(dirs, func(d string) bool { return strings.HasPrefix(id, d) }) {

@@ -49,35 +49,61 @@ func TestEngineFilter(t *testing.T) {
 
 // TestAccessExpr: a restricted reader from whom some live document is
 // hidden has the restriction in the engine's pre-filter, exactly: the
-// hidden documents' labels kept out unless a held label lets a document
-// back in, labels the engine cannot match replaced by versions; a reader
-// who may read every document adds nothing.
+// documents carrying a held label the engine matches, and the other
+// readable ones by version; when those are too many to name, the hidden
+// documents' labels kept out unless a held label lets a document back
+// in, labels the engine cannot match replaced by versions. A reader who
+// may read every document adds nothing, one who may read nothing asks
+// nothing.
 func TestAccessExpr(t *testing.T) {
 	st := &state{docs: map[string]docEntry{}}
 	add := func(id string, v uint64, labels ...string) {
-		st.docs[id] = docEntry{V: v, N: int(v), Tags: append([]string{"public"}, accessTags(labels)...)}
+		st.docs[id] = docEntry{V: v, N: int(v % 7), Tags: append([]string{"public"}, accessTags(labels)...)}
 		st.ids = append(st.ids, id)
 	}
 	add("board/b.md", 3, "hr", "fin")
-	add("hr/a.md", 2, "hr")
+	add("hr/a.md", 2, "hr", "hr")
 	add("odd.md", 4, "bad\x01")
 	add("mixed.md", 5, "hr", "bad\x01")
 	add("pub.md", 1)
+	wide := &state{docs: map[string]docEntry{}}
+	for id, e := range st.docs {
+		wide.docs[id] = e
+	}
+	wide.ids = slices.Clone(st.ids)
+	for i := range maxPinnedAccess {
+		id := fmt.Sprintf("pub/%04d.md", i)
+		wide.docs[id] = docEntry{V: uint64(100 + i), N: 1 + i%3}
+		wide.ids = append(wide.ids, id)
+	}
+	slices.Sort(st.ids)
+	slices.Sort(wide.ids)
+	closed := &state{docs: map[string]docEntry{"board/b.md": st.docs["board/b.md"]}, ids: []string{"board/b.md"}}
 	cases := []struct {
+		st     *state
 		labels []string
 		want   string
+		none   bool
 	}{
-		{nil, `((-@tags:{access\:fin|access\:hr} -@ver:{4}))`},
-		{[]string{"fin"}, `(((-@tags:{access\:hr} -@ver:{4}) | @tags:{access\:fin}))`},
+		{st, nil, `(@ver:{1})`, false},
+		{st, []string{"fin"}, `((@tags:{access\:fin} | @ver:{1}))`, false},
+		{st, []string{"hr", "hr"}, `((@tags:{access\:hr} | @ver:{1}))`, false},
+		// odd.md and mixed.md carry no label the engine matches.
+		{st, []string{"bad\x01"}, `(@ver:{1|4|5})`, false},
+		{st, []string{"hr", "fin", "bad\x01"}, "*", false},
+		// Too many unlabelled documents to name: the hidden labels kept out.
+		{wide, nil, `((-@tags:{access\:fin|access\:hr} -@ver:{4}))`, false},
+		{wide, []string{"fin"}, `(((-@tags:{access\:hr} -@ver:{4}) | @tags:{access\:fin}))`, false},
 		// odd.md carries no hidden label; mixed.md is let back in by version.
-		{[]string{"bad\x01"}, `(((-@tags:{access\:fin|access\:hr}) | @ver:{5}))`},
-		{[]string{"hr", "fin", "bad\x01"}, "*"},
+		{wide, []string{"bad\x01"}, `(((-@tags:{access\:fin|access\:hr}) | @ver:{5}))`, false},
+		{closed, []string{"ops"}, "", true},
 	}
 	for _, c := range cases {
+		st := c.st
 		f := fonte.Filter{Restricted: true, Labels: c.labels}
 		cf := engineFilter(st, f, true)
-		if cf.expr != c.want || cf.access != (c.want != "*") {
-			t.Errorf("reader %q: expr %q (access %v), want %q", c.labels, cf.expr, cf.access, c.want)
+		if cf.expr != c.want || cf.access != (c.want != "*" && !c.none) || cf.none != c.none {
+			t.Errorf("reader %q over %d documents: expr %q (access %v, none %v), want %q", c.labels, len(st.ids), cf.expr, cf.access, cf.none, c.want)
 		}
 		readable := 0
 		for _, id := range st.ids {

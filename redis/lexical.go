@@ -240,53 +240,46 @@ func (s *Store) TermStats(ctx context.Context, terms []string, access fonte.Filt
 	return out, err
 }
 
-// readerStats are one generation's statistics as a reader sees them:
-// the chunks and terms of the live documents it may read.
+// readerStats are one generation's statistics as a reader sees it: the
+// chunks and terms of the live documents it may read, from the
+// generation's access classes.
 type readerStats struct {
-	st       *state
-	access   fonte.Filter
-	chunks   int
-	terms    int64
-	readable map[uint64]bool // by live version; nil: every live one
+	st     *state
+	chunks int
+	terms  int64
+	view   *accessView // nil: every live document
 }
 
 // reader returns st's statistics for a reader under access's
-// restriction (its Restricted and Labels only).
+// restriction (its Restricted and Labels only). An unrestricted
+// reader's need no access classes.
 func (st *state) reader(access fonte.Filter) readerStats {
 	rd := readerStats{st: st, chunks: st.chunks, terms: st.terms}
-	if !access.Restricted {
-		return rd
-	}
-	rd.access = fonte.Filter{Restricted: true, Labels: access.Labels}
-	rd.chunks, rd.terms = 0, 0
-	rd.readable = make(map[uint64]bool, len(st.docs))
-	for _, e := range st.docs {
-		if rd.access.Readable(e.Tags) {
-			rd.readable[e.V] = true
-			rd.chunks += e.N
-			rd.terms += e.T
-		}
+	if access.Restricted {
+		rd.view = st.accessView(access.Labels)
+		rd.chunks, rd.terms = rd.view.chunks, rd.view.terms
 	}
 	return rd
 }
 
 // reads reports whether ver is a live version the reader may read.
 func (rd readerStats) reads(ver uint64) bool {
-	if rd.readable != nil {
-		return rd.readable[ver]
+	if rd.view == nil {
+		_, live := rd.st.byVer[ver]
+		return live
 	}
-	_, live := rd.st.byVer[ver]
-	return live
+	c, live := rd.st.access.byVer[ver]
+	return live && rd.view.readable[c]
 }
 
 // df counts the postings of live versions the reader may read.
 func (rd readerStats) df(ps []posting) int {
-	if rd.readable == nil {
+	if rd.view == nil {
 		return len(ps)
 	}
 	n := 0
 	for _, p := range ps {
-		if rd.readable[p.ver] {
+		if rd.reads(p.ver) {
 			n++
 		}
 	}

@@ -51,7 +51,7 @@ type docEntry struct {
 
 // state is one generation as a reader sees it: everything in the meta
 // slot, loaded in one MULTI. It is immutable but for the document
-// descriptions, loaded on first use.
+// descriptions and the access classes, made on first use.
 type state struct {
 	gen       uint64
 	committed time.Time
@@ -67,6 +67,9 @@ type state struct {
 
 	mu    sync.Mutex
 	infos []fonte.DocInfo // in ids order, once loaded
+
+	classesOnce sync.Once
+	access      *accessClasses // see classes
 }
 
 // withPrefix returns the IDs of the live documents starting with p.
