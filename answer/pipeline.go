@@ -1073,9 +1073,19 @@ func quoteFor(answer string, n int, c fonte.Chunk) (int, int) {
 // shortLanguage tells English from Italian in a text too short for
 // analysis.DetectLanguage ("Ctrl-A seguito da un tasto"): the language
 // with more of its function words that are not the other's; "" on a tie.
+// The pronoun "I" inside the text is English (the Italian article is
+// written "i" there), as analysis.LanguageEvidence reads it: "Do I need a
+// visa?" is not Italian; as the first word it could open either.
 func shortLanguage(text string) string {
 	en, it := 0, 0
-	for _, w := range lowerWords(text) {
+	for n, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if w == "I" {
+			if n > 0 {
+				en++
+			}
+			continue
+		}
+		w = strings.ToLower(w)
 		e, i := analysis.LuceneEnglishStopWords.Has(w), analysis.ItalianStopWords.Has(w)
 		switch {
 		case e && !i:

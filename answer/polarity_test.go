@@ -43,3 +43,19 @@ func TestYesNoPolarity(t *testing.T) {
 		}
 	}
 }
+
+// TestShortLanguageReadsThePronoun: "I" inside a short question is the
+// English pronoun, so the text is English; the Italian article is lower
+// case there, and a first word "I" decides nothing.
+func TestShortLanguageReadsThePronoun(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"Do I need a visa?", "en"},
+		{"Can I bring my dog to the office?", "en"},
+		{"Devo portare i documenti?", "it"},
+		{"I documenti vanno firmati da chi?", "it"},
+	} {
+		if got := shortLanguage(tc.text); got != tc.want {
+			t.Errorf("shortLanguage(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
