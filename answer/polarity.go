@@ -83,18 +83,12 @@ func negatesTwice(s string) bool {
 	return len(negationRE.FindAllString(s, -1)) > 1
 }
 
-// englishOpenerRE: the verbs that open an English yes/no question. The
-// stop words that shortLanguage counts would read "Must I sign a
-// form?" as Italian ("i" and "a" are Italian words too), and answer it
-// "Sì".
-var englishOpenerRE = regexp.MustCompile(`^(?:can|could|may|do|does|did|is|are|am|was|were|should|must|will|would|have|has)\s`)
-
 // yesNoWord returns the word for a polarity in the question's language.
 func yesNoWord(question, p string) string {
 	switch {
 	case p == "no":
 		return "No"
-	case p == "yes" && !englishOpenerRE.MatchString(askedPart(question)) && shortLanguage(question) == "it":
+	case p == "yes" && shortLanguage(question) == "it":
 		return "Sì"
 	case p == "yes":
 		return "Yes"

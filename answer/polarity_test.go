@@ -16,7 +16,8 @@ func TestYesNoPolarity(t *testing.T) {
 		{"Si può parcheggiare nel cortile?", "Nel cortile è vietato parcheggiare le auto dei dipendenti.", "No — Nel cortile"},
 		{"Posso portare il cane in ufficio?", "I dipendenti possono portare il cane in ufficio il venerdì.", "Sì — I dipendenti"},
 		{"Do we have to sign the visitor log?", "Every visitor must sign the visitor log at reception.", "Yes — Every visitor"},
-		// "I" and "a" are Italian stop words too: the opener says English.
+		// "i" and "a" are Italian stop words too: "I" inside the question says
+		// English (shortLanguage).
 		{"Must I sign a form?", "Every visitor must sign a form at reception.", "Yes — Every visitor"},
 		{"Can I use my own laptop?", "You can use your own laptop, but you must not connect it to the office network.", "You can use"},
 		{"Is the canteen open on Sundays?", "The canteen is not open on Sundays.", "The canteen"},
