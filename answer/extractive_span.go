@@ -563,7 +563,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			if own == 0 && before != nil && !hasAny(before, want) {
 				continue // nor one whose subject is not the question's
 			}
-			if choice.otherCase(s, union(keys, heading)) {
+			if choice != nil && choice.otherCase(s, union(keys, heading)) { // union only for a choice question
 				continue // nor one that names one alternative for another case than the question's
 			}
 			couldLead := spanType(qt) && l.couldLead(s, keys, heading, header, before)
