@@ -2,6 +2,7 @@ package answer
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/fonte-rag/fonte"
@@ -67,6 +68,9 @@ type Held struct {
 // CoverageKey is one content key of the question.
 type CoverageKey struct {
 	Key string `json:"key"`
+	// Word is the question's word the key was analysed from, as the
+	// question writes it ("buying" for "buy"); empty when not known.
+	Word string `json:"word,omitempty"`
 	// DF is the number of chunks of the corpus holding the key.
 	DF     int     `json:"df"`
 	Weight float64 `json:"weight"`
@@ -112,11 +116,42 @@ func (c *Coverage) MissingKeys() []string {
 	return out
 }
 
-// describe says, for a trace, why the floor compared what it compared.
+// Unknown are the question's words, as it writes them, whose keys no
+// chunk the reader may read holds (DF 0) and no top passage holds
+// through another form: the words the documents never use, which weigh
+// as the rarest of the question. Each is listed once, in the question's
+// order; nil without coverage.
+func (c *Coverage) Unknown() []string {
+	if c == nil {
+		return nil
+	}
+	var out []string
+	for _, k := range c.Keys {
+		if k.DF != 0 || len(k.In) > 0 {
+			continue
+		}
+		w := k.Word
+		if w == "" {
+			w = k.Key
+		}
+		if !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// describe says, for a trace, why the floor compared what it compared,
+// and which of the missing words no document uses at all: those weigh
+// as the rarest, whether the question is off the documents' subject or
+// says in its own words what they say in others.
 func (c *Coverage) describe(bestHeld float64) string {
 	s := fmt.Sprintf("the best-matching passage holds %.0f%% of the question's weight (at least %.0f%% needed)", 100*bestHeld, 100*c.MinHeld)
 	if m := c.MissingKeys(); len(m) > 0 {
 		s += fmt.Sprintf("; in no top passage: %s", strings.Join(m, ", "))
+	}
+	if u := c.Unknown(); len(u) > 0 {
+		s += fmt.Sprintf("; in no document: %s", strings.Join(u, ", "))
 	}
 	return s
 }

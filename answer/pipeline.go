@@ -110,6 +110,12 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 	judged, _ := cfg.Coverage.judged(hits)
 	if len(hits) == 0 || judged < cfg.Floor {
 		abstainShowing(a, msgs, hits, docs)
+		if a.Notice == "" {
+			// The words no document uses weigh most against answering;
+			// the reader who meant what the documents say in other words
+			// can ask again in theirs.
+			a.Notice = UnknownWordsNotice(cfg.Lang, cfg.Coverage.Unknown())
+		}
 		if tr != nil {
 			tr.Floor = floorDecision(hits, best, a.Relevance, cfg, true)
 			tr.Abstained, tr.AbstainReason = true, tr.Floor.Reason
