@@ -52,13 +52,17 @@ func (e *Engine) coverage(ctx context.Context, v *view, query, lang string, hits
 		return nil, nil
 	}
 	// Each key's word as the question writes it, for the reader: the
-	// first word whose analysis gives the key.
+	// first word whose analysis gives the key, without an elided article
+	// ("iguana", not "l'iguana").
 	words := map[string]string{}
 	for _, w := range strings.Fields(query) {
 		w = strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-		for _, k := range an.Analyze(w) {
-			if _, ok := words[k]; !ok {
-				words[k] = w
+		parts := strings.FieldsFunc(w, func(r rune) bool { return r == '\'' || r == '’' })
+		for _, p := range append(parts, w) {
+			for _, k := range an.Analyze(p) {
+				if _, ok := words[k]; !ok {
+					words[k] = p
+				}
 			}
 		}
 	}

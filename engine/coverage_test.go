@@ -360,6 +360,7 @@ func TestAbstainingNamesTheWordsNoDocumentUses(t *testing.T) {
 	for _, c := range []struct{ q, word, lang string }{
 		{"May I keep parrots at my desk?", "“parrots”", "en"},
 		{"Il pappagallo può restare in ufficio?", "«pappagallo»", "it"},
+		{"L'iguana può restare in ufficio?", "usa «iguana»;", "it"},
 	} {
 		tr := &Trace{}
 		a, err := e.Ask(ctx, c.q, AskOptions{SearchOptions: SearchOptions{Trace: tr}})
