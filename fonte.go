@@ -146,7 +146,9 @@ type Answer struct {
 	// Notice, when set, is what the reader must know before the answer,
 	// in the question's language: that nothing was found in that
 	// language, and in which language the passages found are (or the
-	// documents, when no passage shares a word with the question).
+	// documents, when no passage shares a word with the question); else,
+	// on an abstention at the floor, the question's words no document
+	// uses.
 	Notice string
 	// Citations lists the sources given to the generator, numbered as the
 	// prompt numbered them; when abstaining, the nearest sources found.

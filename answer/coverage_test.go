@@ -2,6 +2,7 @@ package answer
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -99,5 +100,47 @@ func TestExtractCoveredNumbersAsTheContext(t *testing.T) {
 	// more words with the question, is quoted.
 	if _, n, _ := extractCovered("When are expense claims filed?", chunks, nil); n != 1 {
 		t.Errorf("without coverage quoted [%d], want [1]", n)
+	}
+}
+
+func TestCoverageUnknownListsWordsNoDocumentUses(t *testing.T) {
+	c := &Coverage{Keys: []CoverageKey{
+		{Key: "parrot", Word: "parrots", DF: 0},
+		{Key: "desk", Word: "desk", DF: 4, In: []int{1}},
+		{Key: "wrote", Word: "wrote", DF: 0, In: []int{2}}, // held through another form
+		{Key: "cage", DF: 0},
+		{Key: "parrot", Word: "parrots", DF: 0},
+	}}
+	if got, want := c.Unknown(), []string{"parrots", "cage"}; !slices.Equal(got, want) {
+		t.Errorf("Unknown() = %q, want %q: the question's words no chunk holds, each once", got, want)
+	}
+	var none *Coverage
+	if got := none.Unknown(); got != nil {
+		t.Errorf("without coverage Unknown() = %q, want nil", got)
+	}
+	if r := c.describe(0.2); !strings.Contains(r, "in no document: parrots, cage") {
+		t.Errorf("describe = %q, want the words no document uses", r)
+	}
+}
+
+func TestAskAbstainingNamesTheWordsNoDocumentUses(t *testing.T) {
+	hits := coverageHits()
+	cov := &Coverage{MinHeld: 0.5, Held: []Held{{"keys.md#0", 0.3}, {"claims.md#0", 0.4}},
+		Keys: []CoverageKey{{Key: "expens", Word: "expense", DF: 2, Weight: 1, In: []int{1, 2}}, {Key: "refund", Word: "refunded", Weight: 3}}}
+	a, err := Ask(context.Background(), "When is an expense refunded?", hits, nil, Config{Floor: 0.25, Coverage: cov, Lang: "en"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !a.Abstained || !strings.Contains(a.Notice, "“refunded”") || strings.Contains(a.Notice, "expense") {
+		t.Errorf("abstained %v with notice %q, want an abstention naming only the word no document uses", a.Abstained, a.Notice)
+	}
+	// A passage holding the question is answered from, with no notice.
+	cov.Held[1].Share = 0.8
+	a, err = Ask(context.Background(), "When is an expense refunded?", hits, nil, Config{Floor: 0.2, Coverage: cov, Lang: "en"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Abstained || a.Notice != "" {
+		t.Errorf("answered %v with notice %q, want an answer and no notice", !a.Abstained, a.Notice)
 	}
 }

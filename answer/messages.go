@@ -21,13 +21,22 @@ type Messages struct {
 	// Nearest heads the nearest passages of an abstention, Sources the
 	// sources of an answer.
 	Nearest, Sources string
+	// Unknown says which words of the question no document uses; it
+	// takes them, quoted and joined (UnknownWordsNotice).
+	Unknown string
+	// open and close quote a word; or joins the last two of a list.
+	open, close, or string
 }
 
 var messages = map[string]Messages{
 	"en": {Lang: "en", DontKnow: DontKnow, NotAnswered: "The documents do not seem to answer this (best relevance %.2f).",
-		Nearest: "Nearest sources:", Sources: "Sources:"},
+		Nearest: "Nearest sources:", Sources: "Sources:",
+		Unknown: "No document uses %s; if the documents say it in other words, ask in theirs.",
+		open:    "“", close: "”", or: "or"},
 	"it": {Lang: "it", DontKnow: "Non lo so.", NotAnswered: "I documenti non sembrano rispondere a questa domanda (pertinenza massima %.2f).",
-		Nearest: "Fonti più vicine:", Sources: "Fonti:"},
+		Nearest: "Fonti più vicine:", Sources: "Fonti:",
+		Unknown: "Nessun documento usa %s; se i documenti lo dicono con altre parole, chiedi con le loro.",
+		open:    "«", close: "»", or: "o"},
 }
 
 // MessagesFor returns the messages in language lang: Italian for "it",
@@ -80,6 +89,23 @@ func NoMatchNotice(q string, docs []string) string {
 	}
 	return fmt.Sprintf("Nothing was found in %s: the documents are in %s, and no passage shares a word with the question.",
 		languageName(q, q), joinNames(names, "and"))
+}
+
+// UnknownWordsNotice says, in the question's language q, that no
+// document uses words (the question's own, as Coverage.Unknown lists
+// them): a question asked in other words than the documents' is refused
+// by the coverage check as one off their subject is, and the reader who
+// knows the documents' word for it can ask again.
+func UnknownWordsNotice(q string, words []string) string {
+	if len(words) == 0 {
+		return ""
+	}
+	m := MessagesFor(q)
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = m.open + w + m.close
+	}
+	return fmt.Sprintf(m.Unknown, joinNames(quoted, m.or))
 }
 
 // joinNames lists names as a sentence does: "a", "a and b", "a, b and c".

@@ -164,3 +164,21 @@ func TestAskAcrossLanguages(t *testing.T) {
 		t.Errorf("model: abstained %v, notice %q", a.Abstained, a.Notice)
 	}
 }
+
+func TestUnknownWordsNotice(t *testing.T) {
+	for _, c := range []struct {
+		lang  string
+		words []string
+		want  string
+	}{
+		{"en", []string{"parrot"}, "No document uses “parrot”; if the documents say it in other words, ask in theirs."},
+		{"en", []string{"parrot", "cage", "seed"}, "No document uses “parrot”, “cage” or “seed”; if the documents say it in other words, ask in theirs."},
+		{"it", []string{"pappagallo", "gabbia"}, "Nessun documento usa «pappagallo» o «gabbia»; se i documenti lo dicono con altre parole, chiedi con le loro."},
+		{"", []string{"parrot"}, "No document uses “parrot”; if the documents say it in other words, ask in theirs."},
+		{"it", nil, ""},
+	} {
+		if got := UnknownWordsNotice(c.lang, c.words); got != c.want {
+			t.Errorf("UnknownWordsNotice(%q, %q) = %q, want %q", c.lang, c.words, got, c.want)
+		}
+	}
+}

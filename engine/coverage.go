@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/analysis"
@@ -50,6 +51,21 @@ func (e *Engine) coverage(ctx context.Context, v *view, query, lang string, hits
 	if len(keys) == 0 {
 		return nil, nil
 	}
+	// Each key's word as the question writes it, for the reader: the
+	// first word whose analysis gives the key, without an elided article
+	// ("iguana", not "l'iguana").
+	words := map[string]string{}
+	for _, w := range strings.Fields(query) {
+		w = strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		parts := strings.FieldsFunc(w, func(r rune) bool { return r == '\'' || r == '’' })
+		for _, p := range append(parts, w) {
+			for _, k := range an.Analyze(p) {
+				if _, ok := words[k]; !ok {
+					words[k] = p
+				}
+			}
+		}
+	}
 	var st fonte.TermStats
 	if v.local != nil {
 		st = v.local.TermStats(keys, access)
@@ -85,7 +101,7 @@ func (e *Engine) coverage(ctx context.Context, v *view, query, lang string, hits
 	c := &answer.Coverage{Chunks: st.Chunks, MinHeld: answer.DefaultMinHeld, Held: make([]answer.Held, len(hits))}
 	var total, missing float64
 	for i, k := range keys {
-		ck := answer.CoverageKey{Key: k, DF: st.DF[i], Weight: idf(st.Chunks, max(st.DF[i], 1))}
+		ck := answer.CoverageKey{Key: k, Word: words[k], DF: st.DF[i], Weight: idf(st.Chunks, max(st.DF[i], 1))}
 		total += ck.Weight
 		for r := range hits {
 			if held[r][k] || held[r][root(k)] {

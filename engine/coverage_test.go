@@ -350,3 +350,28 @@ func keyHeldBy(t *testing.T, e *Engine, q, lang string, n int) (string, []string
 	}
 	return c.Keys[n].Key, in
 }
+
+// A question about something the handbook never mentions abstains, and
+// the notice names, as the question writes them, the words no document
+// uses, in the question's language.
+func TestAbstainingNamesTheWordsNoDocumentUses(t *testing.T) {
+	e := exampleHandbook(t)
+	ctx := context.Background()
+	for _, c := range []struct{ q, word, lang string }{
+		{"May I keep parrots at my desk?", "“parrots”", "en"},
+		{"Il pappagallo può restare in ufficio?", "«pappagallo»", "it"},
+		{"L'iguana può restare in ufficio?", "usa «iguana»;", "it"},
+	} {
+		tr := &Trace{}
+		a, err := e.Ask(ctx, c.q, AskOptions{SearchOptions: SearchOptions{Trace: tr}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !a.Abstained || !strings.Contains(a.Notice, c.word) {
+			t.Errorf("%q: abstained %v, notice %q; want an abstention naming %s", c.q, a.Abstained, a.Notice, c.word)
+		}
+		if a.Notice != answer.UnknownWordsNotice(c.lang, tr.Floor.Coverage.Unknown()) {
+			t.Errorf("%q: notice %q is not in %s or not the trace's unknown words %q", c.q, a.Notice, c.lang, tr.Floor.Coverage.Unknown())
+		}
+	}
+}

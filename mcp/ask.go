@@ -51,7 +51,7 @@ type AskOutput struct {
 	// Lang and Notice are the question's language and what the reader
 	// must be told first in it.
 	Lang   string `json:"lang" jsonschema:"the question's language as detected (en, it ...); answer and notice are in it"`
-	Notice string `json:"notice,omitempty" jsonschema:"what the user must be told first, in the question's language: that no passage was found in that language, and the language of those found (of the documents, when no passage shares a word with the question)"`
+	Notice string `json:"notice,omitempty" jsonschema:"what the user must be told first, in the question's language: that no passage was found in that language, and the language of those found (of the documents, when no passage shares a word with the question); or, when fonte abstains, the words of the question no document uses"`
 	// Relevance against Floor is why fonte answered or abstained.
 	Relevance   float64    `json:"relevance" jsonschema:"the best passage's relevance (0-1)"`
 	Floor       float64    `json:"floor" jsonschema:"the relevance below which fonte abstains"`

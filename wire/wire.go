@@ -65,7 +65,8 @@ type Answer struct {
 	Abstained bool   `json:"abstained"`
 	// Lang is the question's language as detected ("" when undetermined),
 	// Notice what the reader must know first, in that language (nothing
-	// was found in it); empty when there is nothing to tell.
+	// was found in it, or which of the question's words no document uses);
+	// empty when there is nothing to tell.
 	Lang         string     `json:"lang"`
 	Notice       string     `json:"notice,omitempty"`
 	Relevance    float64    `json:"relevance"`
