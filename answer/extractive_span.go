@@ -76,6 +76,9 @@ func askedPart(question string) string {
 // subordinate clause, not the question: "What schedule am I on when I
 // start?" asks what, "Posso lavorare da casa quando piove?" asks yes or
 // no, "Do employees who joined this year get a bonus?" asks yes or no.
+// A question without a question word whose last clause, past a comma,
+// opens with a yes/no verb asks yes or no: the phrase before the comma
+// sets the scene ("In a release note, should I …?").
 func QuestionType(question string) AnswerType {
 	q := askedPart(question)
 	opened := questionOpenerRE.MatchString(q)
@@ -93,6 +96,9 @@ func QuestionType(question string) AnswerType {
 	}
 	if !whWordRE.MatchString(q) && innerModalRE.MatchString(q) {
 		return YesNoAnswer // "il manuale si può pubblicare in PDF?": the subject comes first
+	}
+	if i := strings.LastIndex(q, ", "); i >= 0 && !whWordRE.MatchString(q) && questionPatterns[len(questionPatterns)-1].re.MatchString(q[i+2:]) {
+		return YesNoAnswer // "In a release note, should I …?": a phrase sets the scene, the verb asks
 	}
 	return AnyAnswer
 }
