@@ -479,7 +479,10 @@ const leadBonus = 1.5
 // Sentences that guard.Suspicious flags are never quoted, and one that
 // bounds a figure of the question the other way ("less than $2,500" for
 // "more than $2,500") states a neighbouring case and is passed over
-// (caseMatch). A list intro is quoted with its items, a nested item with
+// (caseMatch). For a question that asks what a term means or who someone
+// is, the glossary item labelled with the question's term is preferred,
+// and one labelled with another term never leads (definedTerm). A list
+// intro is quoted with its items, a nested item with
 // its parent item and a table row with its header row, and a sentence is
 // followed by the next ones of its paragraph that stay on the question's
 // subject (and by a paragraph that opens with "These …", which goes on
@@ -572,7 +575,14 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			if choice != nil && choice.otherCase(s, union(keys, heading)) { // union only for a choice question
 				continue // nor one that names one alternative for another case than the question's
 			}
-			couldLead := spanType(qt) && l.couldLead(s, keys, heading, header, before)
+			term := 0
+			if qt == DefinitionAnswer || l.identity {
+				term = definedTerm(s, want)
+			}
+			couldLead := spanType(qt) && term >= 0 && l.couldLead(s, keys, heading, header, before)
+			if term > 0 {
+				score += leadBonus * bonus // "- sponsor: the person who …" for "Who is the sponsor?"
+			}
 			if couldLead && header == nil && l.strayOnly(s) {
 				// Its only figure belongs to another clause ("migrate
 				// within 3 months to ensure you get updates" for how
@@ -640,6 +650,9 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 				lead = l.rowLead(header, row)
 			} else {
 				lead = l.sentenceLead(s)
+				if l.identity && definedTerm(s, want) < 0 {
+					lead = "" // "- maintainer: a member of …" defines another role than the one asked about
+				}
 				if lead != "" && l.caseLabel(s, lead, siblings(c.Text, bestSpans, bestSent)) {
 					lead = "" // "North site staff: …" names one case of a list of cases
 				}
