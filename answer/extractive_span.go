@@ -473,7 +473,9 @@ const leadBonus = 1.5
 // ExtractSpan is fonte's offline answerer. It reads the answer type the
 // question asks for (QuestionType) and quotes the sentence of chunks that
 // best answers it: the sentence must share a content key with the
-// question (stems, so inflected forms meet), rare keys weigh more, keys of
+// question (stems, so inflected forms meet), rare keys weigh more (and,
+// for a question that asks for no typed span, keys that few sentences
+// hold settle a tie), keys of
 // the chunk's headings count half, and a sentence holding a span of the
 // asked type (a figure for "how many", a date for "when") is preferred.
 // Sentences that guard.Suspicious flags are never quoted, and one that
@@ -515,6 +517,12 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 		}
 	}
 	weight := func(k string) float64 { return 1 + math.Log(float64(len(chunks)+1)/float64(df[k]+1)) }
+	var rarity map[string]float64
+	if !spanType(qt) {
+		// A typed question's ties go to the sentence stating the asked
+		// kind of fact (leadBonus), not to a rarer word.
+		rarity = sentenceRarity(chunks, want)
+	}
 	var total float64
 	for _, k := range order {
 		total += weight(k)
@@ -560,7 +568,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			for _, k := range order {
 				switch {
 				case keys[k]:
-					score += weight(k)
+					score += weight(k) + rarityTieBreak*rarity[k]
 					own++
 				case heading[k] || header[k] || before[k]:
 					score += weight(k) / 2
