@@ -176,8 +176,10 @@ var (
 	// pathRE: a file system path, where files are kept or mounted
 	// ("/media/user/disk", "~/.gnupg/", "/etc/fstab"), written after a
 	// space, a quote or a bracket so that "km/h" and "24/7" are not.
-	pathRE            = regexp.MustCompile(`(?:^|[\s"'(«“‘])((?:~|\.{1,2})?/[\w.-]*[\w](?:/(?:[\w.*-]*[\w*])?)*)`)
-	yesNoRE           = regexp.MustCompile(`(?i)\b(?:can|cannot|can't|may|must|not|no|never|only|allowed|prohibited|permitted|required|forbidden|unless|non|vietat\w|consentit\w|obbligatori\w|può|possono|deve|devono|solo|soltanto|mai)\b`)
+	pathRE = regexp.MustCompile(`(?:^|[\s"'(«“‘])((?:~|\.{1,2})?/[\w.-]*[\w](?:/(?:[\w.*-]*[\w*])?)*)`)
+	// yesNoRE: a word that rules; "può" is matched apart, since Go's
+	// \b is ASCII and finds no boundary after its "ò".
+	yesNoRE           = regexp.MustCompile(`(?i)\b(?:can|cannot|can't|may|must|not|no|never|only|allowed|prohibited|permitted|required|forbidden|unless|non|vietat\w|consentit\w|obbligatori\w|possono|deve|devono|solo|soltanto|mai)\b|\bpuò`)
 	defineRE          = regexp.MustCompile(`(?i)\b(?:is|are|means|mean|refers|covers|cover|describes|è|sono|significa|indica|copre|riguarda)\b`)
 	frequencyPhraseRE = regexp.MustCompile(`(?i)\b(?:every|each|ogni)\s+(?:other\s+)?(?:day|week|month|year|hour|minute|night|morning|evening|working day|business day|weekday|giorno|settimana|mese|anno|ora|notte|mattina|sera|giorno lavorativo)\b|\b(?:once|twice|three times)\s+(?:a|an|per|every)\s+\w+|\b(?:una|due|tre) volt[ae]\s+(?:al|alla|all'|ogni|a|per)\s*\w+|\b(?:daily|weekly|fortnightly|monthly|quarterly|yearly|annually|biannually|hourly|quotidian[ao]|settimanal[ei]|quindicinal[ei]|mensil[ei]|bimestral[ei]|trimestral[ei]|semestral[ei]|annual[ei])\b`)
 	// sectionNumberRE: a section number leading a heading line.
