@@ -477,7 +477,8 @@ const leadBonus = 1.5
 // best answers it: the sentence must share a content key with the
 // question (stems, so inflected forms meet), rare keys weigh more (and,
 // for a question that asks for no typed span, keys that few sentences
-// hold settle a tie), keys of
+// hold settle a tie; for a yes/no question, the sentence that speaks in
+// the modality asked, permission or obligation, does: modalMatch), keys of
 // the chunk's headings count half, and a sentence holding a span of the
 // asked type (a figure for "how many", a date for "when") is preferred.
 // Sentences that guard.Suspicious flags are never quoted, and one that
@@ -616,6 +617,9 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			}
 			if inRange(amounts, s) {
 				score += bonus // "4,000 euro" falls in "from 1,000.01 to 10,000 euro"
+			}
+			if qt == YesNoAnswer && modalMatch(question, s) {
+				score += modalTieBreak // "You may …" for "Can I …?", not "… must …"
 			}
 			if len(verb) > 0 && instructs(s, verb) {
 				score += bonus // "How do I report…?" is answered by "Report … to …"
