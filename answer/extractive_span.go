@@ -76,6 +76,9 @@ func askedPart(question string) string {
 // subordinate clause, not the question: "What schedule am I on when I
 // start?" asks what, "Posso lavorare da casa quando piove?" asks yes or
 // no, "Do employees who joined this year get a bonus?" asks yes or no.
+// A question without a question word whose last clause, past a comma,
+// opens with a yes/no verb asks yes or no: the phrase before the comma
+// sets the scene ("In a release note, should I …?").
 func QuestionType(question string) AnswerType {
 	q := askedPart(question)
 	opened := questionOpenerRE.MatchString(q)
@@ -93,6 +96,9 @@ func QuestionType(question string) AnswerType {
 	}
 	if !whWordRE.MatchString(q) && innerModalRE.MatchString(q) {
 		return YesNoAnswer // "il manuale si può pubblicare in PDF?": the subject comes first
+	}
+	if i := strings.LastIndex(q, ", "); i >= 0 && !whWordRE.MatchString(q) && questionPatterns[len(questionPatterns)-1].re.MatchString(q[i+2:]) {
+		return YesNoAnswer // "In a release note, should I …?": a phrase sets the scene, the verb asks
 	}
 	return AnyAnswer
 }
@@ -170,8 +176,10 @@ var (
 	// pathRE: a file system path, where files are kept or mounted
 	// ("/media/user/disk", "~/.gnupg/", "/etc/fstab"), written after a
 	// space, a quote or a bracket so that "km/h" and "24/7" are not.
-	pathRE            = regexp.MustCompile(`(?:^|[\s"'(«“‘])((?:~|\.{1,2})?/[\w.-]*[\w](?:/(?:[\w.*-]*[\w*])?)*)`)
-	yesNoRE           = regexp.MustCompile(`(?i)\b(?:can|cannot|can't|may|must|not|no|never|only|allowed|prohibited|permitted|required|forbidden|unless|non|vietat\w|consentit\w|obbligatori\w|può|possono|deve|devono|solo|soltanto|mai)\b`)
+	pathRE = regexp.MustCompile(`(?:^|[\s"'(«“‘])((?:~|\.{1,2})?/[\w.-]*[\w](?:/(?:[\w.*-]*[\w*])?)*)`)
+	// yesNoRE: a word that rules; "può" is matched apart, since Go's
+	// \b is ASCII and finds no boundary after its "ò".
+	yesNoRE           = regexp.MustCompile(`(?i)\b(?:can|cannot|can't|may|must|not|no|never|only|allowed|prohibited|permitted|required|forbidden|unless|non|vietat\w|consentit\w|obbligatori\w|possono|deve|devono|solo|soltanto|mai)\b|\bpuò`)
 	defineRE          = regexp.MustCompile(`(?i)\b(?:is|are|means|mean|refers|covers|cover|describes|è|sono|significa|indica|copre|riguarda)\b`)
 	frequencyPhraseRE = regexp.MustCompile(`(?i)\b(?:every|each|ogni)\s+(?:other\s+)?(?:day|week|month|year|hour|minute|night|morning|evening|working day|business day|weekday|giorno|settimana|mese|anno|ora|notte|mattina|sera|giorno lavorativo)\b|\b(?:once|twice|three times)\s+(?:a|an|per|every)\s+\w+|\b(?:una|due|tre) volt[ae]\s+(?:al|alla|all'|ogni|a|per)\s*\w+|\b(?:daily|weekly|fortnightly|monthly|quarterly|yearly|annually|biannually|hourly|quotidian[ao]|settimanal[ei]|quindicinal[ei]|mensil[ei]|bimestral[ei]|trimestral[ei]|semestral[ei]|annual[ei])\b`)
 	// sectionNumberRE: a section number leading a heading line.
@@ -467,13 +475,19 @@ const leadBonus = 1.5
 // ExtractSpan is fonte's offline answerer. It reads the answer type the
 // question asks for (QuestionType) and quotes the sentence of chunks that
 // best answers it: the sentence must share a content key with the
-// question (stems, so inflected forms meet), rare keys weigh more, keys of
+// question (stems, so inflected forms meet), rare keys weigh more (and,
+// for a question that asks for no typed span, keys that few sentences
+// hold settle a tie; for a yes/no question, the sentence that speaks in
+// the modality asked, permission or obligation, does: modalMatch), keys of
 // the chunk's headings count half, and a sentence holding a span of the
 // asked type (a figure for "how many", a date for "when") is preferred.
 // Sentences that guard.Suspicious flags are never quoted, and one that
 // bounds a figure of the question the other way ("less than $2,500" for
 // "more than $2,500") states a neighbouring case and is passed over
-// (caseMatch). A list intro is quoted with its items, a nested item with
+// (caseMatch). For a question that asks what a term means or who someone
+// is, the glossary item labelled with the question's term is preferred,
+// and one labelled with another term never leads (definedTerm). A list
+// intro is quoted with its items, a nested item with
 // its parent item and a table row with its header row, and a sentence is
 // followed by the next ones of its paragraph that stay on the question's
 // subject (and by a paragraph that opens with "These …", which goes on
@@ -506,6 +520,12 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 		}
 	}
 	weight := func(k string) float64 { return 1 + math.Log(float64(len(chunks)+1)/float64(df[k]+1)) }
+	var rarity map[string]float64
+	if !spanType(qt) {
+		// A typed question's ties go to the sentence stating the asked
+		// kind of fact (leadBonus), not to a rarer word.
+		rarity = sentenceRarity(chunks, want)
+	}
 	var total float64
 	for _, k := range order {
 		total += weight(k)
@@ -551,7 +571,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			for _, k := range order {
 				switch {
 				case keys[k]:
-					score += weight(k)
+					score += weight(k) + rarityTieBreak*rarity[k]
 					own++
 				case heading[k] || header[k] || before[k]:
 					score += weight(k) / 2
@@ -566,7 +586,14 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			if choice != nil && choice.otherCase(s, union(keys, heading)) { // union only for a choice question
 				continue // nor one that names one alternative for another case than the question's
 			}
-			couldLead := spanType(qt) && l.couldLead(s, keys, heading, header, before)
+			term := 0
+			if qt == DefinitionAnswer || l.identity {
+				term = definedTerm(s, want)
+			}
+			couldLead := spanType(qt) && term >= 0 && l.couldLead(s, keys, heading, header, before)
+			if term > 0 {
+				score += leadBonus * bonus // "- sponsor: the person who …" for "Who is the sponsor?"
+			}
 			if couldLead && header == nil && l.strayOnly(s) {
 				// Its only figure belongs to another clause ("migrate
 				// within 3 months to ensure you get updates" for how
@@ -590,6 +617,9 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			}
 			if inRange(amounts, s) {
 				score += bonus // "4,000 euro" falls in "from 1,000.01 to 10,000 euro"
+			}
+			if qt == YesNoAnswer && modalMatch(question, s) {
+				score += modalTieBreak // "You may …" for "Can I …?", not "… must …"
 			}
 			if len(verb) > 0 && instructs(s, verb) {
 				score += bonus // "How do I report…?" is answered by "Report … to …"
@@ -634,6 +664,9 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 				lead = l.rowLead(header, row)
 			} else {
 				lead = l.sentenceLead(s)
+				if l.identity && definedTerm(s, want) < 0 {
+					lead = "" // "- maintainer: a member of …" defines another role than the one asked about
+				}
 				if lead != "" && l.caseLabel(s, lead, siblings(c.Text, bestSpans, bestSent)) {
 					lead = "" // "North site staff: …" names one case of a list of cases
 				}

@@ -39,6 +39,11 @@ func TestQuestionType(t *testing.T) {
 		"Posso lavorare da casa quando piove?":           YesNoAnswer,
 		"Cosa devo fare quando perdo il badge?":          ProcedureAnswer,
 		"Can I park where the visitors park?":            YesNoAnswer,
+		// A phrase that sets the scene before the verb that asks.
+		"In a team meeting, should I take notes?":               YesNoAnswer,
+		"Per una trasferta in treno, posso prenotare la prima?": YesNoAnswer,
+		"For a short trip, which form do I fill in?":            AnyAnswer,
+		"Badges, lanyards and keys for staff":                   AnyAnswer,
 		// ...but not after the words of an indirect question, nor at
 		// the start of the asked clause.
 		"Can you tell me who approves a purchase?":   PersonAnswer,

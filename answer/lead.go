@@ -669,11 +669,12 @@ func (l leader) doubtful(chunks []fonte.Chunk, at int, sp [2]int, frame map[stri
 
 // couldLead reports whether sentence s, with its keys and those of its
 // heading, table header and subject sentence, holds a span that could
-// lead: one that fits what is asked, in a sentence that holds at least
-// leadCoverage of the question's topic words.
+// lead: one that fits what is asked and is not given as an example
+// (illustrative), in a sentence that holds at least leadCoverage of the
+// question's topic words.
 func (l leader) couldLead(s string, frames ...map[string]bool) bool {
-	if len(l.candidates(s)) == 0 {
-		return false
+	if !slices.ContainsFunc(l.candidates(s), func(c [2]int) bool { return !illustrative(s[:c[0]]) }) {
+		return false // "(e.g. 2015-2017)" illustrates: it never leads, nor wins the quote as if it could
 	}
 	held := 0
 	for _, w := range l.topic {
