@@ -13,7 +13,7 @@ import (
 // words but states none.
 func TestQuestionTypeNamedTime(t *testing.T) {
 	for _, q := range []string{
-		"In che anno è nato il principio dell'open data by default?",
+		"In che anno è nato il registro dei fornitori accreditati?",
 		"In quale anno è stata approvata la legge?",
 		"Che mese si rinnova l'abbonamento?",
 		"Quale data ha la circolare?",
@@ -33,11 +33,11 @@ func TestQuestionTypeNamedTime(t *testing.T) {
 // rather than a longer one on the same subject that states none.
 func TestExtractSpanYearAsked(t *testing.T) {
 	chunks := []fonte.Chunk{
-		{ID: "a", Text: "Si suggerisce la licenza CC-BY 4.0, attribuita in automatico a chi applica il principio dell'open data by default e la sua norma."},
-		{ID: "b", Text: "Il principio dell'open data by default fu introdotto nel 2012 con la modifica dell'articolo 52."},
+		{ID: "a", Text: "Si consiglia la revisione trimestrale, affidata in automatico a chi tiene il registro dei fornitori accreditati e la sua procedura."},
+		{ID: "b", Text: "Il registro dei fornitori accreditati fu istituito nel 2009 con la delibera numero 14."},
 	}
-	text, _, _ := ExtractSpan("In che anno è nato il principio dell'open data by default?", chunks)
-	if want := "2012"; !strings.Contains(text, want) {
+	text, _, _ := ExtractSpan("In che anno è nato il registro dei fornitori accreditati?", chunks)
+	if want := "2009"; !strings.Contains(text, want) {
 		t.Errorf("ExtractSpan = %q, want the sentence stating %s", text, want)
 	}
 }
