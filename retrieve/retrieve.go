@@ -174,7 +174,7 @@ func DefaultAnalyzers() Analyzers {
 	// the corpus answers them; counting them in the relevance share would
 	// sink every answerable question towards the floor.
 	contentEn := analysis.NewEnglish(analysis.ContentStopWords)
-	contentIt := &analysis.Chain{Lowercase: true, Tokenizer: analysis.IdentifierTokenizer{},
+	contentIt := &analysis.Chain{Cased: []analysis.CharFilter{analysis.AcronymPlurals{}}, Lowercase: true, Tokenizer: analysis.IdentifierTokenizer{},
 		Filters: []analysis.Filter{analysis.NewStopFilter(analysis.ContentStopWords), analysis.ItalianStemmer()}}
 	a := Analyzers{
 		ByLang:  map[string]analysis.Analyzer{"en": en, "it": analysis.Italian()},
@@ -289,7 +289,7 @@ func (a Analyzers) Name() string {
 	if a.Other != nil {
 		langs = append(langs, "other")
 	}
-	return "fonte-analysis/v3 " + strings.Join(langs, "+")
+	return "fonte-analysis/v4 " + strings.Join(langs, "+")
 }
 
 // Mode selects the legs a search runs.
