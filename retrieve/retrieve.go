@@ -228,7 +228,8 @@ func (a Analyzers) rankTerms(q, lang string) []string {
 	an := a.of(lang)
 	words := an.Analyze(q)
 	grammar := map[string]bool{}
-	for _, t := range an.Analyze(strings.Join(analysis.FunctionWords(q), " ")) {
+	fw := append(analysis.FunctionWords(q), analysis.RankingFunctionWords(q)...)
+	for _, t := range an.Analyze(strings.Join(fw, " ")) {
 		grammar[t] = true
 	}
 	again := map[string]int{} // content tokens still to repeat
