@@ -44,12 +44,15 @@ type AnalyzerFunc func(text string) []string
 // Analyze calls f(text).
 func (f AnalyzerFunc) Analyze(text string) []string { return f(text) }
 
-// Chain is an Analyzer made of steps run in order: optional lower-casing of
-// the whole text (before tokenizing, as scikit-learn does, so that a
-// tokenizer sees what Python's pattern would see), each CharFilter, the
-// Tokenizer, then each Filter. A Chain is safe for concurrent use when its
-// steps are.
+// Chain is an Analyzer made of steps run in order: each Cased filter on
+// the text as written, optional lower-casing of the whole text (before
+// tokenizing, as scikit-learn does, so that a tokenizer sees what
+// Python's pattern would see), each CharFilter, the Tokenizer, then each
+// Filter. A Chain is safe for concurrent use when its steps are.
 type Chain struct {
+	// Cased are applied in order to the text as written, for what only
+	// case tells (AcronymPlurals).
+	Cased       []CharFilter
 	Lowercase   bool         // apply Lower to the text before tokenizing
 	CharFilters []CharFilter // applied in order to the (lower-cased) text
 	Tokenizer   Tokenizer    // required
@@ -58,6 +61,9 @@ type Chain struct {
 
 // Analyze runs the chain on text.
 func (c *Chain) Analyze(text string) []string {
+	for _, f := range c.Cased {
+		text = f.Map(text)
+	}
 	if c.Lowercase {
 		text = Lower(text)
 	}

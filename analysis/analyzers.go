@@ -62,10 +62,12 @@ func English() *Chain { return NewEnglish(LuceneEnglishStopWords) }
 // content words that retrieve's relevance counts, say).
 func NewEnglish(stops WordSet) *Chain {
 	return &Chain{
+		Cased:       []CharFilter{AcronymPlurals{}},
 		Lowercase:   true,
 		CharFilters: []CharFilter{Fold{}},
 		Tokenizer:   IdentifierTokenizer{},
 		Filters: []Filter{
+			EnglishOrdinals{},
 			NewStopFilter(stops),
 			AmericanSpelling{},
 			EnglishStemmer(),
@@ -86,6 +88,7 @@ var italianStops = ItalianStopWords.Union(NewWordSet("coll", "pell", "gl", "ques
 // to be tokens; "dell'invio" therefore indexes as the stem of "invio".
 func Italian() *Chain {
 	return &Chain{
+		Cased:     []CharFilter{AcronymPlurals{}},
 		Lowercase: true,
 		Tokenizer: IdentifierTokenizer{},
 		Filters: []Filter{

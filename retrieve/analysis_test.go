@@ -25,7 +25,7 @@ func TestDefaultAnalyzersLanguages(t *testing.T) {
 	if got := a.of("").Analyze("refunds"); !slices.Equal(got, []string{"refund"}) {
 		t.Errorf("unknown-language analysis: %q", got)
 	}
-	if n := a.Name(); !strings.HasPrefix(n, "fonte-analysis/v3 ") || !strings.HasSuffix(n, "+other") {
+	if n := a.Name(); !strings.HasPrefix(n, "fonte-analysis/v4 ") || !strings.HasSuffix(n, "+other") {
 		t.Errorf("Name() = %q", n)
 	}
 }

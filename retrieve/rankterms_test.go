@@ -32,6 +32,14 @@ func TestFunctionWordsWeighLess(t *testing.T) {
 			"Il pacchetto si firma prima di caricarlo, come il gruppo sa.",
 			[]string{"Un pacchetto viene caricato dopo la revisione.", "Si firmano le versioni dei rilasci ufficiali.",
 				"Le compilazioni girano sulle macchine del progetto.", "I revisori leggono prima il registro delle modifiche."}},
+		// The conditional's plural and "quali" are function words to the
+		// ranking too (analysis.RankingFunctionWords), not only "dovrebbe"
+		// and "quale".
+		{"it", "Quali moduli dovrebbero compilare gli uffici?",
+			"Le regioni dovrebbero dire quali scelte hanno fatto.",
+			"Gli uffici compilano i moduli di richiesta entro marzo.",
+			[]string{"Un modulo viene archiviato dagli uffici.", "Gli uffici compilano le richieste.",
+				"Si compila un modulo per ogni pratica.", "Le richieste arrivano per posta."}},
 	} {
 		var c Corpus
 		for i, text := range append([]string{tc.asking, tc.content}, tc.others...) {

@@ -174,7 +174,7 @@ func DefaultAnalyzers() Analyzers {
 	// the corpus answers them; counting them in the relevance share would
 	// sink every answerable question towards the floor.
 	contentEn := analysis.NewEnglish(analysis.ContentStopWords)
-	contentIt := &analysis.Chain{Lowercase: true, Tokenizer: analysis.IdentifierTokenizer{},
+	contentIt := &analysis.Chain{Cased: []analysis.CharFilter{analysis.AcronymPlurals{}}, Lowercase: true, Tokenizer: analysis.IdentifierTokenizer{},
 		Filters: []analysis.Filter{analysis.NewStopFilter(analysis.ContentStopWords), analysis.ItalianStemmer()}}
 	a := Analyzers{
 		ByLang:  map[string]analysis.Analyzer{"en": en, "it": analysis.Italian()},
@@ -228,7 +228,8 @@ func (a Analyzers) rankTerms(q, lang string) []string {
 	an := a.of(lang)
 	words := an.Analyze(q)
 	grammar := map[string]bool{}
-	for _, t := range an.Analyze(strings.Join(analysis.FunctionWords(q), " ")) {
+	fw := append(analysis.FunctionWords(q), analysis.RankingFunctionWords(q)...)
+	for _, t := range an.Analyze(strings.Join(fw, " ")) {
 		grammar[t] = true
 	}
 	again := map[string]int{} // content tokens still to repeat
@@ -289,7 +290,7 @@ func (a Analyzers) Name() string {
 	if a.Other != nil {
 		langs = append(langs, "other")
 	}
-	return "fonte-analysis/v3 " + strings.Join(langs, "+")
+	return "fonte-analysis/v4 " + strings.Join(langs, "+")
 }
 
 // Mode selects the legs a search runs.
