@@ -583,10 +583,17 @@ func figureOf(s string, u unit, sign float64, toks []token, lower []string, i in
 			}
 		}
 	}
+	before := !u.empty() && suffix == "" // "£30,000"
 	if f.unit.empty() && f.clock < 0 && i > 0 {
 		if cu, ok := lookupUnit(lower[i-1]); ok && (cu.dim == "euro" || cu.dim == "dollar" || cu.dim == "pound") {
-			f.unit = cu // "EUR 250", "euro 250"
+			f.unit, before = cu, true // "EUR 250", "euro 250"
 		}
+	}
+	// A currency written before its number ("£30,000 a year", "EUR 250
+	// per month") leaves no unit word after it: the rate marker is the
+	// next word, so the rate is read as if a unit stood at word i.
+	if before && f.clock < 0 {
+		f.per = rateOf(toks, lower, i-1)
 	}
 	// A day after its month ("March 31st", "October 17, 2025") is the
 	// day of that month, as "31 March" is.
