@@ -308,6 +308,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Contradicted = append(r.Contradicted, firstClauseReplaced(question, reference, ref, answer, ld)...)
 		r.Contradicted = append(r.Contradicted, doesWithout(reference, ld.sentence)...)
 		r.Contradicted = append(r.Contradicted, swappedNameWords(question, reference, ld.text)...)
+		r.Contradicted = append(r.Contradicted, ownHeadLead(question, reference, ld)...)
 		r.Contradicted = append(r.Contradicted, oneWordSwapped(ref, reference, answer)...)
 	}
 	r.Contradicted = append(r.Contradicted, otherSidePicked(question, reference, ld.sentence)...)
