@@ -213,6 +213,9 @@ func wordFacts(toks []token, lower []string, i int, italian bool) ([]fact, int) 
 		f := figure{value: 1, unit: u, clock: -1}
 		return []fact{{kind: figureFact, text: toks[i].text, fig: f}}, 0
 	}
+	if f, ok := annualBesideFrequency(toks, lower, i); ok {
+		return []fact{{kind: figureFact, text: toks[i].text, fig: f}}, 0
+	}
 	// An ambiguous number word counts before a unit, a multiplier, or
 	// standing alone as a sentence ("Sei: …", "One.").
 	alone := toks[i].sentStart && (i+1 == len(toks) || toks[i+1].sentStart)
