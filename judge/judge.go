@@ -1863,7 +1863,7 @@ func otherNamesStated(question, reference string, ref reference, lead []fact, ld
 				break
 			}
 		}
-		if len(out) == 0 && g.kind == nameFact && nextToFoundName(g, lead, ref) && missesAName(ref, lead) {
+		if len(out) == 0 && g.kind == nameFact && (nextToFoundName(g, lead, ref) || listedWithFoundName(g, lead, ref, ld.text)) && missesAName(ref, lead) {
 			// "Google Analytics" for Web Analytics Italia: a name of
 			// the answer's own joined to one of the reference's.
 			out = append(out, g.text+" against "+ref.facts[0].String())
