@@ -347,7 +347,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		// A quoted passage without a negation implies a yes at most;
 		// with little of what the reference adds, it says neither.
 		r.Verdict, r.Why = Wrong, fmt.Sprintf("the answer implies the reference's yes at most and holds %.0f%% of what it adds", 100*cov)
-	case len(r.Missing) == 0 && ref.polarityOnly() && (len(ref.words) >= 2 || len(ref.words) == 1 && len(newWords(withoutCitations(answer), question, "")) == 0) && cov == 0:
+	case len(r.Missing) == 0 && ref.polarityOnly() && (len(ref.words) >= 2 || len(ref.words) == 1 && len(newWords(withoutCitations(answer), question, "")) == 0) && cov == 0 && !reasonInOtherLanguage(reference, answer):
 		// A bare "Yes." or "No." to a reference that says more is
 		// partial, however little more it says; so is one whose reason
 		// shares none of the reference's words. One that keeps any of
