@@ -156,7 +156,7 @@ func TestAgreementOnDevLabels(t *testing.T) {
 		// dev10 was out of sample to session 36 (249/298 at its first
 		// run and after session 36's rules); session 37's rules were
 		// read from its disagreements, so it is in sample now.
-		{"dev10.jsonl", 0.87, 0}, // measured 262/298 = 87.9%, none (249/298 = 83.6%, 3, at its first run)
+		{"dev10.jsonl", 0.88, 0}, // measured 263/298 = 88.3%, none (249/298 = 83.6%, 3, at its first run)
 	} {
 		ls, err := LoadLabels(filepath.Join("..", "evalsets", "judge-labels", c.file))
 		if err != nil {
