@@ -27,3 +27,15 @@ func TestAcronymSpelledOutInTheAnswer(t *testing.T) {
 		{"other initials", "Chi gestisce il registro?", "L'AgID, con il comune.", "L'Agenzia delle Entrate, con il comune.", Misleading},
 	})
 }
+
+// TestAcronymAcrossFunctionWords pins that an answer naming a
+// reference's name by the acronym of its capitalised words states it,
+// the function words and elided articles between them skipped, in both
+// languages; and that another acronym does not.
+func TestAcronymAcrossFunctionWords(t *testing.T) {
+	runJudgeCases(t, []judgeCase{
+		{"of between", "Who approves the budget?", "The Office of Public Finance.", "The OPF.", Right},
+		{"un articolo eliso", "Quale testo regola i lavori?", "L'articolo 7 del Testo Unico dell'Edilizia Privata.", "L'art. 7 del TUEP.", Right},
+		{"another acronym", "Quale testo regola i lavori?", "L'articolo 7 del Testo Unico dell'Edilizia Privata.", "L'art. 7 del TUIR.", Misleading},
+	})
+}

@@ -15,3 +15,18 @@ func TestAvoidSaysNo(t *testing.T) {
 		{"a question about avoiding", "Should we avoid acronyms in page titles?", "Yes.", "Avoid acronyms in page titles.", Right},
 	})
 }
+
+// TestAvoidSomethingElse pins that "avoid" or "evitare" said of a thing
+// the question does not name, a condition after it set aside, says no
+// to nothing asked, in both languages; and that said of the thing asked
+// it still says no.
+func TestAvoidSomethingElse(t *testing.T) {
+	runJudgeCases(t, []judgeCase{
+		{"another thing avoided", "Can we use a joke as a page title?", "No, titles stay literal.",
+			"Page titles should be clear - avoid global variables unless you have a strong reason. [1]", Wrong},
+		{"un'altra cosa", "Possiamo usare una battuta come titolo della pagina?", "No, i titoli devono essere letterali.",
+			"Il titolo della pagina va scritto chiaro: evitare variabili globali tranne nei test. [1]", Wrong},
+		{"the thing asked avoided", "Can we use a joke as a page title?", "No. Avoid jokes and slang in titles.",
+			"Avoid jokes in page titles unless the page is itself about humour. [1]", Right},
+	})
+}

@@ -213,6 +213,9 @@ func wordFacts(toks []token, lower []string, i int, italian bool) ([]fact, int) 
 		f := figure{value: 1, unit: u, clock: -1}
 		return []fact{{kind: figureFact, text: toks[i].text, fig: f}}, 0
 	}
+	if f, ok := annualBesideFrequency(toks, lower, i); ok {
+		return []fact{{kind: figureFact, text: toks[i].text, fig: f}}, 0
+	}
 	// An ambiguous number word counts before a unit, a multiplier, or
 	// standing alone as a sentence ("Sei: …", "One.").
 	alone := toks[i].sentStart && (i+1 == len(toks) || toks[i+1].sentStart)
@@ -583,10 +586,17 @@ func figureOf(s string, u unit, sign float64, toks []token, lower []string, i in
 			}
 		}
 	}
+	before := !u.empty() && suffix == "" // "£30,000"
 	if f.unit.empty() && f.clock < 0 && i > 0 {
 		if cu, ok := lookupUnit(lower[i-1]); ok && (cu.dim == "euro" || cu.dim == "dollar" || cu.dim == "pound") {
-			f.unit = cu // "EUR 250", "euro 250"
+			f.unit, before = cu, true // "EUR 250", "euro 250"
 		}
+	}
+	// A currency written before its number ("£30,000 a year", "EUR 250
+	// per month") leaves no unit word after it: the rate marker is the
+	// next word, so the rate is read as if a unit stood at word i.
+	if before && f.clock < 0 {
+		f.per = rateOf(toks, lower, i-1)
 	}
 	// A day after its month ("March 31st", "October 17, 2025") is the
 	// day of that month, as "31 March" is.

@@ -138,6 +138,7 @@ var exceptionRE = regexp.MustCompile(`(?i),\s*(?:except|excepting|save for|apart
 func Judge(question, reference, answer string, abstained bool) Result {
 	answer = withSubUnitsAsBounds(withActTypesInFull(plainText(answer)))
 	question, reference = withActTypesInFull(question), withSubUnitsAsBounds(withActTypesInFull(reference))
+	answer = withReferenceCodesJoined(reference, withCodeAcronymsSpelled(reference, answer))
 	ld := leadOf(answer)
 	r := Result{Lead: ld.text}
 	if abstained {
@@ -308,6 +309,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		r.Contradicted = append(r.Contradicted, firstClauseReplaced(question, reference, ref, answer, ld)...)
 		r.Contradicted = append(r.Contradicted, doesWithout(reference, ld.sentence)...)
 		r.Contradicted = append(r.Contradicted, swappedNameWords(question, reference, ld.text)...)
+		r.Contradicted = append(r.Contradicted, ownHeadLead(question, reference, ld)...)
 		r.Contradicted = append(r.Contradicted, oneWordSwapped(ref, reference, answer)...)
 	}
 	r.Contradicted = append(r.Contradicted, otherSidePicked(question, reference, ld.sentence)...)
@@ -345,7 +347,7 @@ func Judge(question, reference, answer string, abstained bool) Result {
 		// A quoted passage without a negation implies a yes at most;
 		// with little of what the reference adds, it says neither.
 		r.Verdict, r.Why = Wrong, fmt.Sprintf("the answer implies the reference's yes at most and holds %.0f%% of what it adds", 100*cov)
-	case len(r.Missing) == 0 && ref.polarityOnly() && (len(ref.words) >= 2 || len(ref.words) == 1 && len(newWords(withoutCitations(answer), question, "")) == 0) && cov == 0:
+	case len(r.Missing) == 0 && ref.polarityOnly() && (len(ref.words) >= 2 || len(ref.words) == 1 && len(newWords(withoutCitations(answer), question, "")) == 0) && cov == 0 && !reasonInOtherLanguage(reference, answer):
 		// A bare "Yes." or "No." to a reference that says more is
 		// partial, however little more it says; so is one whose reason
 		// shares none of the reference's words. One that keeps any of
@@ -1861,7 +1863,7 @@ func otherNamesStated(question, reference string, ref reference, lead []fact, ld
 				break
 			}
 		}
-		if len(out) == 0 && g.kind == nameFact && nextToFoundName(g, lead, ref) && missesAName(ref, lead) {
+		if len(out) == 0 && g.kind == nameFact && (nextToFoundName(g, lead, ref) || listedWithFoundName(g, lead, ref, ld.text)) && missesAName(ref, lead) {
 			// "Google Analytics" for Web Analytics Italia: a name of
 			// the answer's own joined to one of the reference's.
 			out = append(out, g.text+" against "+ref.facts[0].String())

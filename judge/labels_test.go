@@ -133,7 +133,7 @@ func TestAgree(t *testing.T) {
 
 // TestAgreementOnDevLabels keeps the judge's agreement with the ten
 // development label files (evalsets/judge-labels/dev.jsonl to
-// dev10.jsonl) from falling back. The first nine are in-sample: the
+// dev10.jsonl) from falling back. All ten are in-sample: the
 // judge's rules were written after reading their disagreements, so the
 // floors guard against regressions and say nothing of how the judge does
 // on answers nobody tuned it on. The held-out labels.jsonl is not read
@@ -152,10 +152,11 @@ func TestAgreementOnDevLabels(t *testing.T) {
 		{"dev6.jsonl", 0.92, 0}, // measured 418/453 = 92.3%, none (380/453 = 83.9%, 5, at its first run)
 		{"dev7.jsonl", 0.94, 0}, // measured 247/262 = 94.3%, none (223/262 = 85.1%, 4, at its first run)
 		{"dev8.jsonl", 0.91, 2}, // measured 248/270 = 91.9%, 2 (234/270 = 86.7%, 9, at its first run)
-		{"dev9.jsonl", 0.90, 0}, // measured 312/344 = 90.7%, none (274/344 = 79.7%, 3, at its first run)
-		// No rule was read from dev10: 249/298 at its first run, out of
-		// sample, and the same after session 36's rules.
-		{"dev10.jsonl", 0.83, 3}, // measured 249/298 = 83.6%, 3
+		{"dev9.jsonl", 0.90, 0}, // measured 313/344 = 91.0%, none (274/344 = 79.7%, 3, at its first run)
+		// dev10 was out of sample to session 36 (249/298 at its first
+		// run and after session 36's rules); session 37's rules were
+		// read from its disagreements, so it is in sample now.
+		{"dev10.jsonl", 0.88, 0}, // measured 263/298 = 88.3%, none (249/298 = 83.6%, 3, at its first run)
 	} {
 		ls, err := LoadLabels(filepath.Join("..", "evalsets", "judge-labels", c.file))
 		if err != nil {

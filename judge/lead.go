@@ -223,7 +223,7 @@ func polarityOf(sentence, question string) string {
 	if deniedByWithout(s, question) {
 		return "no"
 	}
-	for _, w := range strings.FieldsFunc(fold(s), func(r rune) bool { return !unicode.IsLetter(r) }) {
+	for _, w := range strings.FieldsFunc(fold(avoidedElsewhere(s, question)), func(r rune) bool { return !unicode.IsLetter(r) }) {
 		for _, p := range negativePredicates {
 			if strings.HasPrefix(w, p) && !strings.Contains(fold(question), p) {
 				return "no"
@@ -231,6 +231,31 @@ func polarityOf(sentence, question string) string {
 		}
 	}
 	return "yes"
+}
+
+// avoidRE matches "avoid" or "evitare" in any form with what follows it
+// to the clause's end.
+var avoidRE = regexp.MustCompile(`(?i)\b(?:avoid|evit)\p{L}*([^,;.:!?—–]*)`)
+
+// avoidConditionRE matches the condition that may follow what is
+// avoided, which is no part of it.
+var avoidConditionRE = regexp.MustCompile(`(?i)\b(?:unless|if|when|except|a meno che|se|quando|tranne|salvo)\b`)
+
+// avoidedElsewhere removes from s each "avoid …" whose object shares no
+// word with the question: "avoid monkey-patching" to "Is a pun a good
+// name?" advises against another thing, and says no to nothing asked.
+func avoidedElsewhere(s, question string) string {
+	asked := topicStems(question)
+	return avoidRE.ReplaceAllStringFunc(s, func(m string) string {
+		object := avoidRE.FindStringSubmatch(m)[1]
+		if i := avoidConditionRE.FindStringIndex(object); i != nil {
+			object = object[:i[0]] // "avoid X unless you have a good reason"
+		}
+		if len(topicStems(object)) == 0 || sharedStems(topicStems(object), asked) > 0 {
+			return m
+		}
+		return " "
+	})
 }
 
 // hedgedYesNoRE matches an answer that opens with a yes or a no said

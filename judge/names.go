@@ -75,6 +75,9 @@ func nameAbbreviated(name, reference, answer string, codes []fact) bool {
 	for _, w := range letterWords(answer) {
 		words[w] = true
 	}
+	if spannedAcronymStated(name, reference, answer) {
+		return true
+	}
 	for _, run := range runsOf(reference, name) {
 		if words[initials(run)] {
 			return true

@@ -17,6 +17,20 @@ func TestRateDenominator(t *testing.T) {
 	})
 }
 
+// TestRateAfterACurrencySign pins that a figure whose currency is
+// written before it ("£500", "€40", "EUR 40") is counted per what
+// follows it, as "500 pounds a month" is.
+func TestRateAfterACurrencySign(t *testing.T) {
+	runJudgeCases(t, []judgeCase{
+		{"a month for a year", "What is the yearly budget for books?", "Up to £500 a year.", "Up to £500 a month.", Misleading},
+		{"the same year", "What is the yearly budget for books?", "Up to £500 a year.", "Up to £500 per year.", Right},
+		{"left out", "What is the yearly budget for books?", "Up to £500 a year.", "Up to £500.", Right},
+		{"al giorno per a settimana", "Quanto è il rimborso per i pasti?", "€40 a settimana.", "€40 al giorno.", Misleading},
+		{"the word before", "How much is the phone allowance?", "EUR 40 per month.", "EUR 40 per week.", Misleading},
+		{"sign before and word after", "How much is the phone allowance?", "EUR 40 per month.", "40 euro a month.", Right},
+	})
+}
+
 // TestRateAdded pins that a figure counted per a thing the reference
 // does not count it per contradicts it in both languages, unless the
 // question or the reference says per what or the thing is a unit of
