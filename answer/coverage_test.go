@@ -144,3 +144,36 @@ func TestAskAbstainingNamesTheWordsNoDocumentUses(t *testing.T) {
 		t.Errorf("answered %v with notice %q, want an answer and no notice", !a.Abstained, a.Notice)
 	}
 }
+
+// A yes/no question about something no document names gets the nearest
+// rule quoted without a yes or no, and the notice of the word no document
+// uses: a rule about bicycles does not rule on parrots.
+func TestAskYesNoAboutAWordNoDocumentUses(t *testing.T) {
+	rule := fonte.Chunk{ID: "office.md#0", DocID: "office.md", Text: "Bicycles stay in the yard: you may not bring them into the offices."}
+	hits := []fonte.Hit{{Chunk: rule, Relevance: 0.5}}
+	const q = "Can I bring my parrot into the office?"
+	keys := []CoverageKey{{Key: "bring", Word: "bring", DF: 1, Weight: 2, In: []int{1}}, {Key: "offic", Word: "office", DF: 1, Weight: 2, In: []int{1}}}
+	ask := func(keys []CoverageKey) *fonte.Answer {
+		t.Helper()
+		cov := &Coverage{MinHeld: 0.5, Held: []Held{{"office.md#0", 0.6}}, Keys: keys}
+		a, err := Ask(context.Background(), q, hits, nil, Config{Floor: 0.25, Coverage: cov, Lang: "en"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Abstained {
+			t.Fatalf("abstained, want the rule quoted")
+		}
+		return a
+	}
+	// Every word known: the rule answers the question, with its no.
+	if a := ask(keys); !strings.HasPrefix(a.Text, "No — ") || a.Notice != "" {
+		t.Fatalf("with every word in the documents: %q (notice %q), want a no and no notice", a.Text, a.Notice)
+	}
+	a := ask(append(keys, CoverageKey{Key: "parrot", Word: "parrot", Weight: 4}))
+	if strings.HasPrefix(a.Text, "No") || !strings.Contains(a.Text, "Bicycles stay in the yard") {
+		t.Errorf("answer %q, want the rule quoted without a yes or no", a.Text)
+	}
+	if !strings.Contains(a.Notice, "“parrot”") {
+		t.Errorf("notice %q, want the word no document uses", a.Notice)
+	}
+}

@@ -224,6 +224,16 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 				tr.AbstainReason = "the extractive answerer found no sentence sharing a content word with the question"
 			}
 		} else {
+			// A yes or no ruled by a sentence that cannot name what the
+			// question asks about is dropped, and the notice says why.
+			if unknown := cfg.Coverage.Unknown(); len(unknown) > 0 && QuestionType(question) == YesNoAnswer {
+				if quoted := withoutYesNo(text); quoted != text {
+					text = quoted
+					if a.Notice == "" {
+						a.Notice = UnknownWordsNotice(cfg.Lang, unknown)
+					}
+				}
+			}
 			a.Text, a.Abstained = fmt.Sprintf("%s [%d]", text, n), false
 		}
 		for i, c := range chunks {

@@ -1,6 +1,9 @@
 package answer
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+)
 
 // A yes/no question ("Can we start a new service in Scala?", "Si può
 // pubblicare il manuale in PDF?") is answered by a rule, which the
@@ -94,6 +97,21 @@ func yesNoWord(question, p string) string {
 		return "Yes"
 	}
 	return ""
+}
+
+// withoutYesNo drops the yes or no an extractive answer leads with
+// ("No — Bicycles stay in the yard."), keeping the sentence: a question
+// about something no document names ("Can I bring my parrot?") is not
+// ruled on by a sentence about something else, however many of the
+// question's other words it holds; the reader gets the nearest rule and
+// the notice of the word no document uses, not a verdict.
+func withoutYesNo(text string) string {
+	for _, w := range []string{"Yes", "No", "Sì"} {
+		if rest, ok := strings.CutPrefix(text, w+" — "); ok {
+			return rest
+		}
+	}
+	return text
 }
 
 // heldTopic reports whether keys hold at least leadCoverage of the
