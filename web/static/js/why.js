@@ -48,8 +48,11 @@ export function floorReason(f, trace) {
   const shareOf = (id) => { const h = held.find((x) => x.chunk_id === id); return h ? h.share : 1; };
   if (!c || shareOf(f.chunk_id) >= c.min_held) return t('floor.best', figures);
   const missing = (c.keys || []).filter((k) => !(k.in && k.in.length)).map((k) => k.key);
+  // The words no document uses, as the question writes them, each once.
+  const unknown = [...new Set((c.keys || []).filter((k) => !k.df && !(k.in && k.in.length)).map((k) => k.word || k.key))];
   const holds = t('floor.held', { share: percent(shareOf(f.chunk_id)), min: percent(c.min_held) }) +
-    (missing.length ? t('floor.missing', { keys: missing.join(', ') }) : '');
+    (missing.length ? t('floor.missing', { keys: missing.join(', ') }) : '') +
+    (unknown.length ? t('floor.unknown', { words: unknown.join(', ') }) : '');
   const covered = held.filter((h) => h.share >= c.min_held);
   if (!covered.length) return t('floor.nonecovered', { ...figures, min: percent(c.min_held), holds });
   // The passage compared: the covered one with the judged relevance.
