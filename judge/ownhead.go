@@ -3,8 +3,8 @@ package judge
 import "strings"
 
 // A span lead that repeats the reference's words but for the word that
-// heads it ("Responsabile della banca dati —" for the referente tecnico
-// della banca dati, "South entrance —" for the north entrance) names
+// heads it ("Responsabile del registro —" for the referente tecnico
+// del registro, "South entrance —" for the north entrance) names
 // another thing of the same frame: the words it shares make it look
 // right, and the head is what a reader takes as the answer (README's
 // rule 5: a lead that is another name of the kind asked).
