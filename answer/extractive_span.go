@@ -478,7 +478,7 @@ const leadBonus = 1.5
 // question (stems, so inflected forms meet), rare keys weigh more (and,
 // for a question that asks for no typed span, keys that few sentences
 // hold settle a tie; for a yes/no question, the sentence that speaks in
-// the modality asked, permission or obligation, does: modalMatch), keys of
+// the modality asked, permission or obligation, does: modality), keys of
 // the chunk's headings count half, and a sentence holding a span of the
 // asked type (a figure for "how many", a date for "when") is preferred.
 // Sentences that guard.Suspicious flags are never quoted, and one that
@@ -520,6 +520,10 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 		}
 	}
 	weight := func(k string) float64 { return 1 + math.Log(float64(len(chunks)+1)/float64(df[k]+1)) }
+	var asked modality // read once: every sentence is matched against it
+	if qt == YesNoAnswer {
+		asked = askedModality(question)
+	}
 	var rarity map[string]float64
 	if !spanType(qt) {
 		// A typed question's ties go to the sentence stating the asked
@@ -618,7 +622,7 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			if inRange(amounts, s) {
 				score += bonus // "4,000 euro" falls in "from 1,000.01 to 10,000 euro"
 			}
-			if qt == YesNoAnswer && modalMatch(question, s) {
+			if qt == YesNoAnswer && asked.matches(s) {
 				score += modalTieBreak // "You may …" for "Can I …?", not "… must …"
 			}
 			if len(verb) > 0 && instructs(s, verb) {

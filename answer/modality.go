@@ -10,22 +10,30 @@ package answer
 // a question word or a typed span.
 const modalTieBreak = 1e-2
 
-// modalMatch reports whether sentence s speaks in the modality that the
-// yes/no question asks in: it allows or forbids, for a question that
-// asks whether something may be done; it obliges or forbids (or says
-// there is no need), for one that asks whether something must be.
-func modalMatch(question, s string) bool {
+// modality is what a yes/no question asks: whether something may be
+// done, whether it must be, or neither (both, or no modal at all).
+type modality struct{ may, must bool }
+
+// askedModality reads the modality question asks in, once per question.
+func askedModality(question string) modality {
 	q := askedPart(question)
-	may, must := mayAskRE.MatchString(q), mustAskRE.MatchString(q)
-	if !may && !must && !whWordRE.MatchString(q) {
-		may, must = innerMayRE.MatchString(q), innerMustRE.MatchString(q)
+	m := modality{mayAskRE.MatchString(q), mustAskRE.MatchString(q)}
+	if !m.may && !m.must && !whWordRE.MatchString(q) {
+		m = modality{innerMayRE.MatchString(q), innerMustRE.MatchString(q)}
 	}
-	forbids := forbidRE.MatchString(s)
+	return m
+}
+
+// matches reports whether sentence s speaks in modality m: it allows or
+// forbids, for a question that asks whether something may be done; it
+// obliges or forbids (or says there is no need), for one that asks
+// whether something must be.
+func (m modality) matches(s string) bool {
 	switch {
-	case may && !must:
-		return forbids || allowRE.MatchString(s)
-	case must && !may:
-		return forbids || obligeRE.MatchString(s)
+	case m.may && !m.must:
+		return forbidRE.MatchString(s) || allowRE.MatchString(s)
+	case m.must && !m.may:
+		return forbidRE.MatchString(s) || obligeRE.MatchString(s)
 	}
 	return false
 }

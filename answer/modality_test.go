@@ -21,8 +21,8 @@ func TestModalMatch(t *testing.T) {
 		{"Posso portare un ospite?", "Ogni ospite deve registrarsi.", false},
 		{"Where do guests sign in?", "Each guest must sign in.", false},
 	} {
-		if got := modalMatch(c.question, c.s); got != c.want {
-			t.Errorf("modalMatch(%q, %q) = %v, want %v", c.question, c.s, got, c.want)
+		if got := askedModality(c.question).matches(c.s); got != c.want {
+			t.Errorf("askedModality(%q).matches(%q) = %v, want %v", c.question, c.s, got, c.want)
 		}
 	}
 }
