@@ -2,10 +2,11 @@ package ingest
 
 import (
 	"errors"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf16"
 )
 
@@ -105,52 +106,89 @@ func pathologicalMarkdown(n int) map[string]string {
 	}
 }
 
-// minDuration is the fastest of three runs of fn, which keeps a busy
-// machine's pauses out of the comparison.
-func minDuration(fn func()) time.Duration {
-	best := time.Duration(1<<63 - 1)
-	for range 3 {
-		start := time.Now()
-		fn()
-		best = min(best, time.Since(start))
-	}
-	return best
+// markdownPathologicalRefused names the inputs of pathologicalMarkdown
+// past the guard's limits (mdMaxNesting, mdMaxDelims, the padded table):
+// ParseMarkdown refuses them. The others sit under the limits and parse.
+var markdownPathologicalRefused = map[string]bool{
+	"nested block quotes": true, "nested ordered lists": true, "quotes and lists": true,
+	"lists and quotes": true, "emphasis run": true, "open links": true,
+	"open links with text": true, "nested brackets": true, "padded table": true,
+	"strikethrough run": true, "images": true,
 }
 
-// TestMarkdownPathological holds ParseMarkdown on inputs that took goldmark
-// seconds (nested containers, delimiter runs, padded tables) to the time of
-// a realistic document of the same size: they are refused as pathological
-// or parsed within a generous factor.
+// TestMarkdownPathological holds ParseMarkdown's guard on inputs that took
+// goldmark seconds (nested containers, delimiter runs, padded tables): past
+// the limits they are refused as pathological, under them they parse. How
+// long each takes against a realistic document of the same size is
+// BenchmarkMarkdownPathological's to measure, not a test's.
 func TestMarkdownPathological(t *testing.T) {
+	for name, src := range pathologicalMarkdown(90 << 10) {
+		_, err := ParseMarkdown("p.md", []byte(src))
+		var r *Refusal
+		refused := errors.As(err, &r) && strings.Contains(r.Detail, "pathological: ")
+		if err != nil && !refused {
+			t.Errorf("%s: error %v, want a pathological refusal or a result", name, err)
+		}
+		if want := markdownPathologicalRefused[name]; refused != want {
+			t.Errorf("%s: refused %v, want %v (%v)", name, refused, want, err)
+		}
+	}
+}
+
+// TestMarkdownGuardLimits puts each limit at its edge: mdMaxNesting
+// containers on a line and mdMaxDelims delimiters in a paragraph parse,
+// one more is refused, naming the file.
+func TestMarkdownGuardLimits(t *testing.T) {
+	cases := []struct {
+		name string
+		at   func(n int) string
+		max  int
+	}{
+		{"nested block quotes", func(n int) string { return strings.Repeat(">", n) + " a\n" }, mdMaxNesting},
+		{"nested lists", func(n int) string { return strings.Repeat("- ", n) + "a\n" }, mdMaxNesting},
+		{"emphasis delimiters", func(n int) string { return "x " + strings.Repeat("*", n) + " y\n" }, mdMaxDelims},
+		{"link brackets", func(n int) string { return "x " + strings.Repeat("[", n) + " y\n" }, mdMaxDelims},
+	}
+	for _, c := range cases {
+		if _, err := ParseMarkdown("edge.md", []byte(c.at(c.max))); err != nil {
+			t.Errorf("%s at the limit (%d): %v, want it parsed", c.name, c.max, err)
+		}
+		_, err := ParseMarkdown("edge.md", []byte(c.at(c.max+1)))
+		var r *Refusal
+		if !errors.As(err, &r) || !strings.Contains(r.Detail, "pathological: ") || !strings.Contains(err.Error(), "edge.md") {
+			t.Errorf("%s past the limit (%d): %v, want a pathological refusal naming edge.md", c.name, c.max+1, err)
+		}
+	}
+}
+
+// BenchmarkMarkdownPathological times ParseMarkdown on a realistic
+// document of 90 KB (the handbook's Markdown repeated) and on each input
+// of pathologicalMarkdown of the same size: the guard keeps those that
+// parse within a small factor of the realistic one, and refuses the others
+// in well under its time. go test -bench MarkdownPathological ./ingest
+func BenchmarkMarkdownPathological(b *testing.B) {
 	const n = 90 << 10
-	// The normal input: the handbook's Markdown, repeated to n bytes.
 	var sb strings.Builder
 	for sb.Len() < n {
 		for _, name := range []string{"leave.md", "lavoro-agile.md", "inserimento-nuovi-assunti.md"} {
 			raw, err := os.ReadFile("../examples/handbook/people/" + name)
 			if err != nil {
-				t.Fatal(err)
+				b.Fatal(err)
 			}
 			sb.Write(raw)
 			sb.WriteString("\n\n")
 		}
 	}
-	normal := []byte(sb.String()[:n])
-	if _, err := ParseMarkdown("normal.md", normal); err != nil {
-		t.Fatalf("normal input refused: %v", err)
-	}
-	base := minDuration(func() { _, _ = ParseMarkdown("normal.md", normal) })
-	const factor = 60
-	for name, src := range pathologicalMarkdown(n) {
-		var err error
-		d := minDuration(func() { _, err = ParseMarkdown("p.md", []byte(src)) })
-		var r *Refusal
-		if err != nil && (!errors.As(err, &r) || !strings.Contains(r.Detail, "pathological: ")) {
-			t.Errorf("%s: error %v, want a pathological refusal or a result", name, err)
-		}
-		t.Logf("%s: %v (normal %v), refused: %v", name, d, base, err != nil)
-		if d > factor*base {
-			t.Errorf("%s: %v, more than %d times the %v of a normal document of %d bytes", name, d, factor, base, n)
-		}
+	inputs := pathologicalMarkdown(n)
+	inputs["realistic"] = sb.String()[:n]
+	names := slices.Sorted(maps.Keys(inputs))
+	for _, name := range names {
+		src := []byte(inputs[name])
+		b.Run(strings.ReplaceAll(name, " ", "_"), func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				_, _ = ParseMarkdown("p.md", src)
+			}
+		})
 	}
 }
