@@ -640,10 +640,13 @@ func citation(n int, c fonte.Chunk, docs map[string]fonte.Document, start, end i
 // noun meet when the stemmer parts them (inflectionKeys).
 var keyAnalyzers = func() []analysis.Analyzer {
 	stops := analysis.NewStopFilter(analysis.ContentStopWords)
+	// An acronym's plural is the acronym ("SLIs", "API") in every chain,
+	// as in the English one and the retrieval's Italian content words.
+	plurals := []analysis.CharFilter{analysis.AcronymPlurals{}}
 	return []analysis.Analyzer{
 		analysis.NewEnglish(analysis.ContentStopWords),
-		&analysis.Chain{Lowercase: true, Tokenizer: analysis.IdentifierTokenizer{}, Filters: []analysis.Filter{stops, analysis.ItalianStemmer()}},
-		&analysis.Chain{Lowercase: true, Tokenizer: analysis.IdentifierTokenizer{}, Filters: []analysis.Filter{stops, analysis.FilterFunc(inflectionKeys)}},
+		&analysis.Chain{Cased: plurals, Lowercase: true, Tokenizer: analysis.IdentifierTokenizer{}, Filters: []analysis.Filter{stops, analysis.ItalianStemmer()}},
+		&analysis.Chain{Cased: plurals, Lowercase: true, Tokenizer: analysis.IdentifierTokenizer{}, Filters: []analysis.Filter{stops, analysis.FilterFunc(inflectionKeys)}},
 	}
 }()
 
