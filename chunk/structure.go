@@ -2,6 +2,7 @@ package chunk
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -96,9 +97,11 @@ func (s Structure) Validate() error {
 
 // String describes the settings; stores record it to refuse mixing chunkers.
 // v2 chunks tables by rows (v1 kept them whole), so an index built with
-// v1 is rebuilt rather than left with whole tables for unchanged files.
+// v1 is rebuilt rather than left with whole tables for unchanged files;
+// v3 ends no sentence at an Italian legal abbreviation ("D.Lgs.", "ss.",
+// "artt."), which can move a long block's chunk boundary.
 func (s Structure) String() string {
-	return fmt.Sprintf("structure/v2 size=%d overlap=%d min=%d", s.MaxWords, s.OverlapWords, s.MinWords)
+	return fmt.Sprintf("structure/v3 size=%d overlap=%d min=%d", s.MaxWords, s.OverlapWords, s.MinWords)
 }
 
 // piece is a span of the document ready to become (part of) a chunk.
@@ -287,7 +290,17 @@ var abbreviations = map[string]bool{
 	"ecc": true, "pag": true, "art": true, "sig": true, "sigg": true, "dott": true, "dott.ssa": true, "ing": true,
 	"avv": true, "geom": true, "rag": true, "p.es": true, "es": true, "cfr": true, "n": true, "nr": true, "tel": true,
 	"cap": true, "par": true, "vol": true, "ca": true,
+	// Italian legal references: "artt. 13 e 14", "co. 2", "lett. a",
+	// "e ss.", "segg.", "D. Lgs. 82/2005", "nn. 3 e 4".
+	"artt": true, "co": true, "lett": true, "ss": true, "segg": true, "lgs": true, "nn": true,
+	"cit": true, "rif": true, "sez": true, "cf": true, "al": true,
 }
+
+// dottedAbbreviationRE: an abbreviation written with inner dots whose
+// first part has one or two letters ("d.lgs", "d.p.r", "e.g", "p.es"):
+// its last dot ends no sentence. A domain ("gov.uk") has a longer first
+// part and still can.
+var dottedAbbreviationRE = regexp.MustCompile(`^\pL{1,2}(?:\.\pL{1,4})+$`)
 
 // SentenceSpans splits text into sentences, returning [start, end) byte
 // spans without surrounding white space. A sentence ends at . ! ? or …
@@ -378,7 +391,7 @@ func endsSentence(text string, i, end int, r rune) bool {
 		k -= size
 	}
 	word := strings.ToLower(text[k:i])
-	if abbreviations[word] {
+	if abbreviations[word] || dottedAbbreviationRE.MatchString(word) {
 		return false
 	}
 	if utf8.RuneCountInString(word) == 1 && unicode.IsLetter([]rune(word)[0]) {

@@ -219,6 +219,10 @@ func TestSentenceSpans(t *testing.T) {
 		{"1. Submit the form. Then wait.\n2. Send it to HR.", []string{"1. Submit the form.", "Then wait.", "2. Send it to HR."}},
 		{"Steps: 1. Fill it in. 2. Sign it.\n- 3. File it.", []string{"Steps: 1. Fill it in.", "2. Sign it.", "- 3. File it."}},
 		{"Refunds take 10. Then 2025. Was it?", []string{"Refunds take 10.", "Then 2025.", "Was it?"}},
+		// Italian legal references end no sentence; a domain still can.
+		{"Si applica il D.Lgs. 82/2005 e gli artt. 13 e ss. Del resto vale il D.P.R. 445.", []string{"Si applica il D.Lgs. 82/2005 e gli artt. 13 e ss. Del resto vale il D.P.R. 445."}},
+		{"Vedi il D. Lgs. 50/2016, co. 2, lett. b del testo. Fine.", []string{"Vedi il D. Lgs. 50/2016, co. 2, lett. b del testo.", "Fine."}},
+		{"Publish it on GOV.UK. Then tell users.", []string{"Publish it on GOV.UK.", "Then tell users."}},
 		{"", nil},
 	}
 	for _, c := range cases {
