@@ -76,7 +76,33 @@ func askedKindName(question string) string {
 
 // nameRE finds the tokens of a question that could be names: words with
 // inner dots, dashes or digits kept whole ("Node.js", "1Password").
-var nameRE = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}.+/-]*[\p{L}\p{N}]|[\p{L}\p{N}]`)
+// An underscore joins an identifier's parts ("HANDLING_INSTRUCTIONS.md").
+var nameRE = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}.+/_-]*[\p{L}\p{N}]|[\p{L}\p{N}]`)
+
+// commonCapitals are words written in capitals that name nothing ("Is it
+// OK to …?").
+var commonCapitals = map[string]bool{"OK": true, "O.K": true}
+
+// nameOfCompound returns the name in a hyphenated compound that joins it
+// to lower-case words ("SECRET-classified", "Java-based" name SECRET and
+// Java: a passage says "classified as SECRET"); w itself otherwise.
+func nameOfCompound(w string) string {
+	if !strings.Contains(w, "-") {
+		return w
+	}
+	parts := strings.Split(w, "-")
+	var kept []string
+	for _, p := range parts {
+		if p != "" && p == strings.ToLower(p) && strings.IndexFunc(p, unicode.IsDigit) < 0 {
+			continue
+		}
+		kept = append(kept, p)
+	}
+	if len(kept) == 0 || len(kept) == len(parts) {
+		return w
+	}
+	return strings.Join(kept, "-")
+}
 
 // questionNames returns the names a question uses: a word capitalised
 // inside a sentence ("Denver", "Trieste"), in capitals ("AWS"), in
@@ -85,7 +111,10 @@ var nameRE = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}.+/-]*[\p{L}\p{N}]|[\p{L
 func questionNames(question string) []string {
 	var out []string
 	for _, loc := range nameRE.FindAllStringIndex(question, -1) {
-		w := question[loc[0]:loc[1]]
+		w := nameOfCompound(question[loc[0]:loc[1]])
+		if commonCapitals[w] {
+			continue
+		}
 		rs := []rune(w)
 		letters, digits, upper, innerUpper := 0, 0, 0, false
 		for i, r := range rs {

@@ -148,3 +148,30 @@ func TestAcronymsHeld(t *testing.T) {
 		t.Errorf("missingName = %q, want CISO", m)
 	}
 }
+
+// A name joined to a lower-case word by a hyphen is the name alone, an
+// identifier with underscores is one name, and "OK" names nothing; a
+// name no passage holds is still reported.
+func TestQuestionNamesCompoundsAndIdentifiers(t *testing.T) {
+	for _, c := range []struct {
+		question string
+		want     []string
+	}{
+		{"Can we keep SECRET-classified files in the shared drive?", []string{"SECRET"}},
+		{"Is a Java-based service allowed?", []string{"Java"}},
+		{"Who fills in OWNER_NOTES.md for a project?", []string{"OWNER_NOTES.md"}},
+		{"Is it OK to reuse a badge?", nil},
+		{"Is the COVID-19 rule still in force?", []string{"COVID-19"}},
+	} {
+		if got := questionNames(c.question); strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("questionNames(%q) = %q, want %q", c.question, got, c.want)
+		}
+	}
+	hits := []fonte.Hit{{Chunk: fonte.Chunk{Text: "Files classified as SECRET are kept off the shared drive."}}}
+	if m := missingName("Can we keep SECRET-classified files in the shared drive?", hits, nil, nil); m != "" {
+		t.Errorf("missingName = %q, want none: the passage says SECRET", m)
+	}
+	if m := missingName("Can we keep TOPSECRET-classified files in the shared drive?", hits, nil, nil); m != "TOPSECRET" {
+		t.Errorf("missingName = %q, want TOPSECRET", m)
+	}
+}
