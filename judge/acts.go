@@ -180,3 +180,29 @@ func otherArticleOfAct(reference, lead string) []string {
 	}
 	return nil
 }
+
+// withReferenceActsSlashed writes after each act the answer names by a
+// number and a date ("Circolare AGID 18 aprile 2017, n. 2", "n. 2 del
+// 2017") the reference's "number/year" form of the same act ("2/2017"),
+// so the reference's act is found stated. An act the reference does not
+// write with a slash, or another act, is left as it is.
+func withReferenceActsSlashed(reference, answer string) string {
+	var slashed []string
+	for _, m := range actSlashRE.FindAllStringSubmatch(reference, -1) {
+		slashed = append(slashed, m[1]+"/"+m[2])
+	}
+	if len(slashed) == 0 {
+		return answer
+	}
+	add := func(re *regexp.Regexp, act func(m []string) string) {
+		answer = re.ReplaceAllStringFunc(answer, func(s string) string {
+			if a := act(re.FindStringSubmatch(s)); slices.Contains(slashed, a) && !strings.Contains(answer, a) {
+				return s + " (" + a + ")"
+			}
+			return s
+		})
+	}
+	add(actNumberRE, func(m []string) string { return m[1] + "/" + m[2] })
+	add(actYearFirstRE, func(m []string) string { return m[2] + "/" + m[1] })
+	return answer
+}

@@ -138,7 +138,7 @@ var exceptionRE = regexp.MustCompile(`(?i),\s*(?:except|excepting|save for|apart
 func Judge(question, reference, answer string, abstained bool) Result {
 	answer = withSubUnitsAsBounds(withActTypesInFull(plainText(answer)))
 	question, reference = withActTypesInFull(question), withSubUnitsAsBounds(withActTypesInFull(reference))
-	answer = withReferenceCodesJoined(reference, withCodeAcronymsSpelled(reference, answer))
+	answer = withReferenceActsSlashed(reference, withReferenceCodesJoined(reference, withCodeAcronymsSpelled(reference, answer)))
 	ld := leadOf(answer)
 	r := Result{Lead: ld.text}
 	if abstained {
