@@ -16,9 +16,13 @@ import (
 type Candidate struct {
 	Chunk, Sentence int
 	Span            [2]int
-	Text            string
-	Score           float64
-	Features        []float64
+	// Quote is the byte span ExtractSpan quotes when it picks this
+	// sentence: with its list, the sentences that go on with it, the
+	// sentence naming its referent (a table row's stays the row).
+	Quote    [2]int
+	Text     string
+	Score    float64
+	Features []float64
 }
 
 // FeatureNames name the entries of Candidate.Features, in order. None
@@ -68,7 +72,7 @@ func Candidates(question string, chunks []fonte.Chunk) ([]Candidate, int) {
 	out := make([]Candidate, len(seen))
 	for i, w := range seen {
 		c := chunks[w.chunk]
-		out[i] = Candidate{Chunk: w.chunk, Sentence: w.sent, Span: w.span, Text: c.Text[w.span[0]:w.span[1]], Score: w.score, Features: f.features(w, top)}
+		out[i] = Candidate{Chunk: w.chunk, Sentence: w.sent, Span: w.span, Quote: f.quote(w), Text: c.Text[w.span[0]:w.span[1]], Score: w.score, Features: f.features(w, top)}
 	}
 	return out, picked
 }
@@ -102,6 +106,18 @@ func newFeaturer(question string, chunks []fonte.Chunk) *featurer {
 	}
 	f.trigram = trigrams(q)
 	return f
+}
+
+// quote returns the span ExtractSpan quotes for sentence w, as it
+// widens the sentence it picks.
+func (f *featurer) quote(w weighed) [2]int {
+	text, spans := f.chunks[w.chunk].Text, f.spans[w.chunk]
+	span := withList(text, spans, w.sent)
+	if _, row := tableHeader(text, spans, w.sent); span == w.span && !row {
+		span = widen(text, spans, w.sent, f.want)
+		span[0] = withReferent(text, spans, w.sent, f.qt)
+	}
+	return span
 }
 
 // features returns the features of sentence w, top being the best score

@@ -13,8 +13,9 @@ func TestCandidatesPickWhatExtractSpanQuotes(t *testing.T) {
 	chunks := []fonte.Chunk{
 		{ID: "a#0", DocID: "a", Headings: []string{"Leave"}, Text: "Annual leave is booked in the HR portal. You get 25 days of annual leave a year. Unused days expire in March."},
 		{ID: "b#0", DocID: "b", Text: "Ferie: le ferie non godute scadono a marzo. Il portale HR registra le ferie."},
+		{ID: "c#0", DocID: "c", Text: "To book a trip you need:\n- a manager's approval\n- a cost code\n\nTrips abroad need a visa check. It takes a week."},
 	}
-	for _, q := range []string{"How many days of annual leave do I get?", "Where is annual leave booked?", "Quando scadono le ferie non godute?"} {
+	for _, q := range []string{"How many days of annual leave do I get?", "Where is annual leave booked?", "Quando scadono le ferie non godute?", "What do I need to book a trip?", "Do trips abroad need a visa check?"} {
 		cands, picked := Candidates(q, chunks)
 		_, n, span := ExtractSpan(q, chunks)
 		if n == 0 {
@@ -27,8 +28,8 @@ func TestCandidatesPickWhatExtractSpanQuotes(t *testing.T) {
 			t.Fatalf("%q: ExtractSpan quotes chunk %d, Candidates picks none", q, n)
 		}
 		c := cands[picked]
-		if c.Chunk != n-1 || c.Span[0] < span[0] || c.Span[1] > span[1] {
-			t.Errorf("%q: Candidates picks chunk %d span %v, ExtractSpan quotes chunk %d span %v", q, c.Chunk+1, c.Span, n, span)
+		if c.Chunk != n-1 || c.Quote != span || c.Span[0] < span[0] || c.Span[1] > span[1] {
+			t.Errorf("%q: Candidates picks chunk %d span %v quote %v, ExtractSpan quotes chunk %d span %v", q, c.Chunk+1, c.Span, c.Quote, n, span)
 		}
 		for _, c := range cands {
 			if len(c.Features) != len(FeatureNames) {

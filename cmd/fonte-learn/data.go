@@ -35,10 +35,13 @@ var sets = []set{
 // Row is one candidate sentence: its label (it holds the gold quote),
 // the answerer's score and the features.
 type Row struct {
-	Label    bool      `json:"label"`
-	Score    float64   `json:"score"`
-	Features []float64 `json:"features"`
-	Text     string    `json:"text,omitempty"`
+	Label bool `json:"label"`
+	// QuoteLabel: the quote the answerer gives when it picks this
+	// sentence (with its list, the sentences going on) holds the gold.
+	QuoteLabel bool      `json:"quote_label"`
+	Score      float64   `json:"score"`
+	Features   []float64 `json:"features"`
+	Text       string    `json:"text,omitempty"`
 }
 
 // Item is one answerable dev question in one setting (the gold passages
@@ -50,6 +53,7 @@ type Item struct {
 	ID      string `json:"id"`
 	Fresh   bool   `json:"fresh"` // an h-fresh14 question: out of sample for the rules
 	Setting string `json:"setting"`
+	QType   int    `json:"qtype"` // answer.QuestionType of the question
 	Picked  int    `json:"picked"`
 	Rows    []Row  `json:"rows"`
 }
@@ -91,7 +95,7 @@ func buildSet(ctx context.Context, root, work string, s set, texts bool) ([]Item
 		if lang == "" {
 			lang = analysis.QuestionLanguage(q.Question)
 		}
-		base := Item{Set: s.name, Lang: lang, ID: q.ID, Fresh: strings.Contains(q.ID, "h14-")}
+		base := Item{Set: s.name, Lang: lang, ID: q.ID, Fresh: strings.Contains(q.ID, "h14-"), QType: int(answer.QuestionType(q.Question))}
 		gold, err := goldChunks(ctx, e, q)
 		if err != nil {
 			return nil, err
@@ -157,7 +161,7 @@ func rows(q eval.Question, chunks []fonte.Chunk, texts bool) (int, []Row) {
 	out := make([]Row, len(cands))
 	for i, c := range cands {
 		ch := chunks[c.Chunk]
-		out[i] = Row{Label: holdsGold(q, ch, c.Span), Score: c.Score, Features: c.Features}
+		out[i] = Row{Label: holdsGold(q, ch, c.Span), QuoteLabel: holdsGold(q, ch, c.Quote), Score: c.Score, Features: c.Features}
 		if texts {
 			out[i].Text = c.Text
 		}

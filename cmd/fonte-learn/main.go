@@ -104,12 +104,40 @@ func readItems(path string) ([]Item, error) {
 	}
 }
 
-// variant is one learned scorer: its name, the features it reads and how
-// it is fitted.
+// variant is one learned scorer: its name, the features it reads (the
+// indexes of answer.FeatureNames), whether it also reads them crossed
+// with the question's answer type, and how it is fitted.
 type variant struct {
 	name     string
 	features []int
+	crossed  bool
 	fit      func([]group, int, float64, int) *Model
+}
+
+// width is how many inputs the variant's model reads.
+func (v variant) width() int {
+	if v.crossed {
+		return len(v.features) * (1 + answerTypes)
+	}
+	return len(v.features)
+}
+
+// answerTypes is how many answer types answer.QuestionType reads.
+const answerTypes = int(answer.YesNoAnswer) + 1
+
+// input returns the variant's input for candidate r of it: the features,
+// then, when crossed, each feature again in the block of the question's
+// answer type (zero in the others), so that a feature may weigh
+// differently for "how many" and for "can I".
+func (v variant) input(it *Item, r Row) []float64 {
+	x := make([]float64, v.width())
+	for i, f := range v.features {
+		x[i] = r.Features[f]
+		if v.crossed {
+			x[len(v.features)*(1+it.QType)+i] = r.Features[f]
+		}
+	}
+	return x
 }
 
 func featureIndexes(drop ...string) []int {
@@ -135,6 +163,8 @@ func runStudy(args []string, out io.Writer) error {
 	lambda := fs.Float64("lambda", 0.01, "L2 penalty")
 	iters := fs.Int("iters", 300, "gradient steps")
 	weights := fs.Bool("weights", false, "print each variant's weights fitted on all eight sets")
+	sameLang := fs.Bool("same-language", false, "train only on the held-out item's language (a mixed set's items by their own language)")
+	label := fs.String("label", "sentence", "what is right: the sentence holds the gold quote (sentence) or the quote the answerer gives for it does (quote)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -145,11 +175,23 @@ func runStudy(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	switch *label {
+	case "sentence":
+	case "quote":
+		for i := range items {
+			for j := range items[i].Rows {
+				items[i].Rows[j].Label = items[i].Rows[j].QuoteLabel
+			}
+		}
+	default:
+		return fmt.Errorf("study: -label %q: want sentence or quote", *label)
+	}
 	variants := []variant{
-		{"learned", featureIndexes("score_rel", "score_best"), Listwise},
-		{"rules+learned", featureIndexes(), Listwise},
-		{"learned-pt", featureIndexes("score_rel", "score_best"), Pointwise},
-		{"rules+learned-pt", featureIndexes(), Pointwise},
+		{"learned", featureIndexes("score_rel", "score_best"), false, Listwise},
+		{"rules+learned", featureIndexes(), false, Listwise},
+		{"learned-pt", featureIndexes("score_rel", "score_best"), false, Pointwise},
+		{"rules+learned-pt", featureIndexes(), false, Pointwise},
+		{"learned-x", featureIndexes("score_rel", "score_best"), true, Listwise},
 	}
 	for _, setting := range []string{"gold", "retrieved"} {
 		var in []*Item
@@ -164,34 +206,28 @@ func runStudy(args []string, out io.Writer) error {
 				names = append(names, it.Set)
 			}
 		}
+		langs := []string{""}
+		if *sameLang {
+			langs = []string{"en", "it"}
+		}
 		var outs []outcome
 		for _, held := range names {
-			models := make([]*Model, len(variants))
-			for v, va := range variants {
-				var train []group
-				for _, it := range in {
-					if it.Set != held {
-						train = append(train, toGroup(it, va.features))
-					}
-				}
-				models[v] = va.fit(train, len(va.features), *lambda, *iters)
-			}
-			for _, it := range in {
-				if it.Set != held {
-					continue
-				}
-				o := outcome{item: it, rules: it.Picked >= 0 && it.Rows[it.Picked].Label}
-				for _, r := range it.Rows {
-					o.reachable = o.reachable || r.Score > 0 && r.Label
-				}
+			for _, lang := range langs {
+				models := make([]*Model, len(variants))
 				for v, va := range variants {
-					p := pick(it, models[v], va.features)
-					o.learned = append(o.learned, p >= 0 && it.Rows[p].Label)
+					var train []group
+					for _, it := range in {
+						if it.Set != held && (lang == "" || it.Lang == lang) {
+							train = append(train, toGroup(it, va))
+						}
+					}
+					models[v] = va.fit(train, va.width(), *lambda, *iters)
 				}
-				outs = append(outs, o)
+				outs = append(outs, heldOut(in, held, lang, variants, models)...)
 			}
 		}
-		fmt.Fprintf(out, "\n=== %s passages: sentence accuracy, leave one set out (lambda %g, %d steps)\n", setting, *lambda, *iters)
+		fmt.Fprintf(out, "\n=== %s passages: %s right, leave one set out (lambda %g, %d steps)\n", setting, *label, *lambda, *iters)
+		ties(out, in)
 		table(out, outs, variants, func(o outcome) string { return o.item.Set })
 		fmt.Fprintln(out)
 		table(out, outs, variants, func(o outcome) string { return "lang=" + o.item.Lang })
@@ -208,12 +244,15 @@ func runStudy(args []string, out io.Writer) error {
 			for _, va := range variants {
 				var all []group
 				for _, it := range in {
-					all = append(all, toGroup(it, va.features))
+					all = append(all, toGroup(it, va))
 				}
-				m := va.fit(all, len(va.features), *lambda, *iters)
+				m := va.fit(all, va.width(), *lambda, *iters)
 				fmt.Fprintf(out, "\n%s weights (%s, all sets):\n", va.name, setting)
 				for i, f := range va.features {
 					fmt.Fprintf(out, "  %-14s %+.3f\n", answer.FeatureNames[f], m.W[i])
+				}
+				if va.crossed {
+					fmt.Fprintf(out, "  (and %d weights crossed with the answer type)\n", len(m.W)-len(va.features))
 				}
 			}
 		}
@@ -221,36 +260,88 @@ func runStudy(args []string, out io.Writer) error {
 	return nil
 }
 
+// heldOut scores the items of set held (of language lang, "" for all)
+// with each variant's model.
+func heldOut(in []*Item, held, lang string, variants []variant, models []*Model) []outcome {
+	var outs []outcome
+	for _, it := range in {
+		if it.Set != held || lang != "" && it.Lang != lang {
+			continue
+		}
+		o := outcome{item: it, rules: it.Picked >= 0 && it.Rows[it.Picked].Label}
+		for _, r := range it.Rows {
+			o.reachable = o.reachable || r.Score > 0 && r.Label
+		}
+		for v, va := range variants {
+			p := pick(it, models[v], va)
+			o.learned = append(o.learned, p >= 0 && it.Rows[p].Label)
+		}
+		outs = append(outs, o)
+	}
+	return outs
+}
+
+// ties prints, for the items whose answerer's sentence is wrong although
+// a right one was there to quote, how close the best right sentence's
+// score came to the one quoted: the most a tie-breaker could win.
+func ties(out io.Writer, in []*Item) {
+	count := map[string][3]int{}
+	for _, it := range in {
+		if it.Picked < 0 || it.Rows[it.Picked].Label {
+			continue
+		}
+		best := 0.0
+		for _, r := range it.Rows {
+			if r.Label && r.Score > best {
+				best = r.Score
+			}
+		}
+		if best <= 0 {
+			continue
+		}
+		k := "older dev"
+		if it.Fresh {
+			k = "fresh h14"
+		}
+		c := count[k]
+		switch ratio := best / it.Rows[it.Picked].Score; {
+		case ratio >= 0.95:
+			c[0]++
+		case ratio >= 0.8:
+			c[1]++
+		default:
+			c[2]++
+		}
+		count[k] = c
+	}
+	for _, k := range []string{"older dev", "fresh h14"} {
+		c := count[k]
+		fmt.Fprintf(out, "%s: answerer wrong with a right sentence to quote: %d; the best right one scores >= 0.95 of the quoted: %d, 0.8-0.95: %d, < 0.8: %d\n", k, c[0]+c[1]+c[2], c[0], c[1], c[2])
+	}
+}
+
 // toGroup is an item's candidates the answerer may quote (score above
-// zero, as ExtractSpan requires), with the features of fi.
-func toGroup(it *Item, fi []int) group {
+// zero, as ExtractSpan requires), as variant v reads them.
+func toGroup(it *Item, v variant) group {
 	var g group
 	for _, r := range it.Rows {
 		if r.Score <= 0 {
 			continue
 		}
-		x := make([]float64, len(fi))
-		for i, f := range fi {
-			x[i] = r.Features[f]
-		}
-		g.x, g.label = append(g.x, x), append(g.label, r.Label)
+		g.x, g.label = append(g.x, v.input(it, r)), append(g.label, r.Label)
 	}
 	return g
 }
 
 // pick returns the candidate of it the model scores best among those the
 // answerer may quote, the first of a tie; -1 when there is none.
-func pick(it *Item, m *Model, fi []int) int {
+func pick(it *Item, m *Model, v variant) int {
 	best, at := 0.0, -1
-	x := make([]float64, len(fi))
 	for i, r := range it.Rows {
 		if r.Score <= 0 {
 			continue
 		}
-		for j, f := range fi {
-			x[j] = r.Features[f]
-		}
-		if s := m.Score(x); at < 0 || s > best {
+		if s := m.Score(v.input(it, r)); at < 0 || s > best {
 			best, at = s, i
 		}
 	}
