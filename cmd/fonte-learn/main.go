@@ -285,15 +285,16 @@ func heldOut(in []*Item, held, lang string, variants []variant, models []*Model)
 // a right one was there to quote, how close the best right sentence's
 // score came to the one quoted: the most a tie-breaker could win.
 func ties(out io.Writer, in []*Item) {
-	count := map[string][3]int{}
+	keys := slices.Index(answer.FeatureNames, "held_keys")
+	count := map[string][5]int{}
 	for _, it := range in {
 		if it.Picked < 0 || it.Rows[it.Picked].Label {
 			continue
 		}
-		best := 0.0
-		for _, r := range it.Rows {
+		best, at := 0.0, -1
+		for i, r := range it.Rows {
 			if r.Label && r.Score > best {
-				best = r.Score
+				best, at = r.Score, i
 			}
 		}
 		if best <= 0 {
@@ -312,11 +313,17 @@ func ties(out io.Writer, in []*Item) {
 		default:
 			c[2]++
 		}
+		switch quoted, right := it.Rows[it.Picked].Features[keys], it.Rows[at].Features[keys]; {
+		case right < quoted:
+			c[3]++
+		case right == quoted:
+			c[4]++
+		}
 		count[k] = c
 	}
 	for _, k := range []string{"older dev", "fresh h14"} {
 		c := count[k]
-		fmt.Fprintf(out, "%s: answerer wrong with a right sentence to quote: %d; the best right one scores >= 0.95 of the quoted: %d, 0.8-0.95: %d, < 0.8: %d\n", k, c[0]+c[1]+c[2], c[0], c[1], c[2])
+		fmt.Fprintf(out, "%s: answerer wrong with a right sentence to quote: %d; the best right one scores >= 0.95 of the quoted: %d, 0.8-0.95: %d, < 0.8: %d; holds fewer of the question's keys: %d, as many: %d\n", k, c[0]+c[1]+c[2], c[0], c[1], c[2], c[3], c[4])
 	}
 }
 
@@ -348,9 +355,10 @@ func pick(it *Item, m *Model, v variant) int {
 	return at
 }
 
-// table prints, per key, the questions, the answerer's right sentences,
-// each variant's and (for the first variant) the questions where it is
-// right and the answerer wrong, and the reverse.
+// table prints, per key, the questions, those where a right candidate
+// was there to pick (reachable), the answerer's right picks and each
+// variant's, with the questions where the variant is right and the
+// answerer wrong (+) and the reverse (-).
 func table(out io.Writer, outs []outcome, vs []variant, key func(outcome) string) {
 	type agg struct {
 		n, rules, reach int
