@@ -155,6 +155,7 @@ type outcome struct {
 	item      *Item
 	rules     bool   // the answerer's sentence holds the gold quote
 	learned   []bool // each variant's
+	picks     []int  // each variant's pick
 	reachable bool   // some candidate the answerer may quote holds it
 }
 
@@ -164,6 +165,7 @@ func runStudy(args []string, out io.Writer) error {
 	iters := fs.Int("iters", 300, "gradient steps")
 	weights := fs.Bool("weights", false, "print each variant's weights fitted on all eight sets")
 	sameLang := fs.Bool("same-language", false, "train only on the held-out item's language (a mixed set's items by their own language)")
+	show := fs.String("show", "", "list the held-out questions where this variant and the rules disagree on rightness, with both picks (needs data -texts)")
 	label := fs.String("label", "sentence", "what is right: the sentence holds the gold quote (sentence) or the quote the answerer gives for it does (quote)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -240,6 +242,13 @@ func runStudy(args []string, out io.Writer) error {
 		})
 		fmt.Fprintln(out)
 		table(out, outs, variants, func(o outcome) string { return "all" })
+		if *show != "" {
+			v := slices.IndexFunc(variants, func(va variant) bool { return va.name == *show })
+			if v < 0 {
+				return fmt.Errorf("study: -show %q: no such variant", *show)
+			}
+			disagreements(out, outs, v)
+		}
 		if *weights {
 			for _, va := range variants {
 				var all []group
@@ -275,6 +284,7 @@ func heldOut(in []*Item, held, lang string, variants []variant, models []*Model)
 		for v, va := range variants {
 			p := pick(it, models[v], va)
 			o.learned = append(o.learned, p >= 0 && it.Rows[p].Label)
+			o.picks = append(o.picks, p)
 		}
 		outs = append(outs, o)
 	}
@@ -324,6 +334,31 @@ func ties(out io.Writer, in []*Item) {
 	for _, k := range []string{"older dev", "fresh h14"} {
 		c := count[k]
 		fmt.Fprintf(out, "%s: answerer wrong with a right sentence to quote: %d; the best right one scores >= 0.95 of the quoted: %d, 0.8-0.95: %d, < 0.8: %d; holds fewer of the question's keys: %d, as many: %d\n", k, c[0]+c[1]+c[2], c[0], c[1], c[2], c[3], c[4])
+	}
+}
+
+// disagreements lists the outcomes where variant v is right and the
+// answerer wrong, or the reverse, with both picked sentences.
+func disagreements(out io.Writer, outs []outcome, v int) {
+	text := func(it *Item, p int) string {
+		if p < 0 {
+			return "(none)"
+		}
+		return strings.Join(strings.Fields(it.Rows[p].Text), " ")
+	}
+	for _, o := range outs {
+		if o.learned[v] == o.rules {
+			continue
+		}
+		sign := "+"
+		if o.rules {
+			sign = "-"
+		}
+		fresh := ""
+		if o.item.Fresh {
+			fresh = " (fresh)"
+		}
+		fmt.Fprintf(out, "%s %s %s%s\n  rules:   %s\n  learned: %s\n", sign, o.item.Set, o.item.ID, fresh, text(o.item, o.item.Picked), text(o.item, o.picks[v]))
 	}
 }
 
