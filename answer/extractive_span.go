@@ -502,6 +502,28 @@ const leadBonus = 1.5
 // quoted and the quoted byte span inside that chunk's text; n = 0 when no
 // sentence qualifies. Everything it says is in the cited chunk.
 func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, span [2]int) {
+	return extractSpan(question, chunks, nil)
+}
+
+// weighed is one sentence ExtractSpan weighs: sentence sent of chunk
+// chunk's sentence spans, at byte span span of the chunk's text, its
+// score, how many of the question's keys it holds itself (own) and
+// whether it holds a span of the asked type that could lead (lead), and
+// the shares of the question's key weight it holds itself (held) and
+// its heading, table header or sentence before holds for it (framed).
+type weighed struct {
+	chunk, sent  int
+	span         [2]int
+	score        float64
+	own          int
+	lead         bool
+	held, framed float64
+}
+
+// extractSpan is ExtractSpan with an observer: when rescore is not nil,
+// it is shown every sentence that qualifies and the sentence is weighed
+// by the score it returns (see Candidates).
+func extractSpan(question string, chunks []fonte.Chunk, rescore func(weighed) float64) (text string, n int, span [2]int) {
 	want := ContentKeys(question)
 	if len(want) == 0 {
 		return "", 0, span
@@ -571,14 +593,16 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 				// the sentence before's.
 				before = ContentKeys(c.Text[spans[j-1][0]:spans[j-1][1]])
 			}
-			score, own := 0.0, 0
+			score, own, held, framed := 0.0, 0, 0.0, 0.0
 			for _, k := range order {
 				switch {
 				case keys[k]:
 					score += weight(k) + rarityTieBreak*rarity[k]
 					own++
+					held += weight(k)
 				case heading[k] || header[k] || before[k]:
 					score += weight(k) / 2
+					framed += weight(k)
 				}
 			}
 			if own == 0 && before == nil && !opensSection(c.Text, spans, j, l) {
@@ -634,6 +658,9 @@ func ExtractSpan(question string, chunks []fonte.Chunk) (text string, n int, spa
 			}
 			score /= 1 + rankDecay*float64(i)
 			score -= 1e-4 * float64(utf8.RuneCountInString(s)) / 100
+			if rescore != nil {
+				score = rescore(weighed{chunk: i, sent: j, span: sp, score: score, own: own, lead: couldLead, held: held / total, framed: framed / total})
+			}
 			if score > best {
 				best, n, bestChunk, bestSent, bestSpans = score, i+1, i, j, spans
 			}
