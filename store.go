@@ -68,9 +68,9 @@ type Store interface {
 // a question's words by their frequency in the text of the question's
 // language when the reader may read text of others too: a stem one
 // language shares with another ("can", the Italian "cane" stemmed, and
-// the English "can") is not a common word of the question for it. Over a
-// store without it the coverage check counts every language (the
-// PostgreSQL and Redis stores, for now).
+// the English "can") is not a common word of the question for it. Every
+// store of fonte implements it; over a store without it the coverage
+// check counts every language.
 type LanguageTermStats interface {
 	// TermStatsIn is TermStats whose document frequencies count only
 	// the chunks of documents whose Language is one of langs ("" for
