@@ -63,6 +63,25 @@ type Store interface {
 	Close() error
 }
 
+// LanguageTermStats is a Store whose term statistics can count the
+// chunks of documents in some languages only. The coverage check weighs
+// a question's words by their frequency in the text of the question's
+// language when the reader may read text of others too: a stem one
+// language shares with another ("can", the Italian "cane" stemmed, and
+// the English "can") is not a common word of the question for it. Every
+// store of fonte implements it; over a store without it the coverage
+// check counts every language.
+type LanguageTermStats interface {
+	// TermStatsIn is TermStats whose document frequencies count only
+	// the chunks of documents whose Language is one of langs ("" for
+	// documents whose language was not told) among those a reader under
+	// access may read: a term is then a word of those languages, which
+	// text of another does not hold. Chunks and TotalTerms count every
+	// chunk the reader may read, as TermStats does. Empty langs count
+	// every language.
+	TermStatsIn(ctx context.Context, terms []string, access Filter, langs []string) (TermStats, error)
+}
+
 // StoreTx is a write transaction of a Store (see Store.Update). Its
 // methods are safe for concurrent use.
 type StoreTx interface {

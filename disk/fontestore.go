@@ -9,7 +9,10 @@ import (
 )
 
 // The embedded store is fonte's first Store.
-var _ fonte.Store = (*Store)(nil)
+var (
+	_ fonte.Store             = (*Store)(nil)
+	_ fonte.LanguageTermStats = (*Store)(nil)
+)
 
 // Settings returns the configuration the folder's index records.
 func (s *Store) Settings(ctx context.Context) (fonte.IndexSettings, error) {
@@ -97,6 +100,16 @@ func (s *Store) TermStats(ctx context.Context, terms []string, access fonte.Filt
 		return fonte.TermStats{}, err
 	}
 	return v.Index.TermStats(terms, access), nil
+}
+
+// TermStatsIn is TermStats with document frequencies that count the
+// chunks of documents in one of langs only (see fonte.LanguageTermStats).
+func (s *Store) TermStatsIn(ctx context.Context, terms []string, access fonte.Filter, langs []string) (fonte.TermStats, error) {
+	v, err := s.View()
+	if err != nil {
+		return fonte.TermStats{}, err
+	}
+	return v.Index.TermStatsIn(terms, access, langs), nil
 }
 
 func scoredChunks(ix *retrieve.Index, rs []retrieve.Scored) []fonte.ScoredChunk {

@@ -66,14 +66,32 @@ func (e *Engine) coverage(ctx context.Context, v *view, query, lang string, hits
 			}
 		}
 	}
+	// Over text of several languages, a key is a word of the question's
+	// language (see questionLangs): its frequency counts the text of that
+	// language, and that of the others where it writes the word itself.
+	same, others := e.questionLangs(v, lang, access)
+	if _, ok := e.store.(fonte.LanguageTermStats); v.local == nil && !ok {
+		// A store that cannot count one language's text keeps the check
+		// as it was for every language.
+		same, others = nil, nil
+	}
+	var surface map[string][]string
+	var docs map[string]fonte.Document
 	var st fonte.TermStats
-	if v.local != nil {
-		st = v.local.TermStats(keys, access)
+	var err error
+	if same == nil {
+		st, err = e.termStats(ctx, v, keys, access, nil)
 	} else {
-		var err error
-		if st, err = e.store.TermStats(ctx, keys, access); err != nil {
-			return nil, err
+		surface, docs = surfaceForms(an, query), v.docsOf(hits)
+		st, err = e.termStats(ctx, v, keys, access, same)
+		for _, l := range others {
+			if err == nil {
+				err = e.addWrittenIn(ctx, v, st.DF, keys, surface, access, l)
+			}
 		}
+	}
+	if err != nil {
+		return nil, err
 	}
 	// An irregular verb's forms meet through their base's stem: "previsti"
 	// holds "prevede", "written" holds "write" (analysis.ItalianRoot).
@@ -83,12 +101,28 @@ func (e *Engine) coverage(ctx context.Context, v *view, query, lang string, hits
 	}
 	compounds := questionCompounds(an, query)
 	held := make([]map[string]bool, len(hits))
+	other := make([]bool, len(hits)) // a hit in another language
 	for i, h := range hits {
 		held[i] = map[string]bool{}
 		text := chunk.Enriched(h.Chunk)
-		for _, t := range an.Analyze(text) {
-			held[i][t] = true
-			held[i][root(t)] = true
+		if d, ok := docs[h.Chunk.DocID]; ok && !slices.Contains(same, d.Language) {
+			other[i] = true
+			// Text of another language holds a key only as the
+			// question writes it: a name, a code, an acronym.
+			in := map[string]bool{}
+			for _, w := range surfaceWords(text) {
+				in[w] = true
+			}
+			for k, forms := range surface {
+				if slices.ContainsFunc(forms, func(f string) bool { return in[f] }) {
+					held[i][k] = true
+				}
+			}
+		} else {
+			for _, t := range an.Analyze(text) {
+				held[i][t] = true
+				held[i][root(t)] = true
+			}
 		}
 		// A compound of the question held as its words, written apart
 		// or run together ("an 8 year appointment" for "8-year").
@@ -104,7 +138,7 @@ func (e *Engine) coverage(ctx context.Context, v *view, query, lang string, hits
 		ck := answer.CoverageKey{Key: k, Word: words[k], DF: st.DF[i], Weight: idf(st.Chunks, max(st.DF[i], 1))}
 		total += ck.Weight
 		for r := range hits {
-			if held[r][k] || held[r][root(k)] {
+			if held[r][k] || !other[r] && held[r][root(k)] {
 				ck.In = append(ck.In, r+1)
 				c.Held[r].Share += ck.Weight
 			}
@@ -129,4 +163,126 @@ func (e *Engine) coverage(ctx context.Context, v *view, query, lang string, hits
 // chunks.
 func idf(n, df int) float64 {
 	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+// questionLangs returns the languages of the documents a reader under
+// access may read that get the analysis of lang, the question's, and the
+// others, when the reader may read documents of both: a key of the
+// question is then a word of its language, which text of another holds
+// only where it writes the word itself (a stem one language shares with
+// another is no evidence: the Italian "cane", dog, stems to the English
+// "can"). It returns nil (every language counts, as for a corpus of one)
+// when lang is unknown, when no readable document is in it (a question
+// over documents in another language, see nothingFoundNotice) or when
+// all are.
+func (e *Engine) questionLangs(v *view, lang string, access fonte.Filter) (same, others []string) {
+	if lang == "" {
+		return nil, nil
+	}
+	for _, l := range v.readableLanguages(access) {
+		if e.hasAnalysis(lang, []string{l}) {
+			same = append(same, l)
+		} else {
+			others = append(others, l)
+		}
+	}
+	if len(same) == 0 || len(others) == 0 {
+		return nil, nil
+	}
+	return same, others
+}
+
+// termStats are the statistics of terms over what a reader under access
+// may read, their document frequencies counting the documents in langs
+// only when langs is set (fonte.LanguageTermStats).
+func (e *Engine) termStats(ctx context.Context, v *view, terms []string, access fonte.Filter, langs []string) (fonte.TermStats, error) {
+	if v.local != nil {
+		return v.local.TermStatsIn(terms, access, langs), nil
+	}
+	if ls, ok := e.store.(fonte.LanguageTermStats); ok && langs != nil {
+		return ls.TermStatsIn(ctx, terms, access, langs)
+	}
+	return e.store.TermStats(ctx, terms, access)
+}
+
+// addWrittenIn adds to df, for each key, the chunks of documents in lang
+// (a language other than the question's) that hold one of the key's
+// words as the question writes them (surface), as lang's analysis keys
+// that word: "server" or "VPN" on an Italian page for an English
+// question's. A passage of lang holds the key the same way (see
+// coverage), and without them a word another language's pages use would
+// be named as in no document. A word held under several forms counts its
+// most frequent.
+func (e *Engine) addWrittenIn(ctx context.Context, v *view, df []int, keys []string, surface map[string][]string, access fonte.Filter, lang string) error {
+	an := e.an.Of(lang)
+	var terms []string
+	at := map[string]int{}
+	forms := make([][][]string, len(keys)) // per key, per form: its terms in lang
+	for i, k := range keys {
+		for _, w := range surface[k] {
+			ts := an.Analyze(w)
+			if len(ts) == 0 {
+				continue
+			}
+			for _, t := range ts {
+				if _, ok := at[t]; !ok {
+					at[t] = len(terms)
+					terms = append(terms, t)
+				}
+			}
+			forms[i] = append(forms[i], ts)
+		}
+	}
+	if len(terms) == 0 {
+		return nil
+	}
+	st, err := e.termStats(ctx, v, terms, access, []string{lang})
+	if err != nil {
+		return err
+	}
+	for i := range keys {
+		best := 0
+		for _, ts := range forms[i] {
+			// A chunk holding the form holds each of its terms.
+			n := st.DF[at[ts[0]]]
+			for _, t := range ts[1:] {
+				n = min(n, st.DF[at[t]])
+			}
+			best = max(best, n)
+		}
+		df[i] += best
+	}
+	return nil
+}
+
+// surfaceForms returns, by their key in an, the question's words as it
+// writes them, lower-cased: each whitespace-separated word without the
+// punctuation around it, and its runs of letters and digits ("l'iguana",
+// "l", "iguana"; "e-mail", "e", "mail").
+func surfaceForms(an analysis.Analyzer, query string) map[string][]string {
+	out := map[string][]string{}
+	for _, w := range surfaceWords(query) {
+		for _, k := range an.Analyze(w) {
+			if !slices.Contains(out[k], w) {
+				out[k] = append(out[k], w)
+			}
+		}
+	}
+	return out
+}
+
+// surfaceWords returns text's words as surfaceForms cuts them.
+func surfaceWords(text string) []string {
+	var out []string
+	for _, f := range strings.Fields(strings.ToLower(text)) {
+		f = strings.TrimFunc(f, func(r rune) bool { return !isWordRune(r) })
+		if f == "" {
+			continue
+		}
+		out = append(out, f)
+		if parts := wordsOf(f); len(parts) > 1 {
+			out = append(out, parts...)
+		}
+	}
+	return out
 }

@@ -331,18 +331,9 @@ func TestCoverageMeetsEnglishPastForms(t *testing.T) {
 // and the documents of its top five hits that hold it.
 func keyHeldBy(t *testing.T, e *Engine, q, lang string, n int) (string, []string) {
 	t.Helper()
-	ctx := context.Background()
-	v, err := e.view(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hits, err := e.Search(ctx, q, SearchOptions{K: 5})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := e.coverage(ctx, v, q, lang, hits, fonte.Filter{})
-	if err != nil || c == nil || len(c.Keys) <= n {
-		t.Fatalf("coverage = %+v, %v", c, err)
+	c, hits, _ := coverageOf(t, e, q, lang)
+	if len(c.Keys) <= n {
+		t.Fatalf("coverage = %+v", c)
 	}
 	var in []string
 	for _, r := range c.Keys[n].In {

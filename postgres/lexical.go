@@ -375,9 +375,14 @@ func (s *Store) termStatsOnce(ctx context.Context, terms []string, access fonte.
 	if s.closed.Load() {
 		return fonte.TermStats{}, errClosed
 	}
+	st, err := s.termStatsWith(ctx, s.pool, terms, access)
+	return st, s.cfg.wrap(ctx, "reading term statistics", err)
+}
+
+// termStatsWith reads TermStats through q.
+func (s *Store) termStatsWith(ctx context.Context, q querier, terms []string, access fonte.Filter) (fonte.TermStats, error) {
 	if access.Restricted {
-		st, err := s.readerTermStats(ctx, s.pool, terms, access.Labels)
-		return st, s.cfg.wrap(ctx, "reading term statistics", err)
+		return s.readerTermStats(ctx, q, terms, access.Labels)
 	}
 	// A term PostgreSQL's text cannot hold (invalid UTF-8, NUL) was
 	// refused by Put, so no chunk holds it.
@@ -391,15 +396,71 @@ func (s *Store) termStatsOnce(ctx context.Context, terms []string, access fonte.
 	}
 	var st fonte.TermStats
 	var df []int32
-	err := s.pool.QueryRow(ctx, `SELECT m.chunks, m.total_terms,
+	err := q.QueryRow(ctx, `SELECT m.chunks, m.total_terms,
 	ARRAY(SELECT coalesce(d.df, 0) FROM unnest($1::text[]) WITH ORDINALITY AS q(term, i)
 		LEFT JOIN `+s.table("term_df")+` d ON d.term = q.term ORDER BY q.i)
 FROM `+s.table("meta")+" m", valid).Scan(&st.Chunks, &st.TotalTerms, &df)
 	if err != nil {
-		return fonte.TermStats{}, s.cfg.wrap(ctx, "reading term statistics", err)
+		return fonte.TermStats{}, err
 	}
 	st.DF = make([]int, len(terms))
 	for i := range terms {
+		if storable(terms[i]) {
+			st.DF[i] = int(df[i])
+		}
+	}
+	return st, nil
+}
+
+// TermStatsIn is TermStats whose document frequencies count only the
+// chunks of documents in one of langs (see fonte.LanguageTermStats), in
+// one read-only snapshot. The chunks, their length and the readable ones
+// are as TermStats reads them; the frequencies are counted over the
+// chunks table through its terms index (term_df and class_df keep no
+// language), so a term costs a pass over the chunks holding it.
+func (s *Store) TermStatsIn(ctx context.Context, terms []string, access fonte.Filter, langs []string) (fonte.TermStats, error) {
+	if len(langs) == 0 {
+		return s.TermStats(ctx, terms, access)
+	}
+	return readAgain(ctx, s, func() (fonte.TermStats, error) {
+		if s.closed.Load() {
+			return fonte.TermStats{}, errClosed
+		}
+		st, err := s.termStatsIn(ctx, terms, access, langs)
+		return st, s.cfg.wrap(ctx, "reading term statistics", err)
+	})
+}
+
+// termStatsIn is one try of TermStatsIn.
+func (s *Store) termStatsIn(ctx context.Context, terms []string, access fonte.Filter, langs []string) (fonte.TermStats, error) {
+	tx, err := s.beginSnapshot(ctx)
+	if err != nil {
+		return fonte.TermStats{}, err
+	}
+	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
+	st, err := s.termStatsWith(ctx, tx, terms, access)
+	if err != nil {
+		return fonte.TermStats{}, err
+	}
+	valid := make([]string, len(terms))
+	for i, t := range terms {
+		if storable(t) {
+			valid[i] = t
+		}
+	}
+	args := []any{valid, langs}
+	where := "language = ANY($2::text[])"
+	if access.Restricted {
+		where += " AND " + s.readableSQL(access.Labels, &args)
+	}
+	var df []int64
+	err = tx.QueryRow(ctx, `SELECT ARRAY(SELECT (SELECT count(*) FROM `+s.table("chunks")+` WHERE terms @> ARRAY[q.term] AND `+where+`)
+	FROM unnest($1::text[]) WITH ORDINALITY AS q(term, i) ORDER BY q.i)`, args...).Scan(&df)
+	if err != nil {
+		return fonte.TermStats{}, err
+	}
+	for i := range terms {
+		st.DF[i] = 0
 		if storable(terms[i]) {
 			st.DF[i] = int(df[i])
 		}

@@ -64,7 +64,10 @@ import (
 	pgxvec "github.com/pgvector/pgvector-go/pgx"
 )
 
-var _ fonte.Store = (*Store)(nil)
+var (
+	_ fonte.Store             = (*Store)(nil)
+	_ fonte.LanguageTermStats = (*Store)(nil)
+)
 
 // maxVectorDim is the largest dimension pgvector's vector type stores.
 const maxVectorDim = 16000

@@ -217,25 +217,60 @@ func (s *Store) TermStats(ctx context.Context, terms []string, access fonte.Filt
 		}
 	}
 	err = s.read(ctx, "term statistics", func(st *state) error {
-		p := s.rdb.Pipeline()
-		cmds := make([]*goredis.StringSliceCmd, len(terms))
-		for i, t := range terms {
-			cmds[i] = p.HKeys(ctx, s.k.term(t))
-		}
-		if err := execPipe(ctx, p); err != nil {
-			return err
-		}
 		rd := st.reader(access)
-		out = fonte.TermStats{Chunks: rd.chunks, TotalTerms: rd.terms, DF: make([]int, len(terms))}
-		for i, c := range cmds {
-			for _, f := range c.Val() {
-				v, _, _ := strings.Cut(f, ".")
-				if ver, err := parseVer(v); err == nil && rd.reads(ver) {
-					out.DF[i]++
-				}
+		out = fonte.TermStats{Chunks: rd.chunks, TotalTerms: rd.terms}
+		out.DF, err = s.countPostings(ctx, terms, rd.reads)
+		return err
+	})
+	return out, err
+}
+
+// countPostings returns, per term, how many of its postings are of a
+// version counted accepts.
+func (s *Store) countPostings(ctx context.Context, terms []string, counted func(ver uint64) bool) ([]int, error) {
+	p := s.rdb.Pipeline()
+	cmds := make([]*goredis.StringSliceCmd, len(terms))
+	for i, t := range terms {
+		cmds[i] = p.HKeys(ctx, s.k.term(t))
+	}
+	if err := execPipe(ctx, p); err != nil {
+		return nil, err
+	}
+	df := make([]int, len(terms))
+	for i, c := range cmds {
+		for _, f := range c.Val() {
+			v, _, _ := strings.Cut(f, ".")
+			if ver, err := parseVer(v); err == nil && counted(ver) {
+				df[i]++
 			}
 		}
-		return nil
+	}
+	return df, nil
+}
+
+// TermStatsIn is TermStats whose document frequencies count only the
+// chunks of documents in one of langs (see fonte.LanguageTermStats), as
+// of one generation: the postings' fields are read and the live ones of
+// documents in langs the reader may read counted, the documents'
+// languages from their descriptions (read once per generation).
+func (s *Store) TermStatsIn(ctx context.Context, terms []string, access fonte.Filter, langs []string) (fonte.TermStats, error) {
+	if len(langs) == 0 {
+		return s.TermStats(ctx, terms, access)
+	}
+	var out fonte.TermStats
+	err := s.read(ctx, "term statistics", func(st *state) error {
+		infos, err := s.infos(ctx, st)
+		if err != nil {
+			return err
+		}
+		inLangs := make(map[string]bool, len(infos))
+		for _, d := range infos {
+			inLangs[d.ID] = slices.Contains(langs, d.Language)
+		}
+		rd := st.reader(access)
+		out = fonte.TermStats{Chunks: rd.chunks, TotalTerms: rd.terms}
+		out.DF, err = s.countPostings(ctx, terms, func(ver uint64) bool { return rd.reads(ver) && inLangs[st.byVer[ver]] })
+		return err
 	})
 	return out, err
 }

@@ -28,7 +28,10 @@ type Store struct {
 	closed  bool
 }
 
-var _ fonte.Store = (*Store)(nil)
+var (
+	_ fonte.Store             = (*Store)(nil)
+	_ fonte.LanguageTermStats = (*Store)(nil)
+)
 
 // Open connects to the Redis server or cluster url names and opens one
 // collection of it:

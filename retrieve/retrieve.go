@@ -266,6 +266,9 @@ func (a Analyzers) contentOf(lang string) analysis.Analyzer {
 	return a.of(lang)
 }
 
+// Of is the analyzer the chunks of documents in lang get.
+func (a Analyzers) Of(lang string) analysis.Analyzer { return a.of(lang) }
+
 func (a Analyzers) of(lang string) analysis.Analyzer {
 	if an, ok := a.ByLang[lang]; ok {
 		return an
@@ -383,6 +386,10 @@ type Index struct {
 	// what one restricted view may see. Both are built on first use.
 	accessOnce sync.Once
 	access     *accessClasses
+	// langGroups count a mixed-language corpus's chunks per access class
+	// and language, for TermStatsIn; built on first use.
+	langOnce   sync.Once
+	langGroups *langClasses
 	tfidfMu    sync.Mutex
 	tfidfViews map[string]*lexical.TFIDF
 

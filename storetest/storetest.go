@@ -76,6 +76,7 @@ func Run(t *testing.T, b Backend) {
 	t.Run("Filters", func(t *testing.T) { testFilters(t, b) })
 	t.Run("HiddenMovesNothing", func(t *testing.T) { testHiddenMovesNothing(t, b, b.seeds()) })
 	t.Run("HiddenMovesNothingGraph", func(t *testing.T) { testHiddenMovesNothingGraph(t, b) })
+	t.Run("LanguageCoverage", func(t *testing.T) { testLanguageCoverage(t, b) })
 	t.Run("Incremental", func(t *testing.T) { testIncremental(t, b) })
 	t.Run("DeleteLeavesNothing", func(t *testing.T) { testDelete(t, b) })
 	t.Run("SettingsMismatch", func(t *testing.T) { testMismatch(t, b) })
