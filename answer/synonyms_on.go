@@ -8,7 +8,7 @@ import (
 )
 
 // A build with the tag fontesynonyms turns the synonym study on
-// (extractive_span.go, lexical/wordnet/README.md): a question key is held
+// (synonyms.go, lexical/wordnet/README.md): a question key is held
 // at half its weight by a synonym among the first sense of either word;
 // FONTE_SYNONYM_SHARE and FONTE_SYNONYM_SENSES change the two numbers in
 // such a build only.

@@ -9,7 +9,7 @@ import (
 	"github.com/fonte-rag/fonte"
 )
 
-// TestSynonymStudy checks the study's hook (extractive_span.go): off, as
+// TestSynonymStudy checks the study's hook in ExtractSpan (synonyms.go): off, as
 // it is by default, a sentence that says "gather" does not hold the
 // question's "collect" and its shorter neighbour with the question's
 // other words is quoted; on, with a WordNet database in which the two
