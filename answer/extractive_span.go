@@ -563,6 +563,7 @@ func extractSpan(question string, chunks []fonte.Chunk, rescore func(weighed) fl
 	l := leader{qt: qt, m: askedMeasure(question, qt), unit: askedUnit(question), want: want, topic: topicWords(question), figures: figures(question), amounts: amounts, figureUnits: figureUnits(question), figure: countAskRE.MatchString(askedPart(question)), identity: qt == PersonAnswer && identityAsked(question)}
 	choice := newChoices(question, chunks)
 	options := optionsOf(question)
+	syn := synonymsOf(question, want)
 	best := 0.0
 	var bestChunk, bestSent int
 	var bestSpans [][2]int
@@ -583,6 +584,7 @@ func extractSpan(question string, chunks []fonte.Chunk, rescore func(weighed) fl
 				heading = ContentKeys(strings.Join(c.Headings, " ") + "\n" + inner[j])
 			}
 			keys := acr.with(withImplied(ContentKeys(s), s), s)
+			synKeys := syn.heldBy(s) // nil unless the synonym study is built in (synonyms_on.go)
 			var header, before map[string]bool
 			if h, ok := tableHeader(c.Text, spans, j); ok {
 				// A row is read with its header: "Response | 1 hour".
@@ -603,6 +605,8 @@ func extractSpan(question string, chunks []fonte.Chunk, rescore func(weighed) fl
 				case heading[k] || header[k] || before[k]:
 					score += weight(k) / 2
 					framed += weight(k)
+				case synKeys[k]:
+					score, held = score+synonymShare*weight(k), held+synonymShare*weight(k)
 				}
 			}
 			if own == 0 && before == nil && !opensSection(c.Text, spans, j, l) {
