@@ -6,12 +6,14 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/fonte-rag/fonte"
 	"github.com/fonte-rag/fonte/answer"
 	"github.com/fonte-rag/fonte/engine"
 	"github.com/fonte-rag/fonte/eval"
+	"github.com/fonte-rag/fonte/internal/evalsets"
 	"github.com/fonte-rag/fonte/judge"
 )
 
@@ -27,18 +29,6 @@ import (
 // minHeldGrid are the coverage shares the answers are drawn at: the
 // share decides which passages the extractive answerer quotes from.
 var minHeldGrid = []float64{0, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.7}
-
-// signalSets are scripts/eval-sets's sets, paths from this package.
-var signalSets = []struct{ name, docs, questions string }{
-	{"example-handbook", "../examples/handbook", "../examples/questions.jsonl"},
-	{"18f-handbook", "../../shared/data/handbook", "../examples/handbook-18f-questions.jsonl"},
-	{"maint-guide-en", "../evalsets/maint-guide-en/docs", "../evalsets/maint-guide-en/questions.jsonl"},
-	{"debian-reference-it", "../evalsets/debian-reference-it/docs", "../evalsets/debian-reference-it/questions.jsonl"},
-	{"gds-way-en", "../evalsets/gds-way-en/docs", "../evalsets/gds-way-en/questions.jsonl"},
-	{"linee-guida-pa-it", "../evalsets/linee-guida-pa-it/docs", "../evalsets/linee-guida-pa-it/questions.jsonl"},
-	{"patrimonio-pubblico-it", "../evalsets/patrimonio-pubblico-it/docs", "../evalsets/patrimonio-pubblico-it/questions.jsonl"},
-	{"mojtg-en", "../evalsets/mojtg-en/docs", "../evalsets/mojtg-en/questions.jsonl"},
-}
 
 // atShare is what the answer stage does at one coverage share.
 type atShare struct {
@@ -96,8 +86,8 @@ func TestAbstainSignals(t *testing.T) {
 	defer f.Close()
 	enc := json.NewEncoder(f)
 	ctx := context.Background()
-	for _, set := range signalSets {
-		all, err := eval.LoadQuestions(set.questions)
+	for _, set := range evalsets.All {
+		all, err := eval.LoadQuestions(filepath.Join("..", set.Questions))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,7 +98,7 @@ func TestAbstainSignals(t *testing.T) {
 				continue
 			}
 			if _, dup := byText[q.Question]; dup {
-				t.Fatalf("%s: two dev questions read %q", set.name, q.Question)
+				t.Fatalf("%s: two dev questions read %q", set.Name, q.Question)
 			}
 			dev = append(dev, q)
 			byText[q.Question] = q
@@ -117,8 +107,8 @@ func TestAbstainSignals(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.Index(ctx, set.docs, nil); err != nil {
-			t.Fatalf("%s: %v", set.name, err)
+		if _, err := e.Index(ctx, filepath.Join("..", set.Docs), nil); err != nil {
+			t.Fatalf("%s: %v", set.Name, err)
 		}
 		rows := map[string]*signals{}
 		var failed error
@@ -131,7 +121,7 @@ func TestAbstainSignals(t *testing.T) {
 				return
 			}
 			answer.ObserveAsk(nil) // observe's own Asks are not observed
-			rows[q.ID], failed = observe(ctx, set.name, q, hits, docs, cfg)
+			rows[q.ID], failed = observe(ctx, set.Name, q, hits, docs, cfg)
 			answer.ObserveAsk(hook)
 		}
 		answer.ObserveAsk(hook)
@@ -139,10 +129,10 @@ func TestAbstainSignals(t *testing.T) {
 		answer.ObserveAsk(nil)
 		e.Close()
 		if err != nil {
-			t.Fatalf("%s: %v", set.name, err)
+			t.Fatalf("%s: %v", set.Name, err)
 		}
 		if failed != nil {
-			t.Fatalf("%s: %v", set.name, failed)
+			t.Fatalf("%s: %v", set.Name, failed)
 		}
 		for _, qr := range res.Questions {
 			r := rows[qr.ID]

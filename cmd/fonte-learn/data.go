@@ -13,24 +13,8 @@ import (
 	"github.com/fonte-rag/fonte/answer"
 	"github.com/fonte-rag/fonte/engine"
 	"github.com/fonte-rag/fonte/eval"
+	"github.com/fonte-rag/fonte/internal/evalsets"
 )
-
-// set is one question set: its name, its documents and its questions, as
-// scripts/eval-sets lists them.
-type set struct{ name, docs, questions string }
-
-// sets are the eight question sets of scripts/eval-sets, paths relative
-// to the repository's root.
-var sets = []set{
-	{"example-handbook", "examples/handbook", "examples/questions.jsonl"},
-	{"18f-handbook", "../shared/data/handbook", "examples/handbook-18f-questions.jsonl"},
-	{"maint-guide-en", "evalsets/maint-guide-en/docs", "evalsets/maint-guide-en/questions.jsonl"},
-	{"debian-reference-it", "evalsets/debian-reference-it/docs", "evalsets/debian-reference-it/questions.jsonl"},
-	{"gds-way-en", "evalsets/gds-way-en/docs", "evalsets/gds-way-en/questions.jsonl"},
-	{"linee-guida-pa-it", "evalsets/linee-guida-pa-it/docs", "evalsets/linee-guida-pa-it/questions.jsonl"},
-	{"patrimonio-pubblico-it", "evalsets/patrimonio-pubblico-it/docs", "evalsets/patrimonio-pubblico-it/questions.jsonl"},
-	{"mojtg-en", "evalsets/mojtg-en/docs", "evalsets/mojtg-en/questions.jsonl"},
-}
 
 // Row is one candidate sentence: its label (it holds the gold quote),
 // the answerer's score and the features.
@@ -75,27 +59,27 @@ func devAnswerable(path string) ([]eval.Question, error) {
 }
 
 // buildSet indexes a set's documents under work and returns its items.
-func buildSet(ctx context.Context, root, work string, s set, texts bool) ([]Item, error) {
-	qs, err := devAnswerable(filepath.Join(root, s.questions))
+func buildSet(ctx context.Context, root, work string, s evalsets.Set, texts bool) ([]Item, error) {
+	qs, err := devAnswerable(filepath.Join(root, s.Questions))
 	if err != nil {
 		return nil, err
 	}
-	e, err := engine.Open(ctx, engine.Settings{IndexDir: filepath.Join(work, s.name)}, engine.OpenOptions{})
+	e, err := engine.Open(ctx, engine.Settings{IndexDir: filepath.Join(work, s.Name)}, engine.OpenOptions{})
 	if err != nil {
 		return nil, err
 	}
 	defer e.Close()
-	if _, err := e.Index(ctx, filepath.Join(root, s.docs), nil); err != nil {
+	if _, err := e.Index(ctx, filepath.Join(root, s.Docs), nil); err != nil {
 		return nil, err
 	}
 	k := max(e.Settings().K, 10)
 	var out []Item
 	for _, q := range qs {
-		lang := setLanguage(s.name)
+		lang := setLanguage(s.Name)
 		if lang == "" {
 			lang = analysis.QuestionLanguage(q.Question)
 		}
-		base := Item{Set: s.name, Lang: lang, ID: q.ID, Fresh: strings.Contains(q.ID, "h14-"), QType: int(answer.QuestionType(q.Question))}
+		base := Item{Set: s.Name, Lang: lang, ID: q.ID, Fresh: strings.Contains(q.ID, "h14-"), QType: int(answer.QuestionType(q.Question))}
 		gold, err := goldChunks(ctx, e, q)
 		if err != nil {
 			return nil, err

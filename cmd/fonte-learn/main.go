@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/fonte-rag/fonte/answer"
+	"github.com/fonte-rag/fonte/internal/evalsets"
 )
 
 func main() {
@@ -63,15 +64,15 @@ func runData(args []string) error {
 	}
 	w := bufio.NewWriter(f)
 	enc := json.NewEncoder(w)
-	for _, s := range sets {
-		if !strings.Contains(s.name, *only) {
+	for _, s := range evalsets.All {
+		if !strings.Contains(s.Name, *only) {
 			continue
 		}
 		items, err := buildSet(context.Background(), ".", work, s, *texts)
 		if err != nil {
-			return fmt.Errorf("%s: %w", s.name, err)
+			return fmt.Errorf("%s: %w", s.Name, err)
 		}
-		fmt.Fprintf(os.Stderr, "%s: %d items\n", s.name, len(items))
+		fmt.Fprintf(os.Stderr, "%s: %d items\n", s.Name, len(items))
 		for _, it := range items {
 			if err := enc.Encode(it); err != nil {
 				return err
