@@ -66,6 +66,9 @@ type Settings struct {
 	K             int
 	LexicalWeight float64
 	DenseWeight   float64
+	// Proximity re-scores the lexical leg's candidates by how near the
+	// question's words lie in each (retrieve.Request.Proximity).
+	Proximity bool
 	// Floor and Budget are answer.Config's; zero Floor means
 	// answer.DefaultFloor, a negative one disables abstaining.
 	Floor  float64

@@ -43,7 +43,7 @@ func (e *Engine) Search(ctx context.Context, query string, o SearchOptions) ([]f
 func (e *Engine) search(ctx context.Context, v *view, query string, o SearchOptions) ([]fonte.Hit, error) {
 	s := e.settings
 	req := retrieve.Request{Query: query, K: o.K, Mode: o.Mode, Filter: o.Filter, Lang: o.Lang,
-		LexicalWeight: s.LexicalWeight, DenseWeight: s.DenseWeight}
+		LexicalWeight: s.LexicalWeight, DenseWeight: s.DenseWeight, Proximity: s.Proximity}
 	if req.K <= 0 {
 		req.K = s.K
 	}

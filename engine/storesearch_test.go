@@ -16,7 +16,8 @@ import (
 // retrieve.StoreSearch), run against the embedded store's legs, returns
 // exactly what the embedded store's own in-memory search does: the same
 // chunks in the same order with the same scores and relevance, in every
-// mode, with and without filters, on the example handbook's questions.
+// mode, with and without filters, with and without proximity, on the
+// example handbook's questions.
 // This is what lets a database store answer like the embedded one when
 // its legs return the same lists.
 func TestStoreSearchMatchesIndex(t *testing.T) {
@@ -39,9 +40,10 @@ func TestStoreSearchMatchesIndex(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, mode := range []retrieve.Mode{retrieve.BM25, retrieve.Dense, retrieve.Hybrid} {
-			for _, f := range filters {
+			for i := range 2 * len(filters) {
+				f, prox := filters[i/2], i%2 == 1
 				req := retrieve.Request{Query: q.Question, Vector: normalised(qv[0]), K: 10, Mode: mode, Filter: f,
-					LexicalWeight: 1, DenseWeight: 0.5}
+					LexicalWeight: 1, DenseWeight: 0.5, Proximity: prox}
 				want, err := v.local.Search(req)
 				if err != nil {
 					t.Fatal(err)
@@ -56,8 +58,8 @@ func TestStoreSearchMatchesIndex(t *testing.T) {
 				for i := range want {
 					g, w := got[i], want[i]
 					if g.Chunk.ID != w.Chunk.ID || !near(g.Score, w.Score) || !near(g.Relevance, w.Relevance) {
-						t.Fatalf("%q %s %v hit %d: %s score %v relevance %v, the index has %s %v %v",
-							q.Question, mode, f, i, g.Chunk.ID, g.Score, g.Relevance, w.Chunk.ID, w.Score, w.Relevance)
+						t.Fatalf("%q %s %v proximity %v hit %d: %s score %v relevance %v, the index has %s %v %v",
+							q.Question, mode, f, prox, i, g.Chunk.ID, g.Score, g.Relevance, w.Chunk.ID, w.Score, w.Relevance)
 					}
 					for j := range w.Legs {
 						if g.Legs[j].Rank != w.Legs[j].Rank || !near(g.Legs[j].Score, w.Legs[j].Score) {

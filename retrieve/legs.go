@@ -49,9 +49,14 @@ func (ix *Index) VectorTopK(q []float32, k int, f Filter) []Scored {
 // TermStats returns the corpus statistics of terms, as fonte.Store does:
 // over the chunks a reader restricted by f may read.
 func (ix *Index) TermStats(terms []string, f Filter) fonte.TermStats {
+	view, rv := ix.accessView(f)
+	return ix.termStats(terms, view, rv)
+}
+
+// termStats is TermStats over a reader's view (nil: the whole corpus).
+func (ix *Index) termStats(terms []string, view *lexical.View, rv *readerView) fonte.TermStats {
 	lex := ix.bm25.Index()
 	st := fonte.TermStats{Chunks: lex.N(), TotalTerms: int64(lex.TotalLen()), DF: make([]int, len(terms))}
-	view, rv := ix.accessView(f)
 	if view != nil {
 		st.Chunks, st.TotalTerms = rv.chunks, int64(rv.total)
 	}

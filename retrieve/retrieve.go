@@ -341,8 +341,13 @@ type Request struct {
 	// 1 each, Cormack et al.'s unweighted RRF).
 	LexicalWeight, DenseWeight float64
 	// RRFK is the fusion constant (default 60).
-	RRFK   float64
-	Filter Filter
+	RRFK float64
+	// Proximity re-scores the lexical leg's first ProximityDepth
+	// candidates by how near the query's terms lie in each (BM25TP; see
+	// lexical.Proximity) before the leg's list is cut to Depth. Hits'
+	// relevance stays the BM25 share of the content words.
+	Proximity bool
+	Filter    Filter
 	// Trace, when set, is filled with each leg's candidates and timings
 	// (see LegTrace); nil traces nothing.
 	Trace *LegTrace
@@ -655,18 +660,44 @@ func (ix *Index) queryTokens(q, lang string, c corpusView) []string {
 // English readings of its words diluting the share (and the reverse).
 // Each language's top list comes from BM25.TopKShare, exact and pruned.
 // Shares are computed over the chunks c shows.
-func (ix *Index) lexicalTop(q, lang string, depth int, allow func(int) bool, c corpusView) []scored {
+//
+// With proximity, each language's first ProximityDepth candidates are
+// re-scored by term proximity (see proximityShares) before the list is
+// cut to depth, and shares returns each listed chunk's BM25 share alone,
+// which the relevance falls back on (nil without proximity: the scores
+// are the shares).
+func (ix *Index) lexicalTop(q, lang string, depth int, allow func(int) bool, c corpusView, proximity bool) (top []scored, shares map[int]float64) {
 	best := map[int]float64{}
+	if proximity {
+		shares = map[int]float64{}
+	}
 	for _, l := range c.queryLangs(lang) {
 		toks := ix.an.rankTerms(q, l)
+		fetch := depth
+		if proximity {
+			fetch = max(depth, ProximityDepth)
+		}
 		var rs []lexical.Result
 		if c.view != nil {
-			rs = c.view.Query(toks).TopKShare(depth, allow)
+			rs = c.view.Query(toks).TopKShare(fetch, allow)
 		} else {
-			rs = ix.bm25.TopKShare(toks, depth, allow)
+			rs = ix.bm25.TopKShare(toks, fetch, allow)
 		}
-		for _, r := range rs {
+		var bm25 map[int]float64
+		if proximity {
+			bm25 = make(map[int]float64, len(rs))
+			for _, r := range rs {
+				bm25[r.Doc] = r.Score
+			}
+			rs = ix.byProximity(toks, rs, c)
+		}
+		// A chunk keeps its best score, and its best BM25 share, over the
+		// languages whose list it makes.
+		for _, r := range rs[:min(depth, len(rs))] {
 			best[r.Doc] = max(best[r.Doc], r.Score)
+			if proximity {
+				shares[r.Doc] = max(shares[r.Doc], bm25[r.Doc])
+			}
 		}
 	}
 	out := make([]scored, 0, len(best))
@@ -679,7 +710,7 @@ func (ix *Index) lexicalTop(q, lang string, depth int, allow func(int) bool, c c
 		}
 		return cmp.Compare(a.doc, b.doc)
 	})
-	return out[:min(depth, len(out))]
+	return out[:min(depth, len(out))], shares
 }
 
 // contentShare is the relevance of chunk doc: the BM25 share of the
@@ -757,6 +788,7 @@ func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
 	}
 
 	var lexHits, denseHits []scored
+	var lexShares map[int]float64 // BM25 shares when lexHits' scores add proximity
 	// A hybrid search runs its dense leg beside the lexical one (a traced
 	// search runs them in turn, so that each leg's time is its own): with
 	// two legs of about a millisecond each at a million chunks, a query's
@@ -776,7 +808,7 @@ func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
 		}()
 	}
 	if req.Mode != Dense {
-		lexHits = ix.lexicalTop(req.Query, req.Lang, req.Depth, allow, cv)
+		lexHits, lexShares = ix.lexicalTop(req.Query, req.Lang, req.Depth, allow, cv, req.Proximity)
 	}
 	// Relevance for the floor: the share of the query's content words'
 	// evidence a chunk matched. It falls back to the ranking share when the
@@ -807,6 +839,9 @@ func (ix *Index) Search(req Request) ([]fonte.Hit, error) {
 		}
 		if c := ix.share(content, doc); c > 0 || lex == 0 {
 			return c
+		}
+		if lexShares != nil {
+			return lexShares[doc]
 		}
 		return lex
 	}

@@ -39,6 +39,9 @@ type storeHit struct {
 	chunk fonte.Chunk
 	lang  string
 	score float64
+	// share is the lexical leg's BM25 share when score adds proximity
+	// (Request.Proximity), else unset: the relevance falls back on it.
+	share float64
 }
 
 // fusionKey orders chunks as the embedded store's corpus does (document
@@ -113,6 +116,7 @@ func (s *StoreSearch) Search(ctx context.Context, req Request) ([]fonte.Hit, err
 		t0 = time.Now()
 	}
 	var lexHits, denseHits []storeHit
+	var lexShares map[string]float64 // BM25 shares when lexHits' scores add proximity
 	var content []contentTerms
 	if req.Mode != Dense {
 		qs, err := s.analyse(ctx, req)
@@ -121,6 +125,12 @@ func (s *StoreSearch) Search(ctx context.Context, req Request) ([]fonte.Hit, err
 		}
 		if lexHits, err = s.lexicalTop(ctx, req, qs); err != nil {
 			return nil, err
+		}
+		if req.Proximity {
+			lexShares = make(map[string]float64, len(lexHits))
+			for _, h := range lexHits {
+				lexShares[fusionKey(h.chunk)] = h.share
+			}
 		}
 		for _, q := range qs {
 			if m := maxScore(q.contentStats); m > 0 {
@@ -138,7 +148,7 @@ func (s *StoreSearch) Search(ctx context.Context, req Request) ([]fonte.Hit, err
 			return nil, err
 		}
 		for _, r := range res {
-			denseHits = append(denseHits, storeHit{r.Chunk, r.Lang, r.Score})
+			denseHits = append(denseHits, storeHit{chunk: r.Chunk, lang: r.Lang, score: r.Score})
 		}
 		if tr != nil {
 			tr.DenseTime = since(&t0)
@@ -154,6 +164,9 @@ func (s *StoreSearch) Search(ctx context.Context, req Request) ([]fonte.Hit, err
 		}
 		if c := s.share(content, h); c > 0 || lex == 0 {
 			return c
+		}
+		if lexShares != nil {
+			return lexShares[fusionKey(h.chunk)]
 		}
 		return lex
 	}
@@ -266,31 +279,68 @@ func (s *StoreSearch) lexicalTop(ctx context.Context, req Request, qs []langQuer
 			continue
 		}
 		m := maxScore(q.termStats)
-		res, err := s.Store.LexicalTopK(ctx, fonte.LexicalQuery{Terms: q.terms, K: req.Depth, Filter: req.Filter})
+		fetch := req.Depth
+		if req.Proximity {
+			fetch = max(fetch, ProximityDepth)
+		}
+		res, err := s.Store.LexicalTopK(ctx, fonte.LexicalQuery{Terms: q.terms, K: fetch, Filter: req.Filter})
 		if err != nil {
 			return nil, err
 		}
-		for _, r := range res {
+		var add []float64
+		if req.Proximity {
+			add = s.byProximity(q, res)
+		}
+		list := make([]storeHit, 0, len(res))
+		for i, r := range res {
 			if m <= 0 || r.Score <= 0 {
 				continue
 			}
-			k := fusionKey(r.Chunk)
-			if share := r.Score / m; share > best[k].score {
-				best[k] = storeHit{r.Chunk, r.Lang, share}
+			h := storeHit{chunk: r.Chunk, lang: r.Lang, score: r.Score / m}
+			if req.Proximity {
+				h.share = h.score
 			}
+			if i < len(add) {
+				h.score += add[i]
+			}
+			list = append(list, h)
+		}
+		if req.Proximity {
+			// Proximity reorders the language's list before it is cut to
+			// the search's depth, as Index.lexicalTop does.
+			sortStoreHits(list)
+			list = list[:min(req.Depth, len(list))]
+		}
+		// A chunk keeps its best score, and its best share, over the
+		// query's languages.
+		for _, h := range list {
+			k := fusionKey(h.chunk)
+			old, ok := best[k]
+			if ok && old.score >= h.score {
+				h, h.share = old, max(old.share, h.share)
+			} else if ok {
+				h.share = max(old.share, h.share)
+			}
+			best[k] = h
 		}
 	}
 	out := make([]storeHit, 0, len(best))
 	for _, h := range best {
 		out = append(out, h)
 	}
-	slices.SortFunc(out, func(a, b storeHit) int {
+	sortStoreHits(out)
+	return out[:min(req.Depth, len(out))], nil
+}
+
+// sortStoreHits orders hits best first, ties as the embedded store's
+// corpus orders chunks.
+func sortStoreHits(list []storeHit) {
+	slices.SortFunc(list, func(a, b storeHit) int {
 		if c := cmp.Compare(b.score, a.score); c != 0 {
 			return c
 		}
 		return cmp.Compare(fusionKey(a.chunk), fusionKey(b.chunk))
 	})
-	return out[:min(req.Depth, len(out))], nil
 }
 
 // contentTerms are one query language's content words with their

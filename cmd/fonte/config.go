@@ -59,6 +59,7 @@ type options struct {
 	keepAlive  string
 	lexWeight  float64
 	denseWeigh float64
+	proximity  bool
 	denseIndex string
 	store      string
 
@@ -223,7 +224,8 @@ func addRetrievalFlags(cmd *cobra.Command, o *options) {
 	f.IntVar(&o.k, "k", defaultK, "number of chunks to retrieve")
 	f.Float64Var(&o.lexWeight, "lexical-weight", 0, "weight of the BM25 leg in the fusion (0 with --dense-weight 0: defaults, 1 and 1, or 0.5 for the built-in embedder)")
 	f.Float64Var(&o.denseWeigh, "dense-weight", 0, "weight of the dense leg in the fusion")
-	inGroup(cmd, groupRetrieval, "retriever", "k", "lexical-weight", "dense-weight")
+	f.BoolVar(&o.proximity, "proximity", false, "re-rank BM25's first 100 candidates by how near the question's words lie in each (BM25TP; off by default: see DESIGN.md)")
+	inGroup(cmd, groupRetrieval, "retriever", "k", "lexical-weight", "dense-weight", "proximity")
 	addDenseIndexFlag(cmd, o)
 }
 
@@ -430,7 +432,7 @@ func (o *options) settings() (engine.Settings, error) {
 	}
 	s := engine.Settings{Store: o.store, IndexDir: o.index, Chunker: o.chunker, ChunkSize: o.chunkSize, Overlap: o.overlap,
 		K: o.k, Floor: o.floor, Budget: o.budget, Include: o.include, Exclude: o.exclude, FollowSymlinks: o.followLink,
-		LexicalWeight: o.lexWeight, DenseWeight: o.denseWeigh}
+		LexicalWeight: o.lexWeight, DenseWeight: o.denseWeigh, Proximity: o.proximity}
 	if o.k < 1 || o.k > server.MaxK {
 		return s, usageError{fmt.Errorf("--k %d: want 1 to %d chunks", o.k, server.MaxK)}
 	}
