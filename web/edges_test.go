@@ -119,9 +119,7 @@ func TestFloorReasonTranslated(t *testing.T) {
 	dir := screenshotDir(t)
 	for _, lang := range langs {
 		t.Run(lang, func(t *testing.T) {
-			p := openBrowser(t, url, dir, lang, 1280, 900)
-			p.do("open the page", chromedp.Navigate(url+"/#token="+adminToken))
-			p.wait("the collections", `document.querySelector('#collection option') && document.querySelector('#collection option').textContent.includes('(')`)
+			p := openSignedIn(t, url, dir, lang)
 			for _, q := range []string{"What is the capital of Mongolia?", "How many days of annual leave do full-time employees accrue?"} {
 				p.do("new conversation", chromedp.Click(chromedp.CSS("#new-button")))
 				p.ask(q)
@@ -140,4 +138,46 @@ func TestFloorReasonTranslated(t *testing.T) {
 			p.shot("floor-reason-"+lang, 0)
 		})
 	}
+}
+
+// TestAbstainAboveFloorSaysWhy: when the best passage reaches the floor
+// but a later check abstains (here the question names a city no passage
+// holding its words names), the page does not say the best passage
+// scored below the floor, and the why view does not call it answered:
+// both give the check's reason.
+func TestAbstainAboveFloorSaysWhy(t *testing.T) {
+	url := serveOffline(t)
+	dir := screenshotDir(t)
+	for _, lang := range langs {
+		t.Run(lang, func(t *testing.T) {
+			p := openSignedIn(t, url, dir, lang)
+			p.ask("How much can I spend per night on a hotel in Denver?")
+			p.wait("the abstention", `document.querySelector('article.turn.abstained .abstain')`)
+			f := eval[map[string]any](p, `JSON.parse(localStorage.getItem('fonte.conversation.default'))[0].answer.trace.floor`)
+			if f["abstained"] != false || f["relevance"].(float64) < f["floor"].(float64) {
+				t.Fatalf("the question does not test a check after the floor: the floor decided %v", f)
+			}
+			said := eval[string](p, `document.querySelector('article.turn.abstained .abstain').textContent`)
+			if strings.Contains(said, "below the floor") || strings.Contains(said, "sotto la soglia") || !strings.Contains(said, "Denver") {
+				t.Errorf("the abstention says %q; want no claim that the best passage is below the floor, and the reason (Denver)", said)
+			}
+			p.do("why", chromedp.Click(chromedp.CSS("article.turn .why-toggle")), chromedp.KeyEvent(kb.End))
+			p.wait("the floor", `document.querySelector('article.turn .why .why-floor')`)
+			floor := eval[string](p, `document.querySelector('article.turn .why .why-floor').textContent`)
+			if strings.Contains(floor, "answered") || strings.Contains(floor, "risposto") || !strings.Contains(floor, "Denver") {
+				t.Errorf("the why view's floor section says %q; want it abstained, with the reason (Denver)", floor)
+			}
+			p.shot("abstain-above-floor-"+lang, 0)
+		})
+	}
+}
+
+// openSignedIn opens the page at 1280×900 in language lang with the
+// admin token, and waits for its collections.
+func openSignedIn(t *testing.T, url, dir, lang string) *page {
+	t.Helper()
+	p := openBrowser(t, url, dir, lang, 1280, 900)
+	p.do("open the page", chromedp.Navigate(url+"/#token="+adminToken))
+	p.wait("the collections", `document.querySelector('#collection option') && document.querySelector('#collection option').textContent.includes('(')`)
+	return p
 }

@@ -297,12 +297,21 @@ function abstention(a) {
   // With coverage the floor compares the best passage holding the
   // question's words (judged), which may be below the best relevance.
   const rel = floor && typeof floor.judged === 'number' && floor.coverage ? floor.judged : a.relevance;
-  const why = floor && typeof floor.floor === 'number'
-    ? t('abstain.floor', { rel: num(rel, 2), floor: num(floor.floor, 2) })
-    : t('abstain.rel', { rel: num(a.relevance, 2) });
+  // The floor may have let the passages through and a later check
+  // abstained (the question names a case no passage names, say): then
+  // "below the floor" would be false, and the check's reason is the why.
+  const passed = floor && floor.abstained === false;
+  const reason = passed && a.trace.abstain_reason;
+  const why = passed
+    ? t('abstain.checks', { rel: num(rel, 2), floor: num(floor.floor, 2) })
+    : floor && typeof floor.floor === 'number'
+      ? t('abstain.floor', { rel: num(rel, 2), floor: num(floor.floor, 2) })
+      : t('abstain.rel', { rel: num(a.relevance, 2) });
   return el('div', { class: 'abstain', role: 'status' },
     el('h3', {}, t('abstain.title')),
     el('p', {}, why),
+    // The server's reason, in English whatever the page's language.
+    reason ? el('p', { class: 'muted abstain-reason', lang: 'en' }, reason) : null,
     floor && typeof floor.floor !== 'number' ? el('p', { class: 'muted' }, floorReason(floor, a.trace)) : null,
     (a.citations || []).length ? el('p', { class: 'muted' }, t('abstain.nearest')) : null);
 }
