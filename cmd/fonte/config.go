@@ -434,6 +434,11 @@ func (o *options) settings() (engine.Settings, error) {
 	if o.k < 1 || o.k > server.MaxK {
 		return s, usageError{fmt.Errorf("--k %d: want 1 to %d chunks", o.k, server.MaxK)}
 	}
+	if o.floor > 1 {
+		// Relevance is a share in [0, 1]: a floor above it abstains on
+		// every question, which is never what was meant.
+		return s, usageError{fmt.Errorf("--floor %g: want a relevance floor of at most 1 (0: the default floor, negative: never abstain)", o.floor)}
+	}
 	mode, err := retrieve.ParseMode(o.retriever)
 	if err != nil {
 		return s, usageError{fmt.Errorf("--retriever: %w", err)}

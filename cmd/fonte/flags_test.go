@@ -165,3 +165,18 @@ func TestFloorByLanguage(t *testing.T) {
 		t.Fatalf("a bad floor: exit %d: %s", code, stderr)
 	}
 }
+
+// TestFloorAboveOne: a relevance floor above 1 would abstain on every
+// question; --floor refuses it as --floor-by-language and the HTTP API
+// do, naming the flag, and 1 itself is allowed.
+func TestFloorAboveOne(t *testing.T) {
+	t.Parallel()
+	_, idx := sharedIndex(t)
+	const q = "How many days of annual leave do full-time employees get?"
+	if code, out, stderr := runCLI(t, "ask", q, "--index", idx, "--floor", "2"); code != exitUsage || !strings.Contains(stderr, "--floor 2") {
+		t.Errorf("ask --floor 2: exit %d, stdout %q, stderr %q; want exit %d naming --floor", code, out, stderr, exitUsage)
+	}
+	if code, out, stderr := runCLI(t, "ask", q, "--index", idx, "--floor", "1"); code != exitOK || !strings.Contains(out, "I don't know") {
+		t.Errorf("ask --floor 1: exit %d, %s %s; want an abstention", code, out, stderr)
+	}
+}
