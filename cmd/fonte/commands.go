@@ -350,7 +350,7 @@ func toJSON(a *fonte.Answer, withPrompt bool) wire.Answer { return wire.FromAnsw
 // the notice, the text, then each source with where to find it, how fresh
 // it is, and the quoted span.
 func printAnswer(w io.Writer, a *fonte.Answer, streamed bool) {
-	msgs := answer.MessagesFor(a.Lang)
+	msgs, labels := answer.MessagesFor(a.Lang), labelsFor(a.Lang)
 	if a.Notice != "" {
 		fmt.Fprintf(w, "%s\n\n", a.Notice)
 	}
@@ -380,10 +380,10 @@ func printAnswer(w io.Writer, a *fonte.Answer, streamed bool) {
 		}
 		fmt.Fprintf(w, "\n    %s", c.Source)
 		if c.Page > 0 {
-			fmt.Fprintf(w, ", page %d", c.Page)
+			fmt.Fprintf(w, labels.page, c.Page)
 		}
 		if !c.Updated.IsZero() {
-			fmt.Fprintf(w, ", updated %s", c.Updated.Format("2006-01-02"))
+			fmt.Fprintf(w, labels.updated, c.Updated.Format("2006-01-02"))
 		}
 		fmt.Fprintf(w, "\n    “%s”\n", snippet(c.Quote, 300))
 	}
@@ -393,6 +393,23 @@ func printAnswer(w io.Writer, a *fonte.Answer, streamed bool) {
 	for _, n := range a.BadCitations {
 		fmt.Fprintf(w, "warning: the answer cites [%d], which is not a source\n", n)
 	}
+}
+
+// cliLabels are the labels the command line puts around an answer, in
+// the answer's language like answer.Messages' sentences (and the web
+// page's labels): the query searched for a follow-up, a source's page
+// and date.
+type cliLabels struct{ searched, page, updated string }
+
+var answerLabels = map[string]cliLabels{
+	"en": {searched: "Searched: %s", page: ", page %d", updated: ", updated %s"},
+	"it": {searched: "Cercato: %s", page: ", pagina %d", updated: ", aggiornato il %s"},
+}
+
+// labelsFor returns the labels in the language answer.MessagesFor
+// speaks for lang: Italian for "it", English for any other.
+func labelsFor(lang string) cliLabels {
+	return answerLabels[answer.MessagesFor(lang).Lang]
 }
 
 func citationsIn(text string) []int {
@@ -526,7 +543,7 @@ func newChat(o *options) *cobra.Command {
 					// The query searched, when it is not what was typed:
 					// a follow-up rewritten from the previous turn.
 					if a.Query != q {
-						fmt.Fprintf(out, "Searched: %s\n", a.Query)
+						fmt.Fprintf(out, labelsFor(a.Lang).searched+"\n", a.Query)
 					}
 					printAnswer(out, a, false)
 					if so.Trace != nil {
