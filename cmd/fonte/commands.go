@@ -23,6 +23,7 @@ import (
 	"github.com/fonte-rag/fonte/engine"
 	"github.com/fonte-rag/fonte/internal/redact"
 	"github.com/fonte-rag/fonte/retrieve"
+	"github.com/fonte-rag/fonte/server"
 	"github.com/fonte-rag/fonte/watch"
 	"github.com/fonte-rag/fonte/wire"
 )
@@ -54,6 +55,27 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
+// formatList names the formats an index run reads with their
+// extensions, from the list the server and the page show, so that the
+// help cannot fall behind a new parser.
+func formatList() string {
+	var plain, ocr []string
+	for _, f := range server.ReadableFormats {
+		name := f.Name + " (" + strings.Join(f.Extensions, " ") + ")"
+		if f.OCR {
+			ocr = append(ocr, name)
+		} else {
+			plain = append(plain, name)
+		}
+	}
+	out := strings.Join(plain, ", ")
+	if len(ocr) > 0 {
+		out += ", and, where the tesseract command is installed, " + strings.Join(ocr, ", ") +
+			" and scanned PDFs (with poppler-utils' pdftoppm)"
+	}
+	return out
+}
+
 // newIndex is `fonte index DIR`. It embeds chunks but never queries, so
 // it has the embedder's model flags and, of the retrieval ones, only
 // --dense-index (the dense index it persists).
@@ -63,7 +85,7 @@ func newIndex(o *options) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "index DIR",
 		Short: "Index the documents of a folder (incrementally)",
-		Long: `Index walks DIR for Markdown, text, HTML and PDF files, and brings the index
+		Long: `Index walks DIR for ` + formatList() + `, and brings the index
 up to date: new and changed files are parsed, chunked and embedded, unchanged
 files (same content hash) are skipped, files gone from DIR lose their chunks.
 A file that cannot be read or extracts badly is refused with a reason and

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fonte-rag/fonte/engine"
+	"github.com/fonte-rag/fonte/server"
 )
 
 // hasFlag says whether help lists the flag --name on a line of its own, as
@@ -178,5 +179,26 @@ func TestFloorAboveOne(t *testing.T) {
 	}
 	if code, out, stderr := runCLI(t, "ask", q, "--index", idx, "--floor", "1"); code != exitOK || !strings.Contains(out, "I don't know") {
 		t.Errorf("ask --floor 1: exit %d, %s %s; want an abstention", code, out, stderr)
+	}
+}
+
+// TestIndexHelpFormats: `fonte index --help` names every format an index
+// run reads (those server.ReadableFormats lists and the page shows), with
+// its extensions, and says which need OCR.
+func TestIndexHelpFormats(t *testing.T) {
+	_, out, _ := runCLI(t, "index", "--help")
+	help := strings.Join(strings.Fields(out), " ")
+	for _, f := range server.ReadableFormats {
+		if !strings.Contains(help, f.Name) {
+			t.Errorf("index --help does not name %s:\n%s", f.Name, out)
+		}
+		for _, ext := range f.Extensions {
+			if !strings.Contains(help, ext) {
+				t.Errorf("index --help does not name %s's extension %s:\n%s", f.Name, ext, out)
+			}
+		}
+	}
+	if !strings.Contains(help, "tesseract") {
+		t.Errorf("index --help does not say which formats need tesseract:\n%s", out)
 	}
 }
