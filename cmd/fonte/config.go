@@ -483,10 +483,20 @@ func (o *options) settings() (engine.Settings, error) {
 	return s, nil
 }
 
+// modelFlags say, for each model flag, what it takes besides
+// PROVIDER:MODEL, its providers and an example of its own kind of
+// model, for the message refusing a value without a provider.
+var modelFlags = map[string]struct{ alone, providers, example string }{
+	"embedder":  {"builtin", "ollama or openai", "ollama:nomic-embed-text"},
+	"generator": {"extractive", "ollama or openai", "ollama:llama3.2"},
+	"reranker":  {"none", "tei, cohere or jina", "tei:BAAI/bge-reranker-base"},
+}
+
 func splitModel(flag, v string) (provider, model string, err error) {
 	provider, model, ok := strings.Cut(v, ":")
 	if !ok || model == "" {
-		return "", "", usageError{fmt.Errorf("--%s %q: want PROVIDER:MODEL, e.g. ollama:nomic-embed-text", flag, v)}
+		f := modelFlags[flag]
+		return "", "", usageError{fmt.Errorf("--%s %q: want %s or PROVIDER:MODEL with provider %s, e.g. %s", flag, v, f.alone, f.providers, f.example)}
 	}
 	return provider, model, nil
 }

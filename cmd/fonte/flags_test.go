@@ -202,3 +202,22 @@ func TestIndexHelpFormats(t *testing.T) {
 		t.Errorf("index --help does not say which formats need tesseract:\n%s", out)
 	}
 }
+
+// TestModelFlagWithoutProvider: a model flag's value without a provider
+// is refused with what that flag takes: its offline value, its
+// providers and an example of its own kind (a chat model for
+// --generator, not an embedding model).
+func TestModelFlagWithoutProvider(t *testing.T) {
+	t.Parallel()
+	idx := t.TempDir()
+	for _, c := range []struct{ flag, value, want, notWant string }{
+		{"--generator", "gpt4", "extractive", "nomic-embed-text"},
+		{"--embedder", "nomic", "builtin", "llama3"},
+		{"--reranker", "bge", "none", "nomic-embed-text"},
+	} {
+		code, _, stderr := runCLI(t, "ask", "hotel", "--index", idx, c.flag, c.value)
+		if code != exitUsage || !strings.Contains(stderr, c.flag) || !strings.Contains(stderr, c.want) || strings.Contains(stderr, c.notWant) {
+			t.Errorf("ask %s %s: exit %d, %q; want exit %d naming the flag and %q, not %q", c.flag, c.value, code, stderr, exitUsage, c.want, c.notWant)
+		}
+	}
+}
