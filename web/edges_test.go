@@ -181,3 +181,30 @@ func openSignedIn(t *testing.T, url, dir, lang string) *page {
 	p.wait("the collections", `document.querySelector('#collection option') && document.querySelector('#collection option').textContent.includes('(')`)
 	return p
 }
+
+// TestAbstentionInQuestionLanguage: the abstention is said in the
+// question's language, as the server says it and writes its notice,
+// whatever the browser's: an Italian question in an English browser is
+// told "Non lo so", an English one in an Italian browser "I don't know".
+func TestAbstentionInQuestionLanguage(t *testing.T) {
+	url := serveOffline(t)
+	dir := screenshotDir(t)
+	for _, c := range []struct{ browser, question, lang, want, floor, notWant string }{
+		{"en-US", "Chi è il calciatore preferito dall'amministratore delegato?", "it", "Non lo so", "sotto la soglia di 0,25", "I don't know"},
+		{"it-IT", "Who is the CEO's favourite footballer?", "en", "I don't know", "below the floor of 0.25", "Non lo so"},
+	} {
+		t.Run(c.browser, func(t *testing.T) {
+			p := openSignedIn(t, url, dir, c.browser)
+			p.ask(c.question)
+			p.wait("the abstention", `document.querySelector('article.turn.abstained .abstain')`)
+			said := eval[string](p, `document.querySelector('article.turn.abstained .abstain').textContent`)
+			if !strings.Contains(said, c.want) || !strings.Contains(said, c.floor) || strings.Contains(said, c.notWant) {
+				t.Errorf("the abstention says %q; want %q and %q, in the question's language", said, c.want, c.floor)
+			}
+			if got := eval[string](p, `document.querySelector('article.turn.abstained .abstain').lang`); got != c.lang {
+				t.Errorf("the abstention's lang attribute is %q, want %q", got, c.lang)
+			}
+			p.shot("abstention-question-language-"+c.browser, 0)
+		})
+	}
+}

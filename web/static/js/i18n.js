@@ -155,14 +155,20 @@ const it = {
 };
 
 export const lang = (navigator.language || 'en').toLowerCase().startsWith('it') ? 'it' : 'en';
-const dict = lang === 'it' ? it : en;
 
 // t returns the label key with {name} replaced by vars.name.
-export function t(key, vars) {
-  let s = dict[key] ?? en[key] ?? key;
+export function t(key, vars) { return tIn(lang, key, vars); }
+
+// tIn is t in language l ('en' or 'it'), for what the page says about an
+// answer in the question's language rather than the browser's.
+export function tIn(l, key, vars) {
+  let s = (l === 'it' ? it : en)[key] ?? en[key] ?? key;
   if (vars) s = s.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
   return s;
 }
+
+// speaks is l when the page has labels in it, else the page's language.
+export function speaks(l) { return l === 'it' || l === 'en' ? l : lang; }
 
 // translate sets the labels of the static page: data-i18n (text),
 // data-i18n-label (aria-label), data-i18n-placeholder.
@@ -174,8 +180,8 @@ export function translate(root = document) {
 }
 
 // Numbers and dates in the page's language.
-export function num(x, digits = 2) {
-  return typeof x === 'number' && isFinite(x) ? x.toLocaleString(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '—';
+export function num(x, digits = 2, l = lang) {
+  return typeof x === 'number' && isFinite(x) ? x.toLocaleString(l, { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '—';
 }
 export function int(x) { return typeof x === 'number' ? x.toLocaleString(lang) : '—'; }
 export function date(iso) {
