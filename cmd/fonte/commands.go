@@ -302,7 +302,7 @@ func newSearch(o *options) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "search QUERY",
 		Short: "Show the chunks that best match a query, with each leg's rank and score",
-		Args:  argsUsage(cobra.MinimumNArgs(1)),
+		Args:  argsUsage(textArgs("query")),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			e, err := openEngine(cmd.Context(), o, true, false)
 			if err != nil {
@@ -460,7 +460,7 @@ func newAsk(o *options) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "ask QUESTION",
 		Short: "Answer a question from the index, citing the passages behind it",
-		Args:  argsUsage(cobra.MinimumNArgs(1)),
+		Args:  argsUsage(textArgs("question")),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			e, err := openEngine(cmd.Context(), o, true, false)
 			if err != nil {

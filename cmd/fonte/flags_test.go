@@ -221,3 +221,19 @@ func TestModelFlagWithoutProvider(t *testing.T) {
 		}
 	}
 }
+
+// TestBlankQuestion: a blank question or query is a usage error naming
+// it, as the HTTP API's 400 and the MCP tools' error are, not an "I
+// don't know" or "no matches" that reads as if the documents were asked.
+func TestBlankQuestion(t *testing.T) {
+	t.Parallel()
+	_, idx := sharedIndex(t)
+	for _, c := range []struct{ cmd, what string }{{"ask", "question"}, {"search", "query"}} {
+		for _, blank := range []string{"", "   ", "\t\n"} {
+			code, out, stderr := runCLI(t, c.cmd, blank, "--index", idx)
+			if code != exitUsage || !strings.Contains(stderr, c.what) || out != "" {
+				t.Errorf("%s %q: exit %d, stdout %q, stderr %q; want exit %d naming the %s", c.cmd, blank, code, out, stderr, exitUsage, c.what)
+			}
+		}
+	}
+}
