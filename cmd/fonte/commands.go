@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"maps"
 	"os"
 	"path/filepath"
@@ -157,7 +158,7 @@ naming the limit.`,
 				fmt.Fprintf(out, "report of the %d files written to %s\n", len(report.Files), reportPath)
 			}
 			if watchDir {
-				return watchIndex(cmd.Context(), e, args[0], out, o.asJSON)
+				return watchIndex(cmd.Context(), e, args[0], out, cmd.ErrOrStderr(), o.asJSON)
 			}
 			return labelRefusals(report)
 		},
@@ -229,8 +230,10 @@ func writeFileReport(path string, files []engine.FileReport) (err error) {
 }
 
 // watchIndex re-indexes dir on every burst of changes until ctx ends,
-// printing one line (or JSON object) per run.
-func watchIndex(ctx context.Context, e *engine.Engine, dir string, out io.Writer, asJSON bool) error {
+// printing one line (or JSON object) per run on out; the watcher's own
+// warnings and errors go to errOut, its secrets masked, and not its
+// line per run, which out already has.
+func watchIndex(ctx context.Context, e *engine.Engine, dir string, out, errOut io.Writer, asJSON bool) error {
 	index, err := filepath.Abs(e.Location())
 	if err != nil {
 		index = e.Location()
@@ -249,7 +252,8 @@ func watchIndex(ctx context.Context, e *engine.Engine, dir string, out io.Writer
 				time.Now().Format(time.TimeOnly), len(rep.Indexed), len(rep.Removed), len(rep.Refused), count(rep.Chunks, "chunk"), rep.Generation)
 		}
 		return rep, nil
-	}, watch.Options{Ignore: []string{index}})
+	}, watch.Options{Ignore: []string{index},
+		Logger: slog.New(redact.Handler(slog.NewTextHandler(errOut, &slog.HandlerOptions{Level: slog.LevelWarn})))})
 	if err != nil {
 		return err
 	}
