@@ -6,7 +6,10 @@
 // in its own subpackage: analysis (tokens), chunk (passages), lexical (BM25,
 // TF-IDF), embed (dense vectors), vector (exact and approximate search),
 // fusion (rank fusion), answer (floor, fit, prompt, grounding) and eval
-// (metrics).
+// (metrics). Package engine wires them into what a Go program embeds:
+// engine.Open an index, then Index a folder, Search and Ask it (see
+// engine's example); the fonte command, package server and package mcp
+// are layers over it.
 package fonte
 
 import (

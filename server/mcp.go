@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -28,7 +29,18 @@ func (s *Server) mcpLibrary(r *http.Request) *sdk.Server {
 		}
 		c, err := s.reg.get(ctx, name)
 		if errors.Is(err, ErrNoCollection) {
-			return nil, fonte.Filter{}, fmt.Errorf("there is no collection %q", name)
+			// No tool lists the collections: name those the token may
+			// use, so the agent can correct itself.
+			var mine []string
+			for _, n := range s.reg.names() {
+				if _, ok := gs.merge(ScopeRead, n); ok {
+					mine = append(mine, fmt.Sprintf("%q", n))
+				}
+			}
+			if len(mine) == 0 {
+				return nil, fonte.Filter{}, fmt.Errorf("there is no collection %q, and this token may use none", name)
+			}
+			return nil, fonte.Filter{}, fmt.Errorf("there is no collection %q; this token may use %s", name, strings.Join(mine, ", "))
 		}
 		if err != nil {
 			// The cause names the store; an agent gets what a route's

@@ -25,13 +25,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // through it; a browser Origin that is not allowed is refused.
 func TestMCPBehindTokens(t *testing.T) {
 	ts := start(t, config{})
-	client := sdk.NewClient(&sdk.Implementation{Name: "fonte-server-test", Version: "0"}, nil)
-	cs, err := client.Connect(t.Context(), &sdk.StreamableClientTransport{Endpoint: ts.url + "/mcp",
-		HTTPClient: &http.Client{Transport: bearer{readToken, http.DefaultTransport}}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	client, cs := connectMCP(t, ts, readToken)
 	tools, err := cs.ListTools(t.Context(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -60,4 +54,39 @@ func TestMCPBehindTokens(t *testing.T) {
 	if status != http.StatusForbidden {
 		t.Fatalf("a foreign Origin: %d %s", status, raw)
 	}
+}
+
+// TestMCPUnknownCollectionNamesTheOthers: an agent that names a
+// collection the server does not have is told which it may use, since
+// no tool lists them.
+func TestMCPUnknownCollectionNamesTheOthers(t *testing.T) {
+	ts := start(t, config{})
+	_, cs := connectMCP(t, ts, readToken)
+	for tool, args := range map[string]map[string]any{
+		"search": {"query": "hotel", "collection": "handbok"},
+		"ask":    {"question": "hotel", "collection": "handbok"},
+	} {
+		res, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: tool, Arguments: args})
+		if err != nil || !res.IsError || len(res.Content) == 0 {
+			t.Fatalf("%s on a collection that does not exist: %+v %v; want a tool error", tool, res, err)
+		}
+		text := res.Content[0].(*sdk.TextContent).Text
+		if !strings.Contains(text, `"handbok"`) || !strings.Contains(text, `"default"`) {
+			t.Errorf("%s on a collection that does not exist says %q; want it to name it and the collections this token may use", tool, text)
+		}
+	}
+}
+
+// connectMCP connects the SDK's client to ts's /mcp with token; the
+// session closes with the test.
+func connectMCP(t *testing.T, ts *testServer, token string) (*sdk.Client, *sdk.ClientSession) {
+	t.Helper()
+	client := sdk.NewClient(&sdk.Implementation{Name: "fonte-server-test", Version: "0"}, nil)
+	cs, err := client.Connect(t.Context(), &sdk.StreamableClientTransport{Endpoint: ts.url + "/mcp",
+		HTTPClient: &http.Client{Transport: bearer{token, http.DefaultTransport}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return client, cs
 }

@@ -119,9 +119,7 @@ func TestFloorReasonTranslated(t *testing.T) {
 	dir := screenshotDir(t)
 	for _, lang := range langs {
 		t.Run(lang, func(t *testing.T) {
-			p := openBrowser(t, url, dir, lang, 1280, 900)
-			p.do("open the page", chromedp.Navigate(url+"/#token="+adminToken))
-			p.wait("the collections", `document.querySelector('#collection option') && document.querySelector('#collection option').textContent.includes('(')`)
+			p := openSignedIn(t, url, dir, lang)
 			for _, q := range []string{"What is the capital of Mongolia?", "How many days of annual leave do full-time employees accrue?"} {
 				p.do("new conversation", chromedp.Click(chromedp.CSS("#new-button")))
 				p.ask(q)
@@ -138,6 +136,75 @@ func TestFloorReasonTranslated(t *testing.T) {
 				t.Logf("%s %s: %s", lang, q, shown)
 			}
 			p.shot("floor-reason-"+lang, 0)
+		})
+	}
+}
+
+// TestAbstainAboveFloorSaysWhy: when the best passage reaches the floor
+// but a later check abstains (here the question names a city no passage
+// holding its words names), the page does not say the best passage
+// scored below the floor, and the why view does not call it answered:
+// both give the check's reason.
+func TestAbstainAboveFloorSaysWhy(t *testing.T) {
+	url := serveOffline(t)
+	dir := screenshotDir(t)
+	for _, lang := range langs {
+		t.Run(lang, func(t *testing.T) {
+			p := openSignedIn(t, url, dir, lang)
+			p.ask("How much can I spend per night on a hotel in Denver?")
+			p.wait("the abstention", `document.querySelector('article.turn.abstained .abstain')`)
+			f := eval[map[string]any](p, `JSON.parse(localStorage.getItem('fonte.conversation.default'))[0].answer.trace.floor`)
+			if f["abstained"] != false || f["relevance"].(float64) < f["floor"].(float64) {
+				t.Fatalf("the question does not test a check after the floor: the floor decided %v", f)
+			}
+			said := eval[string](p, `document.querySelector('article.turn.abstained .abstain').textContent`)
+			if strings.Contains(said, "below the floor") || strings.Contains(said, "sotto la soglia") || !strings.Contains(said, "Denver") {
+				t.Errorf("the abstention says %q; want no claim that the best passage is below the floor, and the reason (Denver)", said)
+			}
+			p.do("why", chromedp.Click(chromedp.CSS("article.turn .why-toggle")), chromedp.KeyEvent(kb.End))
+			p.wait("the floor", `document.querySelector('article.turn .why .why-floor')`)
+			floor := eval[string](p, `document.querySelector('article.turn .why .why-floor').textContent`)
+			if strings.Contains(floor, "answered") || strings.Contains(floor, "risposto") || !strings.Contains(floor, "Denver") {
+				t.Errorf("the why view's floor section says %q; want it abstained, with the reason (Denver)", floor)
+			}
+			p.shot("abstain-above-floor-"+lang, 0)
+		})
+	}
+}
+
+// openSignedIn opens the page at 1280×900 in language lang with the
+// admin token, and waits for its collections.
+func openSignedIn(t *testing.T, url, dir, lang string) *page {
+	t.Helper()
+	p := openBrowser(t, url, dir, lang, 1280, 900)
+	p.do("open the page", chromedp.Navigate(url+"/#token="+adminToken))
+	p.wait("the collections", `document.querySelector('#collection option') && document.querySelector('#collection option').textContent.includes('(')`)
+	return p
+}
+
+// TestAbstentionInQuestionLanguage: the abstention is said in the
+// question's language, as the server says it and writes its notice,
+// whatever the browser's: an Italian question in an English browser is
+// told "Non lo so", an English one in an Italian browser "I don't know".
+func TestAbstentionInQuestionLanguage(t *testing.T) {
+	url := serveOffline(t)
+	dir := screenshotDir(t)
+	for _, c := range []struct{ browser, question, lang, want, floor, notWant string }{
+		{"en-US", "Chi è il calciatore preferito dall'amministratore delegato?", "it", "Non lo so", "sotto la soglia di 0,25", "I don't know"},
+		{"it-IT", "Who is the CEO's favourite footballer?", "en", "I don't know", "below the floor of 0.25", "Non lo so"},
+	} {
+		t.Run(c.browser, func(t *testing.T) {
+			p := openSignedIn(t, url, dir, c.browser)
+			p.ask(c.question)
+			p.wait("the abstention", `document.querySelector('article.turn.abstained .abstain')`)
+			said := eval[string](p, `document.querySelector('article.turn.abstained .abstain').textContent`)
+			if !strings.Contains(said, c.want) || !strings.Contains(said, c.floor) || strings.Contains(said, c.notWant) {
+				t.Errorf("the abstention says %q; want %q and %q, in the question's language", said, c.want, c.floor)
+			}
+			if got := eval[string](p, `document.querySelector('article.turn.abstained .abstain').lang`); got != c.lang {
+				t.Errorf("the abstention's lang attribute is %q, want %q", got, c.lang)
+			}
+			p.shot("abstention-question-language-"+c.browser, 0)
 		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"maps"
 	"os"
 	"path/filepath"
@@ -23,6 +24,7 @@ import (
 	"github.com/fonte-rag/fonte/engine"
 	"github.com/fonte-rag/fonte/internal/redact"
 	"github.com/fonte-rag/fonte/retrieve"
+	"github.com/fonte-rag/fonte/server"
 	"github.com/fonte-rag/fonte/watch"
 	"github.com/fonte-rag/fonte/wire"
 )
@@ -54,6 +56,27 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
+// formatList names the formats an index run reads with their
+// extensions, from the list the server and the page show, so that the
+// help cannot fall behind a new parser.
+func formatList() string {
+	var plain, ocr []string
+	for _, f := range server.ReadableFormats {
+		name := f.Name + " (" + strings.Join(f.Extensions, " ") + ")"
+		if f.OCR {
+			ocr = append(ocr, name)
+		} else {
+			plain = append(plain, name)
+		}
+	}
+	out := strings.Join(plain, ", ")
+	if len(ocr) > 0 {
+		out += ", and, where the tesseract command is installed, " + strings.Join(ocr, ", ") +
+			" and scanned PDFs (with poppler-utils' pdftoppm)"
+	}
+	return out
+}
+
 // newIndex is `fonte index DIR`. It embeds chunks but never queries, so
 // it has the embedder's model flags and, of the retrieval ones, only
 // --dense-index (the dense index it persists).
@@ -63,7 +86,7 @@ func newIndex(o *options) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "index DIR",
 		Short: "Index the documents of a folder (incrementally)",
-		Long: `Index walks DIR for Markdown, text, HTML and PDF files, and brings the index
+		Long: `Index walks DIR for ` + formatList() + `, and brings the index
 up to date: new and changed files are parsed, chunked and embedded, unchanged
 files (same content hash) are skipped, files gone from DIR lose their chunks.
 A file that cannot be read or extracts badly is refused with a reason and
@@ -135,7 +158,7 @@ naming the limit.`,
 				fmt.Fprintf(out, "report of the %d files written to %s\n", len(report.Files), reportPath)
 			}
 			if watchDir {
-				return watchIndex(cmd.Context(), e, args[0], out, o.asJSON)
+				return watchIndex(cmd.Context(), e, args[0], out, cmd.ErrOrStderr(), o.asJSON)
 			}
 			return labelRefusals(report)
 		},
@@ -207,8 +230,10 @@ func writeFileReport(path string, files []engine.FileReport) (err error) {
 }
 
 // watchIndex re-indexes dir on every burst of changes until ctx ends,
-// printing one line (or JSON object) per run.
-func watchIndex(ctx context.Context, e *engine.Engine, dir string, out io.Writer, asJSON bool) error {
+// printing one line (or JSON object) per run on out; the watcher's own
+// warnings and errors go to errOut, its secrets masked, and not its
+// line per run, which out already has.
+func watchIndex(ctx context.Context, e *engine.Engine, dir string, out, errOut io.Writer, asJSON bool) error {
 	index, err := filepath.Abs(e.Location())
 	if err != nil {
 		index = e.Location()
@@ -227,7 +252,8 @@ func watchIndex(ctx context.Context, e *engine.Engine, dir string, out io.Writer
 				time.Now().Format(time.TimeOnly), len(rep.Indexed), len(rep.Removed), len(rep.Refused), count(rep.Chunks, "chunk"), rep.Generation)
 		}
 		return rep, nil
-	}, watch.Options{Ignore: []string{index}})
+	}, watch.Options{Ignore: []string{index},
+		Logger: slog.New(redact.Handler(slog.NewTextHandler(errOut, &slog.HandlerOptions{Level: slog.LevelWarn})))})
 	if err != nil {
 		return err
 	}
@@ -280,7 +306,7 @@ func newSearch(o *options) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "search QUERY",
 		Short: "Show the chunks that best match a query, with each leg's rank and score",
-		Args:  argsUsage(cobra.MinimumNArgs(1)),
+		Args:  argsUsage(textArgs("query")),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			e, err := openEngine(cmd.Context(), o, true, false)
 			if err != nil {
@@ -350,7 +376,7 @@ func toJSON(a *fonte.Answer, withPrompt bool) wire.Answer { return wire.FromAnsw
 // the notice, the text, then each source with where to find it, how fresh
 // it is, and the quoted span.
 func printAnswer(w io.Writer, a *fonte.Answer, streamed bool) {
-	msgs := answer.MessagesFor(a.Lang)
+	msgs, labels := answer.MessagesFor(a.Lang), labelsFor(a.Lang)
 	if a.Notice != "" {
 		fmt.Fprintf(w, "%s\n\n", a.Notice)
 	}
@@ -380,10 +406,10 @@ func printAnswer(w io.Writer, a *fonte.Answer, streamed bool) {
 		}
 		fmt.Fprintf(w, "\n    %s", c.Source)
 		if c.Page > 0 {
-			fmt.Fprintf(w, ", page %d", c.Page)
+			fmt.Fprintf(w, labels.page, c.Page)
 		}
 		if !c.Updated.IsZero() {
-			fmt.Fprintf(w, ", updated %s", c.Updated.Format("2006-01-02"))
+			fmt.Fprintf(w, labels.updated, c.Updated.Format("2006-01-02"))
 		}
 		fmt.Fprintf(w, "\n    “%s”\n", snippet(c.Quote, 300))
 	}
@@ -393,6 +419,23 @@ func printAnswer(w io.Writer, a *fonte.Answer, streamed bool) {
 	for _, n := range a.BadCitations {
 		fmt.Fprintf(w, "warning: the answer cites [%d], which is not a source\n", n)
 	}
+}
+
+// cliLabels are the labels the command line puts around an answer, in
+// the answer's language like answer.Messages' sentences (and the web
+// page's labels): the query searched for a follow-up, a source's page
+// and date.
+type cliLabels struct{ searched, page, updated string }
+
+var answerLabels = map[string]cliLabels{
+	"en": {searched: "Searched: %s", page: ", page %d", updated: ", updated %s"},
+	"it": {searched: "Cercato: %s", page: ", pagina %d", updated: ", aggiornato il %s"},
+}
+
+// labelsFor returns the labels in the language answer.MessagesFor
+// speaks for lang: Italian for "it", English for any other.
+func labelsFor(lang string) cliLabels {
+	return answerLabels[answer.MessagesFor(lang).Lang]
 }
 
 func citationsIn(text string) []int {
@@ -421,7 +464,7 @@ func newAsk(o *options) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "ask QUESTION",
 		Short: "Answer a question from the index, citing the passages behind it",
-		Args:  argsUsage(cobra.MinimumNArgs(1)),
+		Args:  argsUsage(textArgs("question")),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			e, err := openEngine(cmd.Context(), o, true, false)
 			if err != nil {
@@ -526,7 +569,7 @@ func newChat(o *options) *cobra.Command {
 					// The query searched, when it is not what was typed:
 					// a follow-up rewritten from the previous turn.
 					if a.Query != q {
-						fmt.Fprintf(out, "Searched: %s\n", a.Query)
+						fmt.Fprintf(out, labelsFor(a.Lang).searched+"\n", a.Query)
 					}
 					printAnswer(out, a, false)
 					if so.Trace != nil {

@@ -436,6 +436,11 @@ func (o *options) settings() (engine.Settings, error) {
 	if o.k < 1 || o.k > server.MaxK {
 		return s, usageError{fmt.Errorf("--k %d: want 1 to %d chunks", o.k, server.MaxK)}
 	}
+	if o.floor > 1 {
+		// Relevance is a share in [0, 1]: a floor above it abstains on
+		// every question, which is never what was meant.
+		return s, usageError{fmt.Errorf("--floor %g: want a relevance floor of at most 1 (0: the default floor, negative: never abstain)", o.floor)}
+	}
 	mode, err := retrieve.ParseMode(o.retriever)
 	if err != nil {
 		return s, usageError{fmt.Errorf("--retriever: %w", err)}
@@ -480,10 +485,20 @@ func (o *options) settings() (engine.Settings, error) {
 	return s, nil
 }
 
+// modelFlags say, for each model flag, what it takes besides
+// PROVIDER:MODEL, its providers and an example of its own kind of
+// model, for the message refusing a value without a provider.
+var modelFlags = map[string]struct{ alone, providers, example string }{
+	"embedder":  {"builtin", "ollama or openai", "ollama:nomic-embed-text"},
+	"generator": {"extractive", "ollama or openai", "ollama:llama3.2"},
+	"reranker":  {"none", "tei, cohere or jina", "tei:BAAI/bge-reranker-base"},
+}
+
 func splitModel(flag, v string) (provider, model string, err error) {
 	provider, model, ok := strings.Cut(v, ":")
 	if !ok || model == "" {
-		return "", "", usageError{fmt.Errorf("--%s %q: want PROVIDER:MODEL, e.g. ollama:nomic-embed-text", flag, v)}
+		f := modelFlags[flag]
+		return "", "", usageError{fmt.Errorf("--%s %q: want %s or PROVIDER:MODEL with provider %s, e.g. %s", flag, v, f.alone, f.providers, f.example)}
 	}
 	return provider, model, nil
 }

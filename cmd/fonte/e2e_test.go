@@ -1083,3 +1083,28 @@ func TestE2EDeleteLeavesNoTrace(t *testing.T) {
 		t.Errorf("deleting a document that is not indexed succeeded: %s", res)
 	}
 }
+
+// An Italian question is answered in Italian throughout: besides the
+// answer and the heading of its sources, the query searched for a
+// follow-up, a source's page and its date are labelled in Italian, as
+// the web page labels them.
+func TestE2EItalianLabels(t *testing.T) {
+	t.Parallel()
+	_, idx := sharedIndex(t)
+	questions := []string{
+		"Quanti giorni di lavoro agile si possono fare a settimana?",
+		"E dall'estero?",
+		"Quanto costa un albergo a Londra per notte?",
+	}
+	out := mustOK(t, run{stdin: strings.Join(questions, "\n") + "\n"}, "chat", "--index", idx)
+	for _, en := range []string{"Searched: ", ", page ", ", updated "} {
+		if strings.Contains(out, en) {
+			t.Errorf("the Italian conversation says %q in English:\n%s", en, out)
+		}
+	}
+	for _, it := range []string{"Cercato: ", ", pagina 2", ", aggiornato il 20"} {
+		if !strings.Contains(out, it) {
+			t.Errorf("the Italian conversation lacks %q:\n%s", it, out)
+		}
+	}
+}

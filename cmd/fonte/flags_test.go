@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fonte-rag/fonte/engine"
+	"github.com/fonte-rag/fonte/server"
 )
 
 // hasFlag says whether help lists the flag --name on a line of its own, as
@@ -163,5 +164,76 @@ func TestFloorByLanguage(t *testing.T) {
 	}
 	if code, _, stderr = runCLI(t, "ask", q, "--index", idx, "--floor-by-language", "it=high"); code != exitUsage || !strings.Contains(stderr, "floor-by-language") {
 		t.Fatalf("a bad floor: exit %d: %s", code, stderr)
+	}
+}
+
+// TestFloorAboveOne: a relevance floor above 1 would abstain on every
+// question; --floor refuses it as --floor-by-language and the HTTP API
+// do, naming the flag, and 1 itself is allowed.
+func TestFloorAboveOne(t *testing.T) {
+	t.Parallel()
+	_, idx := sharedIndex(t)
+	const q = "How many days of annual leave do full-time employees get?"
+	if code, out, stderr := runCLI(t, "ask", q, "--index", idx, "--floor", "2"); code != exitUsage || !strings.Contains(stderr, "--floor 2") {
+		t.Errorf("ask --floor 2: exit %d, stdout %q, stderr %q; want exit %d naming --floor", code, out, stderr, exitUsage)
+	}
+	if code, out, stderr := runCLI(t, "ask", q, "--index", idx, "--floor", "1"); code != exitOK || !strings.Contains(out, "I don't know") {
+		t.Errorf("ask --floor 1: exit %d, %s %s; want an abstention", code, out, stderr)
+	}
+}
+
+// TestIndexHelpFormats: `fonte index --help` names every format an index
+// run reads (those server.ReadableFormats lists and the page shows), with
+// its extensions, and says which need OCR.
+func TestIndexHelpFormats(t *testing.T) {
+	_, out, _ := runCLI(t, "index", "--help")
+	help := strings.Join(strings.Fields(out), " ")
+	for _, f := range server.ReadableFormats {
+		if !strings.Contains(help, f.Name) {
+			t.Errorf("index --help does not name %s:\n%s", f.Name, out)
+		}
+		for _, ext := range f.Extensions {
+			if !strings.Contains(help, ext) {
+				t.Errorf("index --help does not name %s's extension %s:\n%s", f.Name, ext, out)
+			}
+		}
+	}
+	if !strings.Contains(help, "tesseract") {
+		t.Errorf("index --help does not say which formats need tesseract:\n%s", out)
+	}
+}
+
+// TestModelFlagWithoutProvider: a model flag's value without a provider
+// is refused with what that flag takes: its offline value, its
+// providers and an example of its own kind (a chat model for
+// --generator, not an embedding model).
+func TestModelFlagWithoutProvider(t *testing.T) {
+	t.Parallel()
+	idx := t.TempDir()
+	for _, c := range []struct{ flag, value, want, notWant string }{
+		{"--generator", "gpt4", "extractive", "nomic-embed-text"},
+		{"--embedder", "nomic", "builtin", "llama3"},
+		{"--reranker", "bge", "none", "nomic-embed-text"},
+	} {
+		code, _, stderr := runCLI(t, "ask", "hotel", "--index", idx, c.flag, c.value)
+		if code != exitUsage || !strings.Contains(stderr, c.flag) || !strings.Contains(stderr, c.want) || strings.Contains(stderr, c.notWant) {
+			t.Errorf("ask %s %s: exit %d, %q; want exit %d naming the flag and %q, not %q", c.flag, c.value, code, stderr, exitUsage, c.want, c.notWant)
+		}
+	}
+}
+
+// TestBlankQuestion: a blank question or query is a usage error naming
+// it, as the HTTP API's 400 and the MCP tools' error are, not an "I
+// don't know" or "no matches" that reads as if the documents were asked.
+func TestBlankQuestion(t *testing.T) {
+	t.Parallel()
+	_, idx := sharedIndex(t)
+	for _, c := range []struct{ cmd, what string }{{"ask", "question"}, {"search", "query"}} {
+		for _, blank := range []string{"", "   ", "\t\n"} {
+			code, out, stderr := runCLI(t, c.cmd, blank, "--index", idx)
+			if code != exitUsage || !strings.Contains(stderr, c.what) || out != "" {
+				t.Errorf("%s %q: exit %d, stdout %q, stderr %q; want exit %d naming the %s", c.cmd, blank, code, out, stderr, exitUsage, c.what)
+			}
+		}
 	}
 }

@@ -145,6 +145,18 @@ func dispatchOnly(cmd *cobra.Command) {
 
 // argsUsage wraps a cobra positional-argument validator so its failures are
 // usage errors.
+// textArgs takes words that make up one text, what (a question, a
+// query): at least one, and not all blank, which the API and the MCP
+// tools refuse too rather than answer "I don't know".
+func textArgs(what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if strings.TrimSpace(strings.Join(args, " ")) == "" {
+			return fmt.Errorf("the %s is missing or blank: %s", what, cmd.UseLine())
+		}
+		return nil
+	}
+}
+
 func argsUsage(v cobra.PositionalArgs) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if err := v(cmd, args); err != nil {

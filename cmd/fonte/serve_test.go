@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -252,5 +253,39 @@ func TestIndexWatch(t *testing.T) {
 	cancel()
 	if code := <-done; code != exitOK {
 		t.Fatalf("exit %d: %s", code, out.String())
+	}
+}
+
+// TestIndexWatchSaysEachRunOnce: the binary's `fonte index --watch`
+// prints one line per run on stdout, and does not log the same run again
+// on stderr (the watcher's own log, at info, went to the default logger).
+func TestIndexWatchSaysEachRunOnce(t *testing.T) {
+	docs := t.TempDir()
+	if err := os.WriteFile(filepath.Join(docs, "a.md"), []byte("# A\n\nThe first note.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(fonteBin, "index", "--watch", "--index", filepath.Join(t.TempDir(), "index"), docs)
+	cmd.Env = baseEnv()
+	out, errb := &syncBuffer{}, &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = out, errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	kill := func() { cmd.Process.Kill(); cmd.Wait() }
+	waitForOutput(t, out, kill, "watching "+docs, time.Minute)
+	if err := os.WriteFile(filepath.Join(docs, "b.md"), []byte("# B\n\nThe second note.\n"), 0o644); err != nil {
+		kill()
+		t.Fatal(err)
+	}
+	waitForOutput(t, out, kill, "re-indexed: indexed 1", time.Minute)
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		kill()
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("fonte index --watch, interrupted: %v\n%s", err, errb.String())
+	}
+	if strings.Contains(errb.String(), "re-indexed") {
+		t.Errorf("the run is said on stdout and again on stderr:\nstdout:\n%s\nstderr:\n%s", out.String(), errb.String())
 	}
 }

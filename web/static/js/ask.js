@@ -7,7 +7,7 @@
 
 import { stream, base, collection, explain } from './api.js';
 import { el, $ } from './dom.js';
-import { t, num } from './i18n.js';
+import { t, tIn, speaks, num } from './i18n.js';
 import { renderTrace, floorReason } from './why.js';
 import { openPassage, checkPassage, closePassage } from './passage.js';
 
@@ -292,19 +292,32 @@ function sourceButton(c) {
   return b;
 }
 
+// abstention says "I don't know" in the question's language, as the
+// server says it and writes its notice, whatever the browser's.
 function abstention(a) {
+  const l = speaks(a.lang);
+  const say = (key, vars) => tIn(l, key, vars);
   const floor = a.trace && a.trace.floor;
   // With coverage the floor compares the best passage holding the
   // question's words (judged), which may be below the best relevance.
   const rel = floor && typeof floor.judged === 'number' && floor.coverage ? floor.judged : a.relevance;
-  const why = floor && typeof floor.floor === 'number'
-    ? t('abstain.floor', { rel: num(rel, 2), floor: num(floor.floor, 2) })
-    : t('abstain.rel', { rel: num(a.relevance, 2) });
-  return el('div', { class: 'abstain', role: 'status' },
-    el('h3', {}, t('abstain.title')),
+  // The floor may have let the passages through and a later check
+  // abstained (the question names a case no passage names, say): then
+  // "below the floor" would be false, and the check's reason is the why.
+  const passed = floor && floor.abstained === false;
+  const reason = passed && a.trace.abstain_reason;
+  const why = passed
+    ? say('abstain.checks', { rel: num(rel, 2, l), floor: num(floor.floor, 2, l) })
+    : floor && typeof floor.floor === 'number'
+      ? say('abstain.floor', { rel: num(rel, 2, l), floor: num(floor.floor, 2, l) })
+      : say('abstain.rel', { rel: num(a.relevance, 2, l) });
+  return el('div', { class: 'abstain', role: 'status', lang: l },
+    el('h3', {}, say('abstain.title')),
     el('p', {}, why),
+    // The server's reason, in English whatever the page's language.
+    reason ? el('p', { class: 'muted abstain-reason', lang: 'en' }, reason) : null,
     floor && typeof floor.floor !== 'number' ? el('p', { class: 'muted' }, floorReason(floor, a.trace)) : null,
-    (a.citations || []).length ? el('p', { class: 'muted' }, t('abstain.nearest')) : null);
+    (a.citations || []).length ? el('p', { class: 'muted' }, say('abstain.nearest')) : null);
 }
 
 function unsupportedOf(a) {

@@ -27,6 +27,7 @@ const en = {
   'abstain.title': "I don't know",
   'abstain.floor': 'None of the passages is relevant enough to answer: the best scored {rel}, below the floor of {floor}.',
   'abstain.rel': 'None of the passages is relevant enough to answer (best relevance {rel}).',
+  'abstain.checks': 'The best passage reaches the floor ({rel} against {floor}), but a check found that the passages do not answer this question:',
   'abstain.nearest': 'These are the nearest passages; they may help you rephrase.',
   'why.show': 'Why this answer', 'why.hide': 'Hide why',
   'why.stages': 'Stages', 'why.total': 'total {ms}', 'why.retrieval': 'Retrieval',
@@ -37,7 +38,7 @@ const en = {
   'why.tokens': 'Tokens', 'why.reason': 'Reason', 'why.sentence': 'Sentence', 'why.supported': 'Supported',
   'why.missing': 'missing: {words}', 'why.budget': '{used} of {budget} tokens used',
   'why.cut': 'Left out', 'why.floorline': 'floor {floor} · best relevance {rel}', 'why.answered': 'answered',
-  'why.abstained': 'abstained', 'why.notrace': 'No trace for this answer.', yes: 'yes', no: 'no',
+  'why.abstained': 'abstained', 'why.after': 'Abstained after the floor:', 'why.notrace': 'No trace for this answer.', yes: 'yes', no: 'no',
   'passage.close': 'Close the passage', 'passage.doc': 'Read the whole document',
   'passage.loading': 'Loading the passage…', 'passage.quote': 'Quoted: ',
   'doc.back': '← Back to the answer', 'doc.loading': 'Loading the document…', 'doc.badid': '“{id}” is not a document id: it has a . or .. segment.', 'doc.passages': '{n} passages',
@@ -102,6 +103,7 @@ const it = {
   'abstain.title': 'Non lo so',
   'abstain.floor': 'Nessun passo è abbastanza pertinente per rispondere: il migliore vale {rel}, sotto la soglia di {floor}.',
   'abstain.rel': 'Nessun passo è abbastanza pertinente per rispondere (pertinenza migliore {rel}).',
+  'abstain.checks': 'Il passo migliore raggiunge la soglia ({rel} contro {floor}), ma un controllo ha trovato che i passi non rispondono a questa domanda:',
   'abstain.nearest': 'Questi sono i passi più vicini; possono aiutarti a riformulare.',
   'why.show': 'Perché questa risposta', 'why.hide': 'Nascondi il perché',
   'why.stages': 'Fasi', 'why.total': 'totale {ms}', 'why.retrieval': 'Ricerca',
@@ -112,7 +114,7 @@ const it = {
   'why.tokens': 'Token', 'why.reason': 'Motivo', 'why.sentence': 'Frase', 'why.supported': 'Sostenuta',
   'why.missing': 'mancano: {words}', 'why.budget': '{used} di {budget} token usati',
   'why.cut': 'Esclusi', 'why.floorline': 'soglia {floor} · pertinenza migliore {rel}', 'why.answered': 'risposto',
-  'why.abstained': 'astenuto', 'why.notrace': 'Nessuna traccia per questa risposta.', yes: 'sì', no: 'no',
+  'why.abstained': 'astenuto', 'why.after': 'Astenuto dopo la soglia:', 'why.notrace': 'Nessuna traccia per questa risposta.', yes: 'sì', no: 'no',
   'passage.close': 'Chiudi il passo', 'passage.doc': "Leggi l'intero documento",
   'passage.loading': 'Carico il passo…', 'passage.quote': 'Citato: ',
   'doc.back': '← Torna alla risposta', 'doc.loading': 'Carico il documento…', 'doc.badid': '“{id}” non è l’id di un documento: ha un segmento . o ..', 'doc.passages': '{n} passi',
@@ -153,14 +155,20 @@ const it = {
 };
 
 export const lang = (navigator.language || 'en').toLowerCase().startsWith('it') ? 'it' : 'en';
-const dict = lang === 'it' ? it : en;
 
 // t returns the label key with {name} replaced by vars.name.
-export function t(key, vars) {
-  let s = dict[key] ?? en[key] ?? key;
+export function t(key, vars) { return tIn(lang, key, vars); }
+
+// tIn is t in language l ('en' or 'it'), for what the page says about an
+// answer in the question's language rather than the browser's.
+export function tIn(l, key, vars) {
+  let s = (l === 'it' ? it : en)[key] ?? en[key] ?? key;
   if (vars) s = s.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
   return s;
 }
+
+// speaks is l when the page has labels in it, else the page's language.
+export function speaks(l) { return l === 'it' || l === 'en' ? l : lang; }
 
 // translate sets the labels of the static page: data-i18n (text),
 // data-i18n-label (aria-label), data-i18n-placeholder.
@@ -172,8 +180,8 @@ export function translate(root = document) {
 }
 
 // Numbers and dates in the page's language.
-export function num(x, digits = 2) {
-  return typeof x === 'number' && isFinite(x) ? x.toLocaleString(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '—';
+export function num(x, digits = 2, l = lang) {
+  return typeof x === 'number' && isFinite(x) ? x.toLocaleString(l, { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '—';
 }
 export function int(x) { return typeof x === 'number' ? x.toLocaleString(lang) : '—'; }
 export function date(iso) {

@@ -90,10 +90,15 @@ export function renderTrace(trace, a) {
 
   if (trace.floor) {
     const f = trace.floor;
+    // A check after the floor may abstain on passages the floor let
+    // through: the verdict is the answer's, with that check's reason.
+    const abstained = f.abstained || Boolean(trace.abstained);
     out.append(el('section', { class: 'why-floor' }, el('h4', {}, t('why.floor')),
-      el('p', {}, el('span', { class: f.abstained ? 'pill warn' : 'pill ok' }, f.abstained ? t('why.abstained') : t('why.answered')), ' ',
+      el('p', {}, el('span', { class: abstained ? 'pill warn' : 'pill ok' }, abstained ? t('why.abstained') : t('why.answered')), ' ',
         t('why.floorline', { floor: num(f.floor, 2), rel: num(f.relevance, 2) }), f.chunk_id ? ' · ' : '', f.chunk_id ? chunkLabel(f.chunk_id, cited) : ''),
-      el('p', { class: 'muted floor-reason' }, floorReason(f, trace))));
+      el('p', { class: 'muted floor-reason' }, floorReason(f, trace)),
+      !f.abstained && trace.abstained && trace.abstain_reason
+        ? el('p', { class: 'abstain-reason' }, t('why.after'), ' ', el('span', { lang: 'en' }, trace.abstain_reason)) : null));
   }
 
   if (trace.fit) {
