@@ -145,6 +145,9 @@ func replaceSlot(fw, pw []word, ps []phrase) ([]word, bool) {
 				return replacement(k, true), true
 			}
 		}
+		if out, ok := requalifiedCompound(fw, pw, ps, fragPrep != nil); ok {
+			return out, true
+		}
 		return nil, false
 	}
 	// A noun phrase takes the place of the one asked about.
@@ -461,4 +464,35 @@ func allTime(ws []word) bool {
 		}
 	}
 	return len(ws) > 0
+}
+
+// requalifiedCompound handles a prepositional fragment with no phrase of
+// its kind to replace, when the previous question is about an English
+// compound: in "What is the hotel limit in London?" the noun "hotel"
+// says which limit, so "And for meals?" asks for "the limit for meals",
+// not for the hotel limit of meals. The compound's noun modifiers give
+// way to the fragment, written after the head noun; adjectives, numbers
+// and names stay ("the daily limit", "the Q3 budget"), and a compound
+// without a noun modifier is left to the caller (the fragment is then
+// added at the end).
+func requalifiedCompound(fw, pw []word, ps []phrase, ownPreposition bool) ([]word, bool) {
+	if !ownPreposition || fw[0].italian {
+		return nil, false
+	}
+	k := topic(pw, ps, false, false)
+	if k < 0 || ps[k].end-ps[k].content < 2 {
+		return nil, false
+	}
+	p := ps[k]
+	head := p.end - 1
+	var kept []word
+	for _, w := range pw[p.content:head] {
+		if adjectival(w.lower) || isNumber(w) || isCapitalised(w) || isCode(w) {
+			kept = append(kept, w)
+		}
+	}
+	if len(kept) == head-p.content {
+		return nil, false // nothing but adjectives and names before the head
+	}
+	return cat(pw[:p.content], kept, pw[head:p.end], fw, pw[p.end:]), true
 }

@@ -44,6 +44,11 @@ func TestRewriteHeuristicRewritesFollowUps(t *testing.T) {
 		{"Quanto posso spendere a notte per un albergo a Parigi?", "E per i pasti?", "Quanto posso spendere per i pasti a Parigi?"},
 		{"How much can I spend per night on a hotel in Berlin?", "And in Paris?", "How much can I spend per night on a hotel in Paris?"},
 		{"When can employees book a taxi?", "What about contractors?", "When can contractors book a taxi?"},
+		// With no phrase of the fragment's kind, a compound's noun
+		// modifier gives way to it: the limit is now for meals. An
+		// adjective stays, and the fragment is added.
+		{"What is the taxi allowance in Rome?", "And for parking?", "What is the allowance for parking in Rome?"},
+		{"What is the weekly allowance in Rome?", "And for parking?", "What is the weekly allowance in Rome for parking?"},
 		{"How many vacation days do full-time staff get?", "And part-time staff?", "How many vacation days do part-time staff get?"},
 		{"Qual è l'orario della biblioteca di Padova?", "E Verona?", "Qual è l'orario della biblioteca di Verona?"},
 		{"What is the response time for a P1 ticket?", "And P3?", "What is the response time for a P3 ticket?"},
