@@ -217,7 +217,7 @@ func typedSpans(s string, t AnswerType) [][]int {
 			if m[2] >= 0 {
 				m = m[2:4] // the name, without "by"
 			}
-			if !bareRole(s[m[0]:m[1]]) {
+			if !bareRole(s[m[0]:m[1]]) && !indefinitePossessor(s, m[0], m[1]) {
 				out = append(out, m[:2])
 			}
 		}
@@ -290,6 +290,22 @@ func bareRole(p string) bool {
 	rest := articleRE.ReplaceAllString(strings.TrimSpace(p), "")
 	return !strings.Contains(rest, " ") && unnamedRoles[strings.ToLower(rest)]
 }
+
+// indefinitePossessor reports whether the person span s[from:to] is an
+// indefinite pronoun in the possessive ("out of everyone's control"): it
+// owns the thing named after it and names nobody who acts, so it does
+// not say who.
+func indefinitePossessor(s string, from, to int) bool {
+	rest := s[to:]
+	if !strings.HasPrefix(rest, "'s") && !strings.HasPrefix(rest, "’s") {
+		return false
+	}
+	ws := strings.Fields(s[from:to])
+	return len(ws) > 0 && indefinitePronouns[strings.ToLower(ws[len(ws)-1])]
+}
+
+// indefinitePronouns name people without saying which.
+var indefinitePronouns = map[string]bool{"everyone": true, "everybody": true, "anyone": true, "anybody": true, "someone": true, "somebody": true, "no-one": true, "nobody": true}
 
 // specificPlace reports whether a place phrase names a particular place:
 // more than an article and a noun ("the building" does not), or a name or

@@ -195,3 +195,17 @@ func TestTermLineNamesTheDefinitionUnderIt(t *testing.T) {
 		t.Errorf("ExtractSpan = %q (chunk %d), want the Codice privacy's decree of 30 giugno 2003", text, n)
 	}
 }
+
+// An indefinite pronoun in the possessive owns a thing and names nobody
+// who acts: "out of everyone's control" does not say who decides, while
+// "Everyone must complete…" still says who must.
+func TestPersonLeadNotFromIndefinitePossessor(t *testing.T) {
+	possessive := []fonte.Chunk{{ID: "freeze.md#0", DocID: "freeze.md", Text: "Even during a code freeze, incidents can happen that are out of everyone's control."}}
+	if text, _, _ := ExtractSpan("Who decides on a code freeze?", possessive); strings.HasPrefix(strings.ToLower(text), "everyone —") {
+		t.Errorf("answer %q leads with a possessor", text)
+	}
+	subject := []fonte.Chunk{{ID: "training.md#0", DocID: "training.md", Text: "Everyone must complete the security training within 30 days of joining."}}
+	if text, _, _ := ExtractSpan("Who must complete the security training?", subject); !strings.HasPrefix(text, "Everyone — ") {
+		t.Errorf("answer %q, want the subject Everyone as the lead", text)
+	}
+}
