@@ -128,6 +128,9 @@ naming the limit.`,
 				}{len(report.Indexed), len(report.Removed), report, nonNil(report.Indexed), nonNil(report.Removed), report.Duration.Seconds(), reportPath}); err != nil {
 					return err
 				}
+				if watchDir {
+					return watchIndex(cmd.Context(), e, args[0], out, true)
+				}
 				return labelRefusals(report)
 			}
 			printIndexReport(out, report)
