@@ -228,6 +228,11 @@ func watchIndex(ctx context.Context, e *engine.Engine, dir string, out io.Writer
 		} else {
 			fmt.Fprintf(out, "%s re-indexed: indexed %d, removed %d, refused %d; the index holds %s (generation %d)\n",
 				time.Now().Format(time.TimeOnly), len(rep.Indexed), len(rep.Removed), len(rep.Refused), count(rep.Chunks, "chunk"), rep.Generation)
+			// As a one-shot run does: a count alone leaves the operator to
+			// find which file of the folder went bad.
+			for _, r := range rep.Refused {
+				fmt.Fprintf(out, "  refused %s: %s\n", r.Path, r.Reason)
+			}
 		}
 		return rep, nil
 	}, watch.Options{Ignore: []string{index}})

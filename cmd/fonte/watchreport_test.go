@@ -11,6 +11,28 @@ import (
 	"time"
 )
 
+// A watched run that refuses a file names it and says why, as a one-shot
+// run does: "refused 1" alone leaves the operator to guess which file of
+// the folder went bad.
+func TestIndexWatchNamesRefusedFiles(t *testing.T) {
+	docs, idx := t.TempDir(), filepath.Join(t.TempDir(), "idx")
+	writeFile(t, filepath.Join(docs, "ferie.md"), []byte("# Ferie\n\nLe ferie si chiedono con dieci giorni di anticipo.\n"))
+	out := &syncBuffer{}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan int, 1)
+	go func() { done <- Main(ctx, []string{"index", "--watch", "--index", idx, docs}, out, io.Discard) }()
+	waitFor := func(what string) { t.Helper(); waitForOutput(t, out, cancel, what, time.Minute) }
+	waitFor("watching " + docs)
+	writeFile(t, filepath.Join(docs, "spese.pdf"), []byte("%PDF-1.7\nnot a pdf at all\n"))
+	waitFor("refused 1")
+	waitFor("refused spese.pdf: unreadable")
+	cancel()
+	if code := <-done; code != exitOK {
+		t.Fatalf("exit %d: %s", code, out.String())
+	}
+}
+
 // `fonte index --watch --json` keeps watching after the first run, one
 // JSON object per re-index, as --watch does without --json.
 func TestIndexWatchJSON(t *testing.T) {
