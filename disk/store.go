@@ -187,6 +187,22 @@ func (s *Store) Snapshot() (*Snapshot, error) {
 	return snap, err
 }
 
+// Verify checks every file of the latest generation against its
+// checksum, waiting for the background pass Snapshot starts, and returns
+// the first mismatch as ErrCorrupt naming the file. Reading a document
+// does not wait for that pass; a copy of the whole index (a dump) must,
+// or it carries a damaged vector on under checksums of its own.
+func (s *Store) Verify() error {
+	snap, err := s.Snapshot()
+	if err != nil {
+		return err
+	}
+	if err := snap.Verify(); err != nil {
+		return damaged(s.dir, err)
+	}
+	return nil
+}
+
 // damaged is the error of a store whose files failed their check.
 func damaged(dir string, err error) error {
 	return fmt.Errorf("disk: %s is damaged (restore it from a copy, or rebuild it with fonte index --rebuild): %w", dir, err)
