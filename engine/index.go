@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"math"
 	"path"
@@ -33,9 +35,22 @@ type Refused struct {
 // detail, and for access labels the underlying error too (the front
 // matter's parse error says where to look).
 func refusalReason(r *ingest.Refusal) string {
-	reason := fmt.Sprintf("%s: %s", r.Reason, r.Detail)
-	if r.Reason == ingest.ReasonAccess && r.Err != nil {
+	reason := string(r.Reason)
+	if r.Detail != "" {
+		reason += ": " + r.Detail
+	}
+	switch {
+	case r.Reason == ingest.ReasonAccess && r.Err != nil:
 		reason += ": " + r.Err.Error()
+	case r.Detail == "" && r.Err != nil:
+		// A file the walk could not open or read has no detail but the
+		// system's reason; the refusal's line names the file already.
+		var pe *fs.PathError
+		if errors.As(r.Err, &pe) {
+			reason += ": " + pe.Err.Error()
+		} else {
+			reason += ": " + r.Err.Error()
+		}
 	}
 	return reason
 }
