@@ -180,9 +180,15 @@ func (e *Engine) Index(ctx context.Context, root string, progress func(Progress)
 				reason := refusalReason(en.Refusal)
 				// A link that now leads outside the folder is refused on
 				// purpose: its earlier copy must go, not stay.
-				if r.has(en.Path) && en.Refusal.Reason != ingest.ReasonSymlink {
-					r.seen[en.Path] = true // keep the last good version rather than lose it
-					reason += " (the previously indexed version is kept)"
+				if en.Refusal.Reason != ingest.ReasonSymlink {
+					if r.has(en.Path) {
+						r.seen[en.Path] = true // keep the last good version rather than lose it
+						reason += " (the previously indexed version is kept)"
+					} else if n := r.keepUnder(en.Path); n == 1 {
+						reason += " (the document indexed under it is kept)"
+					} else if n > 1 {
+						reason += fmt.Sprintf(" (the %d documents indexed under it are kept)", n)
+					}
 				}
 				rep.Refused = append(rep.Refused, Refused{Path: en.Path, Reason: reason, Field: en.Refusal.Field})
 				rep.Files = append(rep.Files, fileReport(en.Path, "refused", reason, nil, 0, nil))
@@ -251,6 +257,21 @@ const docsPerYield = 1024
 func (r *run) has(id string) bool {
 	_, ok := r.base[id]
 	return ok
+}
+
+// keepUnder marks as seen the documents of the index under the folder
+// dir, which the walk could not read (its permissions, a mount not there
+// yet): like a file that cannot be read, it must not take what was
+// indexed from it away. It returns how many there are.
+func (r *run) keepUnder(dir string) int {
+	n := 0
+	for id := range r.base {
+		if strings.HasPrefix(id, dir+"/") && !r.seen[id] {
+			r.seen[id] = true
+			n++
+		}
+	}
+	return n
 }
 
 // unchanged marks doc as seen and reports whether the index already holds
