@@ -45,6 +45,11 @@ type Options struct {
 	Ignore []string
 	// Logger receives run results and watch errors; nil means slog.Default().
 	Logger *slog.Logger
+	// CatchUp makes Run re-index once as soon as the folder is watched,
+	// for a caller that has not indexed first (a server started over a
+	// folder that changed while it was down): watching before that run
+	// loses no change made during it.
+	CatchUp bool
 }
 
 // Run is one re-index of the folder; the last finished one is kept as the
@@ -70,6 +75,7 @@ type Watcher struct {
 	maxWait time.Duration
 	ignore  []string
 	log     *slog.Logger
+	catchUp bool
 
 	running atomic.Bool // guards against two Run calls, hence two reindex calls
 	ready   func()      // tests: called once the initial watches are set
@@ -80,8 +86,8 @@ type Watcher struct {
 }
 
 // New returns a Watcher of the directory root that calls reindex once per
-// burst of changes. It does not call reindex itself: the caller indexes
-// first, then calls Run.
+// burst of changes. It does not call reindex itself unless o.CatchUp: the
+// caller indexes first, then calls Run.
 func New(root string, reindex func(ctx context.Context) (any, error), o Options) (*Watcher, error) {
 	if reindex == nil {
 		return nil, errors.New("watch: nil reindex function")
@@ -97,7 +103,7 @@ func New(root string, reindex func(ctx context.Context) (any, error), o Options)
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("watch: %s is not a directory", abs)
 	}
-	w := &Watcher{root: abs, reindex: reindex, quiet: o.Quiet, maxWait: o.MaxWait, log: o.Logger}
+	w := &Watcher{root: abs, reindex: reindex, quiet: o.Quiet, maxWait: o.MaxWait, log: o.Logger, catchUp: o.CatchUp}
 	if w.quiet <= 0 {
 		w.quiet = 500 * time.Millisecond
 	}
@@ -206,6 +212,10 @@ func (l *loop) run(ctx context.Context) error {
 			}
 			done <- r
 		}()
+	}
+	if l.w.catchUp {
+		l.note(l.w.root)
+		start()
 	}
 
 	for {

@@ -453,3 +453,20 @@ func TestRunTwice(t *testing.T) {
 		t.Error("second concurrent Run accepted")
 	}
 }
+
+// TestCatchUp: with CatchUp, Run re-indexes once as soon as the folder is
+// watched, with no change to trigger it (a server catching up with what
+// changed while it was down), and a change after it runs again; without
+// it, Run waits for a change.
+func TestCatchUp(t *testing.T) {
+	root := t.TempDir()
+	h := start(t, root, nil, Options{CatchUp: true})
+	if r := h.waitRuns(1); !slices.Equal(r.Trigger, []string{h.w.Root()}) {
+		t.Errorf("the catch-up run's trigger: %q, want the root", r.Trigger)
+	}
+	h.stays(1)
+	write(t, filepath.Join(root, "a.md"), "# A\n")
+	h.waitTrigger(filepath.Join(h.w.Root(), "a.md"))
+
+	start(t, t.TempDir(), nil, Options{}).stays(0)
+}
