@@ -45,6 +45,12 @@ type Options struct {
 	Ignore []string
 	// Logger receives run results and watch errors; nil means slog.Default().
 	Logger *slog.Logger
+	// RetryMax bounds the wait before a failed run is tried again: the
+	// first retry comes Quiet after the failure, each next one twice as
+	// late, up to RetryMax (default 5m), until a run succeeds. A failed
+	// run changed nothing (a store that was down, a lock another writer
+	// held), so its changes are still to be indexed.
+	RetryMax time.Duration
 	// CatchUp makes Run re-index once as soon as the folder is watched,
 	// for a caller that has not indexed first (a server started over a
 	// folder that changed while it was down): watching before that run
@@ -76,6 +82,7 @@ type Watcher struct {
 	ignore  []string
 	log     *slog.Logger
 	catchUp bool
+	retry   time.Duration // RetryMax
 
 	running atomic.Bool // guards against two Run calls, hence two reindex calls
 	ready   func()      // tests: called once the initial watches are set
@@ -115,6 +122,10 @@ func New(root string, reindex func(ctx context.Context) (any, error), o Options)
 	}
 	if w.log == nil {
 		w.log = slog.Default()
+	}
+	w.retry = o.RetryMax
+	if w.retry <= 0 {
+		w.retry = 5 * time.Minute
 	}
 	for _, p := range o.Ignore {
 		a, err := filepath.Abs(p)
@@ -182,6 +193,7 @@ type loop struct {
 	seen    map[string]bool
 	pending bool
 	first   time.Time // first event of the burst, for MaxWait
+	fails   int       // failed runs in a row, for the retry's backoff
 }
 
 func (l *loop) run(ctx context.Context) error {
@@ -261,6 +273,17 @@ func (l *loop) run(ctx context.Context) error {
 		case r := <-done:
 			busy = false
 			l.w.record(r)
+			if r.Err != "" && ctx.Err() == nil {
+				// Nothing of the failed run was committed: its changes wait
+				// for the retry, or for the next change, whichever is first.
+				for _, p := range r.Trigger {
+					l.note(p)
+				}
+				l.fails++
+				timer.Reset(l.backoff())
+			} else if r.Err == "" {
+				l.fails = 0
+			}
 			if due && l.pending {
 				start()
 			}
@@ -280,6 +303,16 @@ func (l *loop) arm(t *time.Timer) {
 		d = max(rest, 0)
 	}
 	t.Reset(d)
+}
+
+// backoff is the wait before retrying after l.fails failed runs in a
+// row: Quiet, doubled for each failure before the last, at most RetryMax.
+func (l *loop) backoff() time.Duration {
+	d := l.w.quiet
+	for i := 1; i < l.fails && d < l.w.retry; i++ {
+		d *= 2
+	}
+	return min(d, l.w.retry)
 }
 
 // note adds a changed path to the pending burst.

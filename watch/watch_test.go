@@ -470,3 +470,40 @@ func TestCatchUp(t *testing.T) {
 
 	start(t, t.TempDir(), nil, Options{}).stays(0)
 }
+
+// TestRetryAfterFailure: a run that fails (a store down, a lock another
+// writer holds) is tried again by itself, later each time, with the
+// changes that triggered it, until one succeeds; then the watcher waits
+// for changes again. Without the retry, a.md stayed out of the index
+// until some other file changed.
+func TestRetryAfterFailure(t *testing.T) {
+	root := t.TempDir()
+	var n atomic.Int32
+	h := start(t, root, func(context.Context) (any, error) {
+		if n.Add(1) <= 2 {
+			return nil, errors.New("store unavailable")
+		}
+		return "ok", nil
+	}, Options{})
+	write(t, filepath.Join(root, "a.md"), "# A\n")
+	r := h.waitRuns(3)
+	if r.Err != "" || !slices.Contains(r.Trigger, filepath.Join(h.w.Root(), "a.md")) {
+		t.Fatalf("third run: err %q, trigger %q", r.Err, r.Trigger)
+	}
+	h.stays(3)
+}
+
+// TestBackoff: the retries wait Quiet, then twice as long each time, up
+// to RetryMax.
+func TestBackoff(t *testing.T) {
+	l := &loop{w: &Watcher{quiet: time.Second, retry: 5 * time.Second}}
+	for fails, want := range []time.Duration{1: time.Second, 2: 2 * time.Second, 3: 4 * time.Second, 4: 5 * time.Second, 30: 5 * time.Second} {
+		if fails == 0 || (want == 0) {
+			continue
+		}
+		l.fails = fails
+		if got := l.backoff(); got != want {
+			t.Errorf("after %d failures: %v, want %v", fails, got, want)
+		}
+	}
+}
