@@ -563,9 +563,15 @@ func newDelete(o *options) *cobra.Command {
 		Short: "Delete documents from the index, leaving no trace of their text in the index folder",
 		Args:  argsUsage(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := openEngine(cmd.Context(), o, false, false)
+			s, err := o.settings()
 			if err != nil {
 				return err
+			}
+			// A deletion makes no chunks: the index is taken with the
+			// settings it was built with, and never made where there is none.
+			e, err := engine.Open(cmd.Context(), s, engine.OpenOptions{Existing: true})
+			if err != nil {
+				return openError(err)
 			}
 			defer e.Close()
 			deleted, err := e.Delete(cmd.Context(), args)
