@@ -161,7 +161,7 @@ and rotated past --audit-max-size, keeping --audit-keep old files.`,
 				for name, folder := range folders {
 					if err := startWatch(cmd.Context(), srv, name, folder, e.Location(), log); err != nil {
 						ln.Close()
-						return err
+						return fmt.Errorf("--watch: the folder of collection %s: %w", name, err)
 					}
 					fmt.Fprintf(out, "fonte: watching %s for collection %s\n", folder, name)
 				}
