@@ -209,8 +209,14 @@ func (e *Engine) Index(ctx context.Context, root string, progress func(Progress)
 			}
 			chunks := e.chunk(p)
 			if len(chunks) == 0 {
-				rep.Refused = append(rep.Refused, Refused{Path: en.Path, Reason: "empty: no text to chunk"})
-				rep.Files = append(rep.Files, fileReport(en.Path, "refused", "empty: no text to chunk", p, 0, nil))
+				// unchanged marked it seen: an earlier version stays, as a
+				// refused file's does, and answers go on citing it.
+				reason := "empty: no text to chunk"
+				if r.has(p.Doc.ID) {
+					reason += " (the previously indexed version is kept)"
+				}
+				rep.Refused = append(rep.Refused, Refused{Path: en.Path, Reason: reason})
+				rep.Files = append(rep.Files, fileReport(en.Path, "refused", reason, p, 0, nil))
 				report(en.Path)
 				continue
 			}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"io/fs"
 	"syscall"
 	"testing"
@@ -27,5 +28,34 @@ func TestRefusalReasonSaysWhyAFileCannotBeRead(t *testing.T) {
 		if got := refusalReason(&c.r); got != c.want {
 			t.Errorf("%s: %q, want %q", c.r.Path, got, c.want)
 		}
+	}
+}
+
+// TestNoTextToChunkSaysTheOldVersionIsKept: a document whose new version
+// has nothing to chunk (a heading alone) keeps its last indexed version,
+// as every refused file does, and the refusal says so: answers go on
+// citing the old text, and the operator must know why.
+func TestNoTextToChunkSaysTheOldVersionIsKept(t *testing.T) {
+	ctx := context.Background()
+	docs := t.TempDir()
+	write(t, docs, "otter.md", "# Otter\n\nThe otterlake office opens at 8.\n")
+	e, err := Open(ctx, Settings{Store: t.TempDir()}, OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if _, err := e.Index(ctx, docs, nil); err != nil {
+		t.Fatal(err)
+	}
+	write(t, docs, "otter.md", "# Otter\n")
+	rep, err := e.Index(ctx, docs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Refused) != 1 || rep.Refused[0].Reason != "empty: no text to chunk (the previously indexed version is kept)" {
+		t.Errorf("refused %+v", rep.Refused)
+	}
+	if st, err := e.Status(ctx); err != nil || st.Documents != 1 {
+		t.Errorf("status %+v, %v: want the old version kept", st, err)
 	}
 }
