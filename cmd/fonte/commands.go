@@ -561,7 +561,12 @@ func newDelete(o *options) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "delete ID_OR_GLOB...",
 		Short: "Delete documents from the index, leaving no trace of their text in the index folder",
-		Args:  argsUsage(cobra.MinimumNArgs(1)),
+		Long: `Delete removes the documents whose id is, or matches as a glob, one of the
+arguments, and purges the index so their text leaves every byte of it. A
+document whose file is still in the folder it was indexed from comes back
+with the next index run over that folder (fonte index, --watch, a server's
+re-index): delete says so; remove the file, or --exclude it, to keep it out.`,
+		Args: argsUsage(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := o.settings()
 			if err != nil {
@@ -574,10 +579,15 @@ func newDelete(o *options) *cobra.Command {
 				return openError(err)
 			}
 			defer e.Close()
+			infos, err := e.Store().Documents(cmd.Context())
+			if err != nil {
+				return err
+			}
 			deleted, err := e.Delete(cmd.Context(), args)
 			if err != nil {
 				return err
 			}
+			warnStillInFolder(cmd.ErrOrStderr(), infos, deleted)
 			if o.asJSON {
 				return writeJSON(cmd.OutOrStdout(), map[string]any{"deleted": nonNil(deleted)})
 			}
@@ -596,6 +606,25 @@ func newDelete(o *options) *cobra.Command {
 	addDenseIndexFlag(cmd, o)
 	addChunkingFlags(cmd, o)
 	return cmd
+}
+
+// warnStillInFolder tells, on stderr, which deleted documents' files are
+// still where they were indexed from: the next index run over that
+// folder (a --watch's, a server's re-index) indexes them again.
+func warnStillInFolder(w io.Writer, infos []fonte.DocInfo, deleted []string) {
+	source := make(map[string]string, len(infos))
+	for _, d := range infos {
+		source[d.ID] = d.Source
+	}
+	for _, id := range deleted {
+		src := source[id]
+		if src == "" || src == engine.UploadSource {
+			continue
+		}
+		if _, err := os.Stat(src); err == nil {
+			fmt.Fprintf(w, "fonte: %s is still in its folder (%s): the next index run over the folder indexes it again; remove the file, or --exclude it, to keep it out\n", id, src)
+		}
+	}
 }
 
 // newStatus is `fonte status`. Opening the index checks the embedder, and

@@ -36,3 +36,24 @@ func TestDeleteTakesTheIndexAsItIs(t *testing.T) {
 		t.Errorf("delete made the folder %s", missing)
 	}
 }
+
+// TestDeleteSaysWhenTheFileIsStillThere: deleting a document whose file
+// is still in the folder it was indexed from says that the next run over
+// the folder brings it back; a document whose file is gone gets no note.
+func TestDeleteSaysWhenTheFileIsStillThere(t *testing.T) {
+	docs, idx := t.TempDir(), filepath.Join(t.TempDir(), "idx")
+	writeFile(t, filepath.Join(docs, "a.md"), []byte("# A\n\nThe first note.\n"))
+	writeFile(t, filepath.Join(docs, "b.md"), []byte("# B\n\nThe second note.\n"))
+	if code, _, stderr := runCLI(t, "index", docs, "--index", idx); code != exitOK {
+		t.Fatalf("index: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "delete", "a.md", "--index", idx); code != exitOK || !strings.Contains(stderr, "a.md is still in its folder") {
+		t.Errorf("delete of a document whose file is still in the folder: exit %d: %s", code, stderr)
+	}
+	if err := os.Remove(filepath.Join(docs, "b.md")); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, "delete", "b.md", "--index", idx); code != exitOK || strings.Contains(stderr, "still") {
+		t.Errorf("delete of a document whose file is gone: exit %d: %s", code, stderr)
+	}
+}
