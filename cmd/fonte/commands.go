@@ -219,7 +219,12 @@ func watchIndex(ctx context.Context, e *engine.Engine, dir string, out io.Writer
 	w, err := watch.New(dir, func(ctx context.Context) (any, error) {
 		rep, err := e.Index(ctx, dir, nil)
 		if err != nil {
-			fmt.Fprintf(out, "re-index failed: %s\n", redact.Secrets(err.Error())) // it may quote the store's URL
+			msg := redact.Secrets(err.Error()) // it may quote the store's URL
+			if asJSON {
+				_ = json.NewEncoder(out).Encode(map[string]any{"error": msg})
+			} else {
+				fmt.Fprintf(out, "%s re-index failed: %s\n", time.Now().Format(time.TimeOnly), msg)
+			}
 			return nil, err
 		}
 		if asJSON {
