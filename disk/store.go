@@ -97,14 +97,23 @@ func (s *Store) init(cfg Config) error {
 		if cfg.IsZero() {
 			return fmt.Errorf("disk: no index in %s, and no configuration to create one with: %w", s.dir, err)
 		}
-		return s.create(cfg)
+		return s.create(cfg, false)
 	}
 	if err != nil {
 		return wrapFile("reading", s.path(manifestName), err)
 	}
 	m, err := parseManifest(s.path(manifestName), raw)
 	if err != nil {
-		return err
+		if !errors.Is(err, ErrCorrupt) {
+			return err
+		}
+		if s.opts.Rebuild {
+			// Rebuild replaces the index whatever it holds: one whose
+			// manifest cannot be read starts over, its files unreferenced
+			// and removed by the first commit.
+			return s.create(cfg, true)
+		}
+		return damaged(s.dir, err)
 	}
 	switch {
 	case s.opts.Rebuild:
@@ -123,8 +132,9 @@ func (s *Store) init(cfg Config) error {
 }
 
 // create writes generation 0 of a new index, under the write lock so that
-// two processes creating the same folder agree on one store.
-func (s *Store) create(cfg Config) error {
+// two processes creating the same folder agree on one store; over, it
+// replaces a manifest that cannot be parsed.
+func (s *Store) create(cfg Config, over bool) error {
 	if err := validateConfig(cfg); err != nil {
 		return err
 	}
@@ -132,9 +142,11 @@ func (s *Store) create(cfg Config) error {
 		return err
 	}
 	defer s.release()
-	if _, err := os.Stat(s.path(manifestName)); err == nil {
-		// Another process created it meanwhile: open that one.
-		return s.init(cfg)
+	if raw, err := os.ReadFile(s.path(manifestName)); err == nil {
+		if _, perr := parseManifest(s.path(manifestName), raw); !over || perr == nil {
+			// Another process created (or rebuilt) it meanwhile: open that one.
+			return s.init(cfg)
+		}
 	}
 	var id [8]byte
 	rand.Read(id[:])
@@ -185,6 +197,22 @@ func (s *Store) Snapshot() (*Snapshot, error) {
 		}
 	}
 	return snap, err
+}
+
+// Verify checks every file of the latest generation against its
+// checksum, waiting for the background pass Snapshot starts, and returns
+// the first mismatch as ErrCorrupt naming the file. Reading a document
+// does not wait for that pass; a copy of the whole index (a dump) must,
+// or it carries a damaged vector on under checksums of its own.
+func (s *Store) Verify() error {
+	snap, err := s.Snapshot()
+	if err != nil {
+		return err
+	}
+	if err := snap.Verify(); err != nil {
+		return damaged(s.dir, err)
+	}
+	return nil
 }
 
 // damaged is the error of a store whose files failed their check.

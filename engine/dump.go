@@ -108,6 +108,14 @@ func Dump(ctx context.Context, st fonte.Store, source string, w io.Writer) (Dump
 		return stats, fmt.Errorf("%w in %s: nothing to dump", ErrNoIndex, source)
 	}
 	stats.Settings = cfg
+	// The embedded store checks its vectors in the background; a dump
+	// must not vouch, with checksums of its own, for bytes that failed
+	// theirs.
+	if v, ok := st.(interface{ Verify() error }); ok {
+		if err := v.Verify(); err != nil {
+			return stats, err
+		}
+	}
 	infos, err := st.Documents(ctx)
 	if err != nil {
 		return stats, err

@@ -219,6 +219,11 @@ type OpenOptions struct {
 	// Rebuild replaces an index built with other settings on the next
 	// Index run.
 	Rebuild bool
+	// Existing opens an index that must exist, for a write that makes no
+	// chunks or vectors (Delete): with the settings it records, whatever
+	// chunker and embedder the configuration names, and ErrNoIndex where
+	// there is none rather than a new, empty index.
+	Existing bool
 }
 
 // ErrNoIndex is returned when a read-only open finds no index.
@@ -263,23 +268,9 @@ func Open(ctx context.Context, s Settings, o OpenOptions) (*Engine, error) {
 	if o.ReadOnly {
 		// Searching needs an index that exists and was embedded by the
 		// model queries will be embedded with; its chunker does not matter.
-		if IsFolder(s.Store) {
-			if _, err := os.Stat(filepath.Join(s.Store, "manifest")); err != nil {
-				return nil, fmt.Errorf("%w in %s: run `fonte index DIR` first", ErrNoIndex, s.Store)
-			}
-		}
-		e, err := open(fonte.StoreOptions{ReadOnly: true})
+		e, got, err := openExisting(ctx, s.Store, open)
 		if err != nil {
 			return nil, err
-		}
-		got, err := e.store.Settings(ctx)
-		if err != nil {
-			e.Close()
-			return nil, err
-		}
-		if got.IsZero() {
-			e.Close()
-			return nil, fmt.Errorf("%w in %s: run `fonte index DIR --store %s` first", ErrNoIndex, e.Location(), e.Location())
 		}
 		if got.Embedder != cfg.Embedder {
 			e.Close()
@@ -288,6 +279,14 @@ func Open(ctx context.Context, s Settings, o OpenOptions) (*Engine, error) {
 				fonte.ErrSettingsMismatch, e.Location(), got.Embedder, cfg.Embedder)
 		}
 		return e, nil
+	}
+	if o.Existing {
+		old, got, err := openExisting(ctx, s.Store, open)
+		if err != nil {
+			return nil, err
+		}
+		old.Close()
+		return open(fonte.StoreOptions{Settings: got})
 	}
 	// The analysis is recorded but not binding: nothing stored depends on
 	// it (the lexical index is derived from the chunks' text and carries
@@ -305,6 +304,31 @@ func Open(ctx context.Context, s Settings, o OpenOptions) (*Engine, error) {
 		}
 	}
 	return open(fonte.StoreOptions{Settings: cfg, Rebuild: o.Rebuild})
+}
+
+// openExisting opens the index at location read-only with its recorded
+// settings, or fails with ErrNoIndex where there is none (a folder
+// without a manifest, a store without settings), creating nothing.
+func openExisting(ctx context.Context, location string, open func(fonte.StoreOptions) (*Engine, error)) (*Engine, fonte.IndexSettings, error) {
+	if IsFolder(location) {
+		if _, err := os.Stat(filepath.Join(location, "manifest")); err != nil {
+			return nil, fonte.IndexSettings{}, fmt.Errorf("%w in %s: run `fonte index DIR` first", ErrNoIndex, location)
+		}
+	}
+	e, err := open(fonte.StoreOptions{ReadOnly: true})
+	if err != nil {
+		return nil, fonte.IndexSettings{}, err
+	}
+	got, err := e.store.Settings(ctx)
+	if err != nil {
+		e.Close()
+		return nil, fonte.IndexSettings{}, err
+	}
+	if got.IsZero() {
+		e.Close()
+		return nil, fonte.IndexSettings{}, fmt.Errorf("%w in %s: run `fonte index DIR --store %s` first", ErrNoIndex, e.Location(), e.Location())
+	}
+	return e, got, nil
 }
 
 // Settings returns the engine's settings with defaults filled in.

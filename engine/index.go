@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"math"
 	"path"
@@ -33,9 +35,22 @@ type Refused struct {
 // detail, and for access labels the underlying error too (the front
 // matter's parse error says where to look).
 func refusalReason(r *ingest.Refusal) string {
-	reason := fmt.Sprintf("%s: %s", r.Reason, r.Detail)
-	if r.Reason == ingest.ReasonAccess && r.Err != nil {
+	reason := string(r.Reason)
+	if r.Detail != "" {
+		reason += ": " + r.Detail
+	}
+	switch {
+	case r.Reason == ingest.ReasonAccess && r.Err != nil:
 		reason += ": " + r.Err.Error()
+	case r.Detail == "" && r.Err != nil:
+		// A file the walk could not open or read has no detail but the
+		// system's reason; the refusal's line names the file already.
+		var pe *fs.PathError
+		if errors.As(r.Err, &pe) {
+			reason += ": " + pe.Err.Error()
+		} else {
+			reason += ": " + r.Err.Error()
+		}
 	}
 	return reason
 }
@@ -165,9 +180,15 @@ func (e *Engine) Index(ctx context.Context, root string, progress func(Progress)
 				reason := refusalReason(en.Refusal)
 				// A link that now leads outside the folder is refused on
 				// purpose: its earlier copy must go, not stay.
-				if r.has(en.Path) && en.Refusal.Reason != ingest.ReasonSymlink {
-					r.seen[en.Path] = true // keep the last good version rather than lose it
-					reason += " (the previously indexed version is kept)"
+				if en.Refusal.Reason != ingest.ReasonSymlink {
+					if r.has(en.Path) {
+						r.seen[en.Path] = true // keep the last good version rather than lose it
+						reason += " (the previously indexed version is kept)"
+					} else if n := r.keepUnder(en.Path); n == 1 {
+						reason += " (the document indexed under it is kept)"
+					} else if n > 1 {
+						reason += fmt.Sprintf(" (the %d documents indexed under it are kept)", n)
+					}
 				}
 				rep.Refused = append(rep.Refused, Refused{Path: en.Path, Reason: reason, Field: en.Refusal.Field})
 				rep.Files = append(rep.Files, fileReport(en.Path, "refused", reason, nil, 0, nil))
@@ -188,8 +209,14 @@ func (e *Engine) Index(ctx context.Context, root string, progress func(Progress)
 			}
 			chunks := e.chunk(p)
 			if len(chunks) == 0 {
-				rep.Refused = append(rep.Refused, Refused{Path: en.Path, Reason: "empty: no text to chunk"})
-				rep.Files = append(rep.Files, fileReport(en.Path, "refused", "empty: no text to chunk", p, 0, nil))
+				// unchanged marked it seen: an earlier version stays, as a
+				// refused file's does, and answers go on citing it.
+				reason := "empty: no text to chunk"
+				if r.has(p.Doc.ID) {
+					reason += " (the previously indexed version is kept)"
+				}
+				rep.Refused = append(rep.Refused, Refused{Path: en.Path, Reason: reason})
+				rep.Files = append(rep.Files, fileReport(en.Path, "refused", reason, p, 0, nil))
 				report(en.Path)
 				continue
 			}
@@ -236,6 +263,21 @@ const docsPerYield = 1024
 func (r *run) has(id string) bool {
 	_, ok := r.base[id]
 	return ok
+}
+
+// keepUnder marks as seen the documents of the index under the folder
+// dir, which the walk could not read (its permissions, a mount not there
+// yet): like a file that cannot be read, it must not take what was
+// indexed from it away. It returns how many there are.
+func (r *run) keepUnder(dir string) int {
+	n := 0
+	for id := range r.base {
+		if strings.HasPrefix(id, dir+"/") && !r.seen[id] {
+			r.seen[id] = true
+			n++
+		}
+	}
+	return n
 }
 
 // unchanged marks doc as seen and reports whether the index already holds

@@ -45,6 +45,17 @@ type Options struct {
 	Ignore []string
 	// Logger receives run results and watch errors; nil means slog.Default().
 	Logger *slog.Logger
+	// RetryMax bounds the wait before a failed run is tried again: the
+	// first retry comes Quiet after the failure, each next one twice as
+	// late, up to RetryMax (default 5m), until a run succeeds. A failed
+	// run changed nothing (a store that was down, a lock another writer
+	// held), so its changes are still to be indexed.
+	RetryMax time.Duration
+	// CatchUp makes Run re-index once as soon as the folder is watched,
+	// for a caller that has not indexed first (a server started over a
+	// folder that changed while it was down): watching before that run
+	// loses no change made during it.
+	CatchUp bool
 }
 
 // Run is one re-index of the folder; the last finished one is kept as the
@@ -70,6 +81,8 @@ type Watcher struct {
 	maxWait time.Duration
 	ignore  []string
 	log     *slog.Logger
+	catchUp bool
+	retry   time.Duration // RetryMax
 
 	running atomic.Bool // guards against two Run calls, hence two reindex calls
 	ready   func()      // tests: called once the initial watches are set
@@ -80,8 +93,8 @@ type Watcher struct {
 }
 
 // New returns a Watcher of the directory root that calls reindex once per
-// burst of changes. It does not call reindex itself: the caller indexes
-// first, then calls Run.
+// burst of changes. It does not call reindex itself unless o.CatchUp: the
+// caller indexes first, then calls Run.
 func New(root string, reindex func(ctx context.Context) (any, error), o Options) (*Watcher, error) {
 	if reindex == nil {
 		return nil, errors.New("watch: nil reindex function")
@@ -97,7 +110,7 @@ func New(root string, reindex func(ctx context.Context) (any, error), o Options)
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("watch: %s is not a directory", abs)
 	}
-	w := &Watcher{root: abs, reindex: reindex, quiet: o.Quiet, maxWait: o.MaxWait, log: o.Logger}
+	w := &Watcher{root: abs, reindex: reindex, quiet: o.Quiet, maxWait: o.MaxWait, log: o.Logger, catchUp: o.CatchUp}
 	if w.quiet <= 0 {
 		w.quiet = 500 * time.Millisecond
 	}
@@ -109,6 +122,10 @@ func New(root string, reindex func(ctx context.Context) (any, error), o Options)
 	}
 	if w.log == nil {
 		w.log = slog.Default()
+	}
+	w.retry = o.RetryMax
+	if w.retry <= 0 {
+		w.retry = 5 * time.Minute
 	}
 	for _, p := range o.Ignore {
 		a, err := filepath.Abs(p)
@@ -176,6 +193,7 @@ type loop struct {
 	seen    map[string]bool
 	pending bool
 	first   time.Time // first event of the burst, for MaxWait
+	fails   int       // failed runs in a row, for the retry's backoff
 }
 
 func (l *loop) run(ctx context.Context) error {
@@ -206,6 +224,10 @@ func (l *loop) run(ctx context.Context) error {
 			}
 			done <- r
 		}()
+	}
+	if l.w.catchUp {
+		l.note(l.w.root)
+		start()
 	}
 
 	for {
@@ -251,6 +273,17 @@ func (l *loop) run(ctx context.Context) error {
 		case r := <-done:
 			busy = false
 			l.w.record(r)
+			if r.Err != "" && ctx.Err() == nil {
+				// Nothing of the failed run was committed: its changes wait
+				// for the retry, or for the next change, whichever is first.
+				for _, p := range r.Trigger {
+					l.note(p)
+				}
+				l.fails++
+				timer.Reset(l.backoff())
+			} else if r.Err == "" {
+				l.fails = 0
+			}
 			if due && l.pending {
 				start()
 			}
@@ -270,6 +303,16 @@ func (l *loop) arm(t *time.Timer) {
 		d = max(rest, 0)
 	}
 	t.Reset(d)
+}
+
+// backoff is the wait before retrying after l.fails failed runs in a
+// row: Quiet, doubled for each failure before the last, at most RetryMax.
+func (l *loop) backoff() time.Duration {
+	d := l.w.quiet
+	for i := 1; i < l.fails && d < l.w.retry; i++ {
+		d *= 2
+	}
+	return min(d, l.w.retry)
 }
 
 // note adds a changed path to the pending burst.

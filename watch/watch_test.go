@@ -453,3 +453,57 @@ func TestRunTwice(t *testing.T) {
 		t.Error("second concurrent Run accepted")
 	}
 }
+
+// TestCatchUp: with CatchUp, Run re-indexes once as soon as the folder is
+// watched, with no change to trigger it (a server catching up with what
+// changed while it was down), and a change after it runs again; without
+// it, Run waits for a change.
+func TestCatchUp(t *testing.T) {
+	root := t.TempDir()
+	h := start(t, root, nil, Options{CatchUp: true})
+	if r := h.waitRuns(1); !slices.Equal(r.Trigger, []string{h.w.Root()}) {
+		t.Errorf("the catch-up run's trigger: %q, want the root", r.Trigger)
+	}
+	h.stays(1)
+	write(t, filepath.Join(root, "a.md"), "# A\n")
+	h.waitTrigger(filepath.Join(h.w.Root(), "a.md"))
+
+	start(t, t.TempDir(), nil, Options{}).stays(0)
+}
+
+// TestRetryAfterFailure: a run that fails (a store down, a lock another
+// writer holds) is tried again by itself, later each time, with the
+// changes that triggered it, until one succeeds; then the watcher waits
+// for changes again. Without the retry, a.md stayed out of the index
+// until some other file changed.
+func TestRetryAfterFailure(t *testing.T) {
+	root := t.TempDir()
+	var n atomic.Int32
+	h := start(t, root, func(context.Context) (any, error) {
+		if n.Add(1) <= 2 {
+			return nil, errors.New("store unavailable")
+		}
+		return "ok", nil
+	}, Options{})
+	write(t, filepath.Join(root, "a.md"), "# A\n")
+	r := h.waitRuns(3)
+	if r.Err != "" || !slices.Contains(r.Trigger, filepath.Join(h.w.Root(), "a.md")) {
+		t.Fatalf("third run: err %q, trigger %q", r.Err, r.Trigger)
+	}
+	h.stays(3)
+}
+
+// TestBackoff: the retries wait Quiet, then twice as long each time, up
+// to RetryMax.
+func TestBackoff(t *testing.T) {
+	l := &loop{w: &Watcher{quiet: time.Second, retry: 5 * time.Second}}
+	for fails, want := range []time.Duration{1: time.Second, 2: 2 * time.Second, 3: 4 * time.Second, 4: 5 * time.Second, 30: 5 * time.Second} {
+		if fails == 0 || (want == 0) {
+			continue
+		}
+		l.fails = fails
+		if got := l.backoff(); got != want {
+			t.Errorf("after %d failures: %v, want %v", fails, got, want)
+		}
+	}
+}

@@ -151,6 +151,9 @@ naming the limit.`,
 				}{len(report.Indexed), len(report.Removed), report, nonNil(report.Indexed), nonNil(report.Removed), report.Duration.Seconds(), reportPath}); err != nil {
 					return err
 				}
+				if watchDir {
+					return watchIndex(cmd.Context(), e, args[0], out, true)
+				}
 				return labelRefusals(report)
 			}
 			printIndexReport(out, report)
@@ -241,7 +244,12 @@ func watchIndex(ctx context.Context, e *engine.Engine, dir string, out, errOut i
 	w, err := watch.New(dir, func(ctx context.Context) (any, error) {
 		rep, err := e.Index(ctx, dir, nil)
 		if err != nil {
-			fmt.Fprintf(out, "re-index failed: %s\n", redact.Secrets(err.Error())) // it may quote the store's URL
+			msg := redact.Secrets(err.Error()) // it may quote the store's URL
+			if asJSON {
+				_ = json.NewEncoder(out).Encode(map[string]any{"error": msg})
+			} else {
+				fmt.Fprintf(out, "%s re-index failed: %s\n", time.Now().Format(time.TimeOnly), msg)
+			}
 			return nil, err
 		}
 		if asJSON {
@@ -250,6 +258,11 @@ func watchIndex(ctx context.Context, e *engine.Engine, dir string, out, errOut i
 		} else {
 			fmt.Fprintf(out, "%s re-indexed: indexed %d, removed %d, refused %d; the index holds %s (generation %d)\n",
 				time.Now().Format(time.TimeOnly), len(rep.Indexed), len(rep.Removed), len(rep.Refused), count(rep.Chunks, "chunk"), rep.Generation)
+			// As a one-shot run does: a count alone leaves the operator to
+			// find which file of the folder went bad.
+			for _, r := range rep.Refused {
+				fmt.Fprintf(out, "  refused %s: %s\n", r.Path, r.Reason)
+			}
 		}
 		return rep, nil
 	}, watch.Options{Ignore: []string{index},
@@ -596,17 +609,33 @@ func newDelete(o *options) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "delete ID_OR_GLOB...",
 		Short: "Delete documents from the index, leaving no trace of their text in the index folder",
-		Args:  argsUsage(cobra.MinimumNArgs(1)),
+		Long: `Delete removes the documents whose id is, or matches as a glob, one of the
+arguments, and purges the index so their text leaves every byte of it. A
+document whose file is still in the folder it was indexed from comes back
+with the next index run over that folder (fonte index, --watch, a server's
+re-index): delete says so; remove the file, or --exclude it, to keep it out.`,
+		Args: argsUsage(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := openEngine(cmd.Context(), o, false, false)
+			s, err := o.settings()
 			if err != nil {
 				return err
 			}
+			// A deletion makes no chunks: the index is taken with the
+			// settings it was built with, and never made where there is none.
+			e, err := engine.Open(cmd.Context(), s, engine.OpenOptions{Existing: true})
+			if err != nil {
+				return openError(err)
+			}
 			defer e.Close()
+			infos, err := e.Store().Documents(cmd.Context())
+			if err != nil {
+				return err
+			}
 			deleted, err := e.Delete(cmd.Context(), args)
 			if err != nil {
 				return err
 			}
+			warnStillInFolder(cmd.ErrOrStderr(), infos, deleted)
 			if o.asJSON {
 				return writeJSON(cmd.OutOrStdout(), map[string]any{"deleted": nonNil(deleted)})
 			}
@@ -625,6 +654,25 @@ func newDelete(o *options) *cobra.Command {
 	addDenseIndexFlag(cmd, o)
 	addChunkingFlags(cmd, o)
 	return cmd
+}
+
+// warnStillInFolder tells, on stderr, which deleted documents' files are
+// still where they were indexed from: the next index run over that
+// folder (a --watch's, a server's re-index) indexes them again.
+func warnStillInFolder(w io.Writer, infos []fonte.DocInfo, deleted []string) {
+	source := make(map[string]string, len(infos))
+	for _, d := range infos {
+		source[d.ID] = d.Source
+	}
+	for _, id := range deleted {
+		src := source[id]
+		if src == "" || src == engine.UploadSource {
+			continue
+		}
+		if _, err := os.Stat(src); err == nil {
+			fmt.Fprintf(w, "fonte: %s is still in its folder (%s): the next index run over the folder indexes it again; remove the file, or --exclude it, to keep it out\n", id, src)
+		}
+	}
 }
 
 // newStatus is `fonte status`. Opening the index checks the embedder, and

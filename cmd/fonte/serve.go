@@ -51,7 +51,8 @@ the folder collections inside the store folder) unless they name a store.
 Every request leaves one line on stderr (--log-format text or json, from
 --log-level up): method, route pattern, status, bytes, duration and token
 (a prefix of its SHA-256, never the token); start and shutdown are logged
-too. With --watch, every collection folder is re-indexed when its
+too. With --watch, every collection folder is indexed at start, catching
+up with what changed while the server was down, and re-indexed when its
 files change.
 
 With --audit FILE, every request that reads documents (search, ask, chat,
@@ -160,7 +161,7 @@ and rotated past --audit-max-size, keeping --audit-keep old files.`,
 				for name, folder := range folders {
 					if err := startWatch(cmd.Context(), srv, name, folder, e.Location(), log); err != nil {
 						ln.Close()
-						return err
+						return fmt.Errorf("--watch: the folder of collection %s: %w", name, err)
 					}
 					fmt.Fprintf(out, "fonte: watching %s for collection %s\n", folder, name)
 				}
@@ -210,7 +211,7 @@ func startWatch(ctx context.Context, srv *server.Server, name, folder, index str
 			log.Info("re-indexed", "collection", name, "indexed", len(rep.Indexed), "removed", len(rep.Removed), "refused", len(rep.Refused))
 		}
 		return rep, err
-	}, watch.Options{Ignore: []string{abs}, Logger: log})
+	}, watch.Options{Ignore: []string{abs}, Logger: log, CatchUp: true}) // nothing indexed the folder before
 	if err != nil {
 		return err
 	}
