@@ -152,7 +152,7 @@ naming the limit.`,
 					return err
 				}
 				if watchDir {
-					return watchIndex(cmd.Context(), e, args[0], out, true)
+					return watchIndex(cmd.Context(), e, args[0], out, cmd.ErrOrStderr(), true)
 				}
 				return labelRefusals(report)
 			}
