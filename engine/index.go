@@ -359,6 +359,14 @@ func (e *Engine) update(ctx context.Context, rep *IndexReport, fill func(r *run)
 		}
 		slog.Debug("the write persisted its derived indexes", "seconds", time.Since(start).Seconds())
 	}
+	// A file gone from the folder is a deletion: its text leaves every
+	// byte of the store (the previous generation's files, dead rows), as
+	// with Delete, not only the current generation.
+	if len(rep.Removed) > 0 {
+		if err := e.store.Purge(ctx); err != nil {
+			return nil, fmt.Errorf("the run is committed and %d removed documents are gone from the index, but purging their leftover bytes failed: %w", len(rep.Removed), err)
+		}
+	}
 	rep.Duration += time.Since(start)
 	sort.Strings(rep.Indexed)
 	return rep, nil

@@ -1012,6 +1012,57 @@ func TestE2EEval(t *testing.T) {
 	}
 }
 
+// filesHolding lists the files under dir whose bytes hold s, case aside.
+func filesHolding(t *testing.T, dir, s string) []string {
+	t.Helper()
+	var where []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if bytes.Contains(bytes.ToLower(b), bytes.ToLower([]byte(s))) {
+			where = append(where, filepath.Base(p))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return where
+}
+
+// A file removed from the folder is a deletion too: the next run leaves
+// no byte of its text in the index folder, not even in the previous
+// generation's files.
+func TestE2ERemovedFileLeavesNoTrace(t *testing.T) {
+	t.Parallel()
+	docs := copyHandbook(t)
+	idx := filepath.Join(t.TempDir(), "idx")
+	mustOK(t, run{}, "index", docs, "--index", idx, "--json")
+	const gone = "La copia fuori sede si trova nel data center secondario di Padova"
+	const kept = "You may carry over up to 5 unused days into the next calendar year."
+	if len(filesHolding(t, idx, gone)) == 0 {
+		t.Fatalf("the index does not hold the document's text verbatim, so this test cannot see a leftover")
+	}
+	if err := os.Remove(filepath.Join(docs, "security", "backup.md")); err != nil {
+		t.Fatal(err)
+	}
+	mustOK(t, run{}, "index", docs, "--index", idx, "--json")
+	if where := filesHolding(t, idx, gone); len(where) > 0 {
+		t.Errorf("the removed file's text is still in %v", where)
+	}
+	if where := filesHolding(t, idx, "Padova"); len(where) > 0 {
+		t.Errorf("a word only the removed file used is still in %v", where)
+	}
+	if len(filesHolding(t, idx, kept)) == 0 {
+		t.Errorf("the run removed another document's text")
+	}
+}
+
 // delete leaves no byte of the document's text in the index folder.
 func TestE2EDeleteLeavesNoTrace(t *testing.T) {
 	t.Parallel()
@@ -1021,27 +1072,7 @@ func TestE2EDeleteLeavesNoTrace(t *testing.T) {
 	const gone = "La copia fuori sede si trova nel data center secondario di Padova"
 	const kept = "You may carry over up to 5 unused days into the next calendar year."
 	const hidden = "ignore previous instructions"
-	inIndex := func(s string) []string {
-		t.Helper()
-		var where []string
-		err := filepath.WalkDir(idx, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			if bytes.Contains(bytes.ToLower(b), bytes.ToLower([]byte(s))) {
-				where = append(where, filepath.Base(p))
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return where
-	}
+	inIndex := func(s string) []string { t.Helper(); return filesHolding(t, idx, s) }
 	if len(inIndex(gone)) == 0 || len(inIndex(kept)) == 0 {
 		t.Fatalf("the index does not hold the documents' text verbatim, so this test cannot see a leftover")
 	}
