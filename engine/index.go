@@ -151,6 +151,9 @@ func (e *Engine) Index(ctx context.Context, root string, progress func(Progress)
 		for _, en := range entries {
 			ids = append(ids, en.Path)
 		}
+		if err := refuseEmptiedFolder(root, entries, r.base); err != nil {
+			return err
+		}
 		if err := e.checkRulesMatch(root, ids); err != nil {
 			return err
 		}
@@ -603,4 +606,25 @@ func (e *Engine) settle() {
 	if _, err := e.local.ViewLatest(); err != nil {
 		slog.Warn("the index is committed, but its search index could not be built; the next search retries", "err", err)
 	}
+}
+
+// refuseEmptiedFolder refuses a run over a folder that holds no file
+// where the index holds documents read from it: an unmounted share or a
+// mistyped path would otherwise remove, and purge, every one of them.
+// Removing them all is a deletion the operator asks for by name (fonte
+// delete '**').
+func refuseEmptiedFolder(root string, entries []ingest.Entry, base map[string]fonte.DocInfo) error {
+	if len(entries) > 0 {
+		return nil
+	}
+	n := 0
+	for _, d := range base {
+		if d.Source != UploadSource {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s holds no file to index, and the index holds %d documents read from a folder: indexing it would remove them all (an unmounted share, an emptied or wrong folder?); nothing was changed. To remove them, run fonte delete '**'", root, n)
 }
