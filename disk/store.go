@@ -73,7 +73,7 @@ func Open(dir string, cfg Config, opts Options) (*Store, error) {
 		}
 		f, err := s.fs.OpenLock(s.path(lockName))
 		if err != nil {
-			return nil, fmt.Errorf("%w (a read-only index can be opened with Options.ReadOnly)",
+			return nil, fmt.Errorf("%w (writing needs write access to the index folder; reading does not: search and ask open it read-only, as Options.ReadOnly does)",
 				wrapFile("opening the write lock", s.path(lockName), err))
 		}
 		s.lock = f
