@@ -227,6 +227,11 @@ func TestBadRequests(t *testing.T) {
 			if ct := hdr.Get("Content-Type"); ct != "application/problem+json" {
 				t.Errorf("content type %s", ct)
 			}
+			// The retriever problem lists every accepted name, auto
+			// (the default) included.
+			if c.field == "retriever" && !strings.Contains(p.Detail, "auto, hybrid, bm25, tfidf or vector") {
+				t.Errorf("retriever problem %q does not list the accepted names", p.Detail)
+			}
 		})
 	}
 }
