@@ -98,10 +98,11 @@ func FuzzRequestBodies(f *testing.F) {
 		if res.StatusCode >= 500 {
 			t.Fatalf("POST %s %q: %d %s", rt.path, body, res.StatusCode, out)
 		}
-		if res.StatusCode == http.StatusUnprocessableEntity && rt.path == "/v1/documents" && ct == "application/json" {
-			// Every file refused: the report says why, file by file.
-			var up server.UploadResponse
-			if err := json.Unmarshal(out, &up); err != nil || len(up.Indexed) > 0 || len(up.Refused) == 0 {
+		if res.StatusCode == http.StatusUnprocessableEntity && rt.path == "/v1/documents" && bytes.Contains(out, []byte("#files-refused")) {
+			// Every file refused: a problem whose report says why, file
+			// by file.
+			var up server.UploadProblem
+			if err := json.Unmarshal(out, &up); err != nil || ct != "application/problem+json" || up.Field != "file" || len(up.Indexed) > 0 || len(up.Refused) == 0 {
 				t.Fatalf("POST %s %q: 422 with %s", rt.path, body, out)
 			}
 			for _, r := range up.Refused {
