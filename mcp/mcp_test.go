@@ -381,10 +381,15 @@ func testDocument(t *testing.T, cs *sdk.ClientSession) {
 	// Around a chunk: it and the default 2 neighbours each side, or fewer
 	// at the document's start.
 	mid := r.Chunks[len(r.Chunks)/2]
-	call(t, cs, "get_document", map[string]any{"id": "people/leave.md", "around": mid.ID}, &out)
-	if lo, hi := max(mid.Position-DefaultWindow, 0), min(mid.Position+DefaultWindow, len(r.Chunks)-1); len(out.Chunks) != hi-lo+1 ||
-		out.Chunks[0].Position != lo || out.Total != len(r.Chunks) {
+	res = call(t, cs, "get_document", map[string]any{"id": "people/leave.md", "around": mid.ID}, &out)
+	lo, hi := max(mid.Position-DefaultWindow, 0), min(mid.Position+DefaultWindow, len(r.Chunks)-1)
+	if len(out.Chunks) != hi-lo+1 || out.Chunks[0].Position != lo || out.Total != len(r.Chunks) {
 		t.Errorf("around %s: %d chunks from %d of %d", mid.ID, len(out.Chunks), out.Chunks[0].Position, out.Total)
+	}
+	// The text says which part of the document it is without mixing
+	// 0-based positions with a count.
+	if want := fmt.Sprintf("chunks at positions %d to %d (counted from 0) of the document's %d\n", lo, hi, len(r.Chunks)); !strings.Contains(text(res), want) {
+		t.Errorf("around %s: text lacks %q:\n%s", mid.ID, want, text(res))
 	}
 	call(t, cs, "get_document", map[string]any{"id": "people/leave.md", "around": r.Chunks[0].ID, "window": 0}, &out)
 	if len(out.Chunks) != 1 || out.Chunks[0].Chunk != r.Chunks[0].ID {
