@@ -147,7 +147,7 @@ and rotated past --audit-max-size, keeping --audit-keep old files.`,
 			}
 			defer srv.Close()
 			out := cmd.OutOrStdout()
-			fmt.Fprintf(out, "fonte: listening on http://%s\n", ln.Addr())
+			printListening(out, addr, ln.Addr())
 			if tok := srv.GeneratedToken(); tok != "" {
 				fmt.Fprintf(out, "fonte: admin token (shown once, kept only in memory): %s\n", tok)
 			}
