@@ -124,7 +124,7 @@ func FuzzRequestBodies(f *testing.F) {
 				t.Fatalf("POST %s %q: %d with problem %+v", rt.path, body, res.StatusCode, p)
 			}
 			// A key named "" is an unknown field whose name is empty.
-			if res.StatusCode == http.StatusBadRequest && p.Field == "" && p.Detail != `unknown field ""` {
+			if res.StatusCode == http.StatusBadRequest && p.Field == "" && !strings.HasPrefix(p.Detail, `unknown field ""`) {
 				t.Fatalf("POST %s %q: a bad request names no field: %+v", rt.path, body, p)
 			}
 			return

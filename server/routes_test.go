@@ -236,6 +236,27 @@ func TestBadRequests(t *testing.T) {
 	}
 }
 
+// TestUnknownFieldListsFields: an unknown field's problem lists the
+// fields its object takes, and a top-level "messages" (OpenAI's chat
+// format) points to the route that speaks it.
+func TestUnknownFieldListsFields(t *testing.T) {
+	ts := start(t, config{})
+	for _, c := range []struct {
+		path, body, field, detail string
+	}{
+		{"/v1/chat", `{"messages": [{"role": "user", "content": "hi"}]}`, "messages",
+			`unknown field "messages"; the fields here are filters, floor, history, k, question, retriever, trace; OpenAI-style messages go to POST /v1/chat/completions`},
+		{"/v1/search", `{"query": "a", "top_k": 3}`, "top_k", `unknown field "top_k"; the fields here are filters, k, query, retriever, trace`},
+		{"/v1/search", `{"query": "a", "filters": {"folder": "x"}}`, "folder", `unknown field "filters.folder"; the fields here are prefixes, tags`},
+	} {
+		status, body, _ := ts.call(t, "POST", c.path, readToken, []byte(c.body))
+		p := problemOf(t, body)
+		if status != 400 || p.Field != c.field || p.Detail != c.detail || !strings.HasSuffix(p.Type, "#unknown-field") {
+			t.Errorf("%s %s: %d %+v; want 400 naming %s: %q", c.path, c.body, status, p, c.field, c.detail)
+		}
+	}
+}
+
 func TestHealthReadyOpen(t *testing.T) {
 	ts := start(t, config{})
 	for _, path := range []string{"/healthz", "/readyz", "/openapi.json"} {
