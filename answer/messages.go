@@ -65,6 +65,24 @@ func languageName(l, in string) string {
 	return l
 }
 
+// NoDocumentsNotice says, in the question's language q, that the
+// index holds no document to answer from, so that an abstention on
+// an empty collection is not read as the documents' silence; restricted
+// says it for a reader limited by access labels, of the documents it may
+// read, and is worded the same whether others exist or not.
+func NoDocumentsNotice(q string, restricted bool) string {
+	it := MessagesFor(q).Lang == "it"
+	switch {
+	case restricted && it:
+		return "Non c'è alcun documento indicizzato che tu possa leggere."
+	case restricted:
+		return "There is no indexed document you may read."
+	case it:
+		return "Non è ancora stato indicizzato alcun documento: indicizzane o caricane qualcuno, poi chiedi di nuovo."
+	}
+	return "No document has been indexed yet: index or upload some, then ask again."
+}
+
 // CrossLanguageNotice says, in the question's language q, that nothing
 // was found in it and that the passages found are in language found.
 func CrossLanguageNotice(q, found string) string {

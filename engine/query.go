@@ -237,7 +237,12 @@ func (e *Engine) Ask(ctx context.Context, question string, o AskOptions) (*fonte
 	if tr != nil {
 		tr.answer(cfg.Trace)
 	}
-	if a.Abstained && len(hits) == 0 && a.Notice == "" {
+	switch {
+	case a.Abstained && len(hits) == 0 && (v.chunks == 0 || len(langs) == 0):
+		// Nothing to answer from: say so, or the abstention reads as the
+		// documents' silence on the question.
+		a.Notice = answer.NoDocumentsNotice(lang, o.Filter.Restricted)
+	case a.Abstained && len(hits) == 0 && a.Notice == "":
 		a.Notice = e.nothingFoundNotice(lang, langs)
 	}
 	a.Question, a.Query = question, query

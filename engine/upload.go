@@ -124,6 +124,13 @@ func (e *Engine) Add(ctx context.Context, files []Upload, progress func(Progress
 		return nil, labelErr
 	}
 	if len(ok) == 0 {
+		// Nothing to commit: the report still tells the collection as it
+		// stands, not a generation 0 that it never was at.
+		st, err := e.store.Status(ctx)
+		if err != nil {
+			return nil, err
+		}
+		rep.Chunks, rep.Generation = st.Chunks, st.Generation
 		return rep, nil
 	}
 	return e.update(ctx, rep, func(r *run) error {

@@ -112,7 +112,9 @@ func (o DocumentOutput) text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\ndoc %s, language %s, source %s%s\n", o.Title, o.ID, o.Language, o.Source, where(0, o.Updated))
 	if len(o.Chunks) < o.Total {
-		fmt.Fprintf(&b, "chunks %d to %d of %d\n", o.Chunks[0].Position, o.Chunks[len(o.Chunks)-1].Position, o.Total)
+		// Positions count from 0, as chunk ids do, so the count is said
+		// apart from them: "2 to 4 of 12" read as 1-based ordinals.
+		fmt.Fprintf(&b, "chunks at positions %d to %d (counted from 0) of the document's %d\n", o.Chunks[0].Position, o.Chunks[len(o.Chunks)-1].Position, o.Total)
 	}
 	last := "\x00"
 	for _, c := range o.Chunks {

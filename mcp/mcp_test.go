@@ -265,12 +265,25 @@ func testSearch(t *testing.T, cs *sdk.ClientSession) {
 	}
 }
 
+// testSearchBadK: an argument out of its range is a tool error naming
+// the argument and its range, as the HTTP API's problems do (the SDK's
+// schema check said "maximum: 500/1 is greater than 50.000000").
 func testSearchBadK(t *testing.T, cs *sdk.ClientSession) {
-	res, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "search", Arguments: map[string]any{"query": "leave", "k": 500}})
-	// The SDK validates arguments against the schema: the refusal is a
-	// tool error or a protocol error, never a result.
-	if err == nil && !res.IsError {
-		t.Fatalf("k=500 accepted: %s", text(res))
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"search", map[string]any{"query": "leave", "k": 500}, "k is 500: it must be a whole number between 1 and 50"},
+		{"search", map[string]any{"query": "leave", "k": 0}, "k is 0: it must be a whole number between 1 and 50"},
+		{"search", map[string]any{"query": "leave", "k": 2.5}, "k is 2.5: it must be a whole number between 1 and 50"},
+		{"search", map[string]any{"query": "leave", "k": "ten"}, `k is "ten": it must be a whole number between 1 and 50`},
+		{"get_document", map[string]any{"id": "people/leave.md", "around": "people/leave.md#0", "window": 21}, "window is 21: it must be a whole number between 0 and 20"},
+	} {
+		res, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: c.tool, Arguments: c.args})
+		if err != nil || !res.IsError || text(res) != c.want {
+			t.Errorf("%s %v: error %v, result %q; want a tool error %q", c.tool, c.args, err, text(res), c.want)
+		}
 	}
 }
 
@@ -368,10 +381,15 @@ func testDocument(t *testing.T, cs *sdk.ClientSession) {
 	// Around a chunk: it and the default 2 neighbours each side, or fewer
 	// at the document's start.
 	mid := r.Chunks[len(r.Chunks)/2]
-	call(t, cs, "get_document", map[string]any{"id": "people/leave.md", "around": mid.ID}, &out)
-	if lo, hi := max(mid.Position-DefaultWindow, 0), min(mid.Position+DefaultWindow, len(r.Chunks)-1); len(out.Chunks) != hi-lo+1 ||
-		out.Chunks[0].Position != lo || out.Total != len(r.Chunks) {
+	res = call(t, cs, "get_document", map[string]any{"id": "people/leave.md", "around": mid.ID}, &out)
+	lo, hi := max(mid.Position-DefaultWindow, 0), min(mid.Position+DefaultWindow, len(r.Chunks)-1)
+	if len(out.Chunks) != hi-lo+1 || out.Chunks[0].Position != lo || out.Total != len(r.Chunks) {
 		t.Errorf("around %s: %d chunks from %d of %d", mid.ID, len(out.Chunks), out.Chunks[0].Position, out.Total)
+	}
+	// The text says which part of the document it is without mixing
+	// 0-based positions with a count.
+	if want := fmt.Sprintf("chunks at positions %d to %d (counted from 0) of the document's %d\n", lo, hi, len(r.Chunks)); !strings.Contains(text(res), want) {
+		t.Errorf("around %s: text lacks %q:\n%s", mid.ID, want, text(res))
 	}
 	call(t, cs, "get_document", map[string]any{"id": "people/leave.md", "around": r.Chunks[0].ID, "window": 0}, &out)
 	if len(out.Chunks) != 1 || out.Chunks[0].Chunk != r.Chunks[0].ID {

@@ -59,6 +59,7 @@ const DefaultCollection = "default"
 func NewFor(resolve Resolver, floor float64, retriever retrieve.Mode) *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: Name, Title: "fonte document search", Version: Version},
 		&sdk.ServerOptions{Instructions: instructions})
+	s.AddReceivingMiddleware(checkBounds)
 	t := tools{resolve: resolve, floorValue: floor}
 	sdk.AddTool(s, searchTool(t.floor(), retriever), t.search)
 	sdk.AddTool(s, askTool(), t.ask)

@@ -318,7 +318,7 @@ func ParseMode(s string) (Mode, error) {
 	case BM25, TFIDF, Dense:
 		return m, nil
 	}
-	return "", fmt.Errorf("retriever %q: want hybrid, bm25, tfidf or vector", s)
+	return "", fmt.Errorf("retriever %q: want auto, hybrid, bm25, tfidf or vector", s)
 }
 
 // Filter restricts a search to chunks whose document id starts with one of

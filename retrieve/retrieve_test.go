@@ -127,8 +127,8 @@ func TestErrors(t *testing.T) {
 	if _, err := New(bad, DefaultAnalyzers()); err == nil {
 		t.Error("short vectors accepted")
 	}
-	if _, err := ParseMode("semantic"); err == nil {
-		t.Error("unknown mode accepted")
+	if _, err := ParseMode("semantic"); err == nil || !strings.Contains(err.Error(), "want auto, hybrid, bm25, tfidf or vector") {
+		t.Errorf("unknown mode: %v; want an error listing every accepted name, auto (the default) included", err)
 	}
 	noVec := c
 	noVec.Vectors = nil

@@ -24,6 +24,13 @@ import (
 // upload posts files (name → content) as multipart/form-data.
 func (ts *testServer) upload(t *testing.T, path, token string, files map[string]string) (int, []byte) {
 	t.Helper()
+	status, raw, _ := ts.uploadHeader(t, path, token, files)
+	return status, raw
+}
+
+// uploadHeader is upload, also returning the response's header.
+func (ts *testServer) uploadHeader(t *testing.T, path, token string, files map[string]string) (int, []byte, http.Header) {
+	t.Helper()
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
 	for name, content := range files {
@@ -38,8 +45,7 @@ func (ts *testServer) upload(t *testing.T, path, token string, files map[string]
 	if err := mw.Close(); err != nil {
 		t.Fatal(err)
 	}
-	status, raw, _ := ts.call(t, "POST", path, token, body.Bytes(), "Content-Type", mw.FormDataContentType())
-	return status, raw
+	return ts.call(t, "POST", path, token, body.Bytes(), "Content-Type", mw.FormDataContentType())
 }
 
 // searchText runs a search and returns the hits' text joined.
@@ -136,10 +142,26 @@ func TestUploadRefusals(t *testing.T) {
 			t.Errorf("refused %s without a reason", r.Path)
 		}
 	}
-	// Every file refused: 422 with the reasons.
-	status, raw = ts.upload(t, "/v1/documents", adminToken, map[string]string{"broken.pdf": "%PDF-1.7 not really"})
-	if status != http.StatusUnprocessableEntity || !strings.Contains(string(raw), "broken.pdf") {
-		t.Fatalf("all refused: %d %s", status, raw)
+	// Every file refused: a 422 problem, like every error, that still
+	// lists each file and its reason, at the generation the collection
+	// is at (the good upload above committed one).
+	status, raw, hdr := ts.uploadHeader(t, "/v1/documents", adminToken, map[string]string{"broken.pdf": "%PDF-1.7 not really", "tool.exe": "MZ"})
+	var all server.UploadProblem
+	if err := json.Unmarshal(raw, &all); err != nil || status != http.StatusUnprocessableEntity || hdr.Get("Content-Type") != "application/problem+json" ||
+		all.Status != status || !strings.HasSuffix(all.Type, "#files-refused") || all.Field != "file" ||
+		!strings.Contains(all.Detail, "broken.pdf") || !strings.Contains(all.Detail, "tool.exe") || len(all.Refused) != 2 || all.Refused[0].Reason == "" {
+		t.Fatalf("all refused: %d %s %s", status, hdr.Get("Content-Type"), raw)
+	}
+	status, raw, _ = ts.call(t, "GET", "/v1/status", adminToken, nil)
+	var st struct {
+		Generation uint64 `json:"generation"`
+		Chunks     int    `json:"chunks"`
+	}
+	if err := json.Unmarshal(raw, &st); err != nil || status != 200 || st.Generation == 0 {
+		t.Fatalf("status: %d %s", status, raw)
+	}
+	if all.Generation != st.Generation || all.Chunks != st.Chunks || all.Collection != "default" {
+		t.Errorf("all refused reports generation %d, chunks %d of %q; the collection is at generation %d with %d chunks", all.Generation, all.Chunks, all.Collection, st.Generation, st.Chunks)
 	}
 	status, raw, _ = ts.call(t, "POST", "/v1/documents", adminToken, `{"file": "x"}`)
 	if p := problemOf(t, raw); status != http.StatusUnsupportedMediaType || p.Field != "Content-Type" {

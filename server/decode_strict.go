@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -130,6 +132,11 @@ func (s *strictScanner) object(t reflect.Type, path string) error {
 							fmt.Sprintf("unknown field %q: field names are case-sensitive; did you mean %q?", name, exact), name)}
 					}
 				}
+				// A type that reads itself may take keys its fields do
+				// not name: the decoder decides for it.
+				if !reflect.PointerTo(t).Implements(jsonUnmarshaler) {
+					return &strictError{unknownField(key, name, fields, path == "")}
+				}
 			}
 		}
 		if err := s.value(ft, name); err != nil {
@@ -138,6 +145,22 @@ func (s *strictScanner) object(t reflect.Type, path string) error {
 	}
 	_, err := s.dec.Token()
 	return err
+}
+
+var jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
+
+// unknownField is the problem of a key no field of its object has
+// (path: where it is): it lists the fields the object takes, so a caller
+// need not look them up, and points a top-level "messages", the OpenAI
+// habit, to the route that speaks it. field stays the key alone, as
+// before.
+func unknownField(key, path string, fields map[string]reflect.Type, top bool) Problem {
+	names := slices.Sorted(maps.Keys(fields))
+	detail := fmt.Sprintf("unknown field %q; the fields here are %s", path, strings.Join(names, ", "))
+	if top && key == "messages" {
+		detail += "; OpenAI-style messages go to POST /v1/chat/completions"
+	}
+	return newProblem(400, "unknown-field", detail, key)
 }
 
 // integral records the rewrite of n when t is an integer and n an

@@ -24,11 +24,15 @@ func newProblem(status int, slug, detail, field string) Problem {
 }
 
 // writeProblem sends p as application/problem+json.
-func writeProblem(w http.ResponseWriter, p Problem) {
+func writeProblem(w http.ResponseWriter, p Problem) { writeProblemBody(w, p.Status, p) }
+
+// writeProblemBody sends v, a problem with extension members, as
+// application/problem+json with status.
+func writeProblemBody(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(p.Status)
-	_ = json.NewEncoder(w).Encode(p)
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
 }
 
 // writeJSON sends v with status.

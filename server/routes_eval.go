@@ -335,7 +335,10 @@ func evalModes(names []string, own retrieve.Mode, folder bool) ([]retrieve.Mode,
 	for _, n := range names {
 		m, err := retrieve.ParseMode(n)
 		if err != nil || n == "" {
-			return nil, fieldProblem("retrievers", fmt.Sprintf("retriever %q: want hybrid, bm25, tfidf or vector", n))
+			return nil, fieldProblem("retrievers", fmt.Sprintf("retriever %q: want auto, hybrid, bm25, tfidf or vector", n))
+		}
+		if m == "" {
+			m = own // auto: the collection's own, so naming it twice is caught
 		}
 		if m == retrieve.TFIDF && !folder {
 			return nil, fieldProblem("retrievers", "the tfidf baseline runs on the embedded store only; this collection's store is a database")

@@ -77,7 +77,7 @@ func searchOptions(r *http.Request, k *int, f *Filters, retriever string) (engin
 	if retriever != "" {
 		m, err := retrieve.ParseMode(retriever)
 		if err != nil {
-			return o, fieldProblem("retriever", "retriever must be hybrid, bm25, tfidf or vector")
+			return o, fieldProblem("retriever", err.Error())
 		}
 		o.Mode = m
 	}

@@ -227,7 +227,33 @@ func TestBadRequests(t *testing.T) {
 			if ct := hdr.Get("Content-Type"); ct != "application/problem+json" {
 				t.Errorf("content type %s", ct)
 			}
+			// The retriever problem lists every accepted name, auto
+			// (the default) included.
+			if c.field == "retriever" && !strings.Contains(p.Detail, "auto, hybrid, bm25, tfidf or vector") {
+				t.Errorf("retriever problem %q does not list the accepted names", p.Detail)
+			}
 		})
+	}
+}
+
+// TestUnknownFieldListsFields: an unknown field's problem lists the
+// fields its object takes, and a top-level "messages" (OpenAI's chat
+// format) points to the route that speaks it.
+func TestUnknownFieldListsFields(t *testing.T) {
+	ts := start(t, config{})
+	for _, c := range []struct {
+		path, body, field, detail string
+	}{
+		{"/v1/chat", `{"messages": [{"role": "user", "content": "hi"}]}`, "messages",
+			`unknown field "messages"; the fields here are filters, floor, history, k, question, retriever, trace; OpenAI-style messages go to POST /v1/chat/completions`},
+		{"/v1/search", `{"query": "a", "top_k": 3}`, "top_k", `unknown field "top_k"; the fields here are filters, k, query, retriever, trace`},
+		{"/v1/search", `{"query": "a", "filters": {"folder": "x"}}`, "folder", `unknown field "filters.folder"; the fields here are prefixes, tags`},
+	} {
+		status, body, _ := ts.call(t, "POST", c.path, readToken, []byte(c.body))
+		p := problemOf(t, body)
+		if status != 400 || p.Field != c.field || p.Detail != c.detail || !strings.HasSuffix(p.Type, "#unknown-field") {
+			t.Errorf("%s %s: %d %+v; want 400 naming %s: %q", c.path, c.body, status, p, c.field, c.detail)
+		}
 	}
 }
 

@@ -111,11 +111,38 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	if resp.Refused == nil {
 		resp.Refused = []engine.Refused{}
 	}
-	status := http.StatusOK
 	if len(resp.Indexed) == 0 && resp.Unchanged == 0 {
-		status = http.StatusUnprocessableEntity // every file refused
+		// Every file refused: an error, so a problem like every other,
+		// still carrying the report so the caller sees each file's reason.
+		p := UploadProblem{newProblem(http.StatusUnprocessableEntity, "files-refused", refusedDetail(resp.Refused), "file"), resp}
+		writeProblemBody(w, p.Status, p)
+		return
 	}
-	writeJSON(w, status, resp)
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// UploadProblem is the 422 problem of an upload whose every file was
+// refused: the RFC 9457 members, then the upload's report as extension
+// members (refused lists each file and why; generation is the
+// collection's, unchanged by the upload).
+type UploadProblem struct {
+	Problem
+	UploadResponse
+}
+
+// refusedDetail names the refused files and their reasons, the first few
+// of them; the refused member lists them all.
+func refusedDetail(refused []engine.Refused) string {
+	const shown = 3
+	parts := make([]string, 0, shown)
+	for _, r := range refused[:min(len(refused), shown)] {
+		parts = append(parts, fmt.Sprintf("%s (%s)", r.Path, r.Reason))
+	}
+	more := ""
+	if len(refused) > shown {
+		more = fmt.Sprintf(" and %d more (see refused)", len(refused)-shown)
+	}
+	return fmt.Sprintf("every file of the upload was refused, nothing was indexed: %s%s", strings.Join(parts, "; "), more)
 }
 
 // uploadName is a part's file name as the client sent it, folders

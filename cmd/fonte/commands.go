@@ -723,13 +723,7 @@ func newStatus(o *options) *cobra.Command {
 			fmt.Fprintf(out, "contents  %s, %s\n", count(st.Documents, "document"), count(st.Chunks, "chunk"))
 			fmt.Fprintf(out, "analysis  %s\nchunker   %s\nembedder  %s (%d dimensions)\n", st.Analyzer, st.Chunker, st.Embedder, st.Dimension)
 			printLabels(out, st.Labels)
-			for _, d := range st.Docs {
-				lang := d.Language
-				if lang == "" {
-					lang = "?"
-				}
-				fmt.Fprintf(out, "  %-50s %3d chunks  %s (analysis %s)  updated %s\n", d.ID, d.Chunks, lang, d.Analysis, d.Updated.Format("2006-01-02"))
-			}
+			printDocTable(out, st.Docs)
 			return nil
 		},
 	}

@@ -68,7 +68,11 @@ type options struct {
 	// fileSections), which are not flags.
 	file     map[string]any
 	filePath string
-	floors   map[string]string // --floor-by-language
+	// from names where each flag not given on the command line took its
+	// value (FONTE_FLOOR, or the config file's key), so that a refused
+	// value is reported under the name the user wrote it with.
+	from   map[string]string
+	floors map[string]string // --floor-by-language
 	// memory is --memory, for the commands that index; hasMemory tells
 	// that the command has the flag (and so sets the GC's limit).
 	memory    string
@@ -275,14 +279,14 @@ func addLimitFlags(cmd *cobra.Command, o *options) {
 func (o *options) runLimits() (ingest.Limits, error) {
 	l := o.limits
 	if l.Pages < 0 || l.Chunks < 0 {
-		return l, usageError{fmt.Errorf("--%s %d, --%s %d: want 0 (no limit) or more", ingest.LimitPages, l.Pages, ingest.LimitChunks, l.Chunks)}
+		return l, usageError{fmt.Errorf("%s %d, %s %d: want 0 (no limit) or more", o.named(ingest.LimitPages), l.Pages, o.named(ingest.LimitChunks), l.Chunks)}
 	}
 	if strings.TrimSpace(o.maxExpanded) == "0" {
 		return l, nil
 	}
 	n, err := engine.ParseBytes(o.maxExpanded)
 	if err != nil {
-		return l, usageError{fmt.Errorf("--%s: %w (0: no limit)", ingest.LimitExpandedBytes, err)}
+		return l, usageError{fmt.Errorf("%s: %w (0: no limit)", o.named(ingest.LimitExpandedBytes), err)}
 	}
 	l.ExpandedBytes = n
 	return l, nil
@@ -396,6 +400,7 @@ func applyEnvAndFile(cmd *cobra.Command, o *options) error {
 		}
 	}
 	o.file, o.filePath = file, path
+	o.from = map[string]string{}
 	var ferr error
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
 		if ferr != nil || f.Changed || f.Name == "help" {
@@ -406,6 +411,7 @@ func applyEnvAndFile(cmd *cobra.Command, o *options) error {
 			if err := f.Value.Set(v); err != nil {
 				ferr = usageError{fmt.Errorf("%s=%q: %w", env, v, err)}
 			}
+			o.from[f.Name] = env
 			return
 		}
 		if v, ok := file[f.Name]; ok {
@@ -420,30 +426,41 @@ func applyEnvAndFile(cmd *cobra.Command, o *options) error {
 			if err := f.Value.Set(s); err != nil {
 				ferr = usageError{fmt.Errorf("config file %s: %s: %w", path, f.Name, err)}
 			}
+			o.from[f.Name] = fmt.Sprintf("config file %s: %s", path, f.Name)
 		}
 	})
 	return ferr
 }
 
+// named is how an error names the setting flag: --flag when given on the
+// command line (or left at its default), else the environment variable or
+// config file key its value came from.
+func (o *options) named(flag string) string {
+	if n, ok := o.from[flag]; ok {
+		return n
+	}
+	return "--" + flag
+}
+
 // settings turns options into engine settings, building the model clients.
 func (o *options) settings() (engine.Settings, error) {
 	if o.store != "" && o.index != engine.DefaultIndexDir && o.index != o.store {
-		return engine.Settings{}, usageError{fmt.Errorf("--store %q and --index %q name two different stores: give one", o.store, o.index)}
+		return engine.Settings{}, usageError{fmt.Errorf("%s %q and %s %q name two different stores: give one", o.named("store"), o.store, o.named("index"), o.index)}
 	}
 	s := engine.Settings{Store: o.store, IndexDir: o.index, Chunker: o.chunker, ChunkSize: o.chunkSize, Overlap: o.overlap,
 		K: o.k, Floor: o.floor, Budget: o.budget, Include: o.include, Exclude: o.exclude, FollowSymlinks: o.followLink,
 		LexicalWeight: o.lexWeight, DenseWeight: o.denseWeigh, Proximity: o.proximity}
 	if o.k < 1 || o.k > server.MaxK {
-		return s, usageError{fmt.Errorf("--k %d: want 1 to %d chunks", o.k, server.MaxK)}
+		return s, usageError{fmt.Errorf("%s %d: want 1 to %d chunks", o.named("k"), o.k, server.MaxK)}
 	}
 	if o.floor > 1 {
 		// Relevance is a share in [0, 1]: a floor above it abstains on
 		// every question, which is never what was meant.
-		return s, usageError{fmt.Errorf("--floor %g: want a relevance floor of at most 1 (0: the default floor, negative: never abstain)", o.floor)}
+		return s, usageError{fmt.Errorf("%s %g: want a relevance floor of at most 1 (0: the default floor, negative: never abstain)", o.named("floor"), o.floor)}
 	}
 	mode, err := retrieve.ParseMode(o.retriever)
 	if err != nil {
-		return s, usageError{fmt.Errorf("--retriever: %w", err)}
+		return s, usageError{fmt.Errorf("%s: %w", o.named("retriever"), err)}
 	}
 	if s.Access, err = o.accessRules(); err != nil {
 		return s, err
@@ -456,7 +473,7 @@ func (o *options) settings() (engine.Settings, error) {
 		s.Memory = engine.DefaultMemory()
 		if o.memory != "" {
 			if s.Memory, err = engine.ParseBytes(o.memory); err != nil {
-				return s, usageError{fmt.Errorf("--memory: %w", err)}
+				return s, usageError{fmt.Errorf("%s: %w", o.named("memory"), err)}
 			}
 		}
 		// A soft limit: the collector runs more often near it rather than
@@ -469,7 +486,7 @@ func (o *options) settings() (engine.Settings, error) {
 		}
 	}
 	if s.DenseIndex, err = retrieve.ParseDenseKind(o.denseIndex); err != nil {
-		return s, usageError{fmt.Errorf("--dense-index: %w", err)}
+		return s, usageError{fmt.Errorf("%s: %w", o.named("dense-index"), err)}
 	}
 	apiKey := o.apiKey
 	httpOpts := embed.HTTPOptions{Timeout: o.timeout, APIKey: apiKey}
@@ -494,11 +511,11 @@ var modelFlags = map[string]struct{ alone, providers, example string }{
 	"reranker":  {"none", "tei, cohere or jina", "tei:BAAI/bge-reranker-base"},
 }
 
-func splitModel(flag, v string) (provider, model string, err error) {
+func (o *options) splitModel(flag, v string) (provider, model string, err error) {
 	provider, model, ok := strings.Cut(v, ":")
 	if !ok || model == "" {
 		f := modelFlags[flag]
-		return "", "", usageError{fmt.Errorf("--%s %q: want %s or PROVIDER:MODEL with provider %s, e.g. %s", flag, v, f.alone, f.providers, f.example)}
+		return "", "", usageError{fmt.Errorf("%s %q: want %s or PROVIDER:MODEL with provider %s, e.g. %s", o.named(flag), v, f.alone, f.providers, f.example)}
 	}
 	return provider, model, nil
 }
@@ -507,7 +524,7 @@ func (o *options) embedderClient(h embed.HTTPOptions) (fonte.Embedder, error) {
 	if o.embedder == "" || o.embedder == "builtin" {
 		return engine.DefaultEmbedder(), nil
 	}
-	provider, model, err := splitModel("embedder", o.embedder)
+	provider, model, err := o.splitModel("embedder", o.embedder)
 	if err != nil {
 		return nil, err
 	}
@@ -517,14 +534,14 @@ func (o *options) embedderClient(h embed.HTTPOptions) (fonte.Embedder, error) {
 	case "openai":
 		return embed.NewOpenAI(model, embed.OpenAIOptions{BaseURL: o.embedURL, HTTP: h})
 	}
-	return nil, usageError{fmt.Errorf("--embedder: unknown provider %q (want builtin, ollama or openai)", provider)}
+	return nil, usageError{fmt.Errorf("%s: unknown provider %q (want builtin, ollama or openai)", o.named("embedder"), provider)}
 }
 
 func (o *options) generatorClient(h embed.HTTPOptions) (fonte.Generator, error) {
 	if o.generator == "" || o.generator == "extractive" {
 		return nil, nil
 	}
-	provider, model, err := splitModel("generator", o.generator)
+	provider, model, err := o.splitModel("generator", o.generator)
 	if err != nil {
 		return nil, err
 	}
@@ -536,7 +553,7 @@ func (o *options) generatorClient(h embed.HTTPOptions) (fonte.Generator, error) 
 		temp = &t
 	}
 	if o.maxTokens < 0 {
-		return nil, usageError{fmt.Errorf("--max-tokens %d: want 0 (the server's default) or more", o.maxTokens)}
+		return nil, usageError{fmt.Errorf("%s %d: want 0 (the server's default) or more", o.named("max-tokens"), o.maxTokens)}
 	}
 	switch provider {
 	case "ollama":
@@ -544,14 +561,14 @@ func (o *options) generatorClient(h embed.HTTPOptions) (fonte.Generator, error) 
 	case "openai":
 		return generate.NewOpenAI(model, generate.OpenAIOptions{BaseURL: o.genURL, Temperature: temp, MaxTokens: o.maxTokens, HTTP: h})
 	}
-	return nil, usageError{fmt.Errorf("--generator: unknown provider %q (want extractive, ollama or openai)", provider)}
+	return nil, usageError{fmt.Errorf("%s: unknown provider %q (want extractive, ollama or openai)", o.named("generator"), provider)}
 }
 
 func (o *options) rerankerClient(h embed.HTTPOptions) (fonte.Reranker, error) {
 	if o.reranker == "" || o.reranker == "none" {
 		return nil, nil
 	}
-	provider, model, err := splitModel("reranker", o.reranker)
+	provider, model, err := o.splitModel("reranker", o.reranker)
 	if err != nil {
 		return nil, err
 	}
@@ -563,5 +580,5 @@ func (o *options) rerankerClient(h embed.HTTPOptions) (fonte.Reranker, error) {
 	case "jina":
 		return rerank.NewJina(model, rerank.CohereOptions{BaseURL: o.rerankURL, HTTP: h})
 	}
-	return nil, usageError{fmt.Errorf("--reranker: unknown provider %q (want tei, cohere or jina)", provider)}
+	return nil, usageError{fmt.Errorf("%s: unknown provider %q (want tei, cohere or jina)", o.named("reranker"), provider)}
 }

@@ -87,7 +87,7 @@ Alone, without --questions, it prints only that.`,
 			} else {
 				m, err := retrieve.ParseMode(o.retriever)
 				if err != nil {
-					return usageError{fmt.Errorf("--retriever: %w", err)}
+					return usageError{fmt.Errorf("%s: %w", o.named("retriever"), err)}
 				}
 				modes = append(modes, m)
 			}

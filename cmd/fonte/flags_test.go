@@ -182,6 +182,34 @@ func TestFloorAboveOne(t *testing.T) {
 	}
 }
 
+// TestRefusedValueNamesItsSource: a value refused after parsing is named
+// by where it came from, the flag, FONTE_<FLAG> or the config file's key,
+// so that the user finds what to change. Not parallel: it sets the
+// process environment, and Main runs in process.
+func TestRefusedValueNamesItsSource(t *testing.T) {
+	_, idx := sharedIndex(t)
+	const q = "How many days of annual leave do full-time employees get?"
+	cfg := filepath.Join(t.TempDir(), "fonte.yaml")
+	writeFile(t, cfg, []byte("k: 0\nretriever: magic\n"))
+	if code, _, stderr := runCLI(t, "ask", q, "--index", idx, "--config", cfg); code != exitUsage || !strings.Contains(stderr, "config file "+cfg+": k 0: want 1 to") {
+		t.Errorf("k: 0 in the config file: exit %d, stderr %q; want it named by the file and key", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "ask", q, "--index", idx, "--config", cfg, "--k", "5"); code != exitUsage || !strings.Contains(stderr, "config file "+cfg+": retriever: retriever \"magic\"") {
+		t.Errorf("retriever: magic in the config file: exit %d, stderr %q; want it named by the file and key", code, stderr)
+	}
+	t.Setenv("FONTE_FLOOR", "3")
+	if code, _, stderr := runCLI(t, "ask", q, "--index", idx); code != exitUsage || !strings.Contains(stderr, "FONTE_FLOOR 3: want") || strings.Contains(stderr, "--floor") {
+		t.Errorf("FONTE_FLOOR=3: exit %d, stderr %q; want it named FONTE_FLOOR", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "ask", q, "--index", idx, "--floor", "2"); code != exitUsage || !strings.Contains(stderr, "--floor 2: want") {
+		t.Errorf("--floor 2 over FONTE_FLOOR=3: exit %d, stderr %q; want the flag named", code, stderr)
+	}
+	t.Setenv("FONTE_MAX_UPLOADS", "0")
+	if code, _, stderr := runCLI(t, "serve", "--index", idx, "--addr", "127.0.0.1:0"); code != exitUsage || !strings.Contains(stderr, "FONTE_MAX_UPLOADS 0: want 1 or more") {
+		t.Errorf("FONTE_MAX_UPLOADS=0: exit %d, stderr %q; want it named FONTE_MAX_UPLOADS", code, stderr)
+	}
+}
+
 // TestIndexHelpFormats: `fonte index --help` names every format an index
 // run reads (those server.ReadableFormats lists and the page shows), with
 // its extensions, and says which need OCR.

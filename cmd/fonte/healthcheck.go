@@ -54,15 +54,23 @@ func healthzURL(addr string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("--addr %q: want HOST:PORT: %w", addr, err)
 	}
+	host, _ = loopbackFor(host)
+	return "http://" + net.JoinHostPort(host, port) + "/healthz", nil
+}
+
+// loopbackFor is the host a client on this machine reaches a server
+// listening on host at: the loopback of the same family for a wildcard
+// host ("", 0.0.0.0, ::), which it reports, else host itself.
+func loopbackFor(host string) (string, bool) {
 	switch ip := net.ParseIP(host); {
 	case host == "":
-		host = "127.0.0.1"
+		return "127.0.0.1", true
 	case ip != nil && ip.IsUnspecified() && ip.To4() != nil:
-		host = "127.0.0.1"
+		return "127.0.0.1", true
 	case ip != nil && ip.IsUnspecified():
-		host = "::1"
+		return "::1", true
 	}
-	return "http://" + net.JoinHostPort(host, port) + "/healthz", nil
+	return host, false
 }
 
 // checkHealth GETs url and wants a 200 whose body says status ok.
@@ -82,4 +90,20 @@ func checkHealth(url string) error {
 		return fmt.Errorf("not healthy: %s answered %s: %.200q", url, resp.Status, body)
 	}
 	return nil
+}
+
+// printListening prints the URL a user opens to reach a server asked to
+// listen on requested and listening on actual: for a wildcard address
+// (which the system reports as [::] even for 0.0.0.0), the loopback URL
+// and a line saying that every interface listens.
+func printListening(out io.Writer, requested string, actual net.Addr) {
+	reqHost, _, _ := net.SplitHostPort(requested)
+	_, port, err := net.SplitHostPort(actual.String())
+	host, wildcard := loopbackFor(reqHost)
+	if err != nil || !wildcard {
+		fmt.Fprintf(out, "fonte: listening on http://%s\n", actual)
+		return
+	}
+	fmt.Fprintf(out, "fonte: listening on http://%s\n", net.JoinHostPort(host, port))
+	fmt.Fprintf(out, "fonte: reachable on every interface at port %s: from another machine, use this machine's IP address (a name needs --host)\n", port)
 }

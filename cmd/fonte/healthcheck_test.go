@@ -70,3 +70,45 @@ func TestHealthzURL(t *testing.T) {
 		}
 	}
 }
+
+// TestListeningURL: serve prints a URL a user can open; a wildcard
+// address (which the system reports as [::], even for 0.0.0.0) is shown
+// on the loopback, with a line saying every interface listens.
+func TestListeningURL(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		requested string
+		actual    net.Addr
+		want      string
+	}{
+		{"0.0.0.0:0", &net.TCPAddr{IP: net.IPv6zero, Port: 44967}, "fonte: listening on http://127.0.0.1:44967\nfonte: reachable on every interface at port 44967: from another machine, use this machine's IP address (a name needs --host)\n"},
+		{":7700", &net.TCPAddr{IP: net.IPv6zero, Port: 7700}, "fonte: listening on http://127.0.0.1:7700\nfonte: reachable on every interface at port 7700: from another machine, use this machine's IP address (a name needs --host)\n"},
+		{"[::]:0", &net.TCPAddr{IP: net.IPv6zero, Port: 5}, "fonte: listening on http://[::1]:5\nfonte: reachable on every interface at port 5: from another machine, use this machine's IP address (a name needs --host)\n"},
+		{"127.0.0.1:0", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 80}, "fonte: listening on http://127.0.0.1:80\n"},
+		{"localhost:0", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 80}, "fonte: listening on http://127.0.0.1:80\n"},
+	} {
+		var b strings.Builder
+		printListening(&b, c.requested, c.actual)
+		if b.String() != c.want {
+			t.Errorf("--addr %s listening on %s: printed %q; want %q", c.requested, c.actual, b.String(), c.want)
+		}
+	}
+}
+
+// TestServeOnEveryInterface: `fonte serve --addr 0.0.0.0:0` prints the
+// loopback URL, and it answers.
+func TestServeOnEveryInterface(t *testing.T) {
+	t.Parallel()
+	url, _ := serveProcess(t, false, "--index", t.TempDir(), "--addr", "0.0.0.0:0")
+	if !strings.HasPrefix(url, "http://127.0.0.1:") {
+		t.Fatalf("serve --addr 0.0.0.0:0 printed %q; want a loopback URL", url)
+	}
+	resp, err := http.Get(url + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("%s/healthz: %d", url, resp.StatusCode)
+	}
+}

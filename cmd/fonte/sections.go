@@ -53,7 +53,7 @@ func (o *options) languageFloors() (map[string]float64, error) {
 		for lang, v := range o.floors {
 			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 			if err != nil || f > 1 {
-				return nil, usageError{fmt.Errorf("--floor-by-language %s=%s: want a relevance floor between 0 and 1", lang, v)}
+				return nil, usageError{fmt.Errorf("%s %s=%s: want a relevance floor between 0 and 1", o.named("floor-by-language"), lang, v)}
 			}
 			out[strings.ToLower(strings.TrimSpace(lang))] = f
 		}

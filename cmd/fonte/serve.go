@@ -64,7 +64,7 @@ and rotated past --audit-max-size, keeping --audit-keep old files.`,
 		Args: argsUsage(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if _, _, err := net.SplitHostPort(addr); err != nil {
-				return usageError{fmt.Errorf("--addr %q: want HOST:PORT: %w", addr, err)}
+				return usageError{fmt.Errorf("%s %q: want HOST:PORT: %w", o.named("addr"), addr, err)}
 			}
 			log, err := newServeLogger(cmd.ErrOrStderr(), logFormat, logLevel)
 			if err != nil {
@@ -78,26 +78,26 @@ and rotated past --audit-max-size, keeping --audit-keep old files.`,
 			for _, d := range digests {
 				hex, scope, ok := strings.Cut(d, ":")
 				if !ok {
-					return usageError{fmt.Errorf("--token-digest %q: want SHA256HEX:read or SHA256HEX:admin", d)}
+					return usageError{fmt.Errorf("%s %q: want SHA256HEX:read or SHA256HEX:admin", o.named("token-digest"), d)}
 				}
 				tokens = append(tokens, server.TokenDigest{SHA256: hex, Scope: server.Scope(scope)})
 			}
 			audit := server.AuditOptions{Path: auditFile, Keep: auditKeep}
 			if audit.MaxSize, err = parseByteSize(auditMaxSize); err != nil {
-				return usageError{fmt.Errorf("--audit-max-size %q: %w", auditMaxSize, err)}
+				return usageError{fmt.Errorf("%s %q: %w", o.named("audit-max-size"), auditMaxSize, err)}
 			}
 			if auditKeep < 0 {
-				return usageError{fmt.Errorf("--audit-keep %d: want 0 or more", auditKeep)}
+				return usageError{fmt.Errorf("%s %d: want 0 or more", o.named("audit-keep"), auditKeep)}
 			}
 			if auditKeep == 0 {
 				audit.Keep = -1 // none kept; the server's 0 means its default
 			}
 			if uploadSlots < 1 {
-				return usageError{fmt.Errorf("--max-uploads %d: want 1 or more", uploadSlots)}
+				return usageError{fmt.Errorf("%s %d: want 1 or more", o.named("max-uploads"), uploadSlots)}
 			}
 			if docs != "" {
 				if info, err := os.Stat(docs); err != nil || !info.IsDir() {
-					return usageError{fmt.Errorf("--docs %s is not a folder", docs)}
+					return usageError{fmt.Errorf("%s %s is not a folder", o.named("docs"), docs)}
 				}
 			}
 			s, err := o.settings()
@@ -148,7 +148,7 @@ and rotated past --audit-max-size, keeping --audit-keep old files.`,
 			}
 			defer srv.Close()
 			out := cmd.OutOrStdout()
-			fmt.Fprintf(out, "fonte: listening on http://%s\n", ln.Addr())
+			printListening(out, addr, ln.Addr())
 			if tok := srv.GeneratedToken(); tok != "" {
 				fmt.Fprintf(out, "fonte: admin token (shown once, kept only in memory): %s\n", tok)
 			}
