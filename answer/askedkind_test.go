@@ -47,6 +47,10 @@ func TestAskAbstainsWithoutTheAskedKind(t *testing.T) {
 		if tc.abstains && a.Text != MessagesFor(tc.lang).DontKnow {
 			t.Errorf("%q: %q is not the abstention in %s", tc.question, a.Text, tc.lang)
 		}
+		// The relevance is over the floor, so the notice says why.
+		if want := ""; tc.abstains && a.Notice != UnstatedKindNotice(tc.lang) || !tc.abstains && a.Notice != want {
+			t.Errorf("%q: notice %q", tc.question, a.Notice)
+		}
 	}
 }
 
@@ -80,6 +84,11 @@ func TestAskAbstainsWhenTheQuestionsNameIsMissing(t *testing.T) {
 		}
 		if tc.missing != "" && !strings.Contains(tr.AbstainReason, `"`+tc.missing+`"`) {
 			t.Errorf("%q: the trace says %q, not naming %s", tc.question, tr.AbstainReason, tc.missing)
+		}
+		// The relevance is over the floor, so the notice says why, in
+		// the question's language.
+		if tc.missing != "" && a.Notice != UnnamedCaseNotice(tc.lang, tc.missing) {
+			t.Errorf("%q: notice %q, want %q", tc.question, a.Notice, UnnamedCaseNotice(tc.lang, tc.missing))
 		}
 	}
 }

@@ -170,3 +170,26 @@ func crossLanguage(lang string, hits []fonte.Hit, docs map[string]fonte.Document
 	}
 	return found
 }
+
+// UnnamedCaseNotice says, in the question's language q, that the
+// passages holding the question's words never name the case it names
+// (name, "Denver", "README"): the reason of an abstention that the best
+// relevance, over the floor, would not explain.
+func UnnamedCaseNotice(q, name string) string {
+	m := MessagesFor(q)
+	if m.Lang == "it" {
+		return fmt.Sprintf("Nessuno dei passaggi trovati nomina %s%s%s, che la domanda nomina.", m.open, name, m.close)
+	}
+	return fmt.Sprintf("None of the passages found names %s%s%s, which the question names.", m.open, name, m.close)
+}
+
+// UnstatedKindNotice says, in the question's language q, that the
+// passages about the question's subject state no figure of the kind it
+// asks for (a duration, an amount, a time of day…), the reason of an
+// abstention by the kind check.
+func UnstatedKindNotice(q string) string {
+	if MessagesFor(q).Lang == "it" {
+		return "I passaggi trovati parlano dell'argomento ma non indicano un valore del tipo richiesto dalla domanda."
+	}
+	return "The passages found are about the subject but state no figure of the kind the question asks for."
+}

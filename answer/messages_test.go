@@ -182,3 +182,17 @@ func TestUnknownWordsNotice(t *testing.T) {
 		}
 	}
 }
+
+// The reasons of the abstentions past the floor are said in the
+// question's language, naming the question's own word.
+func TestAbstentionReasonNotices(t *testing.T) {
+	if got := UnnamedCaseNotice("it", "Photoshop"); got != "Nessuno dei passaggi trovati nomina «Photoshop», che la domanda nomina." {
+		t.Errorf("Italian: %q", got)
+	}
+	if got := UnnamedCaseNotice("en", "Denver"); got != "None of the passages found names “Denver”, which the question names." {
+		t.Errorf("English: %q", got)
+	}
+	if UnstatedKindNotice("it") == UnstatedKindNotice("en") || !strings.HasPrefix(UnstatedKindNotice("it"), "I passaggi") {
+		t.Errorf("kind notices: %q, %q", UnstatedKindNotice("it"), UnstatedKindNotice("en"))
+	}
+}

@@ -163,6 +163,9 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 		// The question names its case ("a trip to Denver"); passages
 		// that never name it state another case's rule.
 		abstainShowing(a, msgs, hits, docs)
+		if a.Notice == "" {
+			a.Notice = UnnamedCaseNotice(cfg.Lang, missing)
+		}
 		if tr != nil {
 			tr.Abstained = true
 			tr.AbstainReason = fmt.Sprintf("the question names %q, which no passage holding its words does", missing)
@@ -174,6 +177,9 @@ func Ask(ctx context.Context, question string, hits []fonte.Hit, docs map[string
 		// figure of the kind it asks for: quoting one would answer
 		// another question (see holdsAskedKind).
 		abstainShowing(a, msgs, hits, docs)
+		if a.Notice == "" {
+			a.Notice = UnstatedKindNotice(cfg.Lang)
+		}
 		if tr != nil {
 			tr.Abstained = true
 			tr.AbstainReason = "the question asks for a figure of a kind (" + askedKindName(question) + ") that no sentence of the passages holding its words states"

@@ -295,20 +295,23 @@ func TestTraceAsk(t *testing.T) {
 			}
 			continue
 		}
-		if got.Notice != "" && got.Abstained {
+		if got.Abstained && strings.Contains(tr.AbstainReason, "language") {
 			// No passage in the question's language: the extractive
-			// answerer shows what was found instead of quoting it.
-			if tr.Fit != nil || !strings.Contains(tr.AbstainReason, "language") {
-				t.Fatalf("%s: abstained across languages, trace %+v", q.ID, tr)
+			// answerer shows what was found instead of quoting it, and
+			// the notice says so.
+			if tr.Fit != nil || got.Notice == "" {
+				t.Fatalf("%s: abstained across languages, trace %+v, notice %q", q.ID, tr, got.Notice)
 			}
 			continue
 		}
 		if got.Abstained && tr.Fit == nil {
 			// Past the floor, the passages holding the question's words
 			// state no figure of the kind it asks for, or never name its
-			// case (answer/askedkind.go): the trace says which.
-			if !tr.Abstained || !strings.Contains(tr.AbstainReason, "asks for a figure") && !strings.Contains(tr.AbstainReason, "the question names") {
-				t.Fatalf("%s: abstained past the floor, trace %+v", q.ID, tr)
+			// case (answer/askedkind.go): the trace says which, and the
+			// notice tells the reader why, since the relevance is over
+			// the floor.
+			if !tr.Abstained || !strings.Contains(tr.AbstainReason, "asks for a figure") && !strings.Contains(tr.AbstainReason, "the question names") || got.Notice == "" {
+				t.Fatalf("%s: abstained past the floor, trace %+v, notice %q", q.ID, tr, got.Notice)
 			}
 			continue
 		}
