@@ -3,6 +3,7 @@ package postgres
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -138,8 +139,9 @@ func firstConnectionOnly(t *testing.T, addr string) string {
 
 // TestOwnSessionKeepsExtendedProtocol checks, on a native server of its
 // own (a backend per connection, whatever server the package's other
-// tests use), that the store keeps pgx's default protocol and logs
-// nothing, and that a URL naming its protocol is taken as it is.
+// tests use), that the store sends unnamed statements with cached
+// descriptions and logs nothing, and that a URL naming its protocol is
+// taken as it is.
 func TestOwnSessionKeepsExtendedProtocol(t *testing.T) {
 	srv, err := testserver.StartNativePostgres("")
 	if err != nil {
@@ -148,8 +150,8 @@ func TestOwnSessionKeepsExtendedProtocol(t *testing.T) {
 	t.Cleanup(srv.Stop)
 	logs := captureLog(t)
 	s := open(t, withParams(t, srv.URL, "collection", "own_session"), fonte.StoreOptions{Settings: testSettings})
-	if got := s.pool.Config().ConnConfig.DefaultQueryExecMode; got != pgx.QueryExecModeCacheStatement {
-		t.Errorf("exec mode %v, want pgx's default (cache_statement)", got)
+	if got := s.pool.Config().ConnConfig.DefaultQueryExecMode; got != pgx.QueryExecModeCacheDescribe {
+		t.Errorf("exec mode %v, want cache_describe", got)
 	}
 	e := open(t, withParams(t, srv.URL, "collection", "own_session_exec", "default_query_exec_mode", "exec"), fonte.StoreOptions{Settings: testSettings})
 	if got := e.pool.Config().ConnConfig.DefaultQueryExecMode; got != pgx.QueryExecModeExec {
@@ -157,5 +159,55 @@ func TestOwnSessionKeepsExtendedProtocol(t *testing.T) {
 	}
 	if logs.String() != "" {
 		t.Fatalf("logged %q", logs.String())
+	}
+}
+
+// TestSearchesPlanForTheirParameters searches a collection, writes to it
+// (a commit that analyzes its tables invalidates cached plans) and
+// searches again, many times, on a pool of one connection, and then
+// looks at the statements that connection has prepared: none was ever
+// run with a generic plan. A named statement's cached plan turned
+// generic after such an invalidation, and the pg_textsearch leg's
+// generic plan scores every chunk (3.0 ms a query instead of 0.8 on 300
+// chunks).
+func TestSearchesPlanForTheirParameters(t *testing.T) {
+	ctx := context.Background()
+	u := withParams(t, newCollection(t), "pool_max_conns", "1")
+	s := open(t, u, fonte.StoreOptions{Settings: testSettings})
+	search := func() {
+		t.Helper()
+		for i := range 12 {
+			q := fonte.LexicalQuery{Terms: []string{"common", fmt.Sprintf("doc%d", i%versionDocs)}, K: 2 + i%3}
+			if _, err := s.LexicalTopK(ctx, q); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for v := 1; v <= 3; v++ {
+		if err := commitVersion(ctx, s, v); err != nil {
+			t.Fatal(err)
+		}
+		search()
+	}
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	rows, err := conn.Query(ctx, "SELECT statement, generic_plans FROM pg_prepared_statements WHERE generic_plans > 0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var statement string
+		var generic int64
+		if err := rows.Scan(&statement, &generic); err != nil {
+			t.Fatal(err)
+		}
+		t.Errorf("run %d times with a generic plan: %.200s", generic, statement)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
 	}
 }
