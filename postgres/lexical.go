@@ -230,50 +230,98 @@ LIMIT $2`
 // terms' document frequencies; each candidate is then scored with
 // fonte's BM25, the same expression in the same order as package
 // lexical.
+//
+// An index scan that yields fewer rows than it was asked for says every
+// chunk it could match is among them. That claim is checked against the
+// counts the commits keep: without a filter, as many chunks match as the
+// commonest query term is in, at least, so a scan that yields fewer has
+// lost rows, and every chunk holding a query term is then scored from
+// the table (found through the GIN index on terms). A server dying
+// under a commit once made the scan yield nothing while every chunk of
+// the collection was there (CI, TestKillMidCommitAndRestart). With a
+// filter the counts say nothing, and a short scan is checked that way
+// every time.
 func (s *Store) bm25TopK(ctx context.Context, q fonte.LexicalQuery, tokens, terms []string) ([]fonte.ScoredChunk, error) {
-	args := []any{strings.Join(tokens, " "), s.table(bm25Index), q.K + bm25Slack(q.K), terms}
+	limit := q.K + bm25Slack(q.K)
+	args := []any{terms, strings.Join(tokens, " "), s.table(bm25Index), limit}
 	// One flat statement (the same query inside a CTE took three times
 	// as long on SciFact); its uncorrelated subqueries run once.
-	sql := `SELECT ` + chunkColumns + `, terms,
+	out, scan, err := s.bm25Scored(ctx, q.Terms, terms, s.bm25Select()+` WHERE true`+s.filterSQL(q.Filter, &args)+`
+ORDER BY lex <@> to_bm25query($2::text, $3::text), doc_id, position
+LIMIT $4`, args)
+	if err != nil || scan.rows >= limit || len(terms) == 0 {
+		return bestK(out, q.K), err
+	}
+	if q.Filter.Empty() {
+		if scan.rows == 0 {
+			// No row carried the counts.
+			err := s.pool.QueryRow(ctx, `SELECT coalesce(max(df), 0) FROM `+s.table("term_df")+` WHERE term = ANY($1::text[])`, terms).Scan(&scan.maxDF)
+			if err != nil {
+				return nil, err
+			}
+		}
+		if scan.rows >= min(limit, scan.maxDF) {
+			return bestK(out, q.K), nil
+		}
+	}
+	args = []any{terms}
+	out, _, err = s.bm25Scored(ctx, q.Terms, terms, s.bm25Select()+` WHERE terms && $1::text[]`+s.filterSQL(q.Filter, &args), args)
+	return bestK(out, q.K), err
+}
+
+// bm25Select is the start of the pg_textsearch leg's statements: a
+// chunk's columns and terms, the corpus counts and the document
+// frequencies of the terms in $1, in the order given.
+func (s *Store) bm25Select() string {
+	return `SELECT ` + chunkColumns + `, terms,
 	(SELECT chunks FROM ` + s.table("meta") + `), (SELECT total_terms FROM ` + s.table("meta") + `),
-	ARRAY(SELECT coalesce(d.df, 0) FROM unnest($4::text[]) WITH ORDINALITY AS q(term, i)
+	ARRAY(SELECT coalesce(d.df, 0) FROM unnest($1::text[]) WITH ORDINALITY AS q(term, i)
 		LEFT JOIN ` + s.table("term_df") + ` AS d ON d.term = q.term ORDER BY q.i)
-FROM ` + s.table("chunks") + ` WHERE true` + s.filterSQL(q.Filter, &args) + `
-ORDER BY lex <@> to_bm25query($1::text, $2::text), doc_id, position
-LIMIT $3`
+FROM ` + s.table("chunks")
+}
+
+// bm25Yield is what a bm25Select statement yielded besides its chunks:
+// how many rows, and the largest document frequency of a query term
+// (when it yielded any).
+type bm25Yield struct{ rows, maxDF int }
+
+// bm25Scored runs a bm25Select statement and scores each chunk it yields
+// with fonte's BM25 for query; terms are the storable terms, which $1
+// holds. It returns the chunks that score above zero.
+func (s *Store) bm25Scored(ctx context.Context, query, terms []string, sql string, args []any) ([]fonte.ScoredChunk, bm25Yield, error) {
+	var y bm25Yield
 	rows, err := s.pool.Query(ctx, sql, args...)
 	if err != nil {
-		return nil, err
+		return nil, y, err
 	}
 	defer rows.Close()
 	var idf map[string]float64
 	var avgLen float64
 	var out []fonte.ScoredChunk
 	for rows.Next() {
+		y.rows++
 		var sc fonte.ScoredChunk
 		var chunkTerms []string
 		var n, total int64
 		var df []int32
 		if err := rows.Scan(append(chunkDest(&sc.Chunk, &sc.Lang), &chunkTerms, &n, &total, &df)...); err != nil {
-			return nil, err
+			return nil, y, err
 		}
 		if idf == nil {
 			idf = make(map[string]float64, len(terms))
 			for i, t := range terms {
+				y.maxDF = max(y.maxDF, int(df[i]))
 				if df[i] > 0 {
 					idf[t] = math.Log(1 + (float64(n-int64(df[i]))+0.5)/(float64(df[i])+0.5))
 				}
 			}
 			avgLen = float64(total) / float64(n)
 		}
-		if sc.Score = bm25Score(q.Terms, chunkTerms, idf, avgLen); sc.Score > 0 {
+		if sc.Score = bm25Score(query, chunkTerms, idf, avgLen); sc.Score > 0 {
 			out = append(out, sc)
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return bestK(out, q.K), nil
+	return out, y, rows.Err()
 }
 
 // bm25Score is fonte's BM25 score of a chunk holding chunkTerms for the

@@ -654,3 +654,77 @@ func TestLexicalFullTextFallback(t *testing.T) {
 		t.Fatalf("after the rebuild: %+v, %v", hits, err)
 	}
 }
+
+// TestBM25LegChecksAShortScan makes pg_textsearch's index miss a whole
+// commit (the catalog marks it not ready while the commit writes, so the
+// commit's chunks never enter it, and the earlier version's chunks it
+// does hold are deleted), as a server dying under a commit once made it
+// yield nothing (CI). A scan that yields fewer rows than it was asked for
+// is checked against the counts the commits keep, or with a filter
+// against the chunks themselves: every chunk of the collection is still
+// found, each once, with fonte's BM25, with or without a filter.
+func TestBM25LegChecksAShortScan(t *testing.T) {
+	ctx := context.Background()
+	u := newCollection(t)
+	s := open(t, u, fonte.StoreOptions{Settings: testSettings})
+	if !s.bm25 {
+		t.Fatalf("the collection searches with %s, not pg_textsearch", status(t, s).Lexical)
+	}
+	if err := commitVersion(ctx, s, 1); err != nil {
+		t.Fatal(err)
+	}
+	c := rawConn(t)
+	index := schemaName(collectionOf(t, u)) + "." + bm25Index
+	ready := func(on bool) {
+		t.Helper()
+		if _, err := c.Exec(ctx, "UPDATE pg_index SET indisready = $1 WHERE indexrelid = $2::regclass", on, index); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ready(false)
+	if err := commitVersion(ctx, s, 2); err != nil {
+		t.Fatal(err)
+	}
+	ready(true)
+	// The index now holds only version 1's chunks, which are gone.
+	if _, err := c.Exec(ctx, "SET enable_seqscan = off"); err != nil {
+		t.Fatal(err)
+	}
+	var scanned int
+	if err := c.QueryRow(ctx, "SELECT count(*) FROM (SELECT 1 FROM "+s.table("chunks")+
+		" ORDER BY lex <@> to_bm25query('common', $1) LIMIT 100) x", index).Scan(&scanned); err != nil {
+		t.Fatal(err)
+	}
+	all := versionDocs * versionChunks
+	if scanned >= all {
+		t.Fatalf("the index scan still yields %d rows; the test did not make it miss the commit", scanned)
+	}
+	seen, err := wholeVersion(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range seen {
+		if v != 2 {
+			t.Fatalf("read version %d, want 2: %v", v, seen)
+		}
+	}
+	got, err := s.LexicalTopK(ctx, fonte.LexicalQuery{Terms: []string{"common"}, K: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 5 {
+		t.Errorf("K 5: %d hits", len(got))
+	}
+	got, err = s.LexicalTopK(ctx, fonte.LexicalQuery{Terms: []string{"common", "v2"}, K: 5, Filter: fonte.Filter{Prefixes: []string{"d1"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != versionChunks {
+		t.Errorf("filtered to d1: %d hits, want its %d chunks", len(got), versionChunks)
+	}
+	for _, h := range got {
+		if h.Chunk.DocID != "d1" || versionOfText(h.Chunk.Text) != "2" || h.Score <= 0 {
+			t.Errorf("filtered to d1: hit %s %q scored %v", h.Chunk.DocID, h.Chunk.Text, h.Score)
+		}
+	}
+}
