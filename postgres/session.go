@@ -44,16 +44,6 @@ func (c *config) chooseProtocol(ctx context.Context, pcfg *pgxpool.Config) error
 		return c.wrap(ctx, "connecting", err)
 	}
 	why := ""
-	// Otherwise each statement is sent unnamed, with its description
-	// cached, rather than prepared once under a name (pgx's default): the
-	// server plans an unnamed statement for its parameters every time,
-	// while a named one may switch to a generic plan. fonte's plans hang
-	// on their parameters (a LIMIT, pg_textsearch's query, a filter), and
-	// the generic plan of the pg_textsearch leg scores every chunk: once
-	// something invalidated the cached plan (another statement on the
-	// chunks, an ANALYZE), the leg took 3.0 ms a query instead of 0.8 on
-	// 300 chunks, on every later query of that connection.
-	pcfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeCacheDescribe
 	if samePid(ctx, cc, pid) {
 		why = "two connections to the server are served by one backend (one shared session)"
 	} else if strings.Contains(version, "PGlite") {

@@ -86,6 +86,9 @@ type Store struct {
 	pool   *pgxpool.Pool
 	schema string // fonte_<collection>
 
+	// namedStatements is true when the pool prepares each statement under
+	// a name (see plannedForParameters).
+	namedStatements bool
 	// bm25 is true when the lexical leg runs on pg_textsearch, false for
 	// PostgreSQL's full-text search; lexicalNote says why when it fell
 	// back.
@@ -139,7 +142,8 @@ func Open(ctx context.Context, url string, o fonte.StoreOptions) (*Store, error)
 	if err != nil {
 		return nil, cfg.wrap(ctx, "connecting", err)
 	}
-	s := &Store{cfg: cfg, opts: o, pool: pool, schema: schemaName(cfg.collection)}
+	s := &Store{cfg: cfg, opts: o, pool: pool, schema: schemaName(cfg.collection),
+		namedStatements: pcfg.ConnConfig.DefaultQueryExecMode == pgx.QueryExecModeCacheStatement}
 	s.rebuild.Store(o.Rebuild)
 	if err := s.init(ctx); err != nil {
 		pool.Close()
