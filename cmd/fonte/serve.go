@@ -148,10 +148,10 @@ and rotated past --audit-max-size, keeping --audit-keep old files.`,
 			}
 			defer srv.Close()
 			out := cmd.OutOrStdout()
-			printListening(out, addr, ln.Addr())
-			if tok := srv.GeneratedToken(); tok != "" {
-				fmt.Fprintf(out, "fonte: admin token (shown once, kept only in memory): %s\n", tok)
-			}
+			// The watches start before the server says it listens: one
+			// that cannot start ends the command, and "listening" would
+			// have said it was up.
+			var watching []string
 			if watchDocs {
 				folders := srv.Folders()
 				if len(folders) == 0 {
@@ -163,8 +163,15 @@ and rotated past --audit-max-size, keeping --audit-keep old files.`,
 						ln.Close()
 						return fmt.Errorf("--watch: the folder of collection %s: %w", name, err)
 					}
-					fmt.Fprintf(out, "fonte: watching %s for collection %s\n", folder, name)
+					watching = append(watching, fmt.Sprintf("fonte: watching %s for collection %s\n", folder, name))
 				}
+			}
+			printListening(out, addr, ln.Addr())
+			if tok := srv.GeneratedToken(); tok != "" {
+				fmt.Fprintf(out, "fonte: admin token (shown once, kept only in memory): %s\n", tok)
+			}
+			for _, line := range watching {
+				fmt.Fprint(out, line)
 			}
 			return server.Serve(cmd.Context(), ln, srv, log)
 		},

@@ -9,7 +9,9 @@ import (
 
 // TestServeWatchNamesTheCollectionOfAMissingFolder: `fonte serve --watch`
 // over a collection whose folder does not exist fails at start naming the
-// collection and its folder, not with a bare stat error.
+// collection and its folder, not with a bare stat error, and without
+// having said it was listening (an operator or a supervisor reading the
+// output would take the server for up).
 func TestServeWatchNamesTheCollectionOfAMissingFolder(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "nope")
@@ -18,8 +20,11 @@ func TestServeWatchNamesTheCollectionOfAMissingFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("FONTE_ADMIN_TOKEN", "the-admin")
-	code, _, stderr := runCLI(t, "serve", "--config", cfg, "--watch", "--addr", "127.0.0.1:0", "--index", filepath.Join(dir, "index"))
+	code, stdout, stderr := runCLI(t, "serve", "--config", cfg, "--watch", "--addr", "127.0.0.1:0", "--index", filepath.Join(dir, "index"))
 	if code == exitOK || !strings.Contains(stderr, "collection ghost") || !strings.Contains(stderr, missing) {
 		t.Errorf("exit %d: %s", code, stderr)
+	}
+	if strings.Contains(stdout, "listening") {
+		t.Errorf("said it was listening before it failed: %q", stdout)
 	}
 }
