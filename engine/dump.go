@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"math"
+	"os"
 	"time"
 
 	"github.com/fonte-rag/fonte"
@@ -197,9 +199,10 @@ func (d *dumpReader) section() (byte, []byte, error) {
 // holds an index is refused unless replace is set (its index is then
 // replaced whole, atomically). Stores whose lexical leg runs in the
 // database get each chunk's terms from fonte's analysis, as an index run
-// would.
-func Restore(ctx context.Context, r io.Reader, name, location string, replace bool) (DumpStats, error) {
-	var stats DumpStats
+// would. A folder that did not exist is removed again when the restore
+// fails, so that a damaged dump leaves no empty index behind (whose
+// settings a later index run would take).
+func Restore(ctx context.Context, r io.Reader, name, location string, replace bool) (stats DumpStats, err error) {
 	d := &dumpReader{r: bufio.NewReaderSize(r, 1<<20), name: name}
 	magic := make([]byte, len(dumpMagic)+1)
 	if _, err := io.ReadFull(d.r, magic); err != nil || string(magic[:len(dumpMagic)]) != dumpMagic {
@@ -226,6 +229,16 @@ func Restore(ctx context.Context, r io.Reader, name, location string, replace bo
 		cfg.Analyzer = an.Name()
 	}
 	stats.Settings = cfg
+	if IsFolder(location) {
+		if _, serr := os.Stat(location); errors.Is(serr, fs.ErrNotExist) {
+			// Registered before the store's Close, so run after it.
+			defer func() {
+				if err != nil {
+					os.RemoveAll(location)
+				}
+			}()
+		}
+	}
 	st, err := OpenStore(ctx, location, fonte.StoreOptions{Settings: cfg, Rebuild: replace}, StoreTuning{Analyzers: an})
 	if err != nil {
 		return stats, err
