@@ -315,6 +315,16 @@ func (s *Server) Reindex(ctx context.Context, name string) (IndexResponse, error
 	return indexResponse(c.Name, rep), nil
 }
 
+// Location is where collection name's index lives (a folder's path, or
+// the store's URL without its secrets), opening the collection.
+func (s *Server) Location(ctx context.Context, name string) (string, error) {
+	c, err := s.reg.get(ctx, name)
+	if err != nil {
+		return "", err
+	}
+	return c.Engine.Location(), nil
+}
+
 // Folders maps each collection that has a documents folder to it.
 func (s *Server) Folders() map[string]string {
 	out := map[string]string{}

@@ -159,7 +159,11 @@ and rotated past --audit-max-size, keeping --audit-keep old files.`,
 					return usageError{fmt.Errorf("--watch: no collection has a documents folder (give --docs DIR, or folder: in fonte.yaml)")}
 				}
 				for name, folder := range folders {
-					if err := startWatch(cmd.Context(), srv, name, folder, e.Location(), log); err != nil {
+					index, err := srv.Location(cmd.Context(), name)
+					if err == nil {
+						err = startWatch(cmd.Context(), srv, name, folder, index, log)
+					}
+					if err != nil {
 						ln.Close()
 						return fmt.Errorf("--watch: the folder of collection %s: %w", name, err)
 					}
@@ -205,8 +209,10 @@ and rotated past --audit-max-size, keeping --audit-keep old files.`,
 }
 
 // startWatch re-indexes collection name whenever folder changes, in the
-// background until ctx ends; GET …/status shows the last run. The index
-// folder is ignored when it lies inside the watched one.
+// background until ctx ends; GET …/status shows the last run. The
+// collection's index folder is ignored when it lies inside the watched
+// one (each collection has its own: a commit to one is no change to
+// another's folder).
 func startWatch(ctx context.Context, srv *server.Server, name, folder, index string, log *slog.Logger) error {
 	abs, err := filepath.Abs(index)
 	if err != nil {
