@@ -244,6 +244,25 @@ func Open(ctx context.Context, s Settings, o OpenOptions) (*Engine, error) {
 		return nil, err
 	}
 	an := retrieve.DefaultAnalyzers()
+	open := func(o fonte.StoreOptions) (*Engine, error) {
+		st, err := OpenStore(ctx, s.Store, o, StoreTuning{Analyzers: an, Dense: s.DenseIndex, TxMemory: txMemory(s.Memory)})
+		if err != nil {
+			return nil, err
+		}
+		e := &Engine{settings: s, store: st, an: an}
+		e.local, _ = st.(*disk.Store)
+		return e, nil
+	}
+	if o.Existing {
+		// Before the embedder is asked anything: a write that embeds
+		// nothing does not need its server up.
+		old, got, err := openExisting(ctx, s.Store, open)
+		if err != nil {
+			return nil, err
+		}
+		old.Close()
+		return open(fonte.StoreOptions{Settings: got})
+	}
 	dim := s.Embedder.Dimension()
 	if dim == 0 {
 		// Remote embedders learn their dimension from the first answer.
@@ -256,15 +275,6 @@ func Open(ctx context.Context, s Settings, o OpenOptions) (*Engine, error) {
 		}
 	}
 	cfg := fonte.IndexSettings{Analyzer: an.Name(), Chunker: chunker, Embedder: s.Embedder.Model(), Dim: dim}
-	open := func(o fonte.StoreOptions) (*Engine, error) {
-		st, err := OpenStore(ctx, s.Store, o, StoreTuning{Analyzers: an, Dense: s.DenseIndex, TxMemory: txMemory(s.Memory)})
-		if err != nil {
-			return nil, err
-		}
-		e := &Engine{settings: s, store: st, an: an}
-		e.local, _ = st.(*disk.Store)
-		return e, nil
-	}
 	if o.ReadOnly {
 		// Searching needs an index that exists and was embedded by the
 		// model queries will be embedded with; its chunker does not matter.
@@ -279,14 +289,6 @@ func Open(ctx context.Context, s Settings, o OpenOptions) (*Engine, error) {
 				fonte.ErrSettingsMismatch, e.Location(), got.Embedder, cfg.Embedder)
 		}
 		return e, nil
-	}
-	if o.Existing {
-		old, got, err := openExisting(ctx, s.Store, open)
-		if err != nil {
-			return nil, err
-		}
-		old.Close()
-		return open(fonte.StoreOptions{Settings: got})
 	}
 	// The analysis is recorded but not binding: nothing stored depends on
 	// it (the lexical index is derived from the chunks' text and carries

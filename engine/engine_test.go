@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"github.com/fonte-rag/fonte/embed"
 	"os"
 	"path/filepath"
 	"strings"
@@ -216,5 +217,37 @@ func TestIndexDocumentsWhole(t *testing.T) {
 	res, err := e.EvalBEIR(ctx, b, retrieve.BM25, 10)
 	if err != nil || res.Retrieval.NDCG10 != 1 {
 		t.Fatalf("%+v %v", res, err)
+	}
+}
+
+// TestOpenExistingAsksTheEmbedderNothing: opening an index for a write
+// that embeds nothing (OpenOptions.Existing, as a deletion does) takes
+// the settings the index records, whatever embedder the settings name,
+// and asks that embedder nothing: its server may be down.
+func TestOpenExistingAsksTheEmbedderNothing(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	e, err := Open(ctx, Settings{Store: dir}, OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := t.TempDir()
+	write(t, docs, "open.md", "# Canteen\n\nLunch is served at noon.\n")
+	if _, err := e.Index(ctx, docs, nil); err != nil {
+		t.Fatal(err)
+	}
+	e.Close()
+	down, err := embed.NewOllama("nomic-embed-text", embed.OllamaOptions{BaseURL: "http://127.0.0.1:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err = Open(ctx, Settings{Store: dir, Embedder: down}, OpenOptions{Existing: true})
+	if err != nil {
+		t.Fatalf("opening for a deletion with an embedder whose server is down: %v", err)
+	}
+	defer e.Close()
+	deleted, err := e.Delete(ctx, []string{"open.md"})
+	if err != nil || len(deleted) != 1 {
+		t.Errorf("delete: %v, %v", deleted, err)
 	}
 }

@@ -601,10 +601,11 @@ func newChat(o *options) *cobra.Command {
 	return cmd
 }
 
-// newDelete is `fonte delete`. It opens the index writable, which checks
-// the embedder and chunker settings against the index's, so it has those
-// flags (and --dense-index, for the graph it rewrites), though it neither
-// chunks nor embeds.
+// newDelete is `fonte delete`. It neither chunks nor embeds, and opens
+// the index with the settings it records, so it has no model or
+// chunking flags (their config keys are ignored here, as every command
+// ignores those of the groups it lacks); --dense-index, for the graph it
+// rewrites.
 func newDelete(o *options) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "delete ID_OR_GLOB...",
@@ -650,9 +651,7 @@ re-index): delete says so; remove the file, or --exclude it, to keep it out.`,
 	}
 	addStoreFlags(cmd, o)
 	addOutputFlags(cmd, o)
-	addModelFlags(cmd, o, useEmbedder)
 	addDenseIndexFlag(cmd, o)
-	addChunkingFlags(cmd, o)
 	return cmd
 }
 

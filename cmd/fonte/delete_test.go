@@ -27,6 +27,16 @@ func TestDeleteTakesTheIndexAsItIs(t *testing.T) {
 		t.Errorf("%d documents after the delete, want 1 (delete: exit %d: %s%s)", n, code, out, stderr)
 	}
 
+	// A configuration whose embedder is a model server that is down (the
+	// index was built with another) does not stop a deletion, which
+	// embeds nothing.
+	cfg := filepath.Join(t.TempDir(), "fonte.yaml")
+	writeFile(t, cfg, []byte("embedder: ollama:nomic-embed-text\nembed-url: http://127.0.0.1:1\n"))
+	code, out, stderr = runCLI(t, "delete", "b.md", "--index", idx, "--config", cfg)
+	if code != exitOK || !strings.Contains(out, "deleted b.md") {
+		t.Errorf("delete with a configured embedding server down: exit %d: %s%s", code, out, stderr)
+	}
+
 	missing := filepath.Join(t.TempDir(), "typo")
 	code, _, stderr = runCLI(t, "delete", "a.md", "--index", missing)
 	if code != exitFailure || !strings.Contains(stderr, "no index in "+missing) {

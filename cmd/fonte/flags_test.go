@@ -32,7 +32,7 @@ func TestFlagGroupsHelp(t *testing.T) {
 		{"search", []string{"embedder", "reranker", "k", "json"}, []string{"generator", "temperature", "floor", "chunker"}, nil},
 		{"mcp", []string{"generator", "floor", "store"}, []string{"json", "chunker", "include"}, nil},
 		{"index", []string{"chunker", "include", "embedder", "dense-index", "json"}, []string{"generator", "floor", "k", "reranker"}, nil},
-		{"delete", []string{"chunker", "embedder", "store"}, []string{"include", "generator", "k"}, nil},
+		{"delete", []string{"store", "dense-index", "json"}, []string{"chunker", "embedder", "include", "generator", "k"}, nil},
 		{"copy", []string{"from", "to", "json"}, []string{"store", "embedder"}, nil},
 		{"eval", []string{"chunker", "generator", "floor", "k", "json"}, nil, nil},
 	} {
