@@ -39,17 +39,20 @@ const (
 )
 
 // englishFunction are English function words that are not Italian words
-// (so "a", "in", "no", "me", "so", "come", "era", "con" are left out).
+// (so "a", "in", "no", "me", "so", "come", "era", "con" are left out),
+// and the greetings and courtesies a question may be alone with.
 var englishFunction = NewWordSet(strings.Fields(`the of and to is that for it with as was on are be by
 	this from at or an have has had not but you which they his her she he we will can would there
 	their what all been were if when your more about than them these some into only other its also
 	our who should may must any each how does did out up then because between after before over
 	under such those while where why very most just being could my us him within without here both
 	through during against until again once same own few nor off too whom whose upon shall might
-	yes am get got much many every whether there's let's need want am i'm i've i'd i'll`)...)
+	yes am get got much many every whether there's let's need want am i'm i've i'd i'll
+	hello hi hey thanks thank please sorry goodbye`)...)
 
 // italianFunction are Italian function words, modal and common verbs of
-// questions that are not English words.
+// questions that are not English words, and the greetings and
+// courtesies.
 var italianFunction = NewWordSet(strings.Fields(`il lo la le gli un una uno di del dello della dei
 	degli delle da dal dallo dalla dai dagli dalle al allo alla ai agli alle nel nello nella nei
 	negli nelle sul sullo sulla sui sugli sulle col coi su tra fra che chi cui non ed è sono siamo
@@ -60,7 +63,8 @@ var italianFunction = NewWordSet(strings.Fields(`il lo la le gli un una uno di d
 	viene vengono va vanno quale quali qual qualsiasi oppure però quindi mentre poi così lei lui
 	noi voi cosa sia ci si mi ti vi ne perché quando dove ma se quanto quanti quanta quante
 	entro presso verso fino serve servono bisogna occorre fare faccio fa vorrei voglio vuole
-	bisogno nessun nessuna alcuni alcune qualche cioè ossia inoltre`)...)
+	bisogno nessun nessuna alcuni alcune qualche cioè ossia inoltre
+	ciao salve buongiorno buonasera grazie scusa scusi prego arrivederci`)...)
 
 // weakEnglish and weakItalian are function words of one language that
 // the other has as rarer words ("do" = I give, "come" = to come, "per" in

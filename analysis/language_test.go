@@ -69,6 +69,11 @@ func TestQuestionLanguageCases(t *testing.T) {
 		// Italian words in an English question, and the reverse.
 		{"Where is the Via delle Officine office?", "en"},
 		{"Qual è la policy per lo smart working?", "it"},
+		// A greeting alone: "hello" ends like an Italian word.
+		{"hello?", "en"},
+		{"Hi, thanks!", "en"},
+		{"Ciao", "it"},
+		{"Grazie mille!", "it"},
 		// Long text decides as well.
 		{"The quick brown fox jumps over the lazy dog while the farmer watches from the gate.", "en"},
 		{"Il rapido volpe salta sopra il cane pigro mentre il contadino guarda dal cancello.", "it"},
