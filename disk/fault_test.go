@@ -314,3 +314,37 @@ func TestReaderRetriesVanishedSegment(t *testing.T) {
 		t.Errorf("version %s", d.Meta["version"])
 	}
 }
+
+// TestVerifyDocumentsChecksTheirFiles: a byte flipped in a segment's
+// records passes the checks made when the segment is opened (header and
+// directory), so a snapshot taken at once decodes the damaged text;
+// VerifyDocuments checks the files of the documents asked for before
+// their text leaves, and the store's Document refuses a document whose
+// file fails, naming it.
+func TestVerifyDocumentsChecksTheirFiles(t *testing.T) {
+	dir := t.TempDir()
+	s := mustOpen(t, dir, testCfg, Options{})
+	putAll(t, s, makeRecord("a", 1, 3, 8))
+	putAll(t, s, makeRecord("b", 1, 2, 8))
+	s.Close()
+	segA := filepath.Join(dir, "seg-1-0.fseg")
+	data, err := os.ReadFile(segA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[segHeaderLen+10] ^= 0x40 // in a's records
+	if err := os.WriteFile(segA, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := mustOpen(t, dir, testCfg, Options{ReadOnly: true})
+	snap := mustSnapshot(t, r)
+	if err := snap.VerifyDocuments("b", "not-there"); err != nil {
+		t.Errorf("VerifyDocuments of the intact document: %v", err)
+	}
+	if err := snap.VerifyDocuments("b", "a"); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), segA) {
+		t.Errorf("VerifyDocuments of the damaged one: %v, want ErrCorrupt naming %s", err, segA)
+	}
+	if _, err := r.Document(context.Background(), "a"); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("Document of the damaged one: %v, want ErrCorrupt", err)
+	}
+}

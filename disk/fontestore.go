@@ -65,6 +65,10 @@ func (s *Store) Document(ctx context.Context, id string) (fonte.Record, error) {
 	if !ok {
 		return fonte.Record{}, fmt.Errorf("disk: document %q in %s: %w", id, s.dir, fonte.ErrNotFound)
 	}
+	// Its text leaves the store: the file it came from is checked first.
+	if err := snap.VerifyDocuments(id); err != nil {
+		return fonte.Record{}, damaged(s.dir, err)
+	}
 	return r, nil
 }
 

@@ -185,10 +185,13 @@ func (s *Store) isClosed() bool {
 // last call, and loads only the files it does not already hold. While one
 // goroutine reloads, others get the current snapshot rather than wait.
 //
-// Loading checks each segment's header and meta section; the checksums
-// of the vectors are verified by a background pass (Snapshot.Verify
-// waits for it). Once that pass has found a damaged file, Snapshot
-// returns ErrCorrupt naming it, until a newer generation replaces it.
+// Loading checks each segment's header and directory (a segment of a
+// version before 3, its meta section too); the whole files' checksums,
+// which cover the records and the vectors, are verified by a background
+// pass (Snapshot.Verify waits for it; Snapshot.VerifyDocuments checks
+// the segments of given documents at once). Once a check has found a
+// damaged file, Snapshot returns ErrCorrupt naming it, until a newer
+// generation replaces it.
 func (s *Store) Snapshot() (*Snapshot, error) {
 	snap, err := s.snapshot()
 	if err == nil {
@@ -296,9 +299,9 @@ func (s *Store) loadLatest(raw []byte, m *manifest) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Opening checked each new segment's header and meta; the vectors'
-	// checksums are verified in the background, and a mismatch closes the
-	// index to readers (Snapshot returns it) and to writers.
+	// Opening checked each new segment's header and directory; the
+	// files' checksums are verified in the background, and a mismatch
+	// closes the index to readers (Snapshot returns it) and to writers.
 	go snap.Verify()
 	return s.install(snap, raw), nil
 }

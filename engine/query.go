@@ -83,6 +83,9 @@ func (e *Engine) search(ctx context.Context, v *view, query string, o SearchOpti
 	if err != nil {
 		return nil, err
 	}
+	if err := v.verify(hits); err != nil {
+		return nil, err
+	}
 	if tr != nil {
 		tr.legs(req.Trace, req.K)
 		tr.Fused = ranking(hits)
