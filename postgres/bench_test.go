@@ -213,3 +213,77 @@ func ids(hits []fonte.ScoredChunk, err error) ([]string, error) {
 	}
 	return out, err
 }
+
+// BenchmarkBM25LegPlans loads SciFact's first 300 abstracts and times the
+// pg_textsearch leg's statement on one connection, prepared under a name
+// (pgx's default) and sent unnamed (what the store does, see
+// plannedForParameters), each after 10 runs and an ANALYZE of the chunks
+// (as a commit that writes a tenth of them makes), which makes the
+// server plan a named statement again: that plan sorts by the <@>
+// operator evaluated row by row, where a statement's first plan takes
+// the score of pg_textsearch's index scan (bm25_get_current_score, by
+// EXPLAIN ANALYZE EXECUTE). It reports the median of 200 runs.
+//
+//	go test ./postgres -run '^$' -bench BM25LegPlans -benchtime 1x -v
+func BenchmarkBM25LegPlans(b *testing.B) {
+	ctx := context.Background()
+	data, err := eval.LoadBEIR(sciFact, "test")
+	if err != nil {
+		b.Fatal(err)
+	}
+	an := analysis.English()
+	recs := make([]fonte.Record, 300)
+	for i, d := range data.Corpus[:len(recs)] {
+		text := d.Title + "\n\n" + d.Text
+		recs[i] = record(d.ID, 4, text)
+		recs[i].Terms[0] = an.Analyze(text)
+	}
+	u := newCollection(b)
+	s := open(b, withParams(b, u, "pool_max_conns", "1"), fonte.StoreOptions{Settings: testSettings})
+	put(b, s, recs...)
+	q := an.Analyze(data.Queries[0].Text)
+	tokens := make([]string, len(q))
+	for i, term := range q {
+		tokens[i] = lexToken(term)
+	}
+	sql := s.bm25Select() + ` WHERE true ORDER BY lex <@> to_bm25query($2::text, $3::text), doc_id, position LIMIT $4`
+	args := []any{q, strings.Join(tokens, " "), s.table(bm25Index), 20}
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Release()
+	run := func(mode pgx.QueryExecMode) time.Duration {
+		start := time.Now()
+		rows, err := conn.Query(ctx, sql, append([]any{mode}, args...)...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for rows.Next() {
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(start)
+	}
+	for _, leg := range []struct {
+		name string
+		mode pgx.QueryExecMode
+	}{{"named", pgx.QueryExecModeCacheStatement}, {"unnamed", pgx.QueryExecModeCacheDescribe}} {
+		b.Run(leg.name, func(b *testing.B) {
+			for range 10 {
+				run(leg.mode)
+			}
+			if _, err := conn.Exec(ctx, "ANALYZE "+s.table("chunks"), pgx.QueryExecModeSimpleProtocol); err != nil {
+				b.Fatal(err)
+			}
+			times := make([]time.Duration, 200)
+			for i := range times {
+				times[i] = run(leg.mode)
+			}
+			slices.Sort(times)
+			b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "ms/query")
+		})
+	}
+}

@@ -280,20 +280,23 @@ func (s *Store) bm25Select() string {
 FROM ` + s.table("chunks")
 }
 
-// plannedForParameters is the query mode that makes the server plan a
-// statement for its parameters each time it runs: an unnamed statement
-// with its description cached, where the pool would otherwise prepare it
+// plannedForParameters is the query mode in which the server parses and
+// plans a statement afresh each time it runs: an unnamed statement with
+// its description cached, where the pool would otherwise prepare it
 // under a name (pgx's default; a pool in the simple protocol, or with a
-// mode the URL chose, is left as it is). A named statement's plan can
-// turn generic after an invalidation (another statement on the chunks,
-// an ANALYZE); the pg_textsearch leg's generic plan scores every chunk,
-// 3.0 ms a query instead of 0.8 on 300 chunks, for every later query of
-// that connection. The other statements keep their names: the generic
-// plans of those on the terms index read the index, where a plan made
-// for a term in one chunk of twenty scans every chunk's terms (on
-// SciFact's 5,183 chunks, counting the chunks that hold each term of 50
-// queries, three times, took 24.7 s planned each time against 0.77 s
-// prepared).
+// mode the URL chose, is left as it is). For the pg_textsearch leg's
+// statement this matters: its first plan takes each row's score from
+// pg_textsearch's index scan (bm25_get_current_score), but once the
+// server plans a named statement again (after an ANALYZE, as a commit
+// that writes a tenth of the chunks makes), or runs it with a generic
+// plan, the plan sorts by the <@> operator evaluated row by row: 3.1 ms
+// a query against 0.8 on 300 chunks (BenchmarkBM25LegPlans), on every
+// later query of that connection. The other statements keep their
+// names: the generic plans of those on the terms index read the index,
+// where a plan made for a term in one chunk of twenty scans every
+// chunk's terms (on SciFact's 5,183 chunks, counting the chunks that
+// hold each term of 50 queries, three times, took 24.7 s planned each
+// time against 0.77 s prepared).
 func (s *Store) plannedForParameters() []any {
 	if !s.namedStatements {
 		return nil

@@ -162,14 +162,15 @@ func TestOwnSessionKeepsExtendedProtocol(t *testing.T) {
 }
 
 // TestSearchesPlanForTheirParameters searches a collection, writes to it
-// (a commit that analyzes its tables invalidates cached plans) and
-// searches again, many times, on a pool of one connection, and then
-// looks at the statements that connection has prepared: the
-// pg_textsearch leg's statement was never run with a generic plan. A
-// named statement's cached plan turned generic after such an
-// invalidation, and that statement's generic plan scores every chunk
-// (3.0 ms a query instead of 0.8 on 300 chunks). The searches must have
-// prepared the other statements they run, under their names.
+// (a commit that analyzes its tables makes the server plan its prepared
+// statements again) and searches again, many times, on a pool of one
+// connection, and then looks at the statements that connection has
+// prepared: the pg_textsearch leg's is not among them (it is sent
+// unnamed, so planned afresh each time), while the other statements the
+// searches run are. Prepared under a name, it ran with a generic plan
+// here, and once planned again it sorts by pg_textsearch's operator row
+// by row (BenchmarkBM25LegPlans: 3.1 ms a query instead of 0.8 on 300
+// chunks).
 func TestSearchesPlanForTheirParameters(t *testing.T) {
 	ctx := context.Background()
 	u := withParams(t, newCollection(t), "pool_max_conns", "1")
@@ -201,7 +202,7 @@ func TestSearchesPlanForTheirParameters(t *testing.T) {
 	if named == 0 {
 		t.Fatal("no statement on term_df is prepared under a name: the pool does not prepare statements, and the test shows nothing")
 	}
-	rows, err := conn.Query(ctx, "SELECT statement, generic_plans FROM pg_prepared_statements WHERE generic_plans > 0 AND statement LIKE '%to_bm25query%'", pgx.QueryExecModeSimpleProtocol)
+	rows, err := conn.Query(ctx, "SELECT statement, generic_plans FROM pg_prepared_statements WHERE statement LIKE '%to_bm25query%'", pgx.QueryExecModeSimpleProtocol)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +213,7 @@ func TestSearchesPlanForTheirParameters(t *testing.T) {
 		if err := rows.Scan(&statement, &generic); err != nil {
 			t.Fatal(err)
 		}
-		t.Errorf("run %d times with a generic plan: %.200s", generic, statement)
+		t.Errorf("the pg_textsearch leg's statement is prepared under a name (run %d times with a generic plan): %.200s", generic, statement)
 	}
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
