@@ -18,16 +18,7 @@ import (
 // has run, fails naming the file rather than sending the altered text.
 func TestSearchRefusesDamagedText(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	e, err := Open(ctx, Settings{Store: dir}, OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	docs := t.TempDir()
-	write(t, docs, "canteen.md", "# Canteen\n\nLunch is served at noon in the zebrahall.\n")
-	if _, err := e.Index(ctx, docs, nil); err != nil {
-		t.Fatal(err)
-	}
+	dir, e := indexedOne(t, "canteen.md", "# Canteen\n\nLunch is served at noon in the zebrahall.\n")
 	e.Close()
 	segs, err := filepath.Glob(filepath.Join(dir, "seg-*.fseg"))
 	if err != nil || len(segs) != 1 {
@@ -54,4 +45,24 @@ func TestSearchRefusesDamagedText(t *testing.T) {
 	if !errors.Is(err, disk.ErrCorrupt) {
 		t.Errorf("search over a damaged chunk: %v (%d hits), want an error wrapping disk.ErrCorrupt", err, len(hits))
 	}
+}
+
+// indexedOne indexes one document, the file name holding text, into a
+// new index folder with the default settings; it returns the folder and
+// the engine, still open.
+func indexedOne(t *testing.T, name, text string) (string, *Engine) {
+	t.Helper()
+	ctx := context.Background()
+	dir := t.TempDir()
+	e, err := Open(ctx, Settings{Store: dir}, OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := t.TempDir()
+	write(t, docs, name, text)
+	if _, err := e.Index(ctx, docs, nil); err != nil {
+		e.Close()
+		t.Fatal(err)
+	}
+	return dir, e
 }

@@ -21,16 +21,7 @@ import (
 // a small dump has long finished).
 func TestDumpRefusesADamagedIndex(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	e, err := Open(ctx, Settings{Store: dir}, OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	docs := t.TempDir()
-	write(t, docs, "open.md", "# Canteen\n\nLunch is served at noon.\n")
-	if _, err := e.Index(ctx, docs, nil); err != nil {
-		t.Fatal(err)
-	}
+	dir, e := indexedOne(t, "open.md", "# Canteen\n\nLunch is served at noon.\n")
 	e.Close()
 	segs, err := filepath.Glob(filepath.Join(dir, "seg-*.fseg"))
 	if err != nil || len(segs) != 1 {
@@ -63,16 +54,7 @@ func TestDumpRefusesADamagedIndex(t *testing.T) {
 // that index as it was. The whole dump then restores into the new folder.
 func TestFailedRestoreLeavesNoIndex(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	e, err := Open(ctx, Settings{Store: dir}, OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	docs := t.TempDir()
-	write(t, docs, "open.md", "# Canteen\n\nLunch is served at noon.\n")
-	if _, err := e.Index(ctx, docs, nil); err != nil {
-		t.Fatal(err)
-	}
+	dir, e := indexedOne(t, "open.md", "# Canteen\n\nLunch is served at noon.\n")
 	var dump bytes.Buffer
 	dumped, err := Dump(ctx, e.Store(), dir, &dump)
 	if err != nil {

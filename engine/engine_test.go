@@ -226,16 +226,7 @@ func TestIndexDocumentsWhole(t *testing.T) {
 // and asks that embedder nothing: its server may be down.
 func TestOpenExistingAsksTheEmbedderNothing(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	e, err := Open(ctx, Settings{Store: dir}, OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	docs := t.TempDir()
-	write(t, docs, "open.md", "# Canteen\n\nLunch is served at noon.\n")
-	if _, err := e.Index(ctx, docs, nil); err != nil {
-		t.Fatal(err)
-	}
+	dir, e := indexedOne(t, "open.md", "# Canteen\n\nLunch is served at noon.\n")
 	e.Close()
 	down, err := embed.NewOllama("nomic-embed-text", embed.OllamaOptions{BaseURL: "http://127.0.0.1:1"})
 	if err != nil {
