@@ -66,8 +66,8 @@ func (s *Store) Document(ctx context.Context, id string) (fonte.Record, error) {
 		return fonte.Record{}, fmt.Errorf("disk: document %q in %s: %w", id, s.dir, fonte.ErrNotFound)
 	}
 	// Its text leaves the store: the file it came from is checked first.
-	if err := snap.VerifyDocuments(id); err != nil {
-		return fonte.Record{}, damaged(s.dir, err)
+	if err := s.VerifyDocuments(snap, id); err != nil {
+		return fonte.Record{}, err
 	}
 	return r, nil
 }

@@ -218,6 +218,15 @@ func (s *Store) Verify() error {
 	return nil
 }
 
+// VerifyDocuments is snap.VerifyDocuments, snap a snapshot of this store,
+// with the store's advice when a file is damaged.
+func (s *Store) VerifyDocuments(snap *Snapshot, ids ...string) error {
+	if err := snap.VerifyDocuments(ids...); err != nil {
+		return damaged(s.dir, err)
+	}
+	return nil
+}
+
 // damaged is the error of a store whose files failed their check.
 func damaged(dir string, err error) error {
 	return fmt.Errorf("disk: %s is damaged (restore it from a copy, or rebuild it with fonte index --rebuild): %w", dir, err)

@@ -362,25 +362,6 @@ type view struct {
 	remote  *retrieve.StoreSearch
 }
 
-// verify checks, on the embedded store, the files that hold the hits'
-// documents before their text goes anywhere (see
-// disk.Snapshot.VerifyDocuments); a damaged one fails the search.
-func (v *view) verify(hits []fonte.Hit) error {
-	if v.snap == nil {
-		return nil
-	}
-	ids := make([]string, 0, len(hits))
-	for _, h := range hits {
-		if !slices.Contains(ids, h.Chunk.DocID) {
-			ids = append(ids, h.Chunk.DocID)
-		}
-	}
-	if err := v.snap.VerifyDocuments(ids...); err != nil {
-		return fmt.Errorf("the index is damaged (restore it from a copy, or rebuild it with fonte index --rebuild): %w", err)
-	}
-	return nil
-}
-
 // docsOf returns the documents the hits cite, without their text, by id.
 func (v *view) docsOf(hits ...[]fonte.Hit) map[string]fonte.Document {
 	if v.snap == nil {

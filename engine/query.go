@@ -83,8 +83,16 @@ func (e *Engine) search(ctx context.Context, v *view, query string, o SearchOpti
 	if err != nil {
 		return nil, err
 	}
-	if err := v.verify(hits); err != nil {
-		return nil, err
+	if v.snap != nil {
+		// Their text goes out (to the caller, a reranker, a model): the
+		// files that hold it are checked first.
+		ids := make([]string, len(hits))
+		for i, h := range hits {
+			ids[i] = h.Chunk.DocID
+		}
+		if err := e.local.VerifyDocuments(v.snap, ids...); err != nil {
+			return nil, err
+		}
 	}
 	if tr != nil {
 		tr.legs(req.Trace, req.K)
