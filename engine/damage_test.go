@@ -20,23 +20,14 @@ func TestSearchRefusesDamagedText(t *testing.T) {
 	ctx := context.Background()
 	dir, e := indexedOne(t, "canteen.md", "# Canteen\n\nLunch is served at noon in the zebrahall.\n")
 	e.Close()
-	segs, err := filepath.Glob(filepath.Join(dir, "seg-*.fseg"))
-	if err != nil || len(segs) != 1 {
-		t.Fatalf("segments %v, %v", segs, err)
-	}
-	b, err := os.ReadFile(segs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	at := bytes.Index(b, []byte("served at noon"))
-	if at < 0 {
-		t.Fatal("the chunk's text is not in the segment as written")
-	}
-	b[at] = 'S' // "Served at noon": the text, not its length or its place
-	if err := os.WriteFile(segs[0], b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	e, err = Open(ctx, Settings{Store: dir}, OpenOptions{ReadOnly: true})
+	damageSegment(t, dir, func(b []byte) {
+		at := bytes.Index(b, []byte("served at noon"))
+		if at < 0 {
+			t.Fatal("the chunk's text is not in the segment as written")
+		}
+		b[at] = 'S' // "Served at noon": the text, not its length or its place
+	})
+	e, err := Open(ctx, Settings{Store: dir}, OpenOptions{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,4 +56,23 @@ func indexedOne(t *testing.T, name, text string) (string, *Engine) {
 		t.Fatal(err)
 	}
 	return dir, e
+}
+
+// damageSegment changes the bytes of the index's only segment file with
+// damage, writes them back and returns the file's path.
+func damageSegment(t *testing.T, dir string, damage func(b []byte)) string {
+	t.Helper()
+	segs, err := filepath.Glob(filepath.Join(dir, "seg-*.fseg"))
+	if err != nil || len(segs) != 1 {
+		t.Fatalf("segments %v, %v", segs, err)
+	}
+	b, err := os.ReadFile(segs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	damage(b)
+	if err := os.WriteFile(segs[0], b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return segs[0]
 }

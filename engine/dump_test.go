@@ -23,18 +23,9 @@ func TestDumpRefusesADamagedIndex(t *testing.T) {
 	ctx := context.Background()
 	dir, e := indexedOne(t, "open.md", "# Canteen\n\nLunch is served at noon.\n")
 	e.Close()
-	segs, err := filepath.Glob(filepath.Join(dir, "seg-*.fseg"))
-	if err != nil || len(segs) != 1 {
-		t.Fatalf("segments %v, %v", segs, err)
-	}
-	b, err := os.ReadFile(segs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	b[len(b)-20] ^= 0xff // a vector's byte: the vectors end just before the file's CRC
-	if err := os.WriteFile(segs[0], b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	seg := damageSegment(t, dir, func(b []byte) {
+		b[len(b)-20] ^= 0xff // a vector's byte: the vectors end just before the file's CRC
+	})
 	st, err := OpenStore(ctx, dir, fonte.StoreOptions{ReadOnly: true}, StoreTuning{Analyzers: retrieve.DefaultAnalyzers()})
 	if err != nil {
 		t.Fatal(err)
@@ -42,8 +33,8 @@ func TestDumpRefusesADamagedIndex(t *testing.T) {
 	defer st.Close()
 	var out bytes.Buffer
 	_, err = Dump(ctx, st, dir, &out)
-	if !errors.Is(err, disk.ErrCorrupt) || !strings.Contains(err.Error(), filepath.Base(segs[0])) {
-		t.Errorf("dump of a damaged index: %v, want ErrCorrupt naming %s (%d bytes written)", err, segs[0], out.Len())
+	if !errors.Is(err, disk.ErrCorrupt) || !strings.Contains(err.Error(), filepath.Base(seg)) {
+		t.Errorf("dump of a damaged index: %v, want ErrCorrupt naming %s (%d bytes written)", err, seg, out.Len())
 	}
 }
 

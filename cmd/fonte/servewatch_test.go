@@ -21,18 +21,7 @@ func TestServeWatchCatchesUpAtStart(t *testing.T) {
 	writeFile(t, filepath.Join(docs, "canteen.md"), []byte("# Canteen\n\nThe zebracrossing lunch is served at noon.\n"))
 	t.Setenv("FONTE_ADMIN_TOKEN", "the-admin")
 	url, _ := serveProcess(t, false, "--index", filepath.Join(dir, "index"), "--docs", docs, "--watch", "--rate-limit", "0")
-	search := func() string {
-		t.Helper()
-		req, _ := http.NewRequest("POST", url+"/v1/search", strings.NewReader(`{"query": "zebracrossing lunch"}`))
-		req.Header.Set("Authorization", "Bearer the-admin")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		body, _ := io.ReadAll(resp.Body)
-		return string(body)
-	}
+	search := func() string { return asAdmin(t, "POST", url+"/v1/search", `{"query": "zebracrossing lunch"}`) }
 	deadline := time.Now().Add(15 * time.Second)
 	for body := search(); !strings.Contains(body, "served at noon"); body = search() {
 		if time.Now().After(deadline) {
@@ -58,18 +47,7 @@ func TestServeWatchIgnoresEachCollectionsOwnIndex(t *testing.T) {
 	t.Setenv("FONTE_ADMIN_TOKEN", "the-admin")
 	data := filepath.Join(docs, "fonte-data")
 	url, _ := serveProcess(t, false, "--config", cfg, "--index", filepath.Join(dir, "index"), "--data", data, "--watch")
-	status := func() string {
-		t.Helper()
-		req, _ := http.NewRequest("GET", url+"/v1/collections/team/status", nil)
-		req.Header.Set("Authorization", "Bearer the-admin")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		body, _ := io.ReadAll(resp.Body)
-		return string(body)
-	}
+	status := func() string { return asAdmin(t, "GET", url+"/v1/collections/team/status", "") }
 	deadline := time.Now().Add(15 * time.Second)
 	for body := status(); !strings.Contains(body, `"finished"`); body = status() {
 		if time.Now().After(deadline) {
@@ -98,4 +76,22 @@ func TestServeWatchIgnoresEachCollectionsOwnIndex(t *testing.T) {
 			break
 		}
 	}
+}
+
+// asAdmin sends a request with the token "the-admin" and returns the
+// response's body.
+func asAdmin(t *testing.T, method, url, body string) string {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer the-admin")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	return string(raw)
 }
