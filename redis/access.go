@@ -66,8 +66,9 @@ type accessView struct {
 	chunks   int    // what the reader may read
 	terms    int64
 	// expr is the pre-filter passing exactly the live documents the
-	// reader may read, "" when none is hidden from it.
+	// reader may read, "" when none is hidden from it: the union of alts.
 	expr string
+	alts []string
 }
 
 // classes returns st's access classes, made on first use.
@@ -181,9 +182,7 @@ func (a *accessClasses) view(labels []string) *accessView {
 			slices.Sort(pinned)
 			alts = append(alts, tagUnion(fVer, pinned, false))
 		}
-		if v.expr = alts[0]; len(alts) > 1 {
-			v.expr = "(" + strings.Join(alts, " | ") + ")"
-		}
+		v.setAlts(alts)
 		return v
 	}
 	hidden := map[string]bool{} // the matchable labels of hidden documents
@@ -225,12 +224,16 @@ func (a *accessClasses) view(labels []string) *accessView {
 		slices.Sort(heldVers)
 		alts = append(alts, tagUnion(fVer, heldVers, false))
 	}
-	if len(alts) == 1 {
-		v.expr = expr
-	} else {
+	v.setAlts(alts)
+	return v
+}
+
+// setAlts makes alts the view's pre-filter.
+func (v *accessView) setAlts(alts []string) {
+	v.alts = alts
+	if v.expr = alts[0]; len(alts) > 1 {
 		v.expr = "(" + strings.Join(alts, " | ") + ")"
 	}
-	return v
 }
 
 // tagUnion is the expression matching a TAG field holding any of values

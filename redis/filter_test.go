@@ -118,6 +118,14 @@ func TestAccessExpr(t *testing.T) {
 	if cf := engineFilter(st, fonte.Filter{}, false); cf.expr != "*" || cf.access {
 		t.Errorf("an unrestricted reader's filter: %q, %v", cf.expr, cf.access)
 	}
+	// With another condition, each alternative of the access filter takes
+	// it itself: the cluster coordinator miscounted the condition
+	// intersected with the union (TestRestrictedReadersExactExclusion).
+	f := fonte.Filter{Restricted: true, Labels: []string{"fin"}, Prefixes: []string{"board/"}}
+	want := `(((@dir:{board\/} (-@tags:{access\:hr} -@ver:{4})) | (@dir:{board\/} @tags:{access\:fin})))`
+	if cf := engineFilter(wide, f, true); cf.expr != want || cf.live != wide.docs["board/b.md"].N {
+		t.Errorf("a reader of board/ holding fin: expr %q, %d live; want %q, %d", cf.expr, cf.live, want, wide.docs["board/b.md"].N)
+	}
 }
 
 func accessTags(labels []string) []string {
